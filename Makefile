@@ -1,0 +1,44 @@
+# shoectl: `make demo` sets up and runs the table on emulated hardware; `make test` sets up
+# and runs every check. Both create .venv on first use.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: all test lint typecheck contracts pytest demo sysdeps bench clean
+
+all: test
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+# Debian packages some tests drive for real (graphviz, umockdev, debootstrap, nspawn).
+sysdeps:
+	./.ci/sysdeps
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict controller firmware_bridge
+	$(BIN)/mypy drivers vision
+
+contracts: $(STAMP)
+	$(BIN)/lint-imports
+
+pytest: $(STAMP) sysdeps
+	$(BIN)/pytest tests hil_tests
+
+test: lint typecheck contracts pytest
+
+demo: $(STAMP)
+	$(BIN)/shoectl simulate
+
+bench: $(STAMP)
+	for f in bench/*.py; do $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -11,6 +11,17 @@ import sys
 from typing import Final, Protocol, cast
 
 COMMANDS: Final[dict[str, tuple[str, str]]] = {
+    "bridge": ("drivers.console", "bridge console: a board's decoded traffic live; send messages"),
+    "diagram": ("controller.diagram", "draw a game's procedure state machine (mermaid/svg/png)"),
+    "emulate": ("drivers.emulated.cli", "run a byte-level shoe, layout or sign emulator on a pty"),
+    "install": ("controller.install", "install as a systemd service: venv, unit, udev, manifest"),
+    "journal": ("controller.journal_cli", "verify or export the secured audit journal"),
+    "meter": ("controller.meter_cli", "show the progressive meters and the last 25 hits"),
+    "odds": ("controller.odds.cli", "par sheet of a wager: exact line probabilities, house edge"),
+    "selftest": ("controller.selftest", "start-of-day self-test of every device (R2), journalled"),
+    "run": ("controller.run_cli", "run the table service on its configured devices"),
+    "simulate": ("controller.simulate", "deal rounds through the whole table, emulated, with bots"),
+    "vision": ("vision.cli", "enrol a deck from labelled photos; read the cards in images"),
 }
 
 

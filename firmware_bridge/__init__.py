@@ -1,5 +1,51 @@
-"""Host side of the framed serial protocol spoken by the table's boards.
+"""The framed serial protocol spoken between the host and the table's boards.
 
-It knows frames, messages, links and handshakes, never cards, seats or wagers: the
-message catalogue that gives messages their meaning is data handed in by the caller.
+It knows frames, messages, links and handshakes, never what a board is for: the message
+catalogue that gives messages their meaning is data handed in by the caller. Both ends are
+here: `BridgeClient` is the host's, `DeviceEndpoint` (with `DeviceRunner`) the boards'
+(used by the byte-level emulators). `PROTOCOL.md` beside this file is the normative spec.
+
+Modules: `framing` (frames, decoder), `cobs`, `catalogue` and `catalogue_file` (the
+catalogue and its hash), `codec` (messages), `link` (sessions, sequence numbers,
+retransmission), `events` (counted events), `handshake`, `host` (the host's engine),
+`transport` (pyserial), `client`, `status` (client events and statistics), `device`,
+`faults`, `runner`, `clock`, `console`, `docgen`, `testing` (in-memory wiring for tests).
 """
+
+import logging
+
+from firmware_bridge.catalogue import BoardCatalogue, Catalogue, FieldSpec, MessageSpec
+from firmware_bridge.catalogue_file import load_catalogue, parse_catalogue
+from firmware_bridge.client import BridgeClient
+from firmware_bridge.clock import Clock, Deadline, FakeClock
+from firmware_bridge.codec import Codec, FieldValue, Message
+from firmware_bridge.device import DeviceEndpoint, DeviceIdentity
+from firmware_bridge.errors import (
+    BridgeClosedError,
+    BridgeError,
+    CatalogueError,
+    CodecError,
+    FrameError,
+    HandshakeMismatch,
+    HandshakeTimeoutError,
+    LinkDown,
+    RequestTimeoutError,
+    SendQueueFullError,
+    TransportError,
+)
+from firmware_bridge.handshake import BoardIdentity, Expectation
+from firmware_bridge.host import EventBaseline, HostEndpoint
+from firmware_bridge.link import LinkTiming
+from firmware_bridge.runner import DeviceRunner, FdPort, PtyPair, SerialBytePort, open_pty
+
+logging.getLogger(__name__).addHandler(logging.NullHandler())
+
+__all__ = [
+    "BoardCatalogue", "BoardIdentity", "BridgeClient", "BridgeClosedError", "BridgeError",
+    "Catalogue", "CatalogueError", "Clock", "Codec", "CodecError", "Deadline", "DeviceEndpoint",
+    "DeviceIdentity", "DeviceRunner", "EventBaseline", "Expectation", "FakeClock", "FdPort",
+    "FieldSpec", "FieldValue", "FrameError", "HandshakeMismatch", "HandshakeTimeoutError",
+    "HostEndpoint", "LinkDown", "LinkTiming", "load_catalogue", "Message", "MessageSpec",
+    "open_pty", "parse_catalogue", "PtyPair", "RequestTimeoutError", "SendQueueFullError",
+    "SerialBytePort", "TransportError",
+]

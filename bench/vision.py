@@ -1,0 +1,317 @@
+"""Card recognition: latency and accuracy, enrolled and generic, on real and synthetic frames.
+
+    .venv/bin/python bench/vision.py [--section NAME ...] [--threads N] [--scenes N]
+
+Sections (all by default):
+
+* `latency`: per-image time of `Recognizer.recognize` at 800x600 (the dev photos as taken)
+  and 640x480 (the same photos resized beforehand), p50 and p95, next to the time of a plain
+  JPEG decode plus resize of the same image. Enrolled (fold 4 held out) and generic profiles.
+* `enrolled`: leave-one-photo-out over the dev photos: enrol on three of each card's four
+  photos, read the fourth, for each of the four folds; enrolment time per fold.
+* `generic`: the generic profile (never trained on any real photo) over all 208 dev photos.
+* `stress-real`: the held-out dev photos of each fold, turned, shrunk, relit, blurred, glared
+  and seen obliquely, read with that fold's enrolled profile.
+* `stress-synthetic`: the generic profile on synthetic scenes of random, unseen decks
+  (`vision.evaluate.STRESSES`).
+
+Accuracy columns: right (share of cards read correctly), answered (share given an answer),
+wrong (answers that were wrong: "confidently wrong"). Timing is single-threaded by default
+(`--threads`), as on a Pi whose other cores serve the table. The dev photos are read from
+`shared/cards-dev` beside the repository; without them the real-photo sections say so and
+are left out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # numpy is imported only after the thread count is set
+    import numpy as np
+
+    from vision.profile import DeckProfile
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without installing
+
+DEV = Path(__file__).resolve().parents[1] / ".." / "shared" / "cards-dev"
+SECTIONS = ("latency", "enrolled", "generic", "stress-real", "stress-synthetic")
+
+
+@dataclass
+class Options:
+    threads: int
+    scenes: int
+    augment: int
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--section", nargs="*", choices=SECTIONS, default=list(SECTIONS))
+    parser.add_argument("--threads", type=int, default=1, help="OpenCV/BLAS threads")
+    parser.add_argument("--scenes", type=int, default=60, help="synthetic scenes per stress")
+    parser.add_argument("--augment", type=int, default=6, help="enrolment copies per photo")
+    args = parser.parse_args()
+    for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[variable] = str(args.threads)  # before numpy loads its BLAS
+    import cv2
+
+    cv2.setNumThreads(args.threads)
+    options = Options(args.threads, args.scenes, args.augment)
+    bench = Bench(options)
+    for name in args.section:
+        print(f"\n== {name}")
+        SECTION_FUNCTIONS[name](bench)
+    return 0
+
+
+class Bench:
+    """Loads the dev photos once and enrols each fold once, for every section."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self._photos: list[tuple[str, bytes, np.ndarray, str, int]] | None = None
+        self._profiles: dict[int, DeckProfile] = {}
+
+    @property
+    def have_dev(self) -> bool:
+        return (DEV / "labels.csv").is_file()
+
+    def photos(self) -> list[tuple[str, bytes, np.ndarray, str, int]]:
+        """(name, JPEG bytes, decoded image, code, fold) of every dev photo."""
+        if self._photos is None:
+            from vision.dataset import read_image, read_labels
+
+            self._photos = [(item.path.name, item.path.read_bytes(), read_image(item.path),
+                             item.code, int(item.path.stem.rsplit("_", 1)[-1]))
+                            for item in read_labels(DEV)]
+        return self._photos
+
+    def enrolled(self, fold: int) -> DeckProfile:
+        """The profile enrolled on every dev photo outside `fold` (1-4)."""
+        if fold not in self._profiles:
+            from vision.enroll import EnrolOptions, enroll
+
+            train = [(name, image, code) for name, _, image, code, f in self.photos()
+                     if f != fold]
+            started = time.perf_counter()
+            profile, report = enroll(train, f"dev without fold {fold}",
+                                     EnrolOptions(augment=self.options.augment))
+            seconds = time.perf_counter() - started
+            print(f"   (enrolled fold {fold}: {len(train)} photos, {report.samples} samples, "
+                  f"{seconds:.1f} s, unsure below {report.unsure_below:.3f})")
+            self._profiles[fold] = profile
+        return self._profiles[fold]
+
+
+def _no_dev() -> None:
+    print(f"   dev photos not found at {DEV.resolve()}; section left out")
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def latency(bench: Bench) -> None:
+    if not bench.have_dev:
+        _no_dev()
+        return
+    import cv2
+    import numpy as np
+
+    from vision import Recognizer, load_generic_profile
+
+    recognizers = {"enrolled": Recognizer(bench.enrolled(4)),
+                   "generic": Recognizer(load_generic_profile())}
+    photos = bench.photos()
+    print(f"   {'size':>8} {'what':<26} {'p50 ms':>8} {'p95 ms':>8}")
+    for size in ((800, 600), (640, 480)):
+        frames = [image if image.shape[1] == size[0] else
+                  cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+                  for _, _, image, _, _ in photos]
+        decode = [_timed(lambda b=data, s=size: cv2.resize(
+                      cv2.imdecode(np.frombuffer(b, np.uint8), cv2.IMREAD_COLOR), s,
+                      interpolation=cv2.INTER_AREA)) for _, data, _, _, _ in photos]
+        _row(size, "JPEG decode" + (" + resize" if size[0] != 800 else ""), decode)
+        for name, recognizer in recognizers.items():
+            times = _time(recognizer.recognize, frames)
+            _row(size, f"recognize, {name}", times)
+
+
+def _timed(work: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    work()
+    return (time.perf_counter() - started) * 1000
+
+
+def _time(work: Callable[[np.ndarray], object], frames: list[np.ndarray]) -> list[float]:
+    for frame in frames[:5]:
+        work(frame)  # warm up
+    return [_timed(lambda f=frame: work(f)) for frame in frames for _ in range(2)]
+
+
+def _row(size: tuple[int, int], what: str, times: list[float]) -> None:
+    if times:
+        print(f"   {size[0]}x{size[1]:<4} {what:<26} {percentile(times, 0.5):8.2f} "
+              f"{percentile(times, 0.95):8.2f}")
+
+
+def enrolled(bench: Bench) -> None:
+    if not bench.have_dev:
+        _no_dev()
+        return
+    from vision import Recognizer
+    from vision.evaluate import Tally
+
+    total = Tally()
+    for fold in (1, 2, 3, 4):
+        recognizer = Recognizer(bench.enrolled(fold))
+        tally = Tally()
+        for _, _, image, code, f in bench.photos():
+            if f == fold:
+                tally.add_photo(recognizer.recognize(image), code)
+        print(f"   fold {fold} held out: {tally.summary()}")
+        total = total + tally
+    print(f"   all folds: {total.summary()}")
+
+
+def generic(bench: Bench) -> None:
+    if not bench.have_dev:
+        _no_dev()
+        return
+    from vision import Recognizer, load_generic_profile
+    from vision.evaluate import Tally
+
+    recognizer = Recognizer(load_generic_profile())
+    tally = Tally()
+    for _, _, image, code, _ in bench.photos():
+        tally.add_photo(recognizer.recognize(image), code)
+    print(f"   generic profile, dev deck (never trained on): {tally.summary()}")
+
+
+def stress_real(bench: Bench) -> None:
+    if not bench.have_dev:
+        _no_dev()
+        return
+    import numpy as np
+
+    from vision import Recognizer
+    from vision.evaluate import Tally
+
+    for name, change in REAL_STRESSES.items():
+        total = Tally()
+        for fold in (1, 2, 3, 4):
+            recognizer = Recognizer(bench.enrolled(fold))
+            rng = np.random.default_rng(fold)
+            for _, _, image, code, f in bench.photos():
+                if f == fold:
+                    total.add_photo(recognizer.recognize(change(image, rng)), code)
+        print(f"   {name:<12} {total.summary()}")
+
+
+def _turn(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    import cv2
+    import numpy as np
+
+    height, width = image.shape[:2]
+    angle = float(rng.uniform(0, 360))
+    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), angle, 1.0)
+    background = np.median(image.reshape(-1, 3), axis=0)
+    return cv2.warpAffine(image, matrix, (width, height), borderMode=cv2.BORDER_CONSTANT,
+                          borderValue=tuple(float(v) for v in background))
+
+
+def _shrink(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    import cv2
+
+    scale = float(rng.uniform(0.35, 0.6))
+    height, width = image.shape[:2]
+    small = cv2.resize(image, (round(width * scale), round(height * scale)),
+                       interpolation=cv2.INTER_AREA)
+    canvas = cv2.resize(image, (width, height))
+    canvas[:] = small.reshape(-1, 3).mean(axis=0)
+    canvas[:small.shape[0], :small.shape[1]] = small
+    return canvas
+
+
+def _relight(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    import numpy as np
+
+    width = image.shape[1]
+    ramp = np.linspace(1.0, float(rng.uniform(0.5, 0.8)), width)[None, :, None]
+    cast = rng.uniform(0.8, 1.2, 3)
+    gamma = float(rng.uniform(0.7, 1.4))
+    out = 255.0 * (image / 255.0) ** gamma * ramp * cast
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _blur(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    import cv2
+    import numpy as np
+
+    sigma = float(rng.uniform(1.0, 2.0))
+    out = cv2.GaussianBlur(image, (0, 0), sigma).astype(np.float32)
+    out += rng.normal(0, 4, out.shape)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _glare(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    import numpy as np
+
+    height, width = image.shape[:2]
+    cx, cy = rng.uniform(0, width), rng.uniform(0, height)
+    radius = float(rng.uniform(60, 160))
+    ys, xs = np.ogrid[0:height, 0:width]
+    spot = 110 * np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * radius**2))
+    return np.clip(image + spot[..., None], 0, 255).astype(np.uint8)
+
+
+def _oblique(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    import cv2
+    import numpy as np
+
+    height, width = image.shape[:2]
+    source = np.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    squeeze = float(rng.uniform(0.1, 0.2)) * width
+    target = np.float32([[squeeze, 0], [width - squeeze, 0], [width, height], [0, height]])
+    matrix = cv2.getPerspectiveTransform(source, target)
+    return cv2.warpPerspective(image, matrix, (width, height), borderMode=cv2.BORDER_REPLICATE)
+
+
+REAL_STRESSES: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]] = {
+    "as taken": lambda image, rng: image, "turned": _turn, "shrunk": _shrink,
+    "relit": _relight, "blurred": _blur, "glare": _glare, "oblique": _oblique,
+}
+
+
+def stress_synthetic(bench: Bench) -> None:
+    from vision import Recognizer, load_generic_profile
+    from vision.evaluate import STRESSES, Tally, stress_scene
+
+    recognizer = Recognizer(load_generic_profile())
+    total = Tally()
+    for kind in STRESSES:
+        tally = Tally()
+        for number in range(bench.options.scenes):
+            scene = stress_scene(kind, number)
+            tally.add_scene(recognizer.recognize(scene.frame), scene)
+        print(f"   {kind:<12} {tally.summary()}")
+        if kind != "overlap":
+            total = total + tally
+    print(f"   {'all but overlap':<12} {total.summary()}")
+
+
+SECTION_FUNCTIONS: dict[str, Callable[[Bench], None]] = {
+    "latency": latency, "enrolled": enrolled, "generic": generic, "stress-real": stress_real,
+    "stress-synthetic": stress_synthetic,
+}
+
+if __name__ == "__main__":
+    sys.exit(main())

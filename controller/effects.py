@@ -1,0 +1,116 @@
+"""Effect records: what a procedure callback wants done, without doing it.
+
+Callbacks return effects instead of touching devices. The loop writes every `Journal`
+(secure) record first, in one transaction with the critical state, and only then applies the
+public effects (lamps, sign, dealer display, operational log) to the devices. Public effects
+must be computed from public information only: the hole card never reaches one (R5, R17).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Final
+
+JsonValue = Any
+"""A value that `json.dumps` accepts (mappings with str keys, lists, str, int, bool, None)."""
+
+
+class LampState(StrEnum):
+    """What a layout lamp shows."""
+
+    OFF = "off"
+    ON = "on"
+    FLASH = "flash"
+
+
+class Lamp(StrEnum):
+    """Named layout lamps besides the per-seat ones (see `seat_lamp`)."""
+
+    BLACKJACK = "blackjack"
+    """The dealer's blackjack indicator: the one bit the peek may show (R5)."""
+    DRAW = "dealer_draw"
+    STAND = "dealer_stand"
+    NO_MORE_BETS = "no_more_bets"
+    FAULT = "fault"
+    SHUFFLE = "shuffle"
+    INSURANCE = "insurance"
+    PLAYER_DRAW = "player_draw"
+    BANKER_DRAW = "banker_draw"
+
+
+def seat_lamp(seat: int, what: str) -> str:
+    """The lamp name of a seat: `seat_lamp(3, "turn")` -> `"seat3.turn"`."""
+    return f"seat{seat}.{what}"
+
+
+@dataclass(frozen=True, slots=True)
+class SetLamp:
+    """Public: set a layout lamp."""
+
+    lamp: str
+    state: LampState
+
+
+@dataclass(frozen=True, slots=True)
+class ShowSign:
+    """Public: what the progressive sign shows.
+
+    Attributes:
+        amount: The progressive amount (cents).
+        message: "" for the amount alone, `FAULT` while progressive play is refused (R15),
+            or the `WIN` text.
+        win_seat: The winning seat of the last meter hit this round (0: none).
+        win_cents: What that hit paid.
+    """
+
+    amount: int | None
+    message: str = ""
+    win_seat: int = 0
+    win_cents: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ShowDealer:
+    """Public: a line on the dealer display."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class OpLog:
+    """Public: an operational log line (never a card identity, R17)."""
+
+    message: str
+    level: str = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class Journal:
+    """Secure: one record for the append-only audit journal.
+
+    Attributes:
+        kind: `component:event` name, e.g. `procedure:card`.
+        data: JSON-serialisable detail; may name cards.
+    """
+
+    kind: str
+    data: dict[str, JsonValue] = field(default_factory=dict)
+
+
+PublicEffect = SetLamp | ShowSign | ShowDealer | OpLog
+Effect = PublicEffect | Journal
+
+PUBLIC_TYPES: Final = (SetLamp, ShowSign, ShowDealer, OpLog)
+
+
+def is_public(effect: Effect) -> bool:
+    """True for effects that reach a device or a log anyone below the journal can read."""
+    return isinstance(effect, PUBLIC_TYPES)
+
+
+def split(effects: list[Effect]) -> tuple[list[Journal], list[PublicEffect]]:
+    """Separate secure journal records from public effects, keeping their order."""
+    secure = [e for e in effects if isinstance(e, Journal)]
+    public = [e for e in effects if not isinstance(e, Journal)]
+    return secure, public

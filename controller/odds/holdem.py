@@ -1,0 +1,152 @@
+"""Texas Hold'em Bonus Poker: the Bonus wager on the hole cards, from one 52-card deck.
+
+The rules package does not deal Hold'em (it is not dealt from a shoe), so the Bonus lines,
+their classifier and the pay table's validator live here; the default pay table is the
+package data file `holdem_bonus.toml`, which cites its source.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from importlib import resources
+from typing import Final
+
+from controller.odds.combinatorics import deals, falling
+from controller.odds.errors import OddsError
+from controller.odds.parsheet import LOSES, ParLine, ParSheet, to_one
+from controller.odds.shoes import each_card
+from controller.rules.cards import Card, Rank, deck
+from controller.rules.money import Odds
+from controller.rules.paytables import read_fields
+from controller.rules.reader import SectionReader
+
+SECTION: Final = "paytables.holdem-bonus"
+
+
+class HoldemBonusLine(StrEnum):
+    """Bonus lines, best first; each value is its key in `[paytables.holdem-bonus]`."""
+
+    ACES_WITH_DEALER_ACES = "aces_with_dealer_aces"
+    PAIR_OF_ACES = "pair_of_aces"
+    ACE_KING_SUITED = "ace_king_suited"
+    ACE_QUEEN_OR_JACK_SUITED = "ace_queen_or_jack_suited"
+    ACE_KING_UNSUITED = "ace_king_unsuited"
+    KINGS_QUEENS_OR_JACKS = "kings_queens_or_jacks"
+    ACE_QUEEN_OR_JACK_UNSUITED = "ace_queen_or_jack_unsuited"
+    PAIR_2_TO_10 = "pair_2_to_10"
+
+
+_NAMES: Final = {
+    HoldemBonusLine.ACES_WITH_DEALER_ACES: "A-A, dealer A-A",
+    HoldemBonusLine.PAIR_OF_ACES: "A-A",
+    HoldemBonusLine.ACE_KING_SUITED: "A-K suited",
+    HoldemBonusLine.ACE_QUEEN_OR_JACK_SUITED: "A-Q or A-J suited",
+    HoldemBonusLine.ACE_KING_UNSUITED: "A-K unsuited",
+    HoldemBonusLine.KINGS_QUEENS_OR_JACKS: "K-K, Q-Q or J-J",
+    HoldemBonusLine.ACE_QUEEN_OR_JACK_UNSUITED: "A-Q or A-J unsuited",
+    HoldemBonusLine.PAIR_2_TO_10: "pair 2-2 to T-T",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class HoldemBonusPays:
+    """`[paytables.holdem-bonus]`: to-1 odds per line (defaults: `holdem_bonus.toml`)."""
+
+    aces_with_dealer_aces: Odds = Odds(1000)
+    pair_of_aces: Odds = Odds(30)
+    ace_king_suited: Odds = Odds(25)
+    ace_queen_or_jack_suited: Odds = Odds(20)
+    ace_king_unsuited: Odds = Odds(15)
+    kings_queens_or_jacks: Odds = Odds(10)
+    ace_queen_or_jack_unsuited: Odds = Odds(5)
+    pair_2_to_10: Odds = Odds(3)
+
+    def odds(self, line: HoldemBonusLine) -> Odds:
+        """The odds `line` pays."""
+        odds: Odds = getattr(self, line.value)
+        return odds
+
+
+def holdem_pays_from_mapping(data: object, base: HoldemBonusPays | None = None) -> HoldemBonusPays:
+    """Validate a `[paytables.holdem-bonus]` section over `base` (default: the packaged file).
+
+    Raises:
+        controller.rules.errors.ConfigError: unknown key or a value that is no ratio.
+    """
+    reader = SectionReader(SECTION, data)
+    pays = read_fields(reader, base or default_holdem_pays())
+    reader.finish()
+    return pays
+
+
+def default_holdem_pays() -> HoldemBonusPays:
+    """The packaged default pay table (`holdem_bonus.toml`)."""
+    text = resources.files("controller.odds").joinpath("holdem_bonus.toml").read_text()
+    document = tomllib.loads(text)
+    section = document["paytables"]["holdem-bonus"]
+    reader = SectionReader(SECTION, section)
+    pays = read_fields(reader, HoldemBonusPays())
+    reader.finish()
+    return pays
+
+
+def holdem_bonus_line(player: tuple[Card, Card],
+                      dealer: tuple[Card, Card]) -> HoldemBonusLine | None:
+    """The Bonus line of the player's hole cards (the dealer's matter only for A-A)."""
+    first, second = sorted(player, key=lambda card: _ORDER.index(card.rank))
+    if first.rank is second.rank:
+        if first.rank is Rank.ACE:
+            if all(card.rank is Rank.ACE for card in dealer):
+                return HoldemBonusLine.ACES_WITH_DEALER_ACES
+            return HoldemBonusLine.PAIR_OF_ACES
+        if first.rank in (Rank.KING, Rank.QUEEN, Rank.JACK):
+            return HoldemBonusLine.KINGS_QUEENS_OR_JACKS
+        return HoldemBonusLine.PAIR_2_TO_10
+    if first.rank is not Rank.ACE or second.rank not in (Rank.KING, Rank.QUEEN, Rank.JACK):
+        return None
+    suited = first.suit is second.suit
+    if second.rank is Rank.KING:
+        return HoldemBonusLine.ACE_KING_SUITED if suited else HoldemBonusLine.ACE_KING_UNSUITED
+    if suited:
+        return HoldemBonusLine.ACE_QUEEN_OR_JACK_SUITED
+    return HoldemBonusLine.ACE_QUEEN_OR_JACK_UNSUITED
+
+
+_ORDER: Final = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN, Rank.NINE, Rank.EIGHT,
+                 Rank.SEVEN, Rank.SIX, Rank.FIVE, Rank.FOUR, Rank.THREE, Rank.TWO)
+
+
+def holdem_bonus(decks: int, pays: HoldemBonusPays) -> ParSheet:
+    """The Bonus wager's par sheet: player's two cards, then the dealer's two."""
+    if decks != 1:
+        raise OddsError(f"--decks {decks}: Texas Hold'em Bonus is dealt from one 52-card deck")
+    classes = each_card(1)
+    counts: dict[HoldemBonusLine | None, int] = {}
+    for deal in deals(classes, (2,)):
+        (player,) = deal.cards(classes)
+        for dealer, ways in _dealer_hands(player):
+            line = holdem_bonus_line((player[0], player[1]), dealer)
+            counts[line] = counts.get(line, 0) + deal.weight * ways
+    total = falling(52, 4)
+    lines = [ParLine(_NAMES[line], to_one(Fraction(pays.odds(line).win, pays.odds(line).per)),
+                     Fraction(counts.get(line, 0), total)) for line in HoldemBonusLine]
+    lines.append(ParLine("anything else", LOSES, Fraction(counts.get(None, 0), total)))
+    return ParSheet("holdem-bonus", 1, tuple(lines),
+                    notes=("Default pay table: the standard published Bonus pay table "
+                           "(controller/odds/holdem_bonus.toml cites it).",))
+
+
+def _dealer_hands(player: tuple[Card, ...]) -> list[tuple[tuple[Card, Card], int]]:
+    """The dealer's two cards as two classes: both aces, or not (ordered counts)."""
+    rest = [card for card in deck() if card not in player]
+    aces = [card for card in rest if card.rank is Rank.ACE]
+    others = [card for card in rest if card.rank is not Rank.ACE]
+    both_aces = falling(len(aces), 2)
+    hands: list[tuple[tuple[Card, Card], int]] = [((others[0], others[1]),
+                                                   falling(len(rest), 2) - both_aces)]
+    if both_aces:
+        hands.append(((aces[0], aces[1]), both_aces))
+    return hands

@@ -1,0 +1,97 @@
+"""Reading `--paytable FILE`: pay tables in the table file's own TOML format.
+
+The file is either a fragment of a table file (`[paytables.<bet>]`, `[rules.baccarat]`,
+`[progressive]` sections; other sections are ignored) or just the keys of the wager's own
+section (what would follow `[paytables.<bet>]`). Every value is validated by the rules'
+validators, so an error names the section and the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+
+from controller.odds.errors import OddsError
+from controller.odds.holdem import holdem_pays_from_mapping
+from controller.odds.registry import Bet, Settings, default_meter
+from controller.rules.meter import progressive_from_mapping
+from controller.rules.options import baccarat_rules_from_mapping
+from controller.rules.paytables import paytables_from_mapping
+
+_FRAGMENT_KEYS = frozenset({"paytables", "rules", "progressive", "table", "devices", "journal",
+                            "vision"})
+
+
+def read_toml(path: Path) -> dict[str, object]:
+    """Parse a TOML file.
+
+    Raises:
+        OddsError: the file cannot be read or is not TOML.
+    """
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except OSError as err:
+        raise OddsError(f"--paytable {path}: cannot read: {err.strerror or err}") from err
+    except tomllib.TOMLDecodeError as err:
+        raise OddsError(f"--paytable {path}: not valid TOML: {err}") from err
+
+
+def apply_paytable(bet: Bet, settings: Settings, document: Mapping[str, object],
+                   source: str) -> Settings:
+    """The settings with the pay table of `document` (read from `source`) in force.
+
+    Raises:
+        OddsError: the wager has no pay table, or the file has no section for it.
+        controller.rules.errors.ConfigError: a key or value the validators refuse.
+    """
+    if bet.section is None:
+        raise OddsError(f"--paytable: {bet.name} has no pay table")
+    if not document:
+        raise OddsError(f"--paytable {source}: the file is empty")
+    fragment = _as_fragment(bet.section, document)
+    if _lookup(fragment, bet.section) is None:
+        raise OddsError(f"--paytable {source}: no [{bet.section}] section for {bet.name}")
+    tables = _mapping(fragment.get("paytables"), "paytables")
+    holdem_section = tables.pop("holdem-bonus", None)
+    rules = _mapping(fragment.get("rules"), "rules")
+    paytables = paytables_from_mapping(tables)
+    meter = settings.meter
+    if "progressive" in fragment or "blazing7s" in tables:
+        progressive = progressive_from_mapping(_mapping(fragment.get("progressive"),
+                                                        "progressive"))
+        meter = default_meter(paytables, progressive)
+    return replace(
+        settings,
+        paytables=paytables,
+        baccarat=baccarat_rules_from_mapping(_mapping(rules.get("baccarat"), "rules.baccarat")),
+        holdem=(holdem_pays_from_mapping(holdem_section) if holdem_section is not None
+                else settings.holdem),
+        meter=meter,
+    )
+
+
+def _as_fragment(section: str, document: Mapping[str, object]) -> dict[str, object]:
+    if any(key in _FRAGMENT_KEYS for key in document):
+        return dict(document)
+    top, name = section.split(".", 1)
+    return {top: {name: dict(document)}}
+
+
+def _lookup(document: Mapping[str, object], dotted: str) -> object:
+    node: object = document
+    for part in dotted.split("."):
+        if not isinstance(node, Mapping) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def _mapping(value: object, name: str) -> dict[str, object]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise OddsError(f"[{name}]: expected a table of keys, got {value!r}")
+    return dict(value)

@@ -1,0 +1,49 @@
+"""The round in progress as plain data, snapshotted into the critical state (R14).
+
+After every trigger the round is saved, so a restart resumes exactly where the journal ends.
+
+The cards and decisions of a blackjack round live in the rules' `BlackjackRound`, snapshotted
+as the steps that built it (see `controller.blackjack`); a baccarat coup as its two hands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass
+class Round:
+    """What the procedure keeps of a round besides the rules' own round.
+
+    Its number, a card drawn in error held for the next position, and the settled record.
+    """
+
+    number: int = 0
+    next_card: str = ""
+    next_card_exposed: bool = False
+    settled: bool = False
+    result: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Round:
+        """Rebuild from `to_json` output."""
+        return cls(**data)
+
+
+@dataclass
+class ShoeState:
+    """What left the shoe since the last shuffle (for the can-the-shoe-hold-it check, R9)."""
+
+    seen: dict[str, int] = field(default_factory=dict)
+    cut_seen: bool = False
+    shuffles: int = 0
+    cards_out: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return asdict(self)

@@ -1,0 +1,475 @@
+"""`shoectl simulate`: the whole controller dealing rounds on its own, with bot players.
+
+The table runtime (procedure, journal, meters, public outputs) runs on its event loop; an
+auto-dealer pulls the next card from a shuffled (or scripted, `--shoe-file`) shoe whenever
+the procedure says a card is due, and bot players press the decision buttons (basic strategy
+or always stand). Every completed round is printed: a table line, or with `--json` one JSON
+object per round and nothing else on stdout. A summary goes to stderr with `--json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from controller import progressive, tablesim
+from controller.app import TableApp, build_app
+from controller.baccarat import BaccaratModel
+from controller.blackjack import BlackjackModel
+from controller.journal import JournalStore
+from controller.loop import EventLoop
+from controller.rules import blackjack as bj
+from controller.rules.cards import Card, CardError, shoe
+from controller.rules.errors import ConfigError
+from controller.rules.hands import Game
+from controller.rules.meter import ProgressiveSettings
+from controller.rules.money import format_cents
+from controller.rules.options import GameConfig
+from controller.rules.strategy import BasicStrategyPolicy, PlayerPolicy, Situation, StandPolicy
+from controller.runtime import ControllerEvent, RecordingOutputs, TableRuntime, config_digest
+from controller.tableconfig import TableFile, load_default_table
+from controller.tablemodel import Setup, TableModel
+from drivers import events as ev
+from drivers.registry import BuildOptions
+
+DEFAULT_ROUNDS = 100
+DEFAULT_BETS = {
+    "blackjack": "main=1000,perfect-pairs=100,lucky-ladies=100,match-the-dealer=100,"
+                 "blazing7s=500,axman=100",
+    "spanish21": "main=1000,match-the-dealer=100",
+    "baccarat": "banker=1000,tie=100,dragon-banker=100",
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="shoectl simulate",
+                                description="Deal rounds through the whole controller with "
+                                            "an auto-dealer and bot players.")
+    p.add_argument("--game", choices=["blackjack", "spanish21", "baccarat"],
+                   default="blackjack")
+    p.add_argument("--decks", type=int, default=None, help="decks in the shoe")
+    p.add_argument("--seats", type=int, default=5, help="seats playing (1..table seats)")
+    p.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--state-dir", type=Path, default=None,
+                   help="journal directory (default: a temporary one)")
+    p.add_argument("--strategy", choices=["basic", "stand"], default="basic")
+    p.add_argument("--bets", default=None, help="wagers per seat, e.g. main=1000,blazing7s=500")
+    p.add_argument("--meter-start", type=int, default=None, help="meter at start (cents)")
+    p.add_argument("--meter-reset", type=int, default=None, help="reset amount (cents)")
+    p.add_argument("--meter-increment", type=int, default=None, help="per wager (cents)")
+    p.add_argument("--shoe-file", type=Path, default=None,
+                   help="deal exactly these cards (one code a line), no burn, no cut card")
+    p.add_argument("--json", action="store_true", help="one JSON object per round on stdout")
+    p.add_argument("--in-process", action="store_true",
+                   help="skip the devices: feed the controller's loop directly (faster)")
+    return p
+
+
+@dataclass
+class Options:
+    """Validated simulate options."""
+
+    config: GameConfig
+    seats: int
+    rounds: int
+    seed: int
+    bets: dict[str, int]
+    policy: PlayerPolicy
+    scripted: list[str] | None
+    meter_start: int | None
+    as_json: bool
+    state_dir: Path | None
+    in_process: bool = False
+    notes: list[str] = field(default_factory=list)
+
+
+def parse_bets(text: str) -> dict[str, int]:
+    """`main=1000,blazing7s=500` -> {"main": 1000, "blazing7s": 500}.
+
+    Raises:
+        ConfigError: a part is not NAME=CENTS.
+    """
+    bets: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, eq, value = part.partition("=")
+        if not eq or not value.strip().isdigit():
+            raise ConfigError(f"--bets: {part!r} is not NAME=CENTS")
+        bets[name.strip()] = int(value)
+    return bets
+
+
+def read_shoe_file(path: Path) -> list[str]:
+    """The cards of a scripted shoe, one code a line (blank lines and # comments skipped).
+
+    Raises:
+        ConfigError: unreadable file or a line that is no card (naming the line).
+    """
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ConfigError(f"--shoe-file {path}: {exc.strerror}") from exc
+    cards = []
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            cards.append(str(Card.parse(text)))
+        except CardError as exc:
+            raise ConfigError(f"--shoe-file {path}:{number}: {exc}") from exc
+    return cards
+
+
+def build_options(args: argparse.Namespace) -> Options:
+    """Turn parsed arguments into a table configuration and a run plan.
+
+    Raises:
+        ConfigError: an option the table cannot take.
+    """
+    base = load_default_table().game
+    game = Game(args.game)
+    decks = args.decks or (8 if game is Game.BACCARAT else base.table.decks)
+    side_bets = {Game.BLACKJACK: base.table.side_bets, Game.SPANISH21: ("match-the-dealer",),
+                 Game.BACCARAT: ("dragon-bonus",)}[game]
+    if decks not in (6, 8):
+        side_bets = tuple(b for b in side_bets if b != "axman")
+    table = replace(base.table, game=game, decks=decks, side_bets=side_bets,
+                    seats=max(base.table.seats, args.seats))
+    config = replace(base, table=table, progressive=_progressive(base.progressive, args))
+    if not 1 <= args.seats <= 9:
+        raise ConfigError(f"--seats: 1..9, got {args.seats}")
+    bets, notes = _offered_bets(parse_bets(args.bets or DEFAULT_BETS[args.game]), config)
+    policy: PlayerPolicy = StandPolicy() if args.strategy == "stand" else BasicStrategyPolicy()
+    scripted = read_shoe_file(args.shoe_file) if args.shoe_file else None
+    return Options(config, args.seats, args.rounds, args.seed, bets, policy, scripted,
+                   args.meter_start, args.json, args.state_dir, args.in_process, notes)
+
+
+def _progressive(base: ProgressiveSettings, args: argparse.Namespace) -> ProgressiveSettings:
+    settings = replace(base, reset=base.reset if args.meter_reset is None else args.meter_reset,
+                       increment=base.increment if args.meter_increment is None
+                       else args.meter_increment)
+    if settings.limit and settings.limit < settings.reset:
+        raise ConfigError("--meter-reset: above the configured limit")
+    return settings
+
+
+def _offered_bets(bets: dict[str, int], config: GameConfig) -> tuple[dict[str, int], list[str]]:
+    game = config.table.game
+    if game is Game.BACCARAT:
+        return bets, []
+    offered = set(config.table.side_bets) | {"main"}
+    kept = {k: v for k, v in bets.items() if k in offered}
+    notes = [f"{name} is not offered at {game.value} with {config.table.decks} decks; ignored"
+             for name in bets if name not in offered]
+    if "main" not in kept:
+        raise ConfigError("--bets: a main wager (main=CENTS) is needed")
+    if "blazing7s" in kept and kept["blazing7s"] != config.paytables.blazing7s.wager:
+        raise ConfigError(f"--bets: blazing7s is a fixed {config.paytables.blazing7s.wager}")
+    return kept, notes
+
+
+class ShoeSource:
+    """The auto-dealer's shoe: shuffled decks with a burn and a cut card, or a scripted list.
+
+    Card identities stay inside the controller's secure path (journal); they are never
+    printed except in the round results after settlement.
+    """
+
+    def __init__(self, options: Options) -> None:
+        self.scripted = options.scripted is not None
+        self.rng = random.Random(options.seed)
+        table = options.config.table
+        self.spanish = table.game is Game.SPANISH21
+        self.baccarat = table.game is Game.BACCARAT
+        self.decks = table.decks
+        self.cut_after = 0
+        self.cards: list[str] = list(options.scripted or [])
+        self.count = 0
+        self.cut_out = False
+
+    def shuffle(self) -> None:
+        """A freshly shuffled shoe (scripted shoes are dealt as listed)."""
+        if self.scripted:
+            return
+        self.cards = [str(c) for c in shoe(self.decks, spanish=self.spanish)]
+        self.rng.shuffle(self.cards)
+        self.cut_out = False
+        self.cut_after = self._cut_position(len(self.cards))
+
+    def resume(self, seen: dict[str, int]) -> None:
+        """A shoe for a restart mid-shoe: shuffled, less the cards already dealt from it."""
+        self.shuffle()
+        for code, count in seen.items():
+            for _ in range(count):
+                if code in self.cards:
+                    self.cards.remove(code)
+
+    def _cut_position(self, size: int) -> int:
+        return size - 14 if self.baccarat else size * 75 // 100
+
+    def draw(self) -> str | None:
+        """The next card, or None when the shoe is empty."""
+        if not self.cards:
+            return None
+        self.count += 1
+        return self.cards.pop(0)
+
+    def cut_card_due(self, dealt_from_shoe: int) -> bool:
+        """True once when the cut card comes out."""
+        if self.scripted or self.cut_out or dealt_from_shoe < self.cut_after:
+            return False
+        self.cut_out = True
+        return True
+
+
+class Simulation:
+    """Auto-dealer and bots around a `TableRuntime` on its event loop."""
+
+    def __init__(self, options: Options, runtime: TableRuntime) -> None:
+        self.options = options
+        self.runtime = runtime
+        self.loop = EventLoop(runtime.handle)
+        self.source = ShoeSource(options)
+        self.dealt_in_shoe = 0
+        self.reported = 0
+        self.finished = False
+        self.faults = 0
+        self.cards = 0
+        if self.model.state != "shoe_loading":
+            self.source.resume(self.model.shoe.seen)  # restarted mid-shoe
+            self.dealt_in_shoe = self.model.shoe.cards_out
+            self.source.cut_out = self.model.shoe.cut_seen
+
+    @property
+    def model(self) -> TableModel:
+        """The procedure model (read on the loop thread only)."""
+        return self.runtime.model
+
+    def run(self) -> Iterator[dict[str, Any]]:
+        """Deal until the rounds are done or a scripted shoe runs out; yield each result."""
+        while not self.finished:
+            self.loop.run_until_idle()
+            yield from self._new_results()
+            if self.reported >= self.options.rounds:
+                return
+            event = self.next_action()
+            if event is None:
+                return
+            self.loop.post(event)
+
+    def _new_results(self) -> Iterator[dict[str, Any]]:
+        while self.reported < len(self.model.results) and self.reported < self.options.rounds:
+            yield self.model.results[self.reported]
+            self.reported += 1
+
+    def next_action(self) -> object | None:
+        """What the dealer or a player does next, given the public state of the table."""
+        state = self.model.state
+        if state in ("shoe_error", "fault"):
+            self.faults += 1
+            return None
+        if state == "shoe_loading":
+            self.source.shuffle()
+            self.dealt_in_shoe = 0
+            return ControllerEvent("shuffle_done", {})
+        if state == "betting":
+            return self._betting()
+        if state == "round_over":
+            return ControllerEvent("clear_round", {})
+        if state == "burn" or self._card_due():
+            return self._draw()
+        return self._player_action()
+
+    def _card_due(self) -> bool:
+        model = self.model
+        return hasattr(model, "card_due_to") and model.card_due_to() is not None
+
+    def _draw(self) -> object | None:
+        if self.source.cut_card_due(self.dealt_in_shoe):
+            return ev.ShoeFault("shoe", ev.ShoeFaultKind.CUT_CARD, self.source.count, True,
+                                time.monotonic())
+        code = self.source.draw()
+        if code is None:
+            self.finished = True
+            return None
+        self.dealt_in_shoe += 1
+        self.cards += 1
+        return ev.CardDrawn("shoe", self.source.count, code, 100, time.monotonic())
+
+    def _betting(self) -> object:
+        model = self.model
+        for seat in range(1, self.options.seats + 1):
+            for bet, cents in self.options.bets.items():
+                placed = model.pending_wagers.get(seat, {}).get(bet)
+                sensed = model.sensors.get(f"seat{seat}.{bet}")
+                if bet == "blazing7s" and not sensed:
+                    return ev.BetSensorChanged("layout", f"seat{seat}.blazing7s", True,
+                                               time.monotonic())
+                if bet != "blazing7s" and placed is None:
+                    return ControllerEvent("wager", {"seat": seat, "bet": bet, "cents": cents})
+        return ControllerEvent("no_more_bets", {})
+
+    def _player_action(self) -> object | None:
+        model = self.model
+        if not isinstance(model, BlackjackModel) or model.game is None:
+            return None
+        if model.insurance_seat() is not None:
+            return ControllerEvent("no_insurance", {})
+        due = model.decision_due()
+        if due is None:
+            return None
+        return ControllerEvent(self._decide(model).value, {})
+
+    def _decide(self, model: BlackjackModel) -> bj.Action:
+        game = model.game
+        assert game is not None
+        turn = bj.current_hand(game)
+        assert turn is not None
+        assert game.up_card is not None
+        seat = game.seats[turn[0]]
+        hand = seat.hands[turn[1]]
+        situation = Situation(seat.seat, turn[1], hand.cards, game.up_card,
+                              bj.legal_actions(game), game.rules, hand.stake)
+        return self.options.policy.decide(situation).action
+
+
+def _runtime(options: Options, state_dir: Path) -> TableRuntime:
+    setup = Setup(options.config, burn=options.scripted is None)
+    factory = BaccaratModel if options.config.table.game is Game.BACCARAT else BlackjackModel
+    journal = JournalStore(state_dir, clock=time.monotonic)
+    digest = config_digest({"game": options.config.table.game.value, "seed": options.seed})
+    return TableRuntime(setup, journal, RecordingOutputs(), factory, digest,
+                        meter_start=options.meter_start)
+
+
+def _line(record: dict[str, Any]) -> str:
+    if "banker" in record:
+        nets = sum(sum(s["bets"].values()) for s in record["seats"])
+        return (f"coup {record['round']:>4}  P {' '.join(record['player']):<9} "
+                f"B {' '.join(record['banker']):<9} {record['result']:<6} "
+                f"table net {format_cents(nets):>10}")
+    nets = sum(sum(h["net"] for h in s["hands"]) + sum(s["side_bets"].values())
+               for s in record["seats"])
+    return (f"round {record['round']:>4}  dealer {' '.join(record['dealer']):<15} "
+            f"players net {format_cents(nets):>10}  meter {format_cents(record['meter'])}")
+
+
+def _table_view(runtime: TableRuntime, record: dict[str, Any], rounds: int, house: int) -> str:
+    """The live table view for a terminal: redrawn in place after every round."""
+    view = runtime.model.public_view()
+    lit = [name for name, state in view.lamps if state != "off"]
+    sign = f"{format_cents(view.sign_amount or 0)} {view.sign_message}".strip()
+    lines = [
+        f"shoectl simulate - {runtime.setup.game.value} - round {record['round']}",
+        "",
+        f"  dealer display : {view.dealer_text}",
+        f"  progressive    : {sign}",
+        f"  lamps lit      : {', '.join(lit) or '-'}",
+        "",
+        "  " + _line(record),
+        "",
+        f"  rounds {rounds}   house win {format_cents(house)}",
+    ]
+    return "\x1b[H\x1b[2J" + "\n".join(lines) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    """Run `shoectl simulate`."""
+    args = _parser().parse_args(argv)
+    try:
+        options = build_options(args)
+    except ConfigError as exc:
+        sys.stderr.write(f"shoectl simulate: {exc}\n")
+        return 2
+    for note in options.notes:
+        sys.stderr.write(f"shoectl simulate: {note}\n")
+    logging.basicConfig(stream=sys.stderr, level=logging.ERROR,
+                        format="%(levelname)s %(name)s: %(message)s")
+    with tempfile.TemporaryDirectory(prefix="shoectl-sim-") as tmp:
+        state_dir = options.state_dir or Path(tmp)
+        if options.in_process:
+            runtime = _runtime(options, state_dir)
+            return _run(options, runtime, Simulation(options, runtime))
+        return _run_on_devices(options, state_dir, Path(tmp))
+
+
+def _run_on_devices(options: Options, state_dir: Path, workdir: Path) -> int:
+    table = options.config.table
+    (workdir / "ports").mkdir(exist_ok=True)
+    devices = tablesim.rig_devices(table.game, table.decks, options.seats, options.seed,
+                                   options.scripted)
+    table_file = TableFile("simulate", options.config, {"game": table.game.value,
+                                                        "seed": options.seed,
+                                                        "devices": devices})
+    app = build_app(table_file, allow_emulated=True, state_dir=state_dir,
+                    devices=devices, burn=options.scripted is None,
+                    meter_start=options.meter_start,
+                    options=BuildOptions(workdir=workdir / "ports"))
+    try:
+        runtime = app.start(require_authentic=False)
+        tablesim.wait_for_links(app)
+        plan = tablesim.Plan(options.seats, options.rounds, options.bets, options.policy,
+                             options.seed, scripted=options.scripted is not None)
+        sim = tablesim.PtySimulation(app, plan)
+        return _run(options, runtime, sim, app)
+    finally:
+        app.devices.close()
+
+
+class _Runner(Protocol):
+    faults: int
+    cards: int
+
+    def run(self) -> Iterator[dict[str, Any]]: ...
+
+
+def _run(options: Options, runtime: TableRuntime, sim: _Runner,
+         app: TableApp | None = None) -> int:
+    started = time.monotonic()
+    house, hands, rounds = 0, 0, 0
+    out = sys.stdout
+    for record in sim.run():
+        rounds += 1
+        seats = record["seats"]
+        if "banker" in record:
+            house -= sum(sum(s["bets"].values()) for s in seats)
+            hands += len(seats)
+        else:
+            house -= sum(sum(h["net"] for h in s["hands"]) + sum(s["side_bets"].values())
+                         for s in seats)
+            hands += sum(len(s["hands"]) for s in seats)
+        if options.as_json:
+            out.write(json.dumps(record) + "\n")
+        elif out.isatty():
+            out.write(_table_view(runtime, record, rounds, house))
+        else:
+            out.write(_line(record) + "\n")
+        out.flush()
+    if app is not None:
+        app.close("simulation finished")
+    else:
+        runtime.shutdown("simulation finished")
+        runtime.journal.close()
+    elapsed = max(time.monotonic() - started, 1e-9)
+    meters = runtime.model.meters
+    summary = (f"rounds {rounds}  hands {hands}  house win {format_cents(house)}  "
+               f"meter {format_cents(meters.amount)}  hits {meters.hits}  "
+               f"faults {sim.faults}  cards/s {sim.cards / elapsed:.0f}\n")
+    (sys.stderr if options.as_json else out).write(summary)
+    return 0 if sim.faults == 0 else 1
+
+
+def meters_of(runtime: TableRuntime) -> progressive.Meters:
+    """The runtime's meters (for tests and the bench)."""
+    return runtime.model.meters

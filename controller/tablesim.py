@@ -1,0 +1,262 @@
+"""The whole table over pseudo-terminals, with an auto-dealer and bot players.
+
+Real drivers and firmware_bridge talk to the byte-level emulators of the shoe, the layout
+board and the sign, and the dealer and bots act through those emulators. The auto-dealer
+pulls the next card from the emulated shoe whenever the procedure says a card is due; bots
+place their Blazing 7's chips on the layout's bet sensors and press the decision buttons;
+main-wager amounts are entered directly (no sensor reads a chip's value). After every
+stimulus the loop runs until the resulting device event has been handled, so the run is
+deterministic for a given seed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Final
+
+from controller.app import TableApp
+from controller.blackjack import BlackjackModel
+from controller.rules import blackjack as bj
+from controller.rules.hands import Game
+from controller.rules.strategy import PlayerPolicy, Situation
+from controller.runtime import BUTTONS, ControllerEvent, TableRuntime
+from controller.tablemodel import TableModel
+
+STEP_TIMEOUT_S: Final = 10.0
+BASE_LAMPS: Final = ("fault", "no_more_bets", "shuffle", "blackjack", "insurance",
+                     "dealer_draw", "dealer_stand", "player_draw", "banker_draw")
+SIM_BUTTONS: Final = tuple(sorted(BUTTONS - {"seat_no_card", "seat_one_card"}))
+
+
+class SimulationError(RuntimeError):
+    """The simulated table stopped answering (a device event never arrived)."""
+
+
+def rig_devices(game: Game, decks: int, seats: int, seed: int,
+                script: list[str] | None) -> dict[str, Any]:
+    """The `[devices]` of the simulated table: emulated shoe, layout board and sign."""
+    shoe: dict[str, Any] = {"kind": "emulated", "decks": decks, "seed": seed,
+                            "deck": "spanish" if game is Game.SPANISH21 else "standard"}
+    if script is not None:
+        shoe["script"] = list(script)
+    elif game is Game.BACCARAT:
+        shoe["cut_card_from_end"] = 14
+    lamps: dict[str, Any] = {name: number for number, name in enumerate(BASE_LAMPS)}
+    for seat in range(1, seats + 1):
+        lamps[f"seat{seat}"] = {"turn": len(BASE_LAMPS) + 2 * seat - 2,
+                                "blazing7s": len(BASE_LAMPS) + 2 * seat - 1}
+    sensors = {f"seat{seat}": {"blazing7s": seat - 1} for seat in range(1, seats + 1)}
+    buttons = {name: number for number, name in enumerate(SIM_BUTTONS)}
+    return {"shoe": shoe,
+            "layout": {"kind": "emulated", "lamps": lamps, "bet_sensors": sensors,
+                       "buttons": buttons},
+            "sign": {"kind": "emulated"}}
+
+
+@dataclass
+class Plan:
+    """What the bots bet and how they play."""
+
+    seats: int
+    rounds: int
+    bets: dict[str, int]
+    policy: PlayerPolicy
+    seed: int
+    scripted: bool = False
+
+
+class PtySimulation:
+    """Auto-dealer and bots acting on the emulators of a started `TableApp`."""
+
+    def __init__(self, app: TableApp, plan: Plan) -> None:
+        assert app.runtime is not None
+        self.app = app
+        self.runtime: TableRuntime = app.runtime
+        self.plan = plan
+        self.shoe = app.devices.emulators["shoe"]
+        self.layout = app.devices.emulators["layout"]
+        self.sign = app.devices.emulators["sign"]
+        self.buttons = {name: number for number, name in enumerate(SIM_BUTTONS)}
+        self.reported = 0
+        self.finished = False
+        self.faults = 0
+        self.cards = 0
+        self.shuffles = 0
+        self.chips: set[int] = set()
+
+    @property
+    def model(self) -> TableModel:
+        """The procedure model (this thread runs the loop)."""
+        return self.runtime.model
+
+    def run(self) -> Iterator[dict[str, Any]]:
+        """Deal until the rounds are done or the shoe runs out; yield each settled round."""
+        self._drain()
+        if self.model.state != "shoe_loading" and not self.plan.scripted:
+            self._resume_shoe()
+        while not self.finished and self.reported < self.plan.rounds:
+            if not self.step():
+                break
+            while (self.reported < len(self.model.results)
+                   and self.reported < self.plan.rounds):
+                yield self.model.results[self.reported]
+                self.reported += 1
+
+    def step(self) -> bool:
+        """Take one dealer or player action; False when the table cannot go on."""
+        state = self.model.state
+        if state in ("shoe_error", "fault"):
+            self.faults += 1
+            return False
+        action = self._action_for(state)
+        if action is None:
+            return False
+        action()
+        return True
+
+    def _action_for(self, state: str) -> Callable[[], None] | None:
+        if state == "shoe_loading":
+            return self._new_shoe
+        if state == "betting":
+            return self._bet
+        if state == "round_over":
+            return self._clear
+        if state == "burn" or self.model.card_due_to() is not None:
+            return self._draw
+        if state == "reshuffle_discards":
+            return None
+        return self._decide
+
+    # ------------------------------------------------------------ dealer
+    def _new_shoe(self) -> None:
+        self.shuffles += 1
+        if self.plan.scripted and self.shuffles > 1:
+            self.finished = True  # a scripted shoe is dealt once, exactly as listed
+            return
+        if self.shuffles == 1:
+            self._click("shuffle_done")  # the shoe is in at power-up
+            return
+        self._expect("ShoeLoaded", lambda: self.shoe.load(self._fresh_contents()))
+
+    def _resume_shoe(self) -> None:
+        """After a restart mid-shoe: the shoe holds what the journal says is still in it."""
+        from drivers.emulated.shoe_model import CUT_CARD, ShoeContents
+
+        self.shuffles = 1
+        shoe = self.model.shoe
+        fresh = self._fresh_contents()
+        cards = [c for c in iter(fresh.take, None) if c != CUT_CARD]
+        for code, count in shoe.seen.items():
+            for _ in range(min(count, cards.count(code))):
+                cards.remove(code)
+        if not shoe.cut_seen and self.model.setup.config.table.game is not Game.BACCARAT:
+            cut_at = max(0, len(cards) + shoe.cards_out) * 3 // 4 - shoe.cards_out
+            cards.insert(max(0, cut_at), CUT_CARD)
+        elif not shoe.cut_seen:
+            cards.insert(max(0, len(cards) - 14), CUT_CARD)
+        self._expect("ShoeLoaded", partial(self.shoe.load, ShoeContents(cards)))
+
+    def _fresh_contents(self) -> Any:
+        from drivers.emulated.shoe_model import ShoeContents, ShoePlan
+
+        table = self.model.setup.config.table
+        deck = "spanish" if table.game is Game.SPANISH21 else "standard"
+        behind = 14 if table.game is Game.BACCARAT else None
+        return ShoeContents.shuffled(ShoePlan(table.decks, deck, self.plan.seed + self.shuffles,
+                                              0.75, behind))
+
+    def _draw(self) -> None:
+        before = self._count("CardDrawn")
+        faults = self._count("ShoeFault")
+        code = self.shoe.draw()
+        if code is None:
+            self.finished = True
+            return
+        if code == "CUT":
+            self._wait(lambda: self._count("ShoeFault") > faults)
+            return
+        self.cards += 1
+        self._wait(lambda: self._count("CardDrawn") > before)
+
+    def _bet(self) -> None:
+        for seat in range(1, self.plan.seats + 1):
+            for bet, cents in self.plan.bets.items():
+                if bet == "blazing7s":
+                    if seat - 1 not in self.chips:
+                        self.chips.add(seat - 1)
+                        self._expect("BetSensorChanged",
+                                     partial(self.layout.place_chip, seat - 1))
+                        return
+                elif bet not in self.model.pending_wagers.get(seat, {}):
+                    self._post(ControllerEvent("wager", {"seat": seat, "bet": bet,
+                                                         "cents": cents}))
+                    return
+        self._click("no_more_bets")
+
+    def _clear(self) -> None:
+        for spot in sorted(self.chips):
+            self._expect("BetSensorChanged", partial(self.layout.remove_chip, spot))
+        self.chips.clear()
+        self._click("clear_round")
+
+    # ------------------------------------------------------------ players
+    def _decide(self) -> None:
+        model = self.model
+        if not isinstance(model, BlackjackModel) or model.game is None:
+            self.finished = True
+            return
+        if model.insurance_seat() is not None:
+            self._click("no_insurance")
+            return
+        if model.decision_due() is None:
+            self.finished = True
+            return
+        game = model.game
+        turn = bj.current_hand(game)
+        assert turn is not None
+        assert game.up_card is not None
+        seat = game.seats[turn[0]]
+        hand = seat.hands[turn[1]]
+        situation = Situation(seat.seat, turn[1], hand.cards, game.up_card,
+                              bj.legal_actions(game), game.rules, hand.stake)
+        self._click(self.plan.policy.decide(situation).action.value)
+
+    # ------------------------------------------------------------ plumbing
+    def _click(self, button: str) -> None:
+        self._expect("ButtonPressed", lambda: self.layout.click(self.buttons[button]))
+
+    def _post(self, event: ControllerEvent) -> None:
+        self._expect("ControllerEvent", lambda: self.app.loop.post(event))
+
+    def _expect(self, kind: str, stimulus: Callable[[], None]) -> None:
+        before = self._count(kind)
+        stimulus()
+        self._wait(lambda: self._count(kind) > before)
+
+    def _count(self, kind: str) -> int:
+        return self.runtime.handled_kinds.get(kind, 0)
+
+    def _wait(self, done: Callable[[], bool]) -> None:
+        if not self.app.loop.run_until(done, STEP_TIMEOUT_S):
+            raise SimulationError(f"no device event within {STEP_TIMEOUT_S} s in state "
+                                  f"{self.model.state}")
+        self._drain()
+
+    def _drain(self) -> None:
+        self.app.loop.run_until_idle()
+
+    def sign_display(self) -> tuple[str, int, str]:
+        """What the emulated sign shows (mode, cents, text)."""
+        result: tuple[str, int, str] = self.sign.display()
+        return result
+
+
+def wait_for_links(app: TableApp, timeout: float = STEP_TIMEOUT_S) -> None:
+    """Let the start-up events (links up, shoe loaded) reach the procedure."""
+    deadline = time.monotonic() + timeout
+    app.loop.run_until(lambda: all(d.link_up for d in app.devices.all())
+                       or time.monotonic() > deadline, timeout)
+    app.loop.run_until_idle()

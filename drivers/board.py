@@ -1,0 +1,354 @@
+"""One board over firmware_bridge, kept connected: the base of the shoe, layout and sign drivers.
+
+`BoardConnection` owns a `BridgeClient` for one board kind of `drivers/catalogue.toml`. It
+connects and checks the handshake at `start()` (a refused board is a `HandshakeError` naming
+the device and every mismatching field), releases the board's failsafe once the driver has
+reconciled the board, and reports `LinkUp` / `LinkDown`. When the port vanishes (cable
+pulled) it reopens it every `RECONNECT_INTERVAL` until the board is back, carrying the
+counted-event position over, so no event is lost or delivered twice across the gap.
+
+Threads: the bridge's reader thread only queues work; one worker thread per device runs
+every message handler, reconciliation and reconnection in order, so `LinkUp` always comes
+before the messages of the session it opens, and the driver's sink sees one thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from drivers.errors import DeviceClosedError, DeviceUnavailableError, DriverError, HandshakeError
+from drivers.events import DeviceFault, EventSink, LinkDown, LinkUp
+from drivers.timing import MonotonicScheduler, Scheduler
+from firmware_bridge import (
+    BoardIdentity,
+    BridgeClient,
+    BridgeError,
+    Catalogue,
+    EventBaseline,
+    Expectation,
+    HandshakeMismatch,
+    LinkTiming,
+    Message,
+    load_catalogue,
+)
+from firmware_bridge.codec import FieldValue
+from firmware_bridge.status import (
+    BoardReportedError,
+    BridgeEvent,
+    BridgeStats,
+    Connected,
+    Disconnected,
+    EventsMissed,
+    ReaderFailed,
+    Refused,
+)
+from firmware_bridge.transport import Transport
+
+_LOG = logging.getLogger(__name__)
+CATALOGUE_PATH: Final = Path(__file__).resolve().parent / "catalogue.toml"
+RECONNECT_INTERVAL: Final = 0.2
+HANDSHAKE_TIMEOUT: Final = 3.0
+REQUEST_TIMEOUT: Final = 1.0
+
+TransportFactory = Callable[[], Transport]
+"""Makes a fresh transport for each connection attempt (None: the client's own serial one)."""
+
+
+def table_catalogue() -> Catalogue:
+    """The table's message catalogue (`drivers/catalogue.toml`)."""
+    return load_catalogue(CATALOGUE_PATH)
+
+
+def link_timing(timeout_ms: int, base: LinkTiming | None = None) -> LinkTiming:
+    """The link timing for a device whose silence limit is `timeout_ms`."""
+    base = base or LinkTiming()
+    timeout = timeout_ms / 1000
+    heartbeat = min(base.heartbeat_interval, timeout / 3)
+    return LinkTiming(heartbeat_interval=heartbeat, link_timeout=timeout,
+                      retransmit_timeout=min(base.retransmit_timeout, timeout / 4),
+                      max_retransmit_timeout=min(base.max_retransmit_timeout, timeout / 2),
+                      max_retransmits=base.max_retransmits, window=base.window,
+                      queue_limit=base.queue_limit)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkOptions:
+    """How to reach a board.
+
+    Attributes:
+        url: The pyserial URL (or, for USB, a description of the device for messages).
+        catalogue: The table's message catalogue.
+        timing: Link timing (see `link_timing`).
+        baudrate: Line speed.
+        transport_factory: Makes the transport of each attempt (USB); None for serial.
+        firmware_versions: Firmware versions accepted; None accepts any.
+    """
+
+    url: str
+    catalogue: Catalogue
+    timing: LinkTiming
+    baudrate: int = 115200
+    transport_factory: TransportFactory | None = None
+    firmware_versions: frozenset[str] | None = None
+
+
+class BoardConnection:
+    """A kept-up connection to one board.
+
+    Args:
+        device: The configured device name (every error and event names it).
+        board_kind: The catalogue board kind the device must identify as.
+        link: How to reach it.
+        sink: Where `LinkUp`, `LinkDown` and `DeviceFault` go.
+        scheduler: Clock for event times.
+    """
+
+    def __init__(self, device: str, board_kind: str, link: LinkOptions, sink: EventSink,
+                 scheduler: Scheduler | None = None) -> None:
+        self.device = device
+        self.url = link.url
+        self._link = link
+        self._sink = sink
+        self._scheduler = scheduler or MonotonicScheduler()
+        self._expect = Expectation(board_kind, link.firmware_versions)
+        self._handlers: dict[str, Callable[[Message], None]] = {}
+        self.on_connected: Callable[[BoardConnection], None] = lambda connection: None
+        self._client: BridgeClient | None = None
+        self._baseline: EventBaseline | None = None
+        self._work: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        self._worker: threading.Thread | None = None
+        self._closed = threading.Event()
+        self._up = False
+        self._settled = threading.Event()
+        self._setup_error: BaseException | None = None
+        self.identity: BoardIdentity | None = None
+
+    # ------------------------------------------------------------ owner API
+
+    def handle(self, name: str, handler: Callable[[Message], None]) -> None:
+        """Run `handler(message)` on the worker thread for every `name` message."""
+        self._handlers[name] = handler
+
+    @property
+    def timing(self) -> LinkTiming:
+        """The link timing in use (its `link_timeout` is the silence limit)."""
+        return self._link.timing
+
+    @property
+    def up(self) -> bool:
+        """True while the board is connected, reconciled and out of failsafe."""
+        return self._up
+
+    def start(self) -> None:
+        """Connect, check the handshake, reconcile, and start the worker.
+
+        Raises:
+            DeviceUnavailableError: The port cannot be opened or the board did not answer.
+            HandshakeError: The board is not the one expected (every field named).
+        """
+        if self._closed.is_set():
+            raise DeviceClosedError(self.device, "the device is closed")
+        self._worker = threading.Thread(target=self._run, name=f"driver-{self.device}",
+                                        daemon=True)
+        self._worker.start()
+        self._connect()
+        # The client's `Connected` event runs `_establish` on the worker; wait for it.
+        if not self._settled.wait(HANDSHAKE_TIMEOUT + REQUEST_TIMEOUT * 4):
+            raise DeviceUnavailableError(self.device, "set-up after connect did not finish")
+        if self._setup_error is not None:
+            raise DeviceUnavailableError(
+                self.device, f"set-up after connect failed: {self._setup_error}")
+
+    def send(self, name: str, **fields: FieldValue) -> None:
+        """Send a command.
+
+        Raises:
+            DriverError: The link is down or the command is malformed (naming the device).
+        """
+        client = self._ready_client()
+        try:
+            client.send(name, **fields)
+        except BridgeError as exc:
+            raise DeviceUnavailableError(self.device, f"{name}: {exc}") from exc
+
+    def request(self, name: str, timeout: float = REQUEST_TIMEOUT) -> Message:
+        """Send a request and wait for its response (never call from a handler).
+
+        Raises:
+            DriverError: No answer in time, or the link is down.
+        """
+        client = self._ready_client()
+        try:
+            return client.request(name, timeout=timeout)
+        except BridgeError as exc:
+            raise DeviceUnavailableError(self.device, f"{name}: {exc}") from exc
+
+    def release_failsafe(self) -> None:
+        """Tell the board the host is in control (after reconciling it)."""
+        self.send("failsafe", active=False)
+
+    def stats(self) -> BridgeStats | None:
+        """The bridge's counters for the current connection (None while reconnecting)."""
+        client = self._client
+        return client.stats() if client is not None else None
+
+    def event_position(self) -> EventBaseline | None:
+        """Where counted events stand (to persist and pass back after a restart)."""
+        client = self._client
+        return client.event_position() if client is not None else self._baseline
+
+    def close(self) -> None:
+        """Put the board in failsafe (best effort) and stop (idempotent)."""
+        if self._closed.is_set():
+            return
+        self._closed.set()
+        self._up = False
+        client, self._client = self._client, None
+        if client is not None:
+            client.close()
+        self._work.put(None)
+        worker = self._worker
+        if worker is not None and worker is not threading.current_thread():
+            worker.join(timeout=5)
+
+    # ------------------------------------------------------------ connecting
+
+    def _connect(self) -> BridgeClient:
+        client = self._new_client()
+        self._client = client  # before connect: its `Connected` event may run at once
+        try:
+            client.connect(timeout=HANDSHAKE_TIMEOUT)
+        except HandshakeMismatch as exc:
+            self._client = None
+            raise HandshakeError(self.device, str(exc)) from exc
+        except BridgeError as exc:
+            self._client = None
+            raise DeviceUnavailableError(self.device, f"url: {exc}") from exc
+        self.identity = client.identity
+        return client
+
+    def _new_client(self) -> BridgeClient:
+        link = self._link
+        transport = None if link.transport_factory is None else link.transport_factory()
+        client = BridgeClient(link.url, link.catalogue, self._expect, baudrate=link.baudrate,
+                              timing=link.timing, event_baseline=self._baseline,
+                              transport=transport)
+        client.subscribe("*", lambda message: self._work.put(lambda: self._dispatch(message)))
+        client.subscribe_events(lambda event: self._work.put(lambda: self._on_bridge(event)))
+        return client
+
+    def _establish(self) -> None:
+        """Reconcile the board, release its failsafe, report the link up (worker thread)."""
+        self.on_connected(self)
+        self.release_failsafe()
+        if self._up:
+            return
+        self._up = True
+        identity = self.identity.describe() if self.identity else ""
+        _LOG.info("%s: link up (%s)", self.device, identity)
+        self._sink(LinkUp(self.device, identity, self._scheduler.now()))
+
+    def _reconnect(self) -> None:
+        while not self._closed.wait(RECONNECT_INTERVAL):
+            try:
+                client = self._connect()
+            except HandshakeError as exc:
+                self._fault(str(exc))
+                return
+            except DriverError as exc:
+                _LOG.debug("%s: still unavailable: %s", self.device, exc)
+                continue
+            if self._closed.is_set():
+                client.close()
+            return  # the client's `Connected` event, queued behind us, establishes the link
+
+    # ------------------------------------------------------------ worker thread
+
+    def _run(self) -> None:
+        while (job := self._work.get()) is not None:
+            error = self._safely(job)
+            if error is not None:
+                self._fault(f"driver error: {error!r}")
+
+    def _safely(self, job: Callable[[], None]) -> BaseException | None:
+        try:
+            job()
+        except Exception as exc:  # noqa: BLE001 - a thread boundary: report, never die (C8)
+            _LOG.exception("%s: worker job failed", self.device)
+            return exc
+        return None
+
+    def _safely_establish(self) -> None:
+        first = not self._settled.is_set()
+        error = self._safely(self._establish)
+        self._setup_error = error
+        self._settled.set()
+        if error is None:
+            return
+        self._down(f"set-up after connect failed: {error}")
+        self._fault(f"set-up after connect failed: {error}")
+        if not first:  # start() reports the first failure; later ones start a new session
+            self._restart(f"set-up failed: {error}")
+
+    def _dispatch(self, message: Message) -> None:
+        handler = self._handlers.get(message.name)
+        if handler is not None and not self._closed.is_set():
+            handler(message)
+
+    def _on_bridge(self, event: BridgeEvent) -> None:
+        if self._closed.is_set():
+            return
+        if isinstance(event, Connected):
+            self.identity = event.identity
+            self._safely_establish()
+        elif isinstance(event, Disconnected):
+            self._down(event.reason)
+        elif isinstance(event, ReaderFailed):
+            self._lost_port(event)
+        elif isinstance(event, Refused):
+            self._down("board refused")
+            self._fault(event.reason)
+        elif isinstance(event, EventsMissed):
+            self._fault(f"{event.message} events {event.first}..{event.last} were lost "
+                        "on the board")
+        elif isinstance(event, BoardReportedError):
+            _LOG.warning("%s: board rejected message id %d: %s", self.device,
+                         event.message_id, event.reason)
+
+    def _lost_port(self, event: ReaderFailed) -> None:
+        self._down(f"port lost: {event.error}")
+        self._restart(f"port lost: {event.error}")
+
+    def _restart(self, reason: str) -> None:
+        """Drop the client (keeping the event position) and connect anew."""
+        client, self._client = self._client, None
+        if client is not None:
+            self._baseline = client.event_position() or self._baseline
+            client.close()
+        _LOG.info("%s: reconnecting (%s)", self.device, reason)
+        self._reconnect()
+
+    def _down(self, reason: str) -> None:
+        if not self._up:
+            return
+        self._up = False
+        _LOG.warning("%s: link down: %s", self.device, reason)
+        self._sink(LinkDown(self.device, reason, self._scheduler.now()))
+
+    def _fault(self, reason: str) -> None:
+        _LOG.error("%s: %s", self.device, reason)
+        self._sink(DeviceFault(self.device, reason, self._scheduler.now()))
+
+    def _ready_client(self) -> BridgeClient:
+        if self._closed.is_set():
+            raise DeviceClosedError(self.device, "the device is closed")
+        client = self._client
+        if client is None:
+            raise DeviceUnavailableError(self.device, "the link is down")
+        return client

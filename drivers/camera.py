@@ -1,0 +1,660 @@
+"""Camera sources: frames of the table layout for the card-recognition cross-check.
+
+Every source satisfies `CameraSource` (and the common `Device` life cycle): `open()` and
+`close()` are idempotent, `read()` returns a `Frame` (BGR pixels, a monotonic timestamp and
+a running number) or raises a `DriverError` naming the device. Kinds, as configured in
+`[devices.camera]`:
+
+* `v4l2` (`OpenCVCamera`): a USB/UVC camera through OpenCV's V4L2 backend, by index or path;
+* `picamera2` (`Picamera2Camera`): a Raspberry Pi CSI camera; picamera2 is imported only when
+  the camera opens, and a missing picamera2 is an error, never a fallback to another kind;
+* `file` (`FileCamera`): one still image, returned on every read;
+* `folder` (`FolderCamera`): the images of a folder in name order;
+* `video` (`VideoFileCamera`): the frames of a video file;
+* `emulated` (`EmulatedLayoutCamera`): frames drawn from the cards currently dealt onto each
+  layout position, by a `render` callable injected by the composition root (drivers do not
+  import `vision`; `vision.synth.LayoutRenderer` is the renderer).
+
+`build_camera` validates a section's options and builds the source; `CAMERA_KINDS` lists the
+kinds for the device registry.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from drivers.errors import ConfigError, DeviceClosedError, DeviceUnavailableError, DriverError
+
+_LOG = logging.getLogger(__name__)
+
+Image = npt.NDArray[np.uint8]
+Clock = Callable[[], float]
+Render = Callable[[Mapping[str, Sequence[str]]], Image]
+"""Draws the layout: position name -> the card codes there, in the order dealt."""
+
+CAMERA_KINDS: Final = ("v4l2", "picamera2", "file", "folder", "video", "emulated")
+IMAGE_SUFFIXES: Final = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
+
+
+class FrameReadError(DriverError, OSError):
+    """A frame could not be read from an open camera (the message names device and cause)."""
+
+
+class EndOfFramesError(FrameReadError, EOFError):
+    """A folder or video source has no more frames (and was not asked to loop)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One captured frame.
+
+    Attributes:
+        image: BGR pixels (height x width x 3, uint8).
+        timestamp: The camera clock (monotonic seconds) when the frame was taken.
+        number: Frames read since the source was opened, from 1.
+    """
+
+    image: Image
+    timestamp: float
+    number: int
+
+
+@runtime_checkable
+class CameraSource(Protocol):
+    """A source of frames (and a `drivers.interfaces.Device`)."""
+
+    @property
+    def name(self) -> str:
+        """The configured device name (`camera`)."""
+
+    @property
+    def emulated(self) -> bool:
+        """True for the emulated layout camera."""
+
+    @property
+    def link_up(self) -> bool:
+        """True while open."""
+
+    @property
+    def is_open(self) -> bool:
+        """True between `open()` and `close()`."""
+
+    def open(self) -> None:
+        """Open the camera (nothing happens if it is open).
+
+        Raises:
+            DeviceUnavailableError: The camera, file or library is not there.
+        """
+
+    def read(self) -> Frame:
+        """Take one frame.
+
+        Raises:
+            DeviceClosedError: The source is not open.
+            FrameReadError: The camera or file gave no frame.
+        """
+
+    def start(self) -> None:
+        """Same as `open()` (the device life cycle's name)."""
+
+    def close(self) -> None:
+        """Release the camera (nothing happens if it is closed)."""
+
+
+class _Source(ABC):
+    """Life cycle and frame numbering shared by every source."""
+
+    def __init__(self, name: str, clock: Clock | None) -> None:
+        self._name = name
+        self._clock = clock or time.monotonic
+        self._open = False
+        self._count = 0
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        """The configured device name."""
+        return self._name
+
+    @property
+    def emulated(self) -> bool:
+        """False: this source is real (a camera or recorded frames)."""
+        return False
+
+    @property
+    def is_open(self) -> bool:
+        """True between `open()` and `close()`."""
+        return self._open
+
+    @property
+    def link_up(self) -> bool:
+        """True while open."""
+        return self._open
+
+    def start(self) -> None:
+        """Same as `open()`."""
+        self.open()
+
+    def open(self) -> None:
+        """Open the source (idempotent)."""
+        with self._lock:
+            if not self._open:
+                self._acquire()
+                self._open = True
+                self._count = 0
+
+    def close(self) -> None:
+        """Release the source (idempotent)."""
+        with self._lock:
+            if self._open:
+                self._open = False
+                self._release()
+
+    def read(self) -> Frame:
+        """Take the next frame."""
+        with self._lock:
+            if not self._open:
+                raise DeviceClosedError(self._name, "camera is not open")
+            image = self._grab()
+            self._count += 1
+            return Frame(_checked(self._name, image), self._clock(), self._count)
+
+    @abstractmethod
+    def _acquire(self) -> None:
+        """Open the underlying device (called once per open, under the lock)."""
+
+    @abstractmethod
+    def _release(self) -> None:
+        """Release the underlying device (called once per close, under the lock)."""
+
+    @abstractmethod
+    def _grab(self) -> Image:
+        """Take one image (called under the lock while open)."""
+
+    def __enter__(self) -> _Source:
+        self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _checked(name: str, image: object) -> Image:
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim not in (2, 3):
+        raise FrameReadError(name, f"camera gave no usable image ({type(image).__name__})")
+    if image.ndim == 2:
+        image = np.repeat(image[:, :, None], 3, axis=2)
+    if image.shape[2] == 4:
+        image = np.ascontiguousarray(image[:, :, :3])
+    if image.shape[2] != 3 or image.shape[0] == 0 or image.shape[1] == 0:
+        raise FrameReadError(name, f"camera gave an image of shape {image.shape}")
+    return image
+
+
+def _cv2() -> Any:
+    import cv2
+
+    return cv2
+
+
+class OpenCVCamera(_Source):
+    """A USB (UVC) camera through OpenCV's V4L2 backend.
+
+    Args:
+        name: Device name for messages.
+        device: Camera index (0 for /dev/video0) or device path ("/dev/video0",
+            "/dev/v4l/by-id/...").
+        width: Requested frame width (None: the camera's default).
+        height: Requested frame height.
+        fps: Requested frame rate.
+        clock: Timestamp source (monotonic seconds).
+        backend: OpenCV capture API (the V4L2 backend by default).
+    """
+
+    def __init__(self, name: str, device: int | str, *, width: int | None = None,
+                 height: int | None = None, fps: float | None = None,
+                 clock: Clock | None = None, backend: int | None = None) -> None:
+        super().__init__(name, clock)
+        self.device = device
+        self.size = (width, height)
+        self.fps = fps
+        self._backend = backend
+        self._capture: Any = None
+
+    def _acquire(self) -> None:
+        cv2 = _cv2()
+        backend = cv2.CAP_V4L2 if self._backend is None else self._backend
+        capture = cv2.VideoCapture(self.device, backend)
+        if not capture.isOpened():
+            capture.release()
+            raise DeviceUnavailableError(self._name, f"cannot open camera {self.device!r} "
+                                         "(V4L2): no such device, or it is busy")
+        for prop, value in ((cv2.CAP_PROP_FRAME_WIDTH, self.size[0]),
+                            (cv2.CAP_PROP_FRAME_HEIGHT, self.size[1]),
+                            (cv2.CAP_PROP_FPS, self.fps)):
+            if value is not None:
+                capture.set(prop, float(value))
+        self._capture = capture
+
+    def _release(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+    def _grab(self) -> Image:
+        ok, image = self._capture.read()
+        if not ok or image is None:
+            raise FrameReadError(self._name, f"camera {self.device!r} returned no frame "
+                                 "(unplugged or stalled?)")
+        return np.asarray(image, np.uint8)
+
+
+PICAMERA2_MISSING: Final = (
+    "picamera2 is not installed: on Raspberry Pi OS run `apt install python3-picamera2` and "
+    "create the venv with --system-site-packages (there is no fallback to another camera kind)")
+
+
+class Picamera2Camera(_Source):
+    """A Raspberry Pi camera module through picamera2 (libcamera).
+
+    picamera2 is imported when the camera opens; if it is not installed, `open()` fails with
+    `DeviceUnavailableError` saying how to install it.
+
+    Args:
+        name: Device name for messages.
+        camera: Camera number (0 for the first CSI camera).
+        width: Frame width.
+        height: Frame height.
+        clock: Timestamp source (monotonic seconds).
+        factory: Builds the `Picamera2` object from the camera number (tests inject a fake;
+            None imports picamera2).
+    """
+
+    def __init__(self, name: str, camera: int = 0, *, width: int = 1280, height: int = 960,
+                 clock: Clock | None = None,
+                 factory: Callable[[int], Any] | None = None) -> None:
+        super().__init__(name, clock)
+        self.camera = camera
+        self.size = (width, height)
+        self._factory = factory
+        self._device: Any = None
+
+    def _acquire(self) -> None:
+        factory = self._factory or _import_picamera2(self._name)
+        try:
+            device = factory(self.camera)
+            # "RGB888" is stored blue-green-red per pixel: OpenCV's BGR order.
+            config = device.create_video_configuration(
+                main={"size": self.size, "format": "RGB888"})
+            device.configure(config)
+            device.start()
+        except (RuntimeError, OSError, IndexError, ValueError) as error:
+            raise DeviceUnavailableError(
+                self._name, f"cannot open Raspberry Pi camera {self.camera}: {error}") from None
+        self._device = device
+
+    def _release(self) -> None:
+        device, self._device = self._device, None
+        if device is not None:
+            try:
+                device.stop()
+            finally:
+                device.close()
+
+    def _grab(self) -> Image:
+        try:
+            image = self._device.capture_array("main")
+        except (RuntimeError, OSError) as error:
+            raise FrameReadError(self._name, f"Raspberry Pi camera {self.camera}: {error}"
+                                 ) from None
+        return np.asarray(image)
+
+
+def _import_picamera2(name: str) -> Callable[[int], Any]:
+    try:
+        from picamera2 import Picamera2
+    except ImportError:
+        raise DeviceUnavailableError(name, PICAMERA2_MISSING) from None
+    factory: Callable[[int], Any] = Picamera2
+    return factory
+
+
+def _read_image_file(name: str, path: Path) -> Image:
+    cv2 = _cv2()
+    try:
+        data = np.fromfile(path, np.uint8)
+    except OSError as error:
+        raise FrameReadError(name, f"{path}: cannot read ({error.strerror or error})") from None
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise FrameReadError(name, f"{path}: not a readable image")
+    return np.asarray(image, np.uint8)
+
+
+class FileCamera(_Source):
+    """One still image, returned (as a fresh copy) on every read.
+
+    Args:
+        name: Device name for messages.
+        path: The image file.
+        clock: Timestamp source.
+    """
+
+    def __init__(self, name: str, path: Path | str, *, clock: Clock | None = None) -> None:
+        super().__init__(name, clock)
+        self.path = Path(path)
+        self._image: Image | None = None
+
+    def _acquire(self) -> None:
+        if not self.path.is_file():
+            raise DeviceUnavailableError(self._name, f"{self.path}: no such image file")
+        try:
+            self._image = _read_image_file(self._name, self.path)
+        except FrameReadError as error:
+            raise DeviceUnavailableError(self._name, str(error).split("] ", 1)[-1]) from None
+
+    def _release(self) -> None:
+        self._image = None
+
+    def _grab(self) -> Image:
+        if self._image is None:
+            raise DeviceClosedError(self._name, "camera is not open")
+        return self._image.copy()
+
+
+class FolderCamera(_Source):
+    """The images of a folder, one per read, in file-name order.
+
+    Args:
+        name: Device name for messages.
+        folder: The folder.
+        pattern: Glob pattern of the files to use (images by suffix only).
+        loop: Start again after the last image (otherwise `EndOfFramesError`).
+        clock: Timestamp source.
+    """
+
+    def __init__(self, name: str, folder: Path | str, *, pattern: str = "*",
+                 loop: bool = False, clock: Clock | None = None) -> None:
+        super().__init__(name, clock)
+        self.folder = Path(folder)
+        self.pattern = pattern
+        self.loop = loop
+        self.files: list[Path] = []
+        self._next = 0
+
+    def _acquire(self) -> None:
+        if not self.folder.is_dir():
+            raise DeviceUnavailableError(self._name, f"{self.folder}: no such folder")
+        self.files = sorted(p for p in self.folder.glob(self.pattern)
+                            if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+        if not self.files:
+            raise DeviceUnavailableError(self._name, f"{self.folder}: no images match "
+                                         f"{self.pattern!r}")
+        self._next = 0
+
+    def _release(self) -> None:
+        self.files = []
+
+    def _grab(self) -> Image:
+        if self._next >= len(self.files):
+            if not self.loop:
+                raise EndOfFramesError(self._name, f"{self.folder}: no more images "
+                                       f"(all {len(self.files)} read)")
+            self._next = 0
+        path = self.files[self._next]
+        self._next += 1
+        return _read_image_file(self._name, path)
+
+
+class VideoFileCamera(_Source):
+    """The frames of a video file (any format OpenCV's FFmpeg backend reads).
+
+    Args:
+        name: Device name for messages.
+        path: The video file.
+        loop: Start again after the last frame (otherwise `EndOfFramesError`).
+        clock: Timestamp source.
+    """
+
+    def __init__(self, name: str, path: Path | str, *, loop: bool = False,
+                 clock: Clock | None = None) -> None:
+        super().__init__(name, clock)
+        self.path = Path(path)
+        self.loop = loop
+        self._capture: Any = None
+
+    def _acquire(self) -> None:
+        if not self.path.is_file():
+            raise DeviceUnavailableError(self._name, f"{self.path}: no such video file")
+        capture = _cv2().VideoCapture(str(self.path))
+        if not capture.isOpened():
+            capture.release()
+            raise DeviceUnavailableError(self._name, f"{self.path}: not a readable video")
+        self._capture = capture
+
+    def _release(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+    def _grab(self) -> Image:
+        ok, image = self._capture.read()
+        if not ok and self.loop:
+            self._capture.set(_cv2().CAP_PROP_POS_FRAMES, 0)
+            ok, image = self._capture.read()
+        if not ok or image is None:
+            raise EndOfFramesError(self._name, f"{self.path}: no more frames")
+        return np.asarray(image, np.uint8)
+
+
+class EmulatedLayoutCamera(_Source):
+    """An overhead camera over an emulated layout: it shows the cards dealt so far.
+
+    The controller's emulation (or a test) tells it what lies where with `deal`, `clear`
+    or `show`; each read draws the current layout with the injected `render`.
+
+    Args:
+        name: Device name for messages.
+        render: Draws a frame from {position: [codes in the order dealt]}.
+        clock: Timestamp source.
+    """
+
+    def __init__(self, name: str, render: Render, *, clock: Clock | None = None) -> None:
+        super().__init__(name, clock)
+        self._render = render
+        self._layout: dict[str, list[str]] = {}
+
+    @property
+    def emulated(self) -> bool:
+        """True: frames are drawn, not captured."""
+        return True
+
+    def deal(self, position: str, code: str) -> None:
+        """Put card `code` on `position` (after the cards already there)."""
+        with self._lock:
+            self._layout.setdefault(position, []).append(code)
+
+    def clear(self, position: str | None = None) -> None:
+        """Take the cards off one position, or off the whole layout."""
+        with self._lock:
+            if position is None:
+                self._layout.clear()
+            else:
+                self._layout.pop(position, None)
+
+    def show(self, layout: Mapping[str, Sequence[str]]) -> None:
+        """Replace the whole layout."""
+        with self._lock:
+            self._layout = {position: list(codes) for position, codes in layout.items()}
+
+    def layout(self) -> dict[str, list[str]]:
+        """What lies where now (a copy)."""
+        with self._lock:
+            return {position: list(codes) for position, codes in self._layout.items()}
+
+    def _acquire(self) -> None:
+        _LOG.warning("%s: EMULATED camera (frames are drawn, not captured)", self._name)
+
+    def _release(self) -> None:
+        """Nothing to release."""
+
+    def _grab(self) -> Image:
+        snapshot = {position: tuple(codes) for position, codes in self._layout.items()}
+        try:
+            return self._render(snapshot)
+        except (ValueError, KeyError, TypeError) as error:
+            raise FrameReadError(self._name, f"emulated camera could not draw the layout: "
+                                 f"{error}") from None
+
+
+def build_camera(name: str, kind: str, options: Mapping[str, Any], *,
+                 render: Render | None = None, clock: Clock | None = None) -> CameraSource:
+    """Validate a `[devices.camera]` section's options and build its source (not opened).
+
+    Args:
+        name: The section name (for messages).
+        kind: One of `CAMERA_KINDS`.
+        options: The section's keys other than `kind`.
+        render: The layout renderer; required for the emulated kind, refused otherwise.
+        clock: Timestamp source (monotonic seconds by default).
+
+    Raises:
+        ConfigError: Unknown kind, unknown or missing key, or a value of the wrong type,
+            naming the key.
+    """
+    if kind not in CAMERA_KINDS:
+        raise ConfigError(name, "kind", f"{kind!r}: expected one of {', '.join(CAMERA_KINDS)}")
+    reader = _Options(name, kind, options)
+    source = _BUILDERS[kind](reader, render, clock)
+    reader.refuse_unknown()
+    return source
+
+
+class _Options:
+    """Typed access to a camera section's keys, remembering which were used."""
+
+    def __init__(self, name: str, kind: str, options: Mapping[str, Any]) -> None:
+        self.name, self.kind, self.options = name, kind, options
+        self.used: set[str] = set()
+
+    def get(self, key: str, types: tuple[type, ...], default: Any = None,
+            required: bool = False) -> Any:
+        self.used.add(key)
+        if key not in self.options:
+            if required:
+                raise ConfigError(self.name, key, f"required for kind {self.kind!r}")
+            return default
+        value = self.options[key]
+        if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
+            expected = " or ".join(t.__name__ for t in types)
+            raise ConfigError(self.name, key, f"expected {expected}, got {value!r}")
+        return value
+
+    def positive(self, key: str, default: int | None = None) -> int | None:
+        value = self.get(key, (int,), default)
+        if value is not None and value <= 0:
+            raise ConfigError(self.name, key, f"must be positive, got {value}")
+        return value
+
+    def refuse_unknown(self) -> None:
+        unknown = sorted(set(self.options) - self.used)
+        if unknown:
+            raise ConfigError(self.name, unknown[0], f"unknown key for kind {self.kind!r}")
+
+
+def _v4l2(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
+    _no_render(options, render)
+    device = options.get("device", (int, str), required=True)
+    fps = options.get("fps", (int, float))
+    return OpenCVCamera(options.name, device, width=options.positive("width"),
+                        height=options.positive("height"), fps=fps, clock=clock)
+
+
+def _picamera2(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
+    _no_render(options, render)
+    return Picamera2Camera(options.name, options.get("camera", (int,), 0),
+                           width=options.positive("width", 1280) or 1280,
+                           height=options.positive("height", 960) or 960, clock=clock)
+
+
+def _file(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
+    _no_render(options, render)
+    return FileCamera(options.name, options.get("path", (str,), required=True), clock=clock)
+
+
+def _folder(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
+    _no_render(options, render)
+    return FolderCamera(options.name, options.get("path", (str,), required=True),
+                        pattern=options.get("pattern", (str,), "*"),
+                        loop=options.get("loop", (bool,), False), clock=clock)
+
+
+def _video(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
+    _no_render(options, render)
+    return VideoFileCamera(options.name, options.get("path", (str,), required=True),
+                           loop=options.get("loop", (bool,), False), clock=clock)
+
+
+EMULATED_RENDER_KEYS: Final = ("width", "height", "card_width", "background", "seed")
+"""Keys of an emulated camera section that configure its renderer (the composition root
+passes them to `vision.synth.LayoutRenderer`; see `emulated_render_options`)."""
+
+
+def _emulated(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
+    emulated_render_options(options.name, options.options)
+    options.used.update(EMULATED_RENDER_KEYS)
+    if render is None:
+        raise ConfigError(options.name, "kind", "the emulated camera needs a layout renderer "
+                          "from the composition root (vision.synth.LayoutRenderer)")
+    return EmulatedLayoutCamera(options.name, render, clock=clock)
+
+
+def emulated_render_options(name: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The renderer settings of an emulated camera section, validated.
+
+    Returns:
+        Keyword arguments for `vision.synth.LayoutRenderer`: `size`, `card_width`,
+        `background`, `seed` (only those present in the section).
+
+    Raises:
+        ConfigError: A value of the wrong type or range, naming the key.
+    """
+    reader = _Options(name, "emulated", options)
+    found: dict[str, Any] = {}
+    width, height = reader.positive("width"), reader.positive("height")
+    if (width is None) != (height is None):
+        raise ConfigError(name, "width" if width is None else "height",
+                          "give both width and height, or neither")
+    if width is not None:
+        found["size"] = (width, height)
+    card_width = reader.get("card_width", (int, float))
+    if card_width is not None:
+        if card_width <= 0:
+            raise ConfigError(name, "card_width", f"must be positive, got {card_width}")
+        found["card_width"] = float(card_width)
+    for key, types in (("background", (str,)), ("seed", (int,))):
+        value = reader.get(key, types)
+        if value is not None:
+            found[key] = value
+    return found
+
+
+def _no_render(options: _Options, render: Render | None) -> None:
+    if render is not None:
+        raise ConfigError(options.name, "kind", f"kind {options.kind!r} takes no renderer")
+
+
+_BUILDERS: Final[dict[str, Callable[[_Options, Render | None, Clock | None], CameraSource]]] = {
+    "v4l2": _v4l2, "picamera2": _picamera2, "file": _file, "folder": _folder,
+    "video": _video, "emulated": _emulated,
+}

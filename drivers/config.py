@@ -1,0 +1,545 @@
+"""The `[devices.*]` sections of the table configuration, validated into frozen records.
+
+Each section's name is the device's role (`shoe`, `layout`, `sign`, `camera`) and its `kind`
+picks the implementation. Every key is checked: an unknown key, a wrong type, an out-of-range
+value, a bad or doubly used GPIO pin, or an emulated kind without the explicit flag each
+raise `ConfigError` naming the section and the key, e.g. `[devices.shoe] url: ...`.
+
+Example::
+
+    [devices.shoe]
+    kind = "serial"                 # serial | usb | emulated
+    url = "/dev/shoe-scanner"       # any pyserial URL: spy://, socket://, hwgrep://...
+    baud = 115200
+    timeout_ms = 750                # link declared down after this much silence
+
+    [devices.layout]
+    kind = "gpio"                   # gpio | serial | emulated
+    lamps = { spot_1 = 17, spot_2 = 27 }       # BCM pin numbers (channels when serial)
+    bet_sensors = { spot_1 = 5, spot_2 = 6 }
+    buttons = { no_more_bets = 13 }
+    key_switches = { supervisor = 19 }
+    debounce_ms = 20
+    pull = "up"                     # inputs pulled up, active low
+
+    [devices.sign]
+    kind = "serial"                 # serial | emulated
+    url = "/dev/jackpot-sign"
+    timeout_ms = 750
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Final
+
+from drivers.errors import ConfigError
+
+
+class Role(StrEnum):
+    """What a device is for; the `[devices.<role>]` section name."""
+
+    SHOE = "shoe"
+    LAYOUT = "layout"
+    SIGN = "sign"
+    CAMERA = "camera"
+
+
+EMULATED: Final = "emulated"
+"""The kind (or kind prefix) of every emulated device."""
+
+# BCM numbers of the 40-pin header's general-purpose pins; 0 and 1 are the HAT ID EEPROM.
+GPIO_PINS: Final = range(2, 28)
+BAUD_RATES: Final = (9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
+DECK_TYPES: Final = ("standard", "spanish")
+DECK_COUNTS: Final = (1, 2, 4, 5, 6, 8)
+DEFAULT_TIMEOUT_MS: Final = 750
+"""A board silent this long is down (firmware_bridge's default link timeout)."""
+
+
+def is_emulated(kind: str) -> bool:
+    """True for kinds that stand in for hardware (they need the explicit flag)."""
+    return kind == EMULATED or kind.startswith(EMULATED + "-")
+
+
+class Section:
+    """Typed, access-tracked reads from one `[devices.<name>]` mapping.
+
+    Every getter records the key it read; `finish()` refuses any key nobody read, which is
+    how a misspelt option is caught at start-up instead of being silently ignored.
+    """
+
+    def __init__(self, name: str, raw: Mapping[str, Any]) -> None:
+        self.name = name
+        self._raw = raw
+        self._read: set[str] = set()
+
+    def error(self, key: str, message: str) -> ConfigError:
+        """Return the error for `key` in this section."""
+        return ConfigError(self.name, key, message)
+
+    def has(self, key: str) -> bool:
+        """True when the key is present (and mark it read)."""
+        self._read.add(key)
+        return key in self._raw
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+        """Return the value of `key`, checking its TOML type; `default` when absent.
+
+        Raises:
+            ConfigError: The key is missing with no default, or has the wrong type.
+        """
+        self._read.add(key)
+        if key not in self._raw:
+            if default is ...:
+                raise self.error(key, "missing (required)")
+            return default
+        value = self._raw[key]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if isinstance(value, bool) and bool not in kinds:
+            raise self.error(key, f"expected {_type_names(kinds)}, got a boolean")
+        if not isinstance(value, kinds):
+            raise self.error(key, f"expected {_type_names(kinds)}, got {type(value).__name__}")
+        return value
+
+    def integer(self, key: str, low: int, high: int, default: int | None = None) -> int:
+        """Return an integer key checked to lie in [low, high]."""
+        value: int = self.get(key, int, ... if default is None else default)
+        if not low <= value <= high:
+            raise self.error(key, f"{value} is out of range {low}..{high}")
+        return value
+
+    def choice(self, key: str, choices: tuple[str, ...], default: str | None = None) -> str:
+        """Return a string key that must be one of `choices`."""
+        value: str = self.get(key, str, ... if default is None else default)
+        if value not in choices:
+            raise self.error(key, f"{value!r} is not one of {', '.join(choices)}")
+        return value
+
+    def names(self, key: str, low: int, high: int) -> dict[str, int]:
+        """Return a `{name = number}` table, each number in [low, high].
+
+        Nested tables flatten to dotted names, so `seat3.turn = 17` (which TOML reads as
+        `{seat3 = {turn = 17}}`) names the lamp `seat3.turn`.
+        """
+        table: Mapping[str, Any] = self.get(key, dict, {})
+        result: dict[str, int] = {}
+        for label, number in _flatten(table):
+            if isinstance(number, bool) or not isinstance(number, int):
+                raise self.error(f"{key}.{label}", f"expected an integer, got {number!r}")
+            if not low <= number <= high:
+                raise self.error(f"{key}.{label}", f"{number} is out of range {low}..{high}")
+            result[label] = number
+        return result
+
+    def finish(self) -> None:
+        """Refuse every key that no getter read."""
+        unknown = sorted(set(self._raw) - self._read)
+        if unknown:
+            raise self.error(unknown[0], "unknown key")
+
+
+def _flatten(table: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    items: list[tuple[str, Any]] = []
+    for label, value in table.items():
+        name = f"{prefix}{label}"
+        items += _flatten(value, name + ".") if isinstance(value, Mapping) else [(name, value)]
+    return items
+
+
+def _type_names(kinds: tuple[type, ...]) -> str:
+    names = {str: "a string", int: "an integer", float: "a number", bool: "a boolean",
+             dict: "a table", list: "an array"}
+    return " or ".join(names.get(kind, kind.__name__) for kind in kinds)
+
+
+# ---------------------------------------------------------------- ports
+
+
+@dataclass(frozen=True, slots=True)
+class SerialPortConfig:
+    """A serial port opened by pyserial URL.
+
+    Attributes:
+        url: Device path or pyserial URL (`spy://`, `socket://`, `hwgrep://`, ...).
+        baud: Baud rate.
+    """
+
+    url: str
+    baud: int = 115200
+
+
+@dataclass(frozen=True, slots=True)
+class UsbPortConfig:
+    """A USB device with two bulk endpoints carrying the bridge's frames.
+
+    Attributes:
+        vid: USB vendor id.
+        pid: USB product id.
+        serial_number: Match only the device with this serial number (recommended when
+            two identical devices could be plugged in).
+    """
+
+    vid: int
+    pid: int
+    serial_number: str | None = None
+
+
+def _timeout(section: Section) -> int:
+    return section.integer("timeout_ms", 50, 60_000, DEFAULT_TIMEOUT_MS)
+
+
+def read_serial_port(section: Section) -> SerialPortConfig:
+    """Read `url` and `baud`."""
+    url: str = section.get("url", str)
+    if not url.strip():
+        raise section.error("url", "empty")
+    baud = section.integer("baud", 1200, 4_000_000, 115200)
+    if baud not in BAUD_RATES:
+        raise section.error("baud", f"{baud} is not one of {', '.join(map(str, BAUD_RATES))}")
+    return SerialPortConfig(url=url, baud=baud)
+
+
+def read_usb_port(section: Section) -> UsbPortConfig:
+    """Read `vid`, `pid` and `serial_number`."""
+    return UsbPortConfig(
+        vid=section.integer("vid", 0, 0xFFFF),
+        pid=section.integer("pid", 0, 0xFFFF),
+        serial_number=section.get("serial_number", str, None),
+    )
+
+
+# ---------------------------------------------------------------- shoe
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeEmulation:
+    """What an emulated shoe holds.
+
+    Attributes:
+        decks: Decks in the shoe.
+        deck: `standard` (52 cards) or `spanish` (48, no tens).
+        seed: Shuffle seed; None draws one from the operating system.
+        penetration: Where the cut card sits, as the fraction of the shoe dealt before it.
+        cut_card_from_end: Cards behind the cut card; overrides `penetration` when set.
+        script: Exactly these cards in this order, no cut card (`--shoe-file` shoes).
+        transport: `serial` (a pseudo-terminal) or `usb` (a pyusb backend).
+    """
+
+    decks: int = 6
+    deck: str = "standard"
+    seed: int | None = None
+    penetration: float = 0.75
+    cut_card_from_end: int | None = None
+    script: tuple[str, ...] | None = None
+    transport: str = "serial"
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeConfig:
+    """`[devices.shoe]`: the shoe scanner.
+
+    Attributes:
+        name: Section name.
+        kind: `serial`, `usb` or `emulated`.
+        port: The port of a real shoe; None when emulated.
+        timeout_ms: Silence after which the link is declared down.
+        emulation: The emulated shoe's contents; None for a real shoe.
+    """
+
+    name: str
+    kind: str
+    port: SerialPortConfig | UsbPortConfig | None
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
+    emulation: ShoeEmulation | None = None
+
+
+def read_shoe(section: Section, kind: str) -> ShoeConfig:
+    """Build the shoe's record from its section."""
+    timeout = _timeout(section)
+    if kind == "serial":
+        return ShoeConfig(section.name, kind, read_serial_port(section), timeout)
+    if kind == "usb":
+        return ShoeConfig(section.name, kind, read_usb_port(section), timeout)
+    return ShoeConfig(section.name, kind, None, timeout, read_shoe_emulation(section))
+
+
+def read_shoe_emulation(section: Section) -> ShoeEmulation:
+    """Read the emulated shoe's keys (`decks`, `deck`, `seed`, `penetration`, ...)."""
+    decks = section.integer("decks", 1, 8, 6)
+    if decks not in DECK_COUNTS:
+        raise section.error("decks", f"{decks} is not one of {', '.join(map(str, DECK_COUNTS))}")
+    penetration = float(section.get("penetration", (float, int), 0.75))
+    if not 0.0 < penetration < 1.0:
+        raise section.error("penetration", f"{penetration} is not between 0 and 1")
+    from_end = section.get("cut_card_from_end", int, None)
+    if from_end is not None and not 1 <= from_end < decks * 48:
+        raise section.error("cut_card_from_end", f"{from_end} does not fit a {decks}-deck shoe")
+    return ShoeEmulation(
+        decks=decks,
+        deck=section.choice("deck", DECK_TYPES, "standard"),
+        seed=section.get("seed", int, None),
+        penetration=penetration,
+        cut_card_from_end=from_end,
+        script=_read_script(section),
+        transport=section.choice("transport", ("serial", "usb"), "serial"),
+    )
+
+
+def _read_script(section: Section) -> tuple[str, ...] | None:
+    if section.has("script") and section.has("script_file"):
+        raise section.error("script_file", "give either script or script_file, not both")
+    if section.has("script_file"):
+        path = Path(section.get("script_file", str))
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise section.error("script_file", f"cannot read {path}: {exc.strerror}") from exc
+        return tuple(text.split())
+    script = section.get("script", list, None)
+    if script is None:
+        return None
+    if not all(isinstance(code, str) for code in script):
+        raise section.error("script", "expected an array of card codes such as \"QH\"")
+    return tuple(script)
+
+
+# ---------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True, slots=True)
+class LayoutConfig:
+    """`[devices.layout]`: lamps, bet sensors, buttons and key switches of the layout.
+
+    With `kind = "gpio"` the numbers are BCM pin numbers; with `serial` they are the layout
+    board's lamp (0-63), bet spot (0-31) and button (0-31) numbers. Names are the
+    controller's (`seat1.bet`, `no_more_bets`, ...). Key switches are the positions of the
+    supervisor key besides `normal`: on GPIO one input pin per position's contact; the
+    layout board reports its own positions (`supervisor`, `reset`), so a `serial` layout
+    takes no `key_switches` key.
+
+    Attributes:
+        name: Section name.
+        kind: `gpio`, `serial`, `emulated` (a layout board behind a pseudo-terminal) or
+            `emulated-gpio` (the GPIO driver on an emulated RPi.GPIO module).
+        lamps: Lamp name to pin or channel.
+        bet_sensors: Bet sensor name to pin or channel.
+        buttons: Button name to pin or channel.
+        key_switches: Key position name to pin (the board's are fixed).
+        port: The layout board's serial port (`serial` only).
+        timeout_ms: Silence after which the board's link is declared down.
+        debounce_ms: Input debounce time (GPIO; the board debounces by itself).
+        pull: `up` (inputs active low) or `down` (active high); GPIO only.
+        blink_hz: Blink rate of a blinking lamp (GPIO; the board blinks by itself).
+    """
+
+    name: str
+    kind: str
+    lamps: Mapping[str, int]
+    bet_sensors: Mapping[str, int] = field(default_factory=dict)
+    buttons: Mapping[str, int] = field(default_factory=dict)
+    key_switches: Mapping[str, int] = field(default_factory=dict)
+    port: SerialPortConfig | None = None
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
+    debounce_ms: int = 20
+    pull: str = "up"
+    blink_hz: float = 2.0
+
+    @property
+    def uses_gpio(self) -> bool:
+        """True when the numbers are GPIO pins."""
+        return self.kind in ("gpio", "emulated-gpio")
+
+    def inputs(self) -> dict[str, int]:
+        """Every input (sensors, buttons, key switches) by name."""
+        return {**self.bet_sensors, **self.buttons, **self.key_switches}
+
+
+_LAYOUT_TABLES: Final = ("lamps", "bet_sensors", "buttons", "key_switches")
+_BOARD_CHANNELS: Final = {"lamps": 63, "bet_sensors": 31, "buttons": 31}
+BOARD_KEY_POSITIONS: Final = (("supervisor", 1), ("reset", 2))
+"""The layout board's key switch positions besides `normal`, with their wire values."""
+
+
+def read_layout(section: Section, kind: str) -> LayoutConfig:
+    """Build the layout's record, refusing bad pins and pins or channels used twice."""
+    gpio = kind in ("gpio", "emulated-gpio")
+    if gpio:
+        low, high = GPIO_PINS.start, GPIO_PINS.stop - 1
+        tables = {key: section.names(key, low, high) for key in _LAYOUT_TABLES}
+    else:
+        tables = {key: section.names(key, 0, top) for key, top in _BOARD_CHANNELS.items()}
+        tables["key_switches"] = dict(BOARD_KEY_POSITIONS)
+    if "normal" in tables["key_switches"]:
+        raise section.error("key_switches.normal", "`normal` is the position with no contact")
+    _refuse_duplicates(section, tables, shared=gpio)
+    _refuse_duplicate_names(section, tables)
+    if not tables["lamps"]:
+        raise section.error("lamps", "at least one lamp is required")
+    port = read_serial_port(section) if kind == "serial" else None
+    timeout = _timeout(section) if not gpio else DEFAULT_TIMEOUT_MS
+    debounce = section.integer("debounce_ms", 0, 1000, 20) if gpio else 20
+    pull = section.choice("pull", ("up", "down"), "up") if gpio else "up"
+    blink = float(section.get("blink_hz", (float, int), 2.0)) if gpio else 2.0
+    if not 0.1 <= blink <= 20.0:
+        raise section.error("blink_hz", f"{blink} is out of range 0.1..20")
+    return LayoutConfig(section.name, kind, tables["lamps"], tables["bet_sensors"],
+                        tables["buttons"], tables["key_switches"], port, timeout, debounce, pull,
+                        blink)
+
+
+def _refuse_duplicates(section: Section, tables: dict[str, dict[str, int]], shared: bool) -> None:
+    # A GPIO pin is one wire: it may appear once in the whole section. A board channel
+    # number is per function (lamp channel 3 and sensor channel 3 are different things).
+    seen: dict[tuple[str, int], str] = {}
+    for key, table in tables.items():
+        for label, number in table.items():
+            slot = ("pin" if shared else key, number)
+            if slot in seen:
+                what = "pin" if shared else "channel"
+                raise section.error(f"{key}.{label}",
+                                    f"{what} {number} is already used by {seen[slot]}")
+            seen[slot] = f"{key}.{label}"
+
+
+def _refuse_duplicate_names(section: Section, tables: dict[str, dict[str, int]]) -> None:
+    inputs: dict[str, str] = {}
+    for key in _LAYOUT_TABLES[1:]:
+        for label in tables[key]:
+            if label in inputs:
+                raise section.error(f"{key}.{label}", f"name also used in {inputs[label]}")
+            inputs[label] = key
+
+
+# ---------------------------------------------------------------- sign
+
+
+@dataclass(frozen=True, slots=True)
+class SignConfig:
+    """`[devices.sign]`: the progressive jackpot sign.
+
+    Attributes:
+        name: Section name.
+        kind: `serial` or `emulated`.
+        port: The sign's serial port; None when emulated.
+        timeout_ms: Silence after which the sign is declared not answering (R15).
+    """
+
+    name: str
+    kind: str
+    port: SerialPortConfig | None
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
+
+
+def read_sign(section: Section, kind: str) -> SignConfig:
+    """Build the sign's record."""
+    port = read_serial_port(section) if kind == "serial" else None
+    return SignConfig(section.name, kind, port, _timeout(section))
+
+
+# ---------------------------------------------------------------- camera and the whole table
+
+
+@dataclass(frozen=True, slots=True)
+class CameraConfig:
+    """`[devices.camera]`: its keys other than `kind` belong to the camera driver.
+
+    Attributes:
+        name: Section name.
+        kind: A camera kind registered by `drivers.camera`.
+        options: The section's other keys, validated by the camera driver.
+    """
+
+    name: str
+    kind: str
+    options: Mapping[str, Any]
+
+
+DeviceConfig = ShoeConfig | LayoutConfig | SignConfig | CameraConfig
+
+KINDS: Final[dict[Role, tuple[str, ...]]] = {
+    Role.SHOE: ("serial", "usb", EMULATED),
+    Role.LAYOUT: ("gpio", "serial", EMULATED, "emulated-gpio"),
+    Role.SIGN: ("serial", EMULATED),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DevicesConfig:
+    """Every configured device, by role; a role not configured is None."""
+
+    shoe: ShoeConfig | None = None
+    layout: LayoutConfig | None = None
+    sign: SignConfig | None = None
+    camera: CameraConfig | None = None
+
+    def all(self) -> tuple[DeviceConfig, ...]:
+        """The configured devices, in a fixed order."""
+        found = (self.shoe, self.layout, self.sign, self.camera)
+        return tuple(device for device in found if device is not None)
+
+    @property
+    def emulated(self) -> tuple[str, ...]:
+        """Names of the devices that are emulated."""
+        return tuple(device.name for device in self.all() if is_emulated(device.kind))
+
+
+def parse_devices(
+    devices: Mapping[str, Any],
+    *,
+    allow_emulated: bool,
+    camera_kinds: tuple[str, ...] = (),
+) -> DevicesConfig:
+    """Validate the `[devices]` table into a `DevicesConfig`.
+
+    Args:
+        devices: The parsed `devices` table (`tomllib` output), one sub-table per device.
+        allow_emulated: True only when the process was started with the explicit flag.
+        camera_kinds: Kinds accepted for `[devices.camera]` (from the camera driver).
+
+    Raises:
+        ConfigError: Naming the device and the key.
+    """
+    found: dict[str, DeviceConfig] = {}
+    for name, raw in devices.items():
+        if not isinstance(raw, Mapping):
+            raise ConfigError(name, "", f"expected a table [devices.{name}]")
+        found[name] = parse_device(name, raw, allow_emulated=allow_emulated,
+                                   camera_kinds=camera_kinds)
+    return DevicesConfig(**found)  # type: ignore[arg-type]
+
+
+def parse_device(
+    name: str,
+    raw: Mapping[str, Any],
+    *,
+    allow_emulated: bool,
+    camera_kinds: tuple[str, ...] = (),
+) -> DeviceConfig:
+    """Validate one `[devices.<name>]` section; see `parse_devices`."""
+    roles = tuple(role.value for role in Role)
+    if name not in roles:
+        raise ConfigError(name, "", f"unknown device; expected one of {', '.join(roles)}")
+    role = Role(name)
+    section = Section(name, raw)
+    kinds = camera_kinds if role is Role.CAMERA else KINDS[role]
+    kind = section.choice("kind", kinds) if kinds else section.get("kind", str)
+    if not kinds:
+        raise section.error("kind", f"{kind!r}: no camera kinds are registered")
+    if is_emulated(kind) and not allow_emulated:
+        raise section.error("kind", f"{kind!r} needs the explicit --allow-emulated flag")
+    if role is Role.CAMERA:
+        options = {key: value for key, value in raw.items() if key != "kind"}
+        return CameraConfig(name, kind, options)
+    config: DeviceConfig
+    if role is Role.SHOE:
+        config = read_shoe(section, kind)
+    elif role is Role.LAYOUT:
+        config = read_layout(section, kind)
+    else:
+        config = read_sign(section, kind)
+    section.finish()
+    return config

@@ -1,0 +1,192 @@
+"""`shoectl emulate shoe|layout|sign`: run one byte-level emulator as its own process.
+
+The emulator opens a pseudo-terminal, prints the path to open (a stable symlink) as its
+first line of output, and keeps running until it is stopped (Ctrl-C, SIGTERM, or `quit`).
+Point a running controller at it with `url = "<that path>"` and `kind = "serial"`.
+Commands typed on standard input drive it (one per line; `help` lists them), e.g.
+`draw 5`, `jam`, `unplug`, `replug`, `silent`, `chip 3`, `press 0`, `key supervisor`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from drivers.emulated.board import FIRMWARE_VERSION, BoardEmulator
+from drivers.emulated.layout import LayoutEmulator
+from drivers.emulated.shoe import ShoeEmulator
+from drivers.emulated.shoe_model import ShoeContents, ShoeModelError, ShoePlan
+from drivers.emulated.sign import SignEmulator
+from firmware_bridge import DeviceIdentity
+
+_LOG = logging.getLogger(__name__)
+Command = Callable[[list[str]], str]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line parser."""
+    parser = argparse.ArgumentParser(prog="shoectl emulate", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("board", choices=("shoe", "layout", "sign"))
+    parser.add_argument("--link-dir", type=Path, default=None,
+                        help="directory for the port's symlink (default: a new temporary one)")
+    parser.add_argument("--name", default=None, help="symlink name (default: the board)")
+    parser.add_argument("--firmware", default=FIRMWARE_VERSION, help="firmware version to report")
+    parser.add_argument("--wrong-catalogue", action="store_true",
+                        help="report a wrong catalogue hash (the host must refuse the board)")
+    shoe = parser.add_argument_group("shoe")
+    shoe.add_argument("--decks", type=int, default=6)
+    shoe.add_argument("--deck", choices=("standard", "spanish"), default="standard")
+    shoe.add_argument("--seed", type=int, default=None)
+    shoe.add_argument("--penetration", type=float, default=0.75)
+    shoe.add_argument("--cut-card-from-end", type=int, default=None)
+    shoe.add_argument("--shoe-file", type=Path, default=None,
+                      help="exactly these cards (whitespace-separated codes), no cut card")
+    shoe.add_argument("--deal-every", type=float, default=None, metavar="SECONDS",
+                      help="draw a card every SECONDS by itself")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    """Run the emulator until stopped."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        emulator = _build(args)
+    except (ShoeModelError, OSError) as exc:
+        sys.stderr.write(f"shoectl emulate: {exc}\n")
+        return 2
+    stop = threading.Event()
+    with emulator:
+        sys.stdout.write(f"{emulator.path}\n")
+        sys.stdout.flush()
+        _LOG.info("EMULATED %s board on %s (pty %s)", args.board, emulator.path,
+                  emulator.tty_path)
+        _install_signals(stop)
+        commands = _commands(emulator)
+        if args.deal_every and isinstance(emulator, ShoeEmulator):
+            _deal_periodically(emulator, args.deal_every, stop)
+        threading.Thread(target=_read_commands, args=(commands, stop), daemon=True).start()
+        stop.wait()
+    return 0
+
+
+def _build(args: argparse.Namespace) -> BoardEmulator:
+    link_dir = args.link_dir or Path(tempfile.mkdtemp(prefix="shoectl-emulate-"))
+    identity = DeviceIdentity(args.firmware,
+                              catalogue_hash=bytes(32) if args.wrong_catalogue else None)
+    options: dict[str, Any] = {"link_dir": link_dir, "name": args.name or args.board,
+                               "identity": identity}
+    if args.board == "layout":
+        return LayoutEmulator(**options)
+    if args.board == "sign":
+        return SignEmulator(**options)
+    return ShoeEmulator(_contents(args), **options)
+
+
+def _contents(args: argparse.Namespace) -> ShoeContents:
+    if args.shoe_file is not None:
+        return ShoeContents.scripted(args.shoe_file.read_text(encoding="utf-8").split())
+    return ShoeContents.shuffled(ShoePlan(args.decks, args.deck, args.seed, args.penetration,
+                                          args.cut_card_from_end))
+
+
+def _install_signals(stop: threading.Event) -> None:
+    def handler(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)
+
+
+def _deal_periodically(shoe: ShoeEmulator, seconds: float, stop: threading.Event) -> None:
+    def deal() -> None:
+        while not stop.wait(seconds):
+            if shoe.draw() is None:
+                _LOG.info("the shoe is empty")
+                return
+
+    threading.Thread(target=deal, name="auto-dealer", daemon=True).start()
+
+
+def _read_commands(commands: dict[str, Command], stop: threading.Event) -> None:
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if words[0] == "quit":
+            break
+        command = commands.get(words[0])
+        reply = command(words[1:]) if command else f"unknown command; try: {' '.join(commands)}"
+        sys.stdout.write(reply + "\n")
+        sys.stdout.flush()
+    else:
+        return  # standard input closed (e.g. run in the background): keep running
+    stop.set()
+
+
+def _commands(emulator: BoardEmulator) -> dict[str, Command]:
+    commands: dict[str, Command] = {
+        "unplug": lambda words: _done(emulator.unplug),
+        "replug": lambda words: _done(emulator.replug),
+        "silent": lambda words: _done(emulator.faults.go_silent),
+        "resume": lambda words: _done(emulator.faults.resume),
+        "corrupt": lambda words: _done(lambda: emulator.faults.corrupt_next(_count(words))),
+        "drop": lambda words: _done(lambda: emulator.faults.drop_next(_count(words))),
+        "duplicate": lambda words: _done(lambda: emulator.faults.duplicate_next(_count(words))),
+        "garbage": lambda words: _done(lambda: emulator.send_garbage(b"\x13\x37garbage\x00")),
+        "stats": lambda words: str(emulator.stats()),
+    }
+    if isinstance(emulator, ShoeEmulator):
+        commands.update(_shoe_commands(emulator))
+    elif isinstance(emulator, LayoutEmulator):
+        commands.update(_layout_commands(emulator))
+    elif isinstance(emulator, SignEmulator):
+        commands["show"] = lambda words: " ".join(map(str, emulator.display()))
+    commands["help"] = lambda words: "commands: " + " ".join(sorted(commands)) + " quit"
+    return commands
+
+
+def _shoe_commands(shoe: ShoeEmulator) -> dict[str, Command]:
+    def draw(words: list[str]) -> str:
+        drawn = [shoe.draw() for _ in range(_count(words))]
+        return f"{len([card for card in drawn if card])} drawn, {shoe.contents.remaining} left"
+
+    return {
+        "draw": draw,
+        "load": lambda words: _done(shoe.load),
+        "unreadable": lambda words: _done(shoe.unreadable_next),
+        "face-up": lambda words: _done(shoe.face_up_next),
+        "jam": lambda words: _done(shoe.jam),
+        "clear-jam": lambda words: _done(shoe.clear_jam),
+        "lid-open": lambda words: _done(shoe.open_lid),
+        "lid-close": lambda words: _done(shoe.close_lid),
+    }
+
+
+def _layout_commands(layout: LayoutEmulator) -> dict[str, Command]:
+    return {
+        "chip": lambda words: _done(lambda: layout.place_chip(_count(words))),
+        "unchip": lambda words: _done(lambda: layout.remove_chip(_count(words))),
+        "press": lambda words: _done(lambda: layout.click(_count(words))),
+        "key": lambda words: _done(lambda: layout.turn_key(words[0] if words else "normal")),
+        "lamps": lambda words: " ".join(f"{n}:{layout.shown(n)}" for n in range(8)),
+    }
+
+
+def _count(words: list[str]) -> int:
+    return int(words[0]) if words and words[0].isdigit() else 1
+
+
+def _done(action: Callable[[], object]) -> str:
+    action()
+    return "ok"

@@ -1,0 +1,195 @@
+"""What the controller may ask of each device: small `typing.Protocol` interfaces.
+
+`CameraSource` is defined beside the camera sources (`drivers.camera`) and re-exported here.
+Every real driver, every emulated device and every in-process fake satisfies one of these,
+and one contract suite per interface (`tests/drivers/`) runs against all of them. The
+controller depends on this module (and `drivers.events`), never on a concrete driver; only
+its composition root calls `drivers.registry`.
+
+Life cycle, common to all: build (validates, refuses pin conflicts, opens nothing) ->
+`start()` (opens the port, checks the handshake, starts reporting to the sink) -> commands
+and events -> `close()` (idempotent; outputs to their safe state first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol, runtime_checkable
+
+from drivers.camera import CameraSource
+from drivers.errors import (
+    ConfigError,
+    DeviceClosedError,
+    DeviceUnavailableError,
+    DriverError,
+    HandshakeError,
+)
+from drivers.events import (
+    BetSensorChanged,
+    ButtonPressed,
+    CardDrawn,
+    DeviceFault,
+    DriverEvent,
+    EventSink,
+    KeySwitchTurned,
+    LinkDown,
+    LinkUp,
+    ShoeFault,
+    ShoeFaultKind,
+    ShoeLoaded,
+)
+
+__all__ = [
+    "BetSensorChanged",
+    "ButtonPressed",
+    "CameraSource",
+    "CardDrawn",
+    "ConfigError",
+    "Device",
+    "DeviceClosedError",
+    "DeviceFault",
+    "DeviceUnavailableError",
+    "DriverError",
+    "DriverEvent",
+    "EventSink",
+    "HandshakeError",
+    "JackpotSign",
+    "KeySwitchTurned",
+    "LampState",
+    "LayoutInputs",
+    "LayoutLamps",
+    "LinkDown",
+    "LinkUp",
+    "ShoeFault",
+    "ShoeFaultKind",
+    "ShoeLoaded",
+    "ShoeScanner",
+    "ShoeState",
+]
+
+
+class LampState(StrEnum):
+    """What a lamp shows (the values match the controller's lamp effects)."""
+
+    OFF = "off"
+    ON = "on"
+    FLASH = "flash"
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeState:
+    """The shoe as it reports itself now.
+
+    Attributes:
+        cards_out: Cards out since the shoe was loaded.
+        lid_open: The lid is open.
+        jammed: A card is stuck in the exit.
+        empty: No card is left.
+    """
+
+    cards_out: int
+    lid_open: bool
+    jammed: bool
+    empty: bool
+
+
+@runtime_checkable
+class Device(Protocol):
+    """What every device has."""
+
+    @property
+    def name(self) -> str:
+        """The configured device name (`[devices.<name>]`)."""
+
+    @property
+    def emulated(self) -> bool:
+        """True for an emulated device; logs and status then say EMULATED."""
+
+    @property
+    def link_up(self) -> bool:
+        """True while the device is started and answering."""
+
+    def start(self) -> None:
+        """Open the device and begin reporting to the sink.
+
+        Raises:
+            DeviceUnavailableError: The port or device cannot be opened.
+            HandshakeError: The device is not the firmware/configuration expected.
+        """
+
+    def close(self) -> None:
+        """Put outputs in their safe state and release the device (idempotent)."""
+
+
+@runtime_checkable
+class ShoeScanner(Device, Protocol):
+    """The dealing shoe's card scanner.
+
+    It reports `CardDrawn` for every card that leaves the shoe (exactly once, in number
+    order, also across a lost and recovered link), a `ShoeFault` just before an unreadable
+    or face-up card's `CardDrawn` and for the cut card, an empty shoe, a jam or the lid,
+    `ShoeLoaded` when a new shoe starts, and `LinkUp`/`LinkDown`.
+    """
+
+    def query_state(self) -> ShoeState:
+        """Ask the shoe how it is now (used to reconcile after a reconnect).
+
+        Raises:
+            DriverError: The shoe did not answer in time or the link is down.
+        """
+
+
+@runtime_checkable
+class LayoutLamps(Device, Protocol):
+    """The lamps of the table layout: betting spots, accepted wagers, status lamps."""
+
+    @property
+    def lamp_names(self) -> tuple[str, ...]:
+        """Every configured lamp."""
+
+    def set_lamp(self, lamp: str, state: LampState) -> None:
+        """Set one lamp.
+
+        Raises:
+            DriverError: The lamp is not configured, or the device is closed or down.
+        """
+
+    def all_safe(self) -> None:
+        """Every lamp off: the failsafe pattern the halt path uses."""
+
+
+@runtime_checkable
+class LayoutInputs(Device, Protocol):
+    """Bet sensors, dealer buttons and supervisor key switches on the layout.
+
+    Changes are reported as `BetSensorChanged`, `ButtonPressed` and `KeySwitchTurned`.
+    """
+
+    @property
+    def input_names(self) -> tuple[str, ...]:
+        """Every configured sensor, button and key switch."""
+
+    def input_states(self) -> Mapping[str, bool]:
+        """The last known (debounced) state of every input: True = occupied/pressed/on."""
+
+
+@runtime_checkable
+class JackpotSign(Device, Protocol):
+    """The progressive jackpot sign.
+
+    Commands are absolute and idempotent (a repeated command never doubles anything). When
+    the sign stops answering, `LinkDown` is reported within its configured timeout so the
+    controller can refuse progressive wagers (R15); on reconnect the driver re-sends what
+    the sign should show before reporting `LinkUp`.
+    """
+
+    def show_amount(self, cents: int) -> None:
+        """Show the progressive amount."""
+
+    def show_win(self, seat: int, cents: int, hold_s: int = 20) -> None:
+        """Show `WIN`, the seat and the amount for `hold_s` seconds, then the amount (R13)."""
+
+    def show_fault(self, text: str) -> None:
+        """Alternate `text` (at most 16 characters) with the amount; "" stops it (R15)."""

@@ -1,0 +1,308 @@
+"""Builds the configured devices: one constructor per (role, kind), chosen by configuration only.
+
+The controller's composition root is the only caller. Emulated kinds are built only when the
+process was started with the explicit flag (`allow_emulated=True`); they are then logged as
+EMULATED, and `Devices.emulated` names them for the status display. A real kind whose
+hardware cannot be reached fails at `start()` with an error naming the device and setting;
+nothing ever falls back to an emulator.
+
+An emulated device is the real driver talking to a byte-level emulator behind a real pty
+(or pyusb backend); `Devices.emulators[name]` is that emulator, for the controller's
+auto-dealer (`emulators["shoe"].draw()`) and for tests.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Final, Protocol
+
+from drivers.board import LinkOptions, TransportFactory, link_timing, table_catalogue
+from drivers.camera import CAMERA_KINDS, Render, build_camera
+from drivers.config import (
+    CameraConfig,
+    DevicesConfig,
+    LayoutConfig,
+    Role,
+    SerialPortConfig,
+    ShoeConfig,
+    SignConfig,
+    UsbPortConfig,
+    is_emulated,
+    parse_devices,
+)
+from drivers.errors import ConfigError, DriverError
+from drivers.events import EventSink
+from drivers.gpio import GpioLayout, PinReservations, load_rpi_gpio
+from drivers.interfaces import Device, JackpotSign, LayoutInputs, LayoutLamps, ShoeScanner
+from drivers.layout import BridgeLayout
+from drivers.shoe import BridgeShoe
+from drivers.sign import BridgeSign
+from drivers.timing import MonotonicScheduler, Scheduler
+from drivers.usb import UsbTransport, describe
+from firmware_bridge import Catalogue, LinkTiming
+
+_LOG = logging.getLogger(__name__)
+EMULATED_USB_IDS: Final = (0x1209, 0x5353, "EMU-SHOE-1")
+
+
+class Layout(LayoutLamps, LayoutInputs, Protocol):
+    """A layout device: lamps and inputs together."""
+
+
+@dataclass
+class BuildOptions:
+    """How the registry builds devices (the defaults suit production).
+
+    Attributes:
+        catalogue: The message catalogue (`drivers/catalogue.toml` when None).
+        timing: Link timing to start from (each device's `timeout_ms` still applies).
+        scheduler: Clock and timers.
+        workdir: Where emulated ports get their symlinks (a new temporary directory when
+            None).
+        reservations: GPIO pins held by every device of this process.
+        camera_render: Draws the layout for the emulated camera (the composition root
+            passes `vision.synth.LayoutRenderer`; drivers never import vision).
+    """
+
+    catalogue: Catalogue | None = None
+    timing: LinkTiming | None = None
+    scheduler: Scheduler = field(default_factory=MonotonicScheduler)
+    workdir: Path | None = None
+    reservations: PinReservations = field(default_factory=PinReservations)
+    camera_render: Render | None = None
+
+    def table_catalogue(self) -> Catalogue:
+        """The catalogue to use."""
+        if self.catalogue is None:
+            self.catalogue = table_catalogue()
+        return self.catalogue
+
+    def emulator_dir(self) -> Path:
+        """The directory for emulated ports' symlinks."""
+        if self.workdir is None:
+            self.workdir = Path(tempfile.mkdtemp(prefix="shoectl-emulated-"))
+        return self.workdir
+
+    def link(self, url: str, timeout_ms: int, baudrate: int = 115200,
+             transport_factory: TransportFactory | None = None) -> LinkOptions:
+        """Link options for one board."""
+        return LinkOptions(url, self.table_catalogue(), link_timing(timeout_ms, self.timing),
+                           baudrate, transport_factory)
+
+
+@dataclass
+class Devices:
+    """The table's devices, by role, plus the emulators behind emulated ones."""
+
+    shoe: ShoeScanner | None = None
+    layout: Layout | None = None
+    sign: JackpotSign | None = None
+    camera: Any = None
+    emulators: dict[str, Any] = field(default_factory=dict)
+
+    def all(self) -> list[Device]:
+        """Every device built, in start order."""
+        found = (self.shoe, self.layout, self.sign, self.camera)
+        return [device for device in found if device is not None]
+
+    @property
+    def emulated(self) -> tuple[str, ...]:
+        """Names of the EMULATED devices (for logs and the status display)."""
+        return tuple(device.name for device in self.all() if device.emulated)
+
+    def start(self) -> None:
+        """Start every device; on a failure, close what was started and re-raise."""
+        try:
+            for device in self.all():
+                device.start()
+        except DriverError:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Close every device, then the emulators (idempotent)."""
+        for device in reversed(self.all()):
+            device.close()
+        for emulator in self.emulators.values():
+            emulator.close()
+
+
+Built = tuple[Any, Any]
+"""A device and the emulator behind it (None for real hardware)."""
+Constructor = Callable[[Any, EventSink, BuildOptions], Built]
+
+
+def kinds(role: Role) -> tuple[str, ...]:
+    """The kinds registered for a role."""
+    return tuple(kind for (each, kind) in CONSTRUCTORS if each is role)
+
+
+def build_devices(devices: DevicesConfig | Mapping[str, Any], sink: EventSink, *,
+                  allow_emulated: bool, options: BuildOptions | None = None) -> Devices:
+    """Build (not start) every configured device.
+
+    Args:
+        devices: The validated `[devices]` records, or the raw `[devices]` table.
+        sink: Where every device reports (the controller passes `loop.post`).
+        allow_emulated: True only when the process was started with the explicit flag.
+        options: Build options (production defaults when None).
+
+    Raises:
+        ConfigError: A bad section, a pin conflict, or an emulated kind without the flag.
+        DriverError: A device cannot be built (e.g. RPi.GPIO missing for `gpio`).
+    """
+    options = options or BuildOptions()
+    config = devices if isinstance(devices, DevicesConfig) else parse_devices(
+        devices, allow_emulated=allow_emulated, camera_kinds=kinds(Role.CAMERA))
+    built = Devices()
+    try:
+        for device in config.all():
+            _build_one(device, sink, allow_emulated, options, built)
+    except DriverError:
+        built.close()
+        raise
+    return built
+
+
+def _build_one(device: Any, sink: EventSink, allow_emulated: bool, options: BuildOptions,
+               built: Devices) -> None:
+    if is_emulated(device.kind) and not allow_emulated:
+        raise ConfigError(device.name, "kind",
+                          f"{device.kind!r} needs the explicit --allow-emulated flag")
+    role = Role(device.name)
+    constructor = CONSTRUCTORS.get((role, device.kind))
+    if constructor is None:
+        raise ConfigError(device.name, "kind", f"{device.kind!r} has no constructor")
+    instance, emulator = constructor(device, sink, options)
+    setattr(built, role.value, instance)
+    if emulator is not None:
+        built.emulators[device.name] = emulator
+        _LOG.warning("%s: EMULATED device (kind %s)", device.name, device.kind)
+
+
+# ---------------------------------------------------------------- shoe
+
+
+def _serial_shoe(config: ShoeConfig, sink: EventSink, options: BuildOptions) -> Built:
+    port = config.port
+    assert isinstance(port, SerialPortConfig)  # guaranteed by the config reader
+    link = options.link(port.url, config.timeout_ms, port.baud)
+    return BridgeShoe(config.name, link, sink, scheduler=options.scheduler), None
+
+
+def _usb_shoe(config: ShoeConfig, sink: EventSink, options: BuildOptions,
+              backend: Any = None, emulated: bool = False) -> BridgeShoe:
+    port = config.port
+    assert isinstance(port, UsbPortConfig)  # guaranteed by the config reader
+    link = options.link(describe(port), config.timeout_ms,
+                        transport_factory=lambda: UsbTransport(port, backend=backend))
+    return BridgeShoe(config.name, link, sink, emulated=emulated, scheduler=options.scheduler)
+
+
+def _emulated_shoe(config: ShoeConfig, sink: EventSink, options: BuildOptions) -> Built:
+    from drivers.emulated.shoe import ShoeEmulator
+    from drivers.emulated.shoe_model import ShoeContents, ShoePlan
+    from drivers.emulated.usb import EmulatedUsbBackend, EmulatedUsbDevice
+
+    emulation = config.emulation
+    assert emulation is not None  # guaranteed by the config reader
+    if emulation.script is not None:
+        contents = ShoeContents.scripted(emulation.script)
+    else:
+        contents = ShoeContents.shuffled(ShoePlan(emulation.decks, emulation.deck,
+                                                  emulation.seed, emulation.penetration,
+                                                  emulation.cut_card_from_end))
+    if emulation.transport == "usb":
+        vid, pid, serial = EMULATED_USB_IDS
+        usb_device = EmulatedUsbDevice(vid, pid, serial)
+        emulator = ShoeEmulator(contents, usb=usb_device, timing=options.timing).start()
+        usb_config = ShoeConfig(config.name, config.kind, UsbPortConfig(vid, pid, serial),
+                                config.timeout_ms)
+        return _usb_shoe(usb_config, sink, options, EmulatedUsbBackend(usb_device), True), emulator
+    emulator = ShoeEmulator(contents, link_dir=options.emulator_dir(), name=config.name,
+                            timing=options.timing).start()
+    link = options.link(emulator.path, config.timeout_ms)
+    shoe = BridgeShoe(config.name, link, sink, emulated=True, scheduler=options.scheduler)
+    return shoe, emulator
+
+
+# ---------------------------------------------------------------- layout
+
+
+def _gpio_layout(config: LayoutConfig, sink: EventSink, options: BuildOptions) -> Built:
+    gpio = load_rpi_gpio(config.name)
+    return GpioLayout(config, sink, gpio=gpio, scheduler=options.scheduler,
+                      reservations=options.reservations), None
+
+
+def _emulated_gpio_layout(config: LayoutConfig, sink: EventSink, options: BuildOptions) -> Built:
+    from drivers.emulated.gpio import EmulatedGpio
+
+    gpio = EmulatedGpio(options.scheduler)
+    return GpioLayout(config, sink, gpio=gpio, scheduler=options.scheduler,
+                      reservations=options.reservations), gpio
+
+
+def _serial_layout(config: LayoutConfig, sink: EventSink, options: BuildOptions) -> Built:
+    assert config.port is not None  # guaranteed by the config reader
+    link = options.link(config.port.url, config.timeout_ms, config.port.baud)
+    return BridgeLayout(config, link, sink, scheduler=options.scheduler), None
+
+
+def _emulated_layout(config: LayoutConfig, sink: EventSink, options: BuildOptions) -> Built:
+    from drivers.emulated.layout import LayoutEmulator
+
+    emulator = LayoutEmulator(link_dir=options.emulator_dir(), name=config.name,
+                              timing=options.timing).start()
+    link = options.link(emulator.path, config.timeout_ms)
+    return BridgeLayout(config, link, sink, scheduler=options.scheduler), emulator
+
+
+# ---------------------------------------------------------------- sign
+
+
+def _serial_sign(config: SignConfig, sink: EventSink, options: BuildOptions) -> Built:
+    assert config.port is not None  # guaranteed by the config reader
+    link = options.link(config.port.url, config.timeout_ms, config.port.baud)
+    return BridgeSign(config, link, sink, scheduler=options.scheduler), None
+
+
+def _emulated_sign(config: SignConfig, sink: EventSink, options: BuildOptions) -> Built:
+    from drivers.emulated.sign import SignEmulator
+
+    emulator = SignEmulator(link_dir=options.emulator_dir(), name=config.name,
+                            timing=options.timing).start()
+    link = options.link(emulator.path, config.timeout_ms)
+    return BridgeSign(config, link, sink, scheduler=options.scheduler), emulator
+
+
+def _camera(config: CameraConfig, sink: EventSink, options: BuildOptions) -> Built:
+    emulated = is_emulated(config.kind)
+    camera = build_camera(config.name, config.kind, config.options,
+                          render=options.camera_render if emulated else None)
+    # The emulated camera is its own stimulus surface (what is dealt where).
+    return camera, camera if emulated else None
+
+
+def _usb_shoe_built(config: ShoeConfig, sink: EventSink, options: BuildOptions) -> Built:
+    return _usb_shoe(config, sink, options), None
+
+
+CONSTRUCTORS: Final[Mapping[tuple[Role, str], Constructor]] = MappingProxyType({
+    (Role.SHOE, "serial"): _serial_shoe,
+    (Role.SHOE, "usb"): _usb_shoe_built,
+    (Role.SHOE, "emulated"): _emulated_shoe,
+    (Role.LAYOUT, "gpio"): _gpio_layout,
+    (Role.LAYOUT, "emulated-gpio"): _emulated_gpio_layout,
+    (Role.LAYOUT, "serial"): _serial_layout,
+    (Role.LAYOUT, "emulated"): _emulated_layout,
+    (Role.SIGN, "serial"): _serial_sign,
+    (Role.SIGN, "emulated"): _emulated_sign,
+    **{(Role.CAMERA, kind): _camera for kind in CAMERA_KINDS},
+})
+"""Every (role, kind) the registry can build."""

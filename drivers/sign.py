@@ -1,0 +1,131 @@
+"""The Blazing 7's progressive sign over firmware_bridge.
+
+Every display command carries an update number one higher than the last; the sign applies
+only newer numbers, so a repeated or stale command never changes what it shows. The driver
+remembers what the sign should show; on every (re)connect it reads the sign's state, carries
+on from its update number, and shows the amount (and any fault text) again before reporting
+`LinkUp` (R15: reconcile on reconnect). When the sign stops answering, the link layer
+declares it down after `timeout_ms` and a `LinkDown` is reported, so the controller can
+refuse progressive wagers; the sign meanwhile alternates "LINK DOWN" with its amount.
+
+Config::
+
+    [devices.sign]
+    kind = "serial"
+    url = "/dev/jackpot-sign"
+    timeout_ms = 750
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from drivers.board import BoardConnection, LinkOptions
+from drivers.config import SignConfig
+from drivers.errors import DriverError
+from drivers.events import EventSink
+from drivers.timing import MonotonicScheduler, Scheduler
+
+_LOG = logging.getLogger(__name__)
+MAX_CENTS = 0xFFFF_FFFF
+MAX_TEXT = 16
+
+
+class BridgeSign:
+    """A `JackpotSign` on the sign board.
+
+    Args:
+        config: The `[devices.sign]` record.
+        link: How to reach the sign.
+        sink: Where events go.
+        scheduler: Clock for event times.
+    """
+
+    def __init__(self, config: SignConfig, link: LinkOptions, sink: EventSink, *,
+                 scheduler: Scheduler | None = None) -> None:
+        self._config = config
+        self._board = BoardConnection(config.name, "sign", link, sink,
+                                      scheduler or MonotonicScheduler())
+        self._lock = threading.Lock()
+        self._update = 0
+        self._amount: int | None = None
+        self._fault_text = ""
+        self._board.on_connected = self._reconcile
+
+    @property
+    def name(self) -> str:
+        """The configured device name."""
+        return self._config.name
+
+    @property
+    def emulated(self) -> bool:
+        """True when the sign is an emulator."""
+        return self._config.kind != "serial"
+
+    @property
+    def link_up(self) -> bool:
+        """True while the sign answers."""
+        return self._board.up
+
+    @property
+    def connection(self) -> BoardConnection:
+        """The board connection."""
+        return self._board
+
+    def start(self) -> None:
+        """Connect, check the handshake and reconcile the display."""
+        self._board.start()
+
+    def close(self) -> None:
+        """Disconnect; the sign shows its failsafe display (idempotent)."""
+        self._board.close()
+
+    def show_amount(self, cents: int) -> None:
+        """Show the progressive amount (remembered and shown again after a reconnect)."""
+        _check_cents(self.name, cents)
+        with self._lock:
+            self._amount = cents
+        self._board.send("show_amount", update=self._next_update(), amount_cents=cents)
+
+    def show_win(self, seat: int, cents: int, hold_s: int = 20) -> None:
+        """Show `WIN`, the seat and the amount for `hold_s` seconds, then the amount."""
+        _check_cents(self.name, cents)
+        if not 1 <= seat <= 9:
+            raise DriverError(self.name, f"seat: {seat} is out of range 1..9")
+        if not 1 <= hold_s <= 30:
+            raise DriverError(self.name, f"hold_s: {hold_s} is out of range 1..30")
+        self._board.send("show_win", update=self._next_update(), seat=seat, amount_cents=cents,
+                         hold_s=hold_s)
+
+    def show_fault(self, text: str) -> None:
+        """Alternate `text` with the amount ("" stops it)."""
+        if len(text) > MAX_TEXT or not text.isascii() or not text.isprintable():
+            raise DriverError(self.name, f"text: {text!r} is not at most {MAX_TEXT} "
+                              "printable ASCII characters")
+        with self._lock:
+            self._fault_text = text
+        self._board.send("show_fault", update=self._next_update(), text=text)
+
+    def _next_update(self) -> int:
+        with self._lock:
+            self._update += 1
+            return self._update
+
+    def _reconcile(self, board: BoardConnection) -> None:
+        state = board.request("get_sign_state")
+        with self._lock:
+            self._update = max(self._update, state.int("update"))
+            amount, fault = self._amount, self._fault_text
+        _LOG.info("%s: sign at update %d, showing %s", self.name, state.int("update"),
+                  state.text("mode"))
+        if amount is not None and (state.text("mode") == "blank"
+                                   or state.int("amount_cents") != amount):
+            board.send("show_amount", update=self._next_update(), amount_cents=amount)
+        if fault != state.text("fault_text"):
+            board.send("show_fault", update=self._next_update(), text=fault)
+
+
+def _check_cents(device: str, cents: int) -> None:
+    if not 0 <= cents <= MAX_CENTS:
+        raise DriverError(device, f"amount: {cents} cents is out of range 0..{MAX_CENTS}")

@@ -1,0 +1,164 @@
+"""Counted events: board-to-host events that are never lost and never delivered twice.
+
+The board numbers each counted event with a running count (1, 2, 3, ... since power-up),
+keeps it until the host acknowledges that count with `event_ack`, and repeats it until
+then. The host delivers an event only if its count is new and acknowledges cumulatively.
+A board's `boot_id` (in `identify_response`) tells the host when the counting restarted.
+PROTOCOL.md, "Counted events", is the normative description.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from firmware_bridge.clock import Clock
+
+DEFAULT_CAPACITY: Final = 64
+DEFAULT_REPEAT_INTERVAL: Final = 0.5
+
+
+class Verdict(StrEnum):
+    """What the host makes of a counted event."""
+
+    NEW = "new"
+    DUPLICATE = "duplicate"
+    GAP = "gap"  # new, but counts were skipped: events were lost on the board
+
+
+@dataclass(frozen=True, slots=True)
+class Receipt:
+    """The outcome of one counted event at the host.
+
+    Attributes:
+        verdict: NEW and GAP events are delivered; DUPLICATE ones are not.
+        count: the event's count.
+        ack: the count to acknowledge (every count up to it has been handled).
+        missed: for GAP, the first and last count that never arrived.
+    """
+
+    verdict: Verdict
+    count: int
+    ack: int
+    missed: tuple[int, int] | None = None
+
+    @property
+    def deliver(self) -> bool:
+        """True if the event must be handed on (it was not seen before)."""
+        return self.verdict is not Verdict.DUPLICATE
+
+
+class CountedEventReceiver:
+    """Host side: de-duplicates counted events by count and says what to acknowledge.
+
+    Args:
+        last_count: the last count already handled (e.g. restored from a journal), or
+            None to accept whatever count comes first.
+        boot_id: the board boot that `last_count` belongs to, or None if unknown.
+    """
+
+    def __init__(self, last_count: int | None = None, boot_id: int | None = None) -> None:
+        self._last = last_count
+        self._boot_id = boot_id
+
+    @property
+    def last_count(self) -> int | None:
+        """The highest count handled so far, or None before the first."""
+        return self._last
+
+    @property
+    def boot_id(self) -> int | None:
+        """The board boot the counts belong to."""
+        return self._boot_id
+
+    def on_identity(self, boot_id: int) -> bool:
+        """Note the board's boot id from a handshake; return True if the board restarted.
+
+        After a restart the board counts from 1 again, so every count from 1 is new.
+        """
+        if self._boot_id is None or self._boot_id == boot_id:
+            self._boot_id = boot_id
+            return False
+        self._boot_id, self._last = boot_id, 0
+        return True
+
+    def accept(self, count: int) -> Receipt:
+        """Classify the event numbered `count` and record it if new."""
+        last = self._last
+        if last is not None and count <= last:
+            return Receipt(Verdict.DUPLICATE, count, last)
+        self._last = count
+        if last is not None and count > last + 1:
+            return Receipt(Verdict.GAP, count, count, (last + 1, count - 1))
+        return Receipt(Verdict.NEW, count, count)
+
+
+@dataclass(slots=True)
+class _Pending:
+    count: int
+    payload: bytes
+    sent_at: float | None = None
+
+
+class CountedEventSender:
+    """Board side: numbers counted events, keeps them until acknowledged, repeats them.
+
+    Args:
+        clock: monotonic seconds.
+        capacity: events kept unacknowledged at most; beyond it new events are dropped
+            (their counts are still used, so the host sees the gap).
+        repeat_interval: an unacknowledged event is sent again after this long.
+    """
+
+    def __init__(
+        self,
+        clock: Clock,
+        capacity: int = DEFAULT_CAPACITY,
+        repeat_interval: float = DEFAULT_REPEAT_INTERVAL,
+    ) -> None:
+        self._clock = clock
+        self._capacity = capacity
+        self._repeat_interval = repeat_interval
+        self._pending: deque[_Pending] = deque()
+        self._next_count = 1
+        self.dropped = 0
+
+    def next_count(self) -> int:
+        """Take the next count for a new event."""
+        count, self._next_count = self._next_count, self._next_count + 1
+        return count
+
+    def add(self, count: int, payload: bytes) -> bool:
+        """Keep the encoded event `payload` numbered `count`; False if it had to be dropped."""
+        if len(self._pending) >= self._capacity:
+            self.dropped += 1
+            return False
+        self._pending.append(_Pending(count, payload))
+        return True
+
+    def acknowledge(self, count: int) -> None:
+        """Forget every event up to and including `count`."""
+        while self._pending and self._pending[0].count <= count:
+            self._pending.popleft()
+
+    def resend_all(self) -> None:
+        """Mark every pending event as never sent (a new session has started)."""
+        for item in self._pending:
+            item.sent_at = None
+
+    def due(self) -> list[bytes]:
+        """Return the payloads to send now (never sent, or unacknowledged for too long)."""
+        now = self._clock()
+        payloads = []
+        for item in self._pending:
+            if item.sent_at is None or now - item.sent_at >= self._repeat_interval:
+                item.sent_at = now
+                payloads.append(item.payload)
+        return payloads
+
+    @property
+    def pending(self) -> int:
+        """Events kept and not yet acknowledged."""
+        return len(self._pending)

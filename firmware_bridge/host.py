@@ -1,0 +1,294 @@
+"""The host end of the protocol as pure logic: feed bytes in, take bytes and notices out.
+
+`HostEndpoint` is to the host what `DeviceEndpoint` is to a board: frame decoder, `Link` in
+the HOST role, handshake check, catalogue codec and counted-event de-duplication, with an
+injected clock and no threads or I/O. `BridgeClient` wraps it with a serial port and a
+reader thread; tests and simulations wire it straight to a `DeviceEndpoint`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from firmware_bridge import catalogue as cat
+from firmware_bridge.catalogue import BoardCatalogue, Catalogue
+from firmware_bridge.clock import Clock
+from firmware_bridge.codec import Codec, FieldValue, Message
+from firmware_bridge.errors import BridgeError, CodecError, HandshakeMismatch, LinkDown
+from firmware_bridge.events import CountedEventReceiver, Verdict
+from firmware_bridge.framing import BadFrame, Frame, FrameDecoder
+from firmware_bridge.handshake import BoardIdentity, Expectation
+from firmware_bridge.link import Delivered, Link, LinkLost, LinkTiming, LinkUp, Role
+from firmware_bridge.status import (
+    BoardReportedError,
+    BridgeEvent,
+    BridgeStats,
+    ClientState,
+    Connected,
+    Disconnected,
+    EventsMissed,
+    Refused,
+    TrafficDirection,
+    TrafficRecord,
+    Undecodable,
+)
+
+logger = logging.getLogger(__name__)
+
+IDENTIFY_RETRY = 1.0
+LINK_ONLY = BoardCatalogue("link", ())
+Notice = Message | BridgeEvent | TrafficRecord
+"""What the host endpoint hands its owner, in order: messages, link events, traffic."""
+
+
+@dataclass(frozen=True, slots=True)
+class EventBaseline:
+    """Where counted events stood when the host last ran (e.g. from the audit journal)."""
+
+    boot_id: int
+    last_count: int
+
+
+class HostEndpoint:
+    """The host's protocol engine for one board. Not thread-safe: the owner serialises calls.
+
+    Args:
+        where: names the board in every error and event (usually the port URL).
+        catalogue: the message catalogue (all board kinds).
+        expect: what the board must report in the handshake.
+        clock: monotonic seconds.
+        timing: link parameters (defaults: PROTOCOL.md's).
+        event_baseline: counted events already handled before this run, if known.
+        history: traffic records kept for the post-mortem.
+        reveal_secrets: show secret fields in traffic records (bench use only, R17).
+    """
+
+    def __init__(
+        self, where: str, catalogue: Catalogue, expect: Expectation, clock: Clock, *,
+        timing: LinkTiming | None = None, event_baseline: EventBaseline | None = None,
+        history: int = 200, reveal_secrets: bool = False,
+    ) -> None:
+        self.where = where
+        self._catalogue = catalogue
+        self._expect = expect
+        self._clock = clock
+        self._reveal = reveal_secrets
+        self._link = Link(Role.HOST, clock, timing)
+        self._decoder = FrameDecoder()
+        self._codec = Codec(LINK_ONLY)
+        self.state = ClientState.IDLE
+        self.identity: BoardIdentity | None = None
+        self.refusal: HandshakeMismatch | None = None
+        self._identify_sent = 0.0
+        base = event_baseline
+        self._receiver = CountedEventReceiver(
+            base.last_count if base else None, base.boot_id if base else None
+        )
+        self._history: deque[TrafficRecord] = deque(maxlen=history)
+        self._notices: list[Notice] = []
+        self._output: list[bytes] = []
+        self._counts = dict.fromkeys(
+            ("sent", "received", "duplicates", "missed", "undecodable", "board_errors"), 0
+        )
+
+    @property
+    def board(self) -> BoardCatalogue:
+        """The catalogue in use: the board's after a handshake, else only link messages."""
+        return self._codec.board
+
+    def start(self) -> None:
+        """Start opening sessions (RESET every 200 ms until a board answers)."""
+        self.state = ClientState.CONNECTING
+        self._link.start()
+        self._collect()
+
+    def feed(self, data: bytes) -> None:
+        """Handle bytes received from the board (any chunking, garbage included)."""
+        for item in self._decoder.feed(data):
+            if isinstance(item, Frame):
+                self._link.on_frame(item)
+            else:
+                self._record(TrafficDirection.ERROR, _describe_bad(item))
+        self._process()
+
+    def poll(self) -> None:
+        """Run the timers: link liveness, retransmission, heartbeat, identify retry."""
+        self._link.poll()
+        self._process()
+        waited = self._clock() - self._identify_sent
+        if self.state is ClientState.HANDSHAKING and waited >= IDENTIFY_RETRY:
+            self._send_identify()
+            self._collect()
+
+    def send(self, name: str, fields: Mapping[str, FieldValue] | None = None) -> None:
+        """Queue message `name` for reliable, in-order delivery.
+
+        Raises:
+            LinkDown: if the board is not connected and identified right now.
+            CodecError: if the message or a field is wrong (names which).
+            SendQueueFullError: if too many messages wait for the link.
+        """
+        if self.state is not ClientState.READY:
+            raise LinkDown(f"{self.where}: cannot send {name!r}: the board is {self.state}")
+        values = dict(fields or {})
+        payload = self._codec.encode(name, values)
+        self._link.send(payload)
+        self._counts["sent"] += 1
+        text = self._codec.describe(Message(name, values), reveal_secrets=self._reveal)
+        self._record(TrafficDirection.OUT, text)
+        self._collect()
+
+    def stop(self, reason: str) -> None:
+        """Ask a ready board to go failsafe (best effort), then fall silent."""
+        if self.state is ClientState.READY:
+            try:
+                self.send(cat.FAILSAFE, {"active": True})
+            except BridgeError as error:
+                logger.warning("%s: could not ask for failsafe: %s", self.where, error)
+        self._collect()
+        self._link.stop(reason)
+        self.state = ClientState.CLOSED
+
+    def take_output(self) -> bytes:
+        """Return and forget the bytes to write to the board."""
+        self._collect()
+        output, self._output = b"".join(self._output), []
+        return output
+
+    def take_notices(self) -> list[Notice]:
+        """Return and forget received messages, link events and traffic records, in order."""
+        notices, self._notices = self._notices, []
+        return notices
+
+    def event_position(self) -> EventBaseline | None:
+        """The counted-event position to persist, to pass as `event_baseline` next run."""
+        boot_id, last = self._receiver.boot_id, self._receiver.last_count
+        return None if boot_id is None or last is None else EventBaseline(boot_id, last)
+
+    def history(self) -> list[TrafficRecord]:
+        """The last traffic records, oldest first (the post-mortem dump)."""
+        return list(self._history)
+
+    def stats(self) -> BridgeStats:
+        """Return a snapshot of every counter."""
+        counts = self._counts
+        return BridgeStats(
+            self.state, self._link.stats(), self._decoder.stats(), counts["sent"],
+            counts["received"], counts["duplicates"], counts["missed"],
+            counts["undecodable"], counts["board_errors"],
+        )
+
+    # ------------------------------------------------------------------ internals
+
+    def _process(self) -> None:
+        for event in self._link.take_events():
+            if isinstance(event, Delivered):
+                self._on_payload(event.payload)
+            elif isinstance(event, LinkUp):
+                self.state = ClientState.HANDSHAKING
+                self._codec = Codec(LINK_ONLY)
+                self._record(TrafficDirection.LINK, f"session {event.session:08x} up")
+                self._send_identify()
+            else:
+                self._on_link_lost(event)
+        self._link.poll()
+        self._collect()
+
+    def _on_link_lost(self, event: LinkLost) -> None:
+        was_ready = self.state is ClientState.READY
+        if self.state in (ClientState.READY, ClientState.HANDSHAKING):
+            self.state = ClientState.CONNECTING
+        self._record(TrafficDirection.LINK, f"link down: {event.reason}")
+        if was_ready:
+            logger.warning("%s: link down: %s", self.where, event.reason)
+            self._notices.append(Disconnected(self.where, event.reason, event.discarded))
+
+    def _on_payload(self, payload: bytes) -> None:
+        try:
+            message = self._codec.decode(payload)
+        except CodecError as error:
+            self._counts["undecodable"] += 1
+            self._record(TrafficDirection.ERROR, str(error))
+            self._notices.append(Undecodable(self.where, str(error)))
+            return
+        self._counts["received"] += 1
+        text = self._codec.describe(message, reveal_secrets=self._reveal)
+        self._record(TrafficDirection.IN, text)
+        if message.name == cat.IDENTIFY_RESPONSE:
+            self._on_identity(message)
+        elif self.state is not ClientState.READY:
+            return
+        elif message.name == cat.COMMAND_ERROR:
+            self._counts["board_errors"] += 1
+            reason = message.text("reason")
+            logger.warning("%s: board reports: %s", self.where, reason)
+            self._notices.append(BoardReportedError(self.where, message.int("message_id"), reason))
+        elif self._codec.board.spec(message.name).counted:
+            self._on_counted(message)
+        else:
+            self._notices.append(message)
+
+    def _on_identity(self, message: Message) -> None:
+        if self.state is not ClientState.HANDSHAKING:
+            return
+        identity = BoardIdentity.from_message(message)
+        try:
+            board = self._expect.check(identity, self._catalogue, self.where)
+        except HandshakeMismatch as error:
+            self._refuse(error)
+            return
+        self._codec = Codec(board)
+        self.identity = identity
+        self.state = ClientState.READY
+        restarted = self._receiver.on_identity(identity.boot_id)
+        self._record(TrafficDirection.LINK, f"handshake passed: {identity.describe()}")
+        logger.info("%s: connected: %s", self.where, identity.describe())
+        self._notices.append(Connected(self.where, identity, restarted))
+
+    def _refuse(self, error: HandshakeMismatch) -> None:
+        logger.error("%s", error)
+        self.state = ClientState.REFUSED
+        self.refusal = error
+        self._record(TrafficDirection.ERROR, str(error))
+        self._link.stop("handshake refused")
+        self._notices.append(Refused(self.where, str(error)))
+
+    def _on_counted(self, message: Message) -> None:
+        receipt = self._receiver.accept(message.int(cat.COUNT_FIELD))
+        try:
+            self.send(cat.EVENT_ACK, {cat.COUNT_FIELD: receipt.ack})
+        except BridgeError as error:  # the board repeats the event; it is acknowledged then
+            self._record(TrafficDirection.ERROR, f"event_ack not sent: {error}")
+        if receipt.verdict is Verdict.DUPLICATE:
+            self._counts["duplicates"] += 1
+            return
+        if receipt.missed is not None:
+            first, last = receipt.missed
+            self._counts["missed"] += last - first + 1
+            logger.error("%s: counted events %d..%d were lost", self.where, first, last)
+            self._notices.append(EventsMissed(self.where, message.name, first, last))
+        self._notices.append(message)
+
+    def _send_identify(self) -> None:
+        self._identify_sent = self._clock()
+        try:
+            self._link.send(self._codec.encode(cat.IDENTIFY))
+        except BridgeError as error:
+            self._record(TrafficDirection.ERROR, f"identify not sent: {error}")
+            return
+        self._record(TrafficDirection.OUT, cat.IDENTIFY)
+
+    def _collect(self) -> None:
+        self._output += self._link.take_output()
+
+    def _record(self, direction: TrafficDirection, text: str) -> None:
+        record = TrafficRecord(self._clock(), direction, text)
+        self._history.append(record)
+        self._notices.append(record)
+
+
+def _describe_bad(bad: BadFrame) -> str:
+    return f"{bad.kind}: {bad.detail} ({bad.raw.hex(' ')})"

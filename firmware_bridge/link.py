@@ -1,0 +1,397 @@
+"""The link layer: sessions, sequence numbers, acknowledgements, retransmission, liveness.
+
+Pure logic with an injected clock and no I/O, used unchanged at both ends: the host runs
+it as `Role.HOST` (it opens sessions with RESET), a board as `Role.BOARD` (it answers
+RESET and announces NO_SESSION while it has none). The owner feeds decoded frames to
+`on_frame`, calls `poll` after every feed and at least every few tens of milliseconds,
+writes what `take_output` returns, and handles what `take_events` returns. The rules are
+PROTOCOL.md's "Link layer" section; the constants are `LinkTiming`'s defaults.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from firmware_bridge.clock import Clock
+from firmware_bridge.errors import LinkDown, SendQueueFullError
+from firmware_bridge.framing import DELIMITER, Frame, FrameKind, encode_frame, nonce_payload
+
+SEQ_MODULO: Final = 256
+MAX_WINDOW: Final = 127  # half the sequence space, so "behind" and "ahead" never overlap
+
+
+class Role(StrEnum):
+    """Which end of the link this is."""
+
+    HOST = "host"
+    BOARD = "board"
+
+
+class LinkState(StrEnum):
+    """Whether a session is established."""
+
+    DOWN = "down"
+    UP = "up"
+
+
+@dataclass(frozen=True, slots=True)
+class LinkTiming:
+    """The link's timing and size parameters (PROTOCOL.md, "Timing").
+
+    Attributes:
+        heartbeat_interval: send a frame at least this often (an ACK if nothing else).
+        link_timeout: declare the link down after this long with no valid frame.
+        retransmit_timeout: first wait for an acknowledgement before retransmitting.
+        max_retransmit_timeout: the back-off (doubling) stops at this wait.
+        max_retransmits: consecutive timeouts without progress before the link is down.
+        window: DATA frames in flight (sent, not yet acknowledged).
+        queue_limit: messages waiting for room in the window before `send` refuses.
+    """
+
+    heartbeat_interval: float = 0.20
+    link_timeout: float = 0.75
+    retransmit_timeout: float = 0.10
+    max_retransmit_timeout: float = 0.40
+    max_retransmits: int = 6
+    window: int = 4
+    queue_limit: int = 64
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.window <= MAX_WINDOW:
+            raise ValueError(f"window {self.window} must be 1..{MAX_WINDOW}")
+
+
+@dataclass(frozen=True, slots=True)
+class Delivered:
+    """A message payload received in order, exactly once within the session."""
+
+    payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class LinkUp:
+    """A session started (`session` is its nonce)."""
+
+    session: int
+
+
+@dataclass(frozen=True, slots=True)
+class LinkLost:
+    """The session ended: why, and how many unacknowledged messages were dropped with it."""
+
+    reason: str
+    discarded: int = 0
+
+
+LinkEvent = Delivered | LinkUp | LinkLost
+
+
+@dataclass(frozen=True, slots=True)
+class LinkStats:
+    """Counters of one `Link` since it was made."""
+
+    state: LinkState
+    sessions: int
+    link_downs: int
+    data_sent: int
+    retransmissions: int
+    data_received: int
+    duplicates: int
+    out_of_order: int
+    acks_sent: int
+    frames_received: int
+    bad_acks: int
+    ignored_frames: int
+    in_flight: int
+    queued: int
+
+
+@dataclass(slots=True)
+class _Counters:
+    sessions: int = 0
+    link_downs: int = 0
+    data_sent: int = 0
+    retransmissions: int = 0
+    data_received: int = 0
+    duplicates: int = 0
+    out_of_order: int = 0
+    acks_sent: int = 0
+    frames_received: int = 0
+    bad_acks: int = 0
+    ignored_frames: int = 0
+
+
+def _random_nonce() -> int:
+    return secrets.randbits(32) or 1
+
+
+class Link:
+    """One end of a link. Not thread-safe: its owner serialises calls.
+
+    Args:
+        role: HOST opens sessions; BOARD answers them.
+        clock: monotonic seconds.
+        timing: timing and window parameters.
+        nonce_source: makes session nonces (tests inject a predictable one).
+    """
+
+    def __init__(
+        self,
+        role: Role,
+        clock: Clock,
+        timing: LinkTiming | None = None,
+        nonce_source: Callable[[], int] = _random_nonce,
+    ) -> None:
+        self.role = role
+        self.timing = timing or LinkTiming()
+        self._clock = clock
+        self._nonce_source = nonce_source
+        self._state = LinkState.DOWN
+        self._session = 0
+        self._pending_nonce = 0
+        self._tx_seq = 0
+        self._rx_seq = 0
+        self._in_flight: deque[tuple[int, bytes]] = deque()
+        self._waiting: deque[bytes] = deque()
+        self._ack_due = False
+        self._no_session_due = False
+        self._retransmit_at: float | None = None
+        self._rto = self.timing.retransmit_timeout
+        self._retries = 0
+        self._last_rx = self._last_tx = clock()
+        self._output: list[bytes] = []
+        self._events: list[LinkEvent] = []
+        self._count = _Counters()
+        self._stopped = True
+
+    @property
+    def state(self) -> LinkState:
+        """UP while a session is established."""
+        return self._state
+
+    @property
+    def session(self) -> int:
+        """The nonce of the current (or last) session; 0 before the first."""
+        return self._session
+
+    def start(self) -> None:
+        """Begin: a HOST sends RESET (and keeps doing so until answered); a BOARD NO_SESSION."""
+        self._stopped = False
+        self._output.append(DELIMITER)
+        self._begin_down()
+
+    def send(self, payload: bytes) -> None:
+        """Queue one message payload for reliable, in-order delivery.
+
+        Raises:
+            LinkDown: if no session is up.
+            SendQueueFullError: if `timing.queue_limit` messages already wait for the window.
+        """
+        if self._state is not LinkState.UP:
+            raise LinkDown("the link is down; nothing can be sent until a session is up")
+        if len(self._waiting) >= self.timing.queue_limit:
+            raise SendQueueFullError(f"{len(self._waiting)} messages already wait for the link")
+        self._waiting.append(payload)
+        self._fill_window()
+
+    def on_frame(self, frame: Frame) -> None:
+        """Handle one frame the decoder accepted."""
+        self._count.frames_received += 1
+        if self._stopped:
+            self._count.ignored_frames += 1
+        elif frame.kind in (FrameKind.RESET, FrameKind.RESET_ACK, FrameKind.NO_SESSION):
+            self._on_session_frame(frame)
+        elif self._state is not LinkState.UP:
+            self._count.ignored_frames += 1
+            self._no_session_due = self.role is Role.BOARD
+        else:
+            self._last_rx = self._clock()
+            self._apply_ack(frame.ack)
+            if frame.kind is FrameKind.DATA:
+                self._on_data(frame)
+
+    def poll(self) -> None:
+        """Run the timers: liveness, retransmission, heartbeat, pending acknowledgements."""
+        if self._stopped:
+            return
+        now = self._clock()
+        if self._state is LinkState.UP:
+            self._poll_up(now)
+        if self._state is LinkState.DOWN:
+            self._poll_down(now)
+
+    def take_output(self) -> list[bytes]:
+        """Return and forget the wire bytes to write, one complete frame per item."""
+        output, self._output = self._output, []
+        return output
+
+    def take_events(self) -> list[LinkEvent]:
+        """Return and forget the events since the last call, in order."""
+        events, self._events = self._events, []
+        return events
+
+    def stats(self) -> LinkStats:
+        """Return a snapshot of the counters."""
+        counts = self._count
+        return LinkStats(
+            self._state, counts.sessions, counts.link_downs, counts.data_sent,
+            counts.retransmissions, counts.data_received, counts.duplicates,
+            counts.out_of_order, counts.acks_sent, counts.frames_received, counts.bad_acks,
+            counts.ignored_frames, len(self._in_flight), len(self._waiting),
+        )
+
+    def stop(self, reason: str) -> None:
+        """End any session and fall silent until `start` (e.g. the peer failed the handshake).
+
+        The peer then sees silence and goes to its failsafe state; nothing is retried.
+        """
+        if self._state is LinkState.UP:
+            self._go_down(reason)
+        self._stopped = True
+        self._output.clear()
+
+    # ------------------------------------------------------------------ sessions
+
+    def _on_session_frame(self, frame: Frame) -> None:
+        if self.role is Role.BOARD and frame.kind is FrameKind.RESET:
+            self._answer_reset(frame.nonce)
+        elif self.role is Role.HOST and frame.kind is FrameKind.RESET_ACK:
+            self._on_reset_ack(frame.nonce)
+        elif self.role is Role.HOST and frame.kind is FrameKind.NO_SESSION:
+            self._last_rx = self._clock()
+            if self._state is LinkState.UP:
+                self._go_down("the board has no session (it restarted or timed out)")
+        else:
+            self._count.ignored_frames += 1
+
+    def _answer_reset(self, nonce: int) -> None:
+        self._last_rx = self._clock()
+        if not (self._state is LinkState.UP and nonce == self._session):
+            if self._state is LinkState.UP:
+                self._go_down("the host started a new session", beacon=False)
+            self._open_session(nonce)
+        self._emit(Frame(FrameKind.RESET_ACK, payload=nonce_payload(nonce)))
+
+    def _on_reset_ack(self, nonce: int) -> None:
+        if self._state is LinkState.DOWN and nonce == self._pending_nonce:
+            self._last_rx = self._clock()
+            self._open_session(nonce)
+        else:
+            self._count.ignored_frames += 1
+
+    def _open_session(self, nonce: int) -> None:
+        self._state = LinkState.UP
+        self._session = nonce
+        self._tx_seq = self._rx_seq = 0
+        self._ack_due = self._no_session_due = False
+        self._reset_retransmission()
+        self._count.sessions += 1
+        self._events.append(LinkUp(nonce))
+
+    def _go_down(self, reason: str, *, beacon: bool = True) -> None:
+        discarded = len(self._in_flight) + len(self._waiting)
+        self._in_flight.clear()
+        self._waiting.clear()
+        self._state = LinkState.DOWN
+        self._count.link_downs += 1
+        self._events.append(LinkLost(reason, discarded))
+        if beacon:
+            self._begin_down()
+
+    def _begin_down(self) -> None:
+        self._state = LinkState.DOWN
+        self._pending_nonce = self._nonce_source() if self.role is Role.HOST else 0
+        self._send_down_beacon()
+
+    def _send_down_beacon(self) -> None:
+        if self.role is Role.HOST:
+            self._emit(Frame(FrameKind.RESET, payload=nonce_payload(self._pending_nonce)))
+        else:
+            self._emit(Frame(FrameKind.NO_SESSION))
+        self._no_session_due = False
+
+    def _poll_down(self, now: float) -> None:
+        if self._no_session_due or now - self._last_tx >= self.timing.heartbeat_interval:
+            self._send_down_beacon()
+
+    # ------------------------------------------------------------------ data
+
+    def _on_data(self, frame: Frame) -> None:
+        distance = (frame.seq - self._rx_seq) % SEQ_MODULO
+        if distance == 0:
+            self._rx_seq = (self._rx_seq + 1) % SEQ_MODULO
+            self._count.data_received += 1
+            self._events.append(Delivered(frame.payload))
+        elif distance >= SEQ_MODULO // 2:
+            self._count.duplicates += 1
+        else:
+            self._count.out_of_order += 1
+        self._ack_due = True
+
+    def _apply_ack(self, ack: int) -> None:
+        if not self._in_flight:
+            if ack != self._tx_seq:
+                self._count.bad_acks += 1
+            return
+        acked = (ack - self._in_flight[0][0]) % SEQ_MODULO
+        if acked > len(self._in_flight):
+            self._count.bad_acks += 1
+            return
+        for _ in range(acked):
+            self._in_flight.popleft()
+        if acked:
+            self._reset_retransmission()
+            self._fill_window()
+
+    def _fill_window(self) -> None:
+        while self._waiting and len(self._in_flight) < self.timing.window:
+            payload = self._waiting.popleft()
+            self._in_flight.append((self._tx_seq, payload))
+            self._tx_seq = (self._tx_seq + 1) % SEQ_MODULO
+            self._count.data_sent += 1
+            self._emit_data(self._in_flight[-1])
+
+    def _emit_data(self, entry: tuple[int, bytes]) -> None:
+        self._emit(Frame(FrameKind.DATA, entry[0], self._rx_seq, entry[1]))
+        self._ack_due = False
+        if self._retransmit_at is None:
+            self._retransmit_at = self._clock() + self._rto
+
+    def _reset_retransmission(self) -> None:
+        self._retries = 0
+        self._rto = self.timing.retransmit_timeout
+        self._retransmit_at = self._clock() + self._rto if self._in_flight else None
+
+    # ------------------------------------------------------------------ timers
+
+    def _poll_up(self, now: float) -> None:
+        if now - self._last_rx > self.timing.link_timeout:
+            silent_ms = round((now - self._last_rx) * 1000)
+            self._go_down(f"nothing received for {silent_ms} ms")
+            return
+        if self._retransmit_at is not None and now >= self._retransmit_at:
+            if self._retries >= self.timing.max_retransmits:
+                self._go_down(f"no acknowledgement after {self._retries} retransmissions")
+                return
+            self._retransmit(now)
+        if self._ack_due or now - self._last_tx >= self.timing.heartbeat_interval:
+            self._emit(Frame(FrameKind.ACK, self._tx_seq, self._rx_seq))
+            self._count.acks_sent += 1
+            self._ack_due = False
+
+    def _retransmit(self, now: float) -> None:
+        self._retries += 1
+        self._rto = min(self._rto * 2, self.timing.max_retransmit_timeout)
+        self._retransmit_at = now + self._rto
+        for entry in self._in_flight:
+            self._count.retransmissions += 1
+            self._emit_data(entry)
+
+    def _emit(self, frame: Frame) -> None:
+        self._output.append(encode_frame(frame))
+        self._last_tx = self._clock()

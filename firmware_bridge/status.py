@@ -1,0 +1,155 @@
+"""What a `BridgeClient` tells its owner besides messages: link events, traffic, statistics.
+
+Link events go to the sinks given to `BridgeClient.subscribe_events`; each is a frozen
+record, so the owner can post it to its own loop as it is (design guide C8: errors on the
+reader thread become events).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from firmware_bridge.framing import DecoderStats
+from firmware_bridge.handshake import BoardIdentity
+from firmware_bridge.link import LinkStats
+
+
+class ClientState(StrEnum):
+    """Where a `BridgeClient` is in its life."""
+
+    IDLE = "idle"
+    CONNECTING = "connecting"
+    HANDSHAKING = "handshaking"
+    READY = "ready"
+    REFUSED = "refused"
+    FAILED = "failed"
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class Connected:
+    """A session is up and the board passed the handshake (after every reconnection too)."""
+
+    url: str
+    identity: BoardIdentity
+    restarted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnected:
+    """The session ended; the client keeps trying to open a new one."""
+
+    url: str
+    reason: str
+    discarded: int
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The board failed the handshake; the client fell silent (the board goes failsafe)."""
+
+    url: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventsMissed:
+    """Counted events were lost on the board (its queue overflowed): counts first..last."""
+
+    url: str
+    message: str
+    first: int
+    last: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardReportedError:
+    """The board could not carry out a message (`command_error`)."""
+
+    url: str
+    message_id: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Undecodable:
+    """A message from the board could not be decoded with the catalogue."""
+
+    url: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderFailed:
+    """The reader thread stopped on an error (port unplugged, I/O error, a bug)."""
+
+    url: str
+    error: BaseException
+
+
+@dataclass(frozen=True, slots=True)
+class SinkFailed:
+    """A subscriber's sink raised; the message was not handed on to it."""
+
+    url: str
+    subscription: str
+    error: BaseException
+
+
+BridgeEvent = (
+    Connected | Disconnected | Refused | EventsMissed | BoardReportedError | Undecodable
+    | ReaderFailed | SinkFailed
+)
+
+
+class TrafficDirection(StrEnum):
+    """The direction of a traffic record."""
+
+    OUT = "->"
+    IN = "<-"
+    LINK = "=="
+    ERROR = "!!"
+
+
+@dataclass(frozen=True, slots=True)
+class TrafficRecord:
+    """One line of decoded traffic (secret fields masked), for the console and post-mortem.
+
+    Attributes:
+        at: the client's clock when it happened (monotonic seconds).
+        direction: out, in, a link event, or an error.
+        text: the decoded message or event.
+    """
+
+    at: float
+    direction: TrafficDirection
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class BridgeStats:
+    """Counters of a `BridgeClient`."""
+
+    state: ClientState
+    link: LinkStats
+    decoder: DecoderStats
+    messages_sent: int
+    messages_received: int
+    duplicate_events: int
+    missed_events: int
+    undecodable: int
+    board_errors: int
+
+    def summary(self) -> str:
+        """Return the counters on one line, e.g. for the console."""
+        link, decoder = self.link, self.decoder
+        errors = " ".join(f"{kind}={n}" for kind, n in sorted(decoder.errors.items())) or "none"
+        return (
+            f"state={self.state} sent={self.messages_sent} received={self.messages_received} "
+            f"retransmissions={link.retransmissions} duplicates={link.duplicates} "
+            f"out_of_order={link.out_of_order} link_downs={link.link_downs} "
+            f"duplicate_events={self.duplicate_events} missed_events={self.missed_events} "
+            f"undecodable={self.undecodable} board_errors={self.board_errors} "
+            f"bytes_in={decoder.bytes_in} frame_errors: {errors}"
+        )

@@ -1,0 +1,13 @@
+"""The shoectl HIL pytest plugin (`hil_tests/plugin.py`): --rig, needs(...), the table strategy."""
+
+from hil_tests.plugin import (  # noqa: F401 - re-exported hooks and fixtures for pytest
+    _needs,
+    pytest_addoption,
+    pytest_configure,
+    pytest_report_header,
+    rig,
+    rig_file,
+    rig_lock,
+    strategy,
+    table,
+)

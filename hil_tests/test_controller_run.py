@@ -1,0 +1,69 @@
+"""`shoectl run`: the service on emulated devices (explicit flag), stopped by SIGTERM."""
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from controller.journal import JournalStore
+from controller.tableconfig import default_table_text
+
+pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
+
+DEVICES = """
+[devices.shoe]
+kind = "emulated"
+decks = 6
+seed = 3
+
+[devices.layout]
+kind = "emulated"
+lamps = { fault = 0, no_more_bets = 1, blackjack = 2, seat1 = { turn = 3, blazing7s = 4 } }
+bet_sensors = { seat1 = { blazing7s = 0 } }
+buttons = { no_more_bets = 0, shuffle = 1 }
+
+[devices.sign]
+kind = "emulated"
+"""
+
+
+def table_file(tmp_path: Path) -> Path:
+    path = tmp_path / "table.toml"
+    path.write_text(default_table_text() + DEVICES
+                    + f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n')
+    return path
+
+
+def shoectl(*args: str) -> list[str]:
+    return [sys.executable, "-m", "controller.cli", *args]
+
+
+def test_emulated_devices_need_the_explicit_flag(tmp_path: Path) -> None:
+    done = subprocess.run(shoectl("run", "--config", str(table_file(tmp_path))),
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2
+    assert "--allow-emulated" in done.stderr
+
+
+def test_run_starts_journals_power_on_and_stops_on_sigterm(tmp_path: Path) -> None:
+    process = subprocess.Popen(shoectl("run", "--allow-emulated", "--config",
+                                       str(table_file(tmp_path))),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    journal = tmp_path / "state" / "journal.sqlite3"
+    deadline = time.monotonic() + 30
+    while not journal.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.0)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert "EMULATED" in err
+    store = JournalStore(tmp_path / "state", clock=time.monotonic)
+    kinds = [e.kind for e in store.entries()]
+    store.close()
+    assert kinds[0] == "power:on"
+    assert "system:software-unverified" in kinds
+    assert kinds[-1] == "power:off"

@@ -1,0 +1,171 @@
+"""The whole controller over pseudo-terminals: real drivers and firmware_bridge against the
+byte-level emulators of the shoe, the layout board and the sign."""
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller import simulate, tablesim
+from controller.app import TableApp, build_app
+from controller.rules import blackjack as bj
+from controller.rules import dealer
+from controller.rules.baccarat import BaccaratSeat
+from controller.rules.cards import Card, shoe
+from controller.rules.meter import new_meter
+from controller.rules.strategy import BasicStrategyPolicy
+from controller.runtime import ControllerEvent
+from controller.tableconfig import TableFile
+from drivers.registry import BuildOptions
+
+pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
+
+BETS = {"blackjack": "main=1000,perfect-pairs=100,lucky-ladies=100,match-the-dealer=100,"
+                     "blazing7s=500,axman=100",
+        "spanish21": "main=1000,match-the-dealer=100",
+        "baccarat": "banker=1000,player=500,tie=100,dragon-player=100,dragon-banker=100"}
+
+
+def options(game: str, extra: list[str] = ()):
+    return simulate.build_options(simulate._parser().parse_args(["--game", game, *extra]))
+
+
+def reference(game: str, cards: list[str]) -> list[dict]:
+    opts = options(game, ["--bets", BETS[game], "--seats", "4"])
+    cfg, bets = opts.config, opts.bets
+    stream = iter(Card.parse(c) for c in cards)
+    meter, out = new_meter(cfg.progressive), []
+    while True:
+        if game == "baccarat":
+            result = dealer.play_baccarat_round(cfg.baccarat, cfg.paytables.dragon_bonus,
+                                                [BaccaratSeat(s, bets) for s in range(1, 5)],
+                                                stream)
+        else:
+            side = {k: v for k, v in bets.items() if k != "main"}
+            result = dealer.play_blackjack_round(
+                bj.BlackjackTable.from_config(cfg),
+                [bj.SeatBets(s, bets["main"], side) for s in range(1, 5)],
+                BasicStrategyPolicy(), stream, meter)
+        if isinstance(result, dealer.VoidedRound):
+            return out
+        meter = getattr(result, "meter", None) or meter
+        out.append(json.loads(json.dumps(result.as_record(len(out) + 1))))
+
+
+@pytest.mark.parametrize("game", ["blackjack", "spanish21", "baccarat"])
+def test_scripted_shoes_over_ptys_match_the_reference_dealer(tmp_path: Path, game: str,
+                                                             capsys) -> None:
+    cards = [str(c) for c in shoe(8 if game == "baccarat" else 6, spanish=game == "spanish21")]
+    random.Random(21).shuffle(cards)
+    cards = cards[:90]
+    path = tmp_path / "shoe.txt"
+    path.write_text("\n".join(cards) + "\n")
+    assert simulate.main(["--game", game, "--shoe-file", str(path), "--json", "--seats", "4",
+                          "--rounds", "1000", "--bets", BETS[game],
+                          "--state-dir", str(tmp_path / "state")]) == 0
+    out = capsys.readouterr().out
+    mine = [json.loads(line) for line in out.splitlines()]
+    assert mine == reference(game, cards)
+    assert mine
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[TableApp]:
+    opts = options("blackjack")
+    devices = tablesim.rig_devices(opts.config.table.game, 6, 3, 1, None)
+    (tmp_path / "ports").mkdir()
+    built = build_app(TableFile("test", opts.config, {"devices": devices}),
+                      allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
+                      burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
+    built.start(require_authentic=False)
+    tablesim.wait_for_links(built)
+    try:
+        yield built
+    finally:
+        built.devices.close()
+
+
+def driver(app: TableApp) -> tablesim.PtySimulation:
+    plan = tablesim.Plan(3, 1, {"main": 1000, "blazing7s": 500}, BasicStrategyPolicy(), 1)
+    return tablesim.PtySimulation(app, plan)
+
+
+def lamp(app: TableApp, name: str) -> str:
+    layout = app.devices.emulators["layout"]
+    number = {n: i for i, n in enumerate(tablesim.BASE_LAMPS)}.get(name)
+    if number is None:
+        seat, what = name.split(".")
+        seat_no = int(seat.removeprefix("seat"))
+        number = len(tablesim.BASE_LAMPS) + 2 * seat_no - (2 if what == "turn" else 1)
+    layout.wait_until(lambda: True, 0.05)
+    return layout.lamp(number)
+
+
+def test_lock_out_lamps_and_sign_reach_the_boards(app: TableApp) -> None:
+    sim = driver(app)
+    sim.step()  # shuffle_done button
+    assert app.runtime.model.state == "betting"
+    while app.runtime.model.state == "betting":
+        sim.step()
+    sign = app.devices.emulators["sign"]
+    assert sign.wait_until(lambda: sign.display()[1] == 1_000_300)
+    layout = app.devices.emulators["layout"]
+    assert layout.wait_until(lambda: lamp(app, "seat2.blazing7s") == "on")
+    assert lamp(app, "no_more_bets") == "on"
+    assert app.outputs.dealer_text == "DEAL SEAT 1"
+
+
+def test_sign_silence_refuses_progressive_until_it_answers(app: TableApp) -> None:
+    sign = app.devices.emulators["sign"]
+    model = app.runtime.model
+    sign.go_silent()
+    assert app.loop.run_until(lambda: not model.progressive_open(), 10)
+    sign.answer_again()
+    assert app.loop.run_until(model.progressive_open, 10)
+    kinds = [e.kind for e in app.runtime.journal.entries()]
+    assert "link:down" in kinds
+    assert "link:up" in kinds
+
+
+def test_unreadable_card_holds_the_table_until_the_supervisor_key(app: TableApp) -> None:
+    sim = driver(app)
+    sim.step()
+    while app.runtime.model.state == "betting":
+        sim.step()
+    shoe_emulator = app.devices.emulators["shoe"]
+    shoe_emulator.unreadable_next()
+    shoe_emulator.draw()
+    assert app.loop.run_until(lambda: app.runtime.model.state == "shoe_error", 10)
+    app.loop.post(ControllerEvent("no_insurance", {}))  # a dealer button cannot clear it
+    app.loop.run_until_idle()
+    assert app.runtime.model.state == "shoe_error"
+    app.devices.emulators["layout"].turn_key("supervisor")
+    assert app.loop.run_until(lambda: app.runtime.model.state == "dealing", 10)
+    layout = app.devices.emulators["layout"]
+    assert layout.wait_until(lambda: lamp(app, "fault") == "off")
+
+
+def test_a_restart_reasserts_the_lamps(tmp_path: Path, app: TableApp) -> None:
+    sim = driver(app)
+    sim.step()
+    while app.runtime.model.state == "betting":
+        sim.step()
+    state_dir = app.state_dir
+    app.devices.close()  # power lost: the boards go to their failsafe pattern
+    opts = options("blackjack")
+    devices = tablesim.rig_devices(opts.config.table.game, 6, 3, 2, None)
+    (tmp_path / "ports2").mkdir()
+    again = build_app(TableFile("test", opts.config, {"devices": devices}),
+                      allow_emulated=True, state_dir=state_dir, devices=devices, burn=False,
+                      options=BuildOptions(workdir=tmp_path / "ports2"))
+    again.start(require_authentic=False)
+    try:
+        tablesim.wait_for_links(again)
+        assert again.runtime.model.state == "dealing"
+        layout = again.devices.emulators["layout"]
+        assert layout.wait_until(lambda: lamp(again, "seat1.blazing7s") == "on")
+        assert lamp(again, "no_more_bets") == "on"
+    finally:
+        again.devices.close()

@@ -1,0 +1,45 @@
+"""The USB shoe end to end: the same frames over bulk endpoints, through pyusb and the driver."""
+
+import pytest
+
+from drivers.emulated.shoe_model import deck
+from drivers.events import CardDrawn, LinkDown, LinkUp, ShoeLoaded
+from drivers.registry import Devices, build_devices
+
+USB_SHOE = {"shoe": {"kind": "emulated", "transport": "usb", "script": deck()[:30]}}
+
+
+@pytest.fixture
+def usb_rig(table) -> Devices:
+    devices = build_devices(USB_SHOE, table.events.append, allow_emulated=True,
+                            options=table.options)
+    devices.start()
+    yield devices
+    devices.close()
+
+
+@pytest.mark.needs("usb", "emulated")
+def test_usb_shoe_deals_survives_unplug_and_loses_nothing(table, usb_rig):
+    emulator, shoe = usb_rig.emulators["shoe"], usb_rig.shoe
+    assert shoe.emulated
+    assert shoe.connection.url == "usb:1209:5353/EMU-SHOE-1"
+    mark = table.events.mark()
+    emulator.load()
+    table.events.wait_for_event(ShoeLoaded, 5.0, mark)
+    for _ in range(10):
+        emulator.draw()
+    emulator.usb.unplug()
+    table.events.wait_for_event(LinkDown, 5.0, mark)
+    for _ in range(10):
+        emulator.draw()
+    emulator.usb.replug()
+    table.events.wait_for_event(LinkUp, 5.0, mark)
+    for _ in range(10):
+        emulator.draw()
+    table.events.wait_for(lambda events: sum(isinstance(e, CardDrawn) for e in events) >= 30,
+                          10.0, mark)
+    drawn = table.events.of(CardDrawn, mark)
+    assert [card.count for card in drawn] == list(range(1, 31))
+    assert [card.code for card in drawn] == deck()[:30]
+    assert emulator.usb.host_writes > 0
+    assert shoe.query_state().cards_out == 30

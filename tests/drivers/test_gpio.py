@@ -1,0 +1,186 @@
+"""The GPIO layout driver on an injected RPi.GPIO module that records every call."""
+
+import pytest
+
+from drivers.config import parse_device
+from drivers.emulated.gpio import EmulatedGpio
+from drivers.errors import ConfigError, DeviceClosedError, DeviceUnavailableError, DriverError
+from drivers.events import BetSensorChanged, ButtonPressed, KeySwitchTurned
+from drivers.gpio import GpioLayout, PinReservations, load_rpi_gpio
+from drivers.interfaces import LampState
+from drivers.timing import ManualScheduler
+
+LAYOUT = {
+    "kind": "gpio",
+    "lamps": {"seat1": {"bet": 17}, "no_more_bets": 27},
+    "bet_sensors": {"seat1": 5},
+    "buttons": {"deal": 13},
+    "key_switches": {"supervisor": 19, "reset": 26},
+    "debounce_ms": 20,
+}
+
+
+@pytest.fixture
+def clock() -> ManualScheduler:
+    return ManualScheduler()
+
+
+@pytest.fixture
+def gpio(clock: ManualScheduler) -> EmulatedGpio:
+    return EmulatedGpio(clock)
+
+
+@pytest.fixture
+def events() -> list:
+    return []
+
+
+@pytest.fixture
+def layout(gpio, clock, events):
+    config = parse_device("layout", LAYOUT, allow_emulated=False)
+    device = GpioLayout(config, events.append, gpio=gpio, scheduler=clock)
+    device.start()
+    yield device
+    device.close()
+
+
+def test_start_sets_up_pins_in_bcm_mode_with_lamps_off(layout, gpio):
+    assert gpio.calls[:2] == [("setwarnings", (False,)), ("setmode", (gpio.BCM,))]
+    setups = [args for name, args in gpio.calls if name == "setup"]
+    assert (17, gpio.OUT, gpio.PUD_OFF, gpio.LOW) in setups
+    assert (5, gpio.IN, gpio.PUD_UP, -1) in setups
+    assert all(gpio.callbacks(pin) == 1 for pin in (5, 13, 19, 26))
+    assert gpio.level(17) == gpio.LOW
+    assert layout.input_states() == {"seat1": False, "deal": False, "supervisor": False,
+                                     "reset": False}
+
+
+def test_a_bouncing_button_is_reported_once_after_the_quiet_time(layout, gpio, clock, events):
+    gpio.bounce(13, [0, 1, 0, 1, 0])  # pulled up: 0 = pressed
+    clock.advance(0.019)
+    assert events == []
+    clock.advance(0.002)
+    assert events == [ButtonPressed("layout", "deal", pytest.approx(0.02))]
+    gpio.bounce(13, [1, 0, 1])  # release with bounce: no event for a button release
+    clock.advance(0.05)
+    assert len(events) == 1
+
+
+def test_a_glitch_shorter_than_the_debounce_is_not_reported(layout, gpio, clock, events):
+    gpio.drive(5, 0)
+    clock.advance(0.005)
+    gpio.drive(5, 1)
+    clock.advance(0.1)
+    assert events == []
+    assert layout.input_states()["seat1"] is False
+
+
+def test_each_new_edge_restarts_the_quiet_time(layout, gpio, clock, events):
+    for _ in range(5):
+        gpio.drive(5, 0)
+        clock.advance(0.015)
+        gpio.drive(5, 1)
+        clock.advance(0.015)
+    gpio.drive(5, 0)
+    clock.advance(0.015)
+    assert events == []
+    clock.advance(0.006)
+    assert events == [BetSensorChanged("layout", "seat1", True, pytest.approx(0.17))]
+    gpio.drive(5, 1)
+    clock.advance(0.03)
+    assert events[-1].occupied is False
+
+
+def test_key_switch_reports_each_position(layout, gpio, clock, events):
+    gpio.drive(19, 0)
+    clock.advance(0.03)
+    gpio.drive(19, 1)
+    clock.advance(0.03)
+    gpio.drive(26, 0)
+    clock.advance(0.03)
+    assert [e.position for e in events if isinstance(e, KeySwitchTurned)] == [
+        "supervisor", "normal", "reset"]
+
+
+def test_pull_down_inputs_are_active_high(gpio, clock, events):
+    config = parse_device("layout", {**LAYOUT, "pull": "down"}, allow_emulated=False)
+    device = GpioLayout(config, events.append, gpio=gpio, scheduler=clock)
+    device.start()
+    gpio.drive(13, 1)
+    clock.advance(0.03)
+    assert events == [ButtonPressed("layout", "deal", pytest.approx(0.02))]
+    device.close()
+
+
+def test_zero_debounce_reports_at_once(gpio, clock, events):
+    config = parse_device("layout", {**LAYOUT, "debounce_ms": 0}, allow_emulated=False)
+    device = GpioLayout(config, events.append, gpio=gpio, scheduler=clock)
+    device.start()
+    gpio.drive(5, 0)
+    assert events == [BetSensorChanged("layout", "seat1", True, 0.0)]
+    device.close()
+
+
+def test_lamps_on_off_and_all_safe(layout, gpio):
+    layout.set_lamp("seat1.bet", LampState.ON)
+    assert gpio.level(17) == gpio.HIGH
+    layout.set_lamp("no_more_bets", LampState.ON)
+    layout.all_safe()
+    assert gpio.level(17) == gpio.LOW
+    assert gpio.level(27) == gpio.LOW
+    assert [level for _, level in gpio.history(17)] == [0, 1, 0]
+
+
+def test_flashing_lamp_toggles_at_the_blink_rate(layout, gpio, clock):
+    layout.set_lamp("no_more_bets", LampState.FLASH)
+    clock.advance(1.0)  # 2 Hz: a change every 0.25 s
+    times = [t for t, _ in gpio.history(27)]
+    assert times == pytest.approx([0.0, 0.0, 0.25, 0.5, 0.75, 1.0])
+    layout.set_lamp("no_more_bets", LampState.OFF)
+    clock.advance(1.0)
+    assert gpio.level(27) == gpio.LOW
+    assert clock.pending == 0
+
+
+def test_unknown_lamp_names_the_device(layout):
+    with pytest.raises(DriverError, match=r"^\[devices.layout\] lamps: no lamp named 'seat9'"):
+        layout.set_lamp("seat9", LampState.ON)
+
+
+def test_close_is_idempotent_releases_pins_and_refuses_commands(layout, gpio, clock, events):
+    layout.set_lamp("seat1.bet", LampState.ON)
+    gpio.drive(5, 0)  # an edge whose debounce timer is still pending
+    layout.close()
+    layout.close()
+    clock.advance(1.0)
+    assert events == []
+    assert gpio.level(17) == gpio.LOW
+    assert not any(gpio.is_setup(pin) for pin in (17, 27, 5, 13, 19, 26))
+    assert [name for name in gpio.names() if name == "cleanup"] == ["cleanup"]
+    with pytest.raises(DeviceClosedError):
+        layout.set_lamp("seat1.bet", LampState.ON)
+
+
+def test_pin_conflicts_between_devices_are_refused_at_construction(gpio, clock):
+    reservations = PinReservations()
+    config = parse_device("layout", LAYOUT, allow_emulated=False)
+    first = GpioLayout(config, print, gpio=gpio, scheduler=clock, reservations=reservations)
+    with pytest.raises(ConfigError, match=r"GPIO pin 17 is already used by \[devices.layout\]"):
+        GpioLayout(config, print, gpio=gpio, scheduler=clock, reservations=reservations)
+    first.close()
+    GpioLayout(config, print, gpio=gpio, scheduler=clock, reservations=reservations).close()
+
+
+def test_commands_before_start_are_refused(gpio, clock):
+    config = parse_device("layout", LAYOUT, allow_emulated=False)
+    device = GpioLayout(config, print, gpio=gpio, scheduler=clock)
+    with pytest.raises(DriverError, match="not started"):
+        device.set_lamp("seat1.bet", LampState.ON)
+    device.close()
+
+
+def test_real_rpi_gpio_off_a_pi_is_a_clear_device_error():
+    # RPi.GPIO is not installed on this machine, or refuses to import off a Pi: either way
+    # the driver reports which device and which setting, not an ImportError.
+    with pytest.raises(DeviceUnavailableError, match=r"^\[devices.layout\] kind: 'gpio' needs"):
+        load_rpi_gpio("layout")

@@ -1,0 +1,57 @@
+"""The registry: kinds chosen by configuration only, never a silent fallback."""
+
+import pytest
+
+from drivers.camera import CAMERA_KINDS
+from drivers.config import Role
+from drivers.errors import ConfigError, DeviceUnavailableError
+from drivers.registry import BuildOptions, build_devices, kinds
+
+
+def test_every_role_has_its_kinds():
+    assert set(kinds(Role.SHOE)) == {"serial", "usb", "emulated"}
+    assert set(kinds(Role.LAYOUT)) == {"gpio", "serial", "emulated", "emulated-gpio"}
+    assert set(kinds(Role.SIGN)) == {"serial", "emulated"}
+    assert set(kinds(Role.CAMERA)) == set(CAMERA_KINDS)
+
+
+def test_an_emulated_camera_is_refused_without_the_flag():
+    with pytest.raises(ConfigError, match=r"^\[devices.camera\] kind: 'emulated' needs"):
+        build_devices({"camera": {"kind": "emulated"}}, print, allow_emulated=False)
+
+
+def test_emulated_kinds_are_refused_without_the_flag():
+    with pytest.raises(ConfigError, match=r"^\[devices.sign\] kind: 'emulated' needs"):
+        build_devices({"sign": {"kind": "emulated"}}, print, allow_emulated=False)
+
+
+def test_a_real_gpio_layout_off_a_pi_fails_naming_the_device_not_falling_back():
+    layout = {"kind": "gpio", "lamps": {"a": 4}}
+    with pytest.raises(DeviceUnavailableError, match=r"^\[devices.layout\] kind: 'gpio' needs"):
+        build_devices({"layout": layout}, print, allow_emulated=True)
+
+
+def test_a_missing_serial_port_fails_at_start_naming_device_and_url(tmp_path):
+    devices = build_devices({"sign": {"kind": "serial", "url": str(tmp_path / "nothing")}},
+                            print, allow_emulated=False)
+    assert devices.emulated == ()
+    with pytest.raises(DeviceUnavailableError, match=r"^\[devices.sign\] url: .*nothing"):
+        devices.start()
+    devices.close()
+
+
+def test_emulated_devices_are_named_and_their_emulators_reachable(tmp_path):
+    events = []
+    devices = build_devices(
+        {"shoe": {"kind": "emulated", "seed": 5},
+         "layout": {"kind": "emulated-gpio", "lamps": {"a": 4}}},
+        events.append, allow_emulated=True, options=BuildOptions(workdir=tmp_path))
+    try:
+        assert devices.emulated == ("shoe", "layout")
+        assert set(devices.emulators) == {"shoe", "layout"}
+        assert (tmp_path / "shoe").is_symlink()
+        devices.start()
+        assert all(device.link_up for device in devices.all())
+    finally:
+        devices.close()
+    assert not (tmp_path / "shoe").exists()

@@ -1,0 +1,67 @@
+"""Counted events at both ends: numbering, keeping, repeating, de-duplicating, gaps."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from firmware_bridge import FakeClock
+from firmware_bridge.events import CountedEventReceiver, CountedEventSender, Verdict
+
+
+def test_receiver_delivers_new_counts_once_and_acknowledges_cumulatively() -> None:
+    receiver = CountedEventReceiver()
+    first = receiver.accept(41)  # a host with no history takes whatever comes first
+    assert (first.verdict, first.ack, first.deliver) == (Verdict.NEW, 41, True)
+    assert receiver.accept(42).verdict is Verdict.NEW
+    repeat = receiver.accept(41)
+    assert (repeat.verdict, repeat.ack, repeat.deliver) == (Verdict.DUPLICATE, 42, False)
+
+
+def test_receiver_reports_a_gap_and_still_delivers() -> None:
+    receiver = CountedEventReceiver(last_count=5, boot_id=1)
+    receipt = receiver.accept(9)
+    assert (receipt.verdict, receipt.missed, receipt.deliver) == (Verdict.GAP, (6, 8), True)
+    assert receiver.last_count == 9
+
+
+def test_a_baseline_from_the_journal_suppresses_events_already_handled() -> None:
+    receiver = CountedEventReceiver(last_count=10, boot_id=7)
+    assert receiver.on_identity(7) is False
+    assert receiver.accept(10).verdict is Verdict.DUPLICATE
+    assert receiver.accept(11).verdict is Verdict.NEW
+
+
+def test_a_new_boot_id_restarts_counting_at_one() -> None:
+    receiver = CountedEventReceiver(last_count=10, boot_id=7)
+    assert receiver.on_identity(8) is True
+    assert receiver.accept(1).verdict is Verdict.NEW
+    assert receiver.boot_id == 8
+
+
+@given(st.lists(st.integers(1, 50), max_size=200))
+def test_receiver_never_delivers_a_count_twice(counts: list[int]) -> None:
+    receiver = CountedEventReceiver(last_count=0, boot_id=1)
+    delivered = [count for count in counts if receiver.accept(count).deliver]
+    assert delivered == sorted(set(delivered))
+
+
+def test_sender_numbers_from_one_and_keeps_until_acknowledged() -> None:
+    clock = FakeClock()
+    sender = CountedEventSender(clock, capacity=8, repeat_interval=0.5)
+    for _ in range(3):
+        count = sender.next_count()
+        sender.add(count, bytes([count]))
+    assert sender.due() == [b"\x01", b"\x02", b"\x03"]
+    assert sender.due() == []
+    sender.acknowledge(2)
+    assert sender.pending == 1
+    clock.advance(0.5)
+    assert sender.due() == [b"\x03"]
+    sender.resend_all()
+    assert sender.due() == [b"\x03"]
+
+
+def test_sender_drops_new_events_when_full_but_spends_their_counts() -> None:
+    sender = CountedEventSender(FakeClock(), capacity=2)
+    kept = [sender.add(sender.next_count(), b"e") for _ in range(4)]
+    assert kept == [True, True, False, False]
+    assert (sender.dropped, sender.pending, sender.next_count()) == (2, 2, 5)

@@ -1,0 +1,335 @@
+"""The link layer with a fake clock: loss, duplication, reordering, retransmission, window,
+liveness and recovery, at both ends of the same code."""
+
+from collections.abc import Callable
+from itertools import count, pairwise
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firmware_bridge import FakeClock, LinkDown, LinkTiming, SendQueueFullError
+from firmware_bridge.faults import frame_kind
+from firmware_bridge.framing import Frame, FrameDecoder, FrameKind, encode_frame
+from firmware_bridge.link import Delivered, Link, LinkLost, LinkState, LinkUp, Role
+from firmware_bridge.testing import RandomFaults, split_frames
+
+Fault = Callable[[bytes], list[bytes]]
+TICK = 0.005
+
+
+class Pair:
+    """A HOST link and a BOARD link joined by two lines with optional per-frame faults."""
+
+    def __init__(self, timing: LinkTiming | None = None) -> None:
+        self.clock = FakeClock()
+        nonces = count(0x100)
+        self.host = Link(Role.HOST, self.clock, timing, nonce_source=lambda: next(nonces))
+        self.board = Link(Role.BOARD, self.clock, timing)
+        self.to_board: Fault | None = None
+        self.to_host: Fault | None = None
+        self.decoders = {Role.HOST: FrameDecoder(), Role.BOARD: FrameDecoder()}
+        self.events: dict[Role, list[object]] = {Role.HOST: [], Role.BOARD: []}
+        self.wire_log: list[tuple[float, Role, bytes]] = []
+
+    def start(self) -> "Pair":
+        self.board.start()
+        self.host.start()
+        self.step()
+        return self
+
+    def step(self) -> None:
+        for link in (self.host, self.board):
+            link.poll()
+        self._carry(self.host, self.board, self.to_board)
+        self._carry(self.board, self.host, self.to_host)
+        for link in (self.host, self.board):
+            self.events[link.role] += link.take_events()
+
+    def _carry(self, source: Link, target: Link, fault: Fault | None) -> None:
+        for wire in source.take_output():
+            self.wire_log.append((self.clock(), source.role, wire))
+            for arriving in fault(wire) if fault else [wire]:
+                for item in self.decoders[target.role].feed(arriving):
+                    if isinstance(item, Frame):
+                        target.on_frame(item)
+        target.poll()
+
+    def run(self, seconds: float) -> None:
+        for _ in range(round(seconds / TICK)):
+            self.clock.advance(TICK)
+            self.step()
+
+    def delivered(self, role: Role) -> list[bytes]:
+        return [e.payload for e in self.events[role] if isinstance(e, Delivered)]
+
+    def lost(self, role: Role) -> list[LinkLost]:
+        return [e for e in self.events[role] if isinstance(e, LinkLost)]
+
+    def sent_data(self, role: Role) -> list[tuple[float, bytes]]:
+        return [(t, w) for t, r, w in self.wire_log if r is role
+                and frame_kind(w) is FrameKind.DATA]
+
+
+def drop_kind(kind: FrameKind) -> Fault:
+    return lambda wire: [] if frame_kind(wire) is kind else [wire]
+
+
+def test_session_opens_with_reset_and_reset_ack() -> None:
+    pair = Pair().start()
+    assert pair.host.state is pair.board.state is LinkState.UP
+    assert pair.host.session == pair.board.session == 0x100
+    assert isinstance(pair.events[Role.HOST][0], LinkUp)
+
+
+def test_messages_flow_both_ways_in_order() -> None:
+    pair = Pair().start()
+    for number in range(10):
+        pair.host.send(bytes([0x10, number]))
+        pair.board.send(bytes([0x20, number]))
+    pair.run(0.1)
+    assert pair.delivered(Role.BOARD) == [bytes([0x10, n]) for n in range(10)]
+    assert pair.delivered(Role.HOST) == [bytes([0x20, n]) for n in range(10)]
+
+
+def send_all(pair: Pair, sent: list[bytes]) -> None:
+    for payload in sent:
+        while True:
+            try:
+                pair.host.send(payload)
+                break
+            except (SendQueueFullError, LinkDown):
+                pair.run(0.05)
+
+
+@settings(max_examples=10)
+@given(st.integers(0, 2**32), st.floats(0.0, 0.3), st.floats(0.0, 0.3), st.floats(0.0, 0.3))
+def test_nothing_is_delivered_twice_or_out_of_order_and_every_loss_is_reported(
+    seed: int, loss: float, duplicate: float, reorder: float
+) -> None:
+    pair = Pair()
+    pair.to_board = RandomFaults(seed, loss, duplicate, 0.05, reorder)
+    pair.to_host = RandomFaults(seed + 1, loss, duplicate, 0.05, reorder)
+    pair.start()
+    sent = [number.to_bytes(2, "big") for number in range(300)]  # seq wraps past 255
+    send_all(pair, sent)
+    pair.run(20)
+    received = pair.delivered(Role.BOARD)
+    assert received == sorted(set(received))
+    assert len(sent) - len(received) <= sum(lost.discarded for lost in pair.lost(Role.HOST))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_every_message_arrives_once_in_order_over_a_bad_line(seed: int) -> None:
+    pair = Pair()
+    pair.to_board = RandomFaults(seed, loss=0.05, duplicate=0.1, corrupt=0.02, reorder=0.05)
+    pair.to_host = RandomFaults(seed + 7, loss=0.05, duplicate=0.1, corrupt=0.02, reorder=0.05)
+    pair.start()
+    sent = [number.to_bytes(2, "big") for number in range(600)]
+    send_all(pair, sent)
+    pair.run(5)
+    assert pair.lost(Role.HOST) == []
+    assert pair.delivered(Role.BOARD) == sent
+    stats = pair.host.stats()
+    assert stats.retransmissions > 0
+    assert pair.board.stats().duplicates > 0
+
+
+def test_a_lost_data_frame_is_retransmitted_after_100_ms() -> None:
+    pair = Pair().start()
+    dropped: list[bytes] = []
+
+    def drop_first_data(wire: bytes) -> list[bytes]:
+        if frame_kind(wire) is FrameKind.DATA and not dropped:
+            dropped.append(wire)
+            return []
+        return [wire]
+
+    pair.to_board = drop_first_data
+    start = pair.clock()
+    pair.host.send(b"\x10hello")
+    pair.run(0.3)
+    (first, retry) = [t for t, _ in pair.sent_data(Role.HOST)]
+    assert first == pytest.approx(start, abs=TICK)
+    assert retry - first == pytest.approx(0.1, abs=TICK)
+    assert pair.delivered(Role.BOARD) == [b"\x10hello"]
+    assert pair.host.stats().retransmissions == 1
+
+
+def test_retransmission_backs_off_then_gives_up() -> None:
+    pair = Pair().start()
+    pair.to_board = drop_kind(FrameKind.DATA)  # the board hears heartbeats, never the data
+    pair.host.send(b"\x10lost")
+    pair.run(3.0)
+    first = pair.sent_data(Role.HOST)[0][0]
+    times = [round(t - first, 3) for t, _ in pair.sent_data(Role.HOST)]
+    assert times == pytest.approx([0.0, 0.1, 0.3, 0.7, 1.1, 1.5, 1.9], abs=3 * TICK)
+    (lost,) = pair.lost(Role.HOST)[:1]
+    assert lost.reason == "no acknowledgement after 6 retransmissions"
+    assert lost.discarded == 1
+
+
+def test_window_holds_four_frames_in_flight_and_queues_the_rest() -> None:
+    pair = Pair().start()
+    pair.to_host = drop_kind(FrameKind.ACK)
+    for number in range(10):
+        pair.host.send(bytes([0x10, number]))
+    stats = pair.host.stats()
+    assert (stats.in_flight, stats.queued) == (4, 6)
+    assert len(pair.host.take_output()) == 4
+    pair.to_host = None
+    pair.run(0.2)
+    assert pair.delivered(Role.BOARD) == [bytes([0x10, n]) for n in range(10)]
+    assert (pair.host.stats().in_flight, pair.host.stats().queued) == (0, 0)
+
+
+def test_a_full_send_queue_refuses_more() -> None:
+    pair = Pair(LinkTiming(window=2, queue_limit=3)).start()
+    for number in range(5):
+        pair.host.send(bytes([0x10, number]))
+    with pytest.raises(SendQueueFullError, match="3 messages already wait"):
+        pair.host.send(b"\x10x")
+
+
+def test_duplicates_are_delivered_once_and_acknowledged_again() -> None:
+    pair = Pair().start()
+    pair.to_board = lambda wire: [wire, wire]
+    for number in range(5):
+        pair.host.send(bytes([0x10, number]))
+    pair.run(0.1)
+    assert pair.delivered(Role.BOARD) == [bytes([0x10, n]) for n in range(5)]
+    assert pair.board.stats().duplicates == 5
+
+
+def test_reordered_frames_are_delivered_in_order() -> None:
+    pair = Pair().start()
+    held: list[bytes] = []
+
+    def swap_first_two_data(wire: bytes) -> list[bytes]:
+        if frame_kind(wire) is FrameKind.DATA and len(held) < 2:
+            held.append(wire)
+            return [held[1], held[0]] if len(held) == 2 else []
+        return [wire]
+
+    pair.to_board = swap_first_two_data
+    pair.host.send(b"\x10first")
+    pair.host.send(b"\x10second")
+    pair.run(0.3)
+    assert pair.delivered(Role.BOARD) == [b"\x10first", b"\x10second"]
+    assert pair.board.stats().out_of_order == 1
+
+
+@pytest.mark.parametrize("silent", [Role.BOARD, Role.HOST])
+def test_a_silent_peer_is_detected_within_one_second(silent: Role) -> None:
+    pair = Pair().start()
+    pair.run(1.0)
+    if silent is Role.BOARD:
+        pair.to_host = lambda wire: []
+    else:
+        pair.to_board = lambda wire: []
+    went_quiet = pair.clock()
+    watcher = Role.HOST if silent is Role.BOARD else Role.BOARD
+    while not pair.lost(watcher):
+        pair.run(TICK)
+    detected = pair.clock() - went_quiet
+    assert 0.75 <= detected < 1.0
+    assert pair.lost(watcher)[0].reason.startswith("nothing received for")
+
+
+def test_the_link_recovers_after_an_outage() -> None:
+    pair = Pair().start()
+    pair.to_host = lambda wire: []
+    pair.run(1.5)
+    assert pair.host.state is LinkState.DOWN
+    pair.to_host = None
+    pair.run(0.3)
+    assert pair.host.state is pair.board.state is LinkState.UP
+    assert pair.host.session == pair.board.session != 0x100
+    pair.host.send(b"\x10after")
+    pair.run(0.05)
+    assert pair.delivered(Role.BOARD)[-1] == b"\x10after"
+
+
+def test_a_restarted_board_is_noticed_at_once_by_its_no_session() -> None:
+    pair = Pair().start()
+    pair.run(0.1)
+    pair.board = Link(Role.BOARD, pair.clock)  # power cycle: a fresh board
+    pair.board.start()
+    pair.step()
+    assert pair.lost(Role.HOST)[0].reason.startswith("the board has no session")
+    pair.run(0.05)
+    assert pair.host.state is pair.board.state is LinkState.UP
+
+
+def test_a_repeated_reset_does_not_restart_the_session() -> None:
+    pair = Pair()
+    dropped: list[bytes] = []
+
+    def lose_first_reset_ack(wire: bytes) -> list[bytes]:
+        if frame_kind(wire) is FrameKind.RESET_ACK and not dropped:
+            dropped.append(wire)
+            return []
+        return [wire]
+
+    pair.to_host = lose_first_reset_ack
+    pair.start()
+    pair.run(0.3)
+    assert pair.host.state is LinkState.UP
+    assert pair.board.stats().sessions == pair.host.stats().sessions == 1
+
+
+def test_frames_outside_a_session_are_ignored_and_answered_with_no_session() -> None:
+    clock = FakeClock()
+    board = Link(Role.BOARD, clock)
+    board.start()
+    board.take_output()
+    board.on_frame(Frame(FrameKind.DATA, 3, 3, b"\x10stale"))
+    board.poll()
+    (answer,) = board.take_output()
+    assert frame_kind(answer) is FrameKind.NO_SESSION
+    assert board.take_events() == []
+    assert board.stats().ignored_frames == 1
+    with pytest.raises(LinkDown):
+        board.send(b"\x10x")
+
+
+def test_acks_for_frames_never_sent_are_counted_and_ignored() -> None:
+    pair = Pair().start()
+    pair.host.on_frame(Frame(FrameKind.ACK, 0, 9))
+    assert pair.host.stats().bad_acks == 1
+    pair.host.send(b"\x10x")
+    pair.host.on_frame(Frame(FrameKind.ACK, 0, 50))
+    assert pair.host.stats().bad_acks == 2
+    assert pair.host.stats().in_flight == 1
+
+
+def test_heartbeats_keep_an_idle_link_up() -> None:
+    pair = Pair().start()
+    pair.run(10)
+    assert pair.host.state is pair.board.state is LinkState.UP
+    assert pair.host.stats().acks_sent >= 10 / 0.2 - 1
+    beats = [t for t, r, w in pair.wire_log if r is Role.BOARD and frame_kind(w) is FrameKind.ACK]
+    gaps = [b - a for a, b in pairwise(beats)]
+    assert max(gaps) <= 0.2 + TICK
+
+
+def test_stop_ends_the_session_and_falls_silent() -> None:
+    pair = Pair().start()
+    pair.host.stop("handshake refused")
+    assert pair.lost(Role.HOST) == [] and pair.host.state is LinkState.DOWN  # noqa: PT018
+    pair.step()
+    assert isinstance(pair.events[Role.HOST][-1], LinkLost)
+    pair.run(2)
+    assert not [w for t, r, w in pair.wire_log if r is Role.HOST and t > 0.01]
+    assert pair.board.state is LinkState.DOWN
+
+
+@pytest.mark.parametrize("window", [0, 128])
+def test_window_must_be_1_to_127(window: int) -> None:
+    with pytest.raises(ValueError, match="window"):
+        LinkTiming(window=window)
+
+
+def test_split_frames_keeps_delimiters() -> None:
+    wire = encode_frame(Frame(FrameKind.ACK))
+    assert split_frames(wire + wire + b"\x05") == [wire, wire, b"\x05"]

@@ -1,0 +1,156 @@
+"""`shoectl install --root DIR`: a full installation into a scratch root, checked file by file."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from controller import install, integrity
+
+REPO = Path(__file__).resolve().parents[2]
+MISSING = [tool for tool in ("systemd-sysusers", "systemctl") if shutil.which(tool) is None]
+
+
+@pytest.fixture(scope="module")
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One real installation (venv, project, files, manifest, offline activation)."""
+    root = tmp_path_factory.mktemp("root")
+    (root / "etc").mkdir()
+    (root / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/sh\n")
+    (root / "etc/group").write_text("root:x:0:\ndialout:x:20:\nvideo:x:44:\n")
+    args = ["--root", str(root), "--source", str(REPO)]
+    if MISSING:
+        args.append("--no-activate")
+    assert install.main(args) == 0
+    return root
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.lstat().st_mode)
+
+
+@pytest.mark.parametrize(
+    ("target", "mode", "source"),
+    [
+        ("etc/udev/rules.d/70-shoectl.rules", 0o644, "systemd/udev/70-shoectl.rules"),
+        ("etc/sysusers.d/shoectl.conf", 0o644, "systemd/sysusers.d/shoectl.conf"),
+        ("etc/shoectl/config.toml", 0o640, "systemd/config.toml.template"),
+        ("opt/shoectl/config.toml.template", 0o644, "systemd/config.toml.template"),
+        ("opt/shoectl/README.md", 0o644, "README.md"),
+    ],
+)
+def test_files_are_installed_with_their_modes(root: Path, target, mode, source) -> None:
+    assert (root / target).read_bytes() == (REPO / source).read_bytes()
+    assert _mode(root / target) == mode
+
+
+def test_unit_is_installed_with_its_paths_filled_in(root: Path) -> None:
+    unit = (root / "etc/systemd/system/shoectl.service").read_text()
+    assert unit == (REPO / "systemd/shoectl.service").read_text()  # default prefix: unchanged
+    assert "ExecStart=/opt/shoectl/venv/bin/shoectl run --config /etc/shoectl/config.toml" in unit
+    assert "Storage=persistent" in (root / "etc/systemd/journald.conf.d/shoectl.conf").read_text()
+
+
+def test_render_unit_fills_in_another_prefix() -> None:
+    text = install.render_unit((REPO / "systemd/shoectl.service").read_text(), "/srv/tc",
+                               "/etc/tc")
+    assert "ExecStart=/srv/tc/venv/bin/shoectl run --config /etc/tc/config.toml" in text
+    assert "SHOECTL_MANIFEST=/srv/tc/manifest.sha256" in text
+    assert "/opt/shoectl" not in text
+
+
+def test_venv_scripts_point_at_the_target_path_and_run(root: Path) -> None:
+    script = root / "opt/shoectl/venv/bin/shoectl"
+    first = script.read_text().splitlines()[0]
+    assert first == "#!/opt/shoectl/venv/bin/python"
+    python = root / "opt/shoectl/venv/bin/python"
+    done = subprocess.run([str(python), "-c", "import controller.cli, drivers, firmware_bridge"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def test_command_is_linked_onto_the_path(root: Path) -> None:
+    link = root / "usr/local/bin/shoectl"
+    assert os.readlink(link) == "/opt/shoectl/venv/bin/shoectl"
+    assert f"# link {install.COMMAND_LINK} -> /opt/shoectl/venv/bin/shoectl" in (
+        root / "opt/shoectl/manifest.sha256").read_text()
+
+
+def test_installed_package_is_a_copy_not_the_checkout(root: Path) -> None:
+    site = next((root / "opt/shoectl/venv/lib").glob("python3*/site-packages"))
+    assert (site / "controller/integrity.py").read_bytes() == (
+        REPO / "controller/integrity.py").read_bytes()
+    assert not list(site.glob("__editable__*"))
+    assert list((site / "controller/__pycache__").glob("integrity.*.pyc"))
+
+
+def test_manifest_covers_the_venv_and_the_system_files_and_verifies(root: Path) -> None:
+    manifest = root / "opt/shoectl/manifest.sha256"
+    assert _mode(manifest) == 0o444
+    text = manifest.read_text()
+    assert "# tree /opt/shoectl/venv\n" in text
+    for target in (install.UNIT_PATH, install.UDEV_PATH, install.SYSUSERS_PATH,
+                   install.JOURNALD_PATH, "/opt/shoectl/venv/bin/shoectl"):
+        assert f"  {target}\n" in text, target
+    assert "  /etc/shoectl/config.toml" not in text  # configuration is checked, not hashed
+    report = integrity.verify_manifest(manifest, root)
+    assert report.ok, report.problems[:5]
+    assert report.files > 100
+
+
+@pytest.mark.skipif(bool(MISSING), reason=f"not installed: {', '.join(MISSING)}")
+def test_offline_activation_creates_the_user_and_enables_the_unit(root: Path) -> None:
+    passwd = (root / "etc/passwd").read_text()
+    assert "\nshoectl:x:" in passwd
+    groups = {line.split(":")[0]: line.split(":") for line in
+              (root / "etc/group").read_text().splitlines()}
+    for group in ("dialout", "gpio", "video"):
+        assert "shoectl" in groups[group][3].split(","), group
+    assert "shoectl" in groups
+    config = root / "etc/shoectl/config.toml"
+    if os.geteuid() == 0:
+        assert config.stat().st_gid == int(groups["shoectl"][2])
+    wants = root / "etc/systemd/system/multi-user.target.wants/shoectl.service"
+    assert wants.is_symlink()
+
+
+def test_reinstall_keeps_the_configuration_and_renews_the_manifest(root: Path) -> None:
+    config = root / "etc/shoectl/config.toml"
+    config.write_text(config.read_text() + "# edited by the casino engineer\n")
+    assert install.main(["--root", str(root), "--source", str(REPO), "--no-venv",
+                         "--no-activate"]) == 0
+    assert config.read_text().endswith("# edited by the casino engineer\n")
+    assert integrity.verify_manifest(root / "opt/shoectl/manifest.sha256", root).ok
+
+
+def test_install_refuses_a_directory_that_is_no_checkout(tmp_path: Path, capsys) -> None:
+    assert install.main(["--root", str(tmp_path), "--source", str(tmp_path)]) == 1
+    assert "is not a shoectl source checkout" in capsys.readouterr().err
+
+
+def test_install_sh_runs_the_installer_with_the_system_python() -> None:
+    done = subprocess.run([str(REPO / "systemd/install.sh"), "--help"], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "usage: shoectl install" in done.stdout
+    assert "--root ROOT" in done.stdout
+
+
+def test_config_template_is_a_valid_real_table() -> None:
+    from controller.tableconfig import load_table_file
+    from drivers.config import parse_devices
+
+    table = load_table_file(REPO / "systemd/config.toml.template")
+    devices = parse_devices(table.document["devices"], allow_emulated=False)
+    assert devices.emulated == ()
+    assert devices.shoe is not None
+    assert devices.shoe.port.url == "/dev/shoe-scanner"  # the udev rules' names
+    assert devices.layout is not None
+    assert devices.layout.port.url == "/dev/table-board"
+    assert devices.sign is not None
+    assert devices.sign.port.url == "/dev/jackpot-sign"

@@ -1,0 +1,45 @@
+"""The real photos of one casino deck (`shared/cards-dev`): enrolled and generic reading.
+
+Enrolment uses three of each card's four photos; the fourth photo of every card is read
+with the resulting profile (the bench rotates over all four folds). The generic profile has
+never seen this deck at all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from vision import Recognizer
+from vision.dataset import read_image, read_labels
+from vision.enroll import EnrolOptions, enroll
+from vision.evaluate import Tally
+
+
+def fold_of(path: Path) -> int:
+    return int(path.stem.rsplit("_", 1)[-1])
+
+
+def test_an_enrolled_profile_reads_the_held_out_photo_of_every_card(dev_photos: Path) -> None:
+    items = read_labels(dev_photos)
+    train = [(i.path.name, read_image(i.path), i.code) for i in items if fold_of(i.path) != 4]
+    test = [(read_image(i.path), i.code) for i in items if fold_of(i.path) == 4]
+    profile, report = enroll(train, "dev deck", EnrolOptions(augment=4))
+    assert report.problems == []
+    recognizer = Recognizer(profile)
+    tally = Tally()
+    for image, code in test:
+        tally.add_photo(recognizer.recognize(image), code)
+    assert tally.cards == 52
+    assert tally.wrong == 0, tally.summary()
+    assert tally.right >= 51, tally.summary()
+
+
+def test_the_generic_profile_reads_a_deck_it_never_saw(dev_photos: Path,
+                                                       generic: Recognizer) -> None:
+    tally = Tally()
+    for item in read_labels(dev_photos):
+        tally.add_photo(generic.recognize(read_image(item.path)), item.code)
+    assert tally.cards == 208
+    assert tally.found == 208
+    assert tally.wrong == 0, tally.summary()
+    assert tally.right >= 0.85 * 208, tally.summary()

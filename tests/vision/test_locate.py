@@ -1,0 +1,83 @@
+"""Finding cards: every card on varied tables, nothing that is not a card."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.locate import find_cards, order_corners
+from vision.synth import (
+    BACKGROUNDS,
+    CardStyle,
+    Effects,
+    Placement,
+    compose,
+    random_effects,
+    scatter,
+    table_background,
+)
+
+
+def overlap(first: np.ndarray, second: np.ndarray) -> float:
+    inter, _ = cv2.intersectConvexConvex(first.astype(np.float32), second.astype(np.float32))
+    union = cv2.contourArea(first.astype(np.float32)) + cv2.contourArea(
+        second.astype(np.float32)) - inter
+    return float(inter / union)
+
+
+@pytest.mark.parametrize("background", BACKGROUNDS)
+def test_every_scattered_card_is_found_once(background: str) -> None:
+    rng = np.random.default_rng(BACKGROUNDS.index(background))
+    placements = scatter(["QH", "TS", "7D", "AC", "2S"], (800, 600), rng, (0.2, 0.3))
+    scene = compose(placements, (800, 600), CardStyle(), background, random_effects(rng),
+                    seed=5)
+    found = find_cards(scene.frame)
+    assert len(found) == len(scene.quads)
+    for truth in scene.quads:
+        assert max(overlap(truth, quad) for quad in found) > 0.9
+
+
+def test_an_empty_table_has_no_cards() -> None:
+    rng = np.random.default_rng(1)
+    for background in BACKGROUNDS:
+        assert find_cards(table_background(background, (640, 480), rng)) == []
+
+
+def test_a_printed_box_on_the_layout_is_not_a_card() -> None:
+    frame = table_background("felt-green", (640, 480), np.random.default_rng(2))
+    cv2.rectangle(frame, (200, 120), (330, 300), (230, 230, 230), 3)
+    assert find_cards(frame) == []
+
+
+def test_a_court_card_is_one_card_not_two() -> None:
+    scene = compose([Placement("KS", (320, 240), 200, 20.0)], (640, 480), CardStyle(),
+                    "grey-table")
+    found = find_cards(scene.frame)
+    assert len(found) == 1
+    assert overlap(found[0], scene.quads[0]) > 0.93
+
+
+def test_corners_are_ordered_from_a_short_edge_clockwise() -> None:
+    scene = compose([Placement("5C", (320, 240), 180, 63.0, 0.05)], (640, 480), CardStyle(),
+                    "felt-blue", Effects(blur=0.8, noise=2.0))
+    quad = find_cards(scene.frame)[0]
+    sides = [float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(4)]
+    assert sides[0] < sides[1]
+    assert sides[2] < sides[3]
+    first, second = quad[1] - quad[0], quad[2] - quad[1]
+    cross = first[0] * second[1] - first[1] * second[0]
+    assert cross > 0  # clockwise on screen (y down)
+    shuffled = quad[[2, 0, 3, 1]]
+    assert np.allclose(order_corners(shuffled), quad) or np.allclose(
+        order_corners(shuffled), np.roll(quad, 2, axis=0))
+
+
+def test_small_and_tilted_cards_are_found() -> None:
+    placements = [Placement("9H", (150, 150), 70, 10.0, 0.12, 1),
+                  Placement("JD", (450, 300), 90, 200.0, 0.1, 2)]
+    scene = compose(placements, (640, 480), CardStyle(), "dark", Effects(blur=0.6))
+    found = find_cards(scene.frame)
+    assert len(found) == 2
+    for truth in scene.quads:
+        assert max(overlap(truth, quad) for quad in found) > 0.85

@@ -1,0 +1,119 @@
+"""Deck profile files: round trip, and clear errors for files that are not profiles."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.classify import NearestNeighbours
+from vision.errors import ProfileError
+from vision.features import RANK_BOX, SUIT_BOX, feature_length
+from vision.index import IndexLayout
+from vision.profile import (
+    ColourModel,
+    DeckProfile,
+    load_generic_profile,
+    load_profile,
+    save_profile,
+)
+
+
+def tiny_profile() -> DeckProfile:
+    rng = np.random.default_rng(0)
+    rank = NearestNeighbours("A23456789TJQK", rng.random((26, feature_length(RANK_BOX))),
+                             np.repeat(np.arange(13), 2), 0.3, 2.0)
+    suit = NearestNeighbours("SHDC", rng.random((8, feature_length(SUIT_BOX))),
+                             np.repeat(np.arange(4), 2), 0.2, 1.5)
+    return DeckProfile("table 4 deck", "enrolled", IndexLayout(1.42, 0.3, 0.45), rank, suit,
+                       ColourModel(0.09, 0.02), 0.93, {"photos": 104})
+
+
+def test_a_saved_profile_loads_back_the_same(tmp_path: Path) -> None:
+    profile = tiny_profile()
+    save_profile(profile, tmp_path / "deck.npz")
+    loaded = load_profile(tmp_path / "deck.npz")
+    assert (loaded.name, loaded.kind, loaded.layout, loaded.colour, loaded.unsure_below) == (
+        profile.name, profile.kind, profile.layout, profile.colour, profile.unsure_below)
+    assert loaded.info == {"photos": 104}
+    features = np.random.default_rng(1).random((3, feature_length(RANK_BOX))).astype(np.float32)
+    assert np.allclose(loaded.rank.log_probabilities(features),
+                       profile.rank.log_probabilities(features), atol=1e-2)
+
+
+def test_the_generic_profile_ships_with_the_package() -> None:
+    generic = load_generic_profile()
+    assert generic.kind == "generic"
+    assert 0.5 <= generic.unsure_below < 1.0
+    assert generic.rank.classes == "A23456789TJQK"
+    assert generic.suit.classes == "SHDC"
+
+
+def test_a_missing_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ProfileError, match=r"absent.npz: no such profile file"):
+        load_profile(tmp_path / "absent.npz")
+
+
+def test_a_file_that_is_not_a_profile_is_named(tmp_path: Path) -> None:
+    text = tmp_path / "notes.npz"
+    text.write_text("hello")
+    with pytest.raises(ProfileError, match=r"notes.npz: not a deck profile"):
+        load_profile(text)
+    other = tmp_path / "other.npz"
+    np.savez(other, weights=np.zeros(3))
+    with pytest.raises(ProfileError, match=r"other.npz: not a deck profile \(no 'meta'"):
+        load_profile(other)
+
+
+def rewrite(path: Path, change_meta: object = None, drop: str = "") -> None:
+    with np.load(path) as archive:
+        arrays = {name: archive[name] for name in archive.files if name != drop}
+    meta = json.loads(arrays["meta"].tobytes())
+    if callable(change_meta):
+        change_meta(meta)
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    np.savez(path, **arrays)
+
+
+def test_a_newer_version_is_refused_with_advice(tmp_path: Path) -> None:
+    path = tmp_path / "deck.npz"
+    save_profile(tiny_profile(), path)
+    rewrite(path, lambda meta: meta.update(version=99))
+    with pytest.raises(ProfileError, match=r"version 99 is not supported.*enrol the deck again"):
+        load_profile(path)
+
+
+def test_missing_or_inconsistent_parts_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "deck.npz"
+    save_profile(tiny_profile(), path)
+    rewrite(path, drop="suit/samples")
+    with pytest.raises(ProfileError, match=r"deck.npz: incomplete or inconsistent.*suit/samples"):
+        load_profile(path)
+    save_profile(tiny_profile(), path)
+    rewrite(path, lambda meta: meta["rank"].update(type="forest"))
+    with pytest.raises(ProfileError, match="unknown rank classifier type 'forest'"):
+        load_profile(path)
+
+
+def test_features_of_another_length_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "deck.npz"
+    save_profile(tiny_profile(), path)
+    with np.load(path) as archive:
+        arrays = {name: archive[name] for name in archive.files}
+    arrays["rank/samples"] = arrays["rank/samples"][:, :100]
+    np.savez(path, **arrays)
+    with pytest.raises(ProfileError, match=r"rank samples have shape \(26, 100\)"):
+        load_profile(path)
+
+
+def test_a_corrupt_archive_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "deck.npz"
+    save_profile(tiny_profile(), path)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ProfileError, match=r"deck\.npz"):
+        load_profile(path)
+    assert not zipfile.is_zipfile(path)

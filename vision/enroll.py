@@ -1,0 +1,396 @@
+"""Enrol a deck: learn a profile from labelled photos of its cards.
+
+Each photo's card is found and both index corners are read; each corner gives one rank and
+one suit sample. Extra samples come from altered copies of each photo (the card's outline
+nudged, the card shrunk, its light, contrast, focus and noise changed), so the profile is
+not tied to the enrolment photos' exact framing and lighting.
+
+The confidence model is tuned by cross-validation inside the enrolment set: the photos are
+split into folds (the n-th photo of each card in fold n mod k; with a single photo of each
+card, its two index corners are the two folds); each fold is read with
+classifiers built from the other folds. Those held-out readings set the softmax
+temperatures, the novelty limits, the red/black ink model and the unsure threshold (the
+lowest that keeps every held-out wrong answer unsure). The final classifiers use every photo.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import RANKS, RED_SUITS, SUITS
+from vision.classify import NearestNeighbours, log_softmax
+from vision.errors import DatasetError
+from vision.index import IndexLayout, read_corners
+from vision.locate import Quad, find_cards
+from vision.profile import ColourModel, DeckProfile
+from vision.recognize import CornerFeatures, decide
+
+Image = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True, slots=True)
+class EnrolOptions:
+    """Enrolment settings.
+
+    Attributes:
+        augment: Altered copies read per photo.
+        folds: Cross-validation folds for tuning the confidence model (at most the number
+            of photos of the most photographed card).
+        seed: Seed of the alterations.
+        min_unsure_below: The unsure threshold never goes below this.
+        layout: Index placement; None measures the card's proportions from the photos.
+    """
+
+    augment: int = 6
+    folds: int = 4
+    seed: int = 0
+    min_unsure_below: float = 0.9
+    layout: IndexLayout | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Sample:
+    """One index corner read from an enrolment photo (or an altered copy of it).
+
+    Attributes:
+        code: The card ("QH").
+        photo: Number of the photo it came from.
+        fold: Cross-validation fold of that photo.
+        features: What the classifiers see.
+        original: False for a corner read from an altered copy.
+        corner: 0 for the card's first index corner, 1 for the opposite one.
+    """
+
+    code: str
+    photo: int
+    fold: int
+    features: CornerFeatures
+    original: bool
+    corner: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class EnrolReport:
+    """What enrolment did and how well the profile read its own held-out folds.
+
+    Attributes:
+        photos: Photos offered.
+        problems: One line per photo that gave nothing ("file: why").
+        samples: Corner samples learned (including altered copies).
+        held_out: Photos read in cross-validation.
+        right: Held-out photos answered correctly.
+        answered: Held-out photos answered (right or wrong).
+        wrong: Held-out photos answered wrongly.
+        unsure_below: The chosen unsure threshold.
+        seconds: Wall-clock time of enrolment.
+    """
+
+    photos: int
+    problems: list[str] = field(default_factory=list)
+    samples: int = 0
+    held_out: int = 0
+    right: int = 0
+    answered: int = 0
+    wrong: int = 0
+    unsure_below: float = 0.0
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class _HeldOut:
+    code: str
+    corners: list[CornerFeatures]
+    rank_distances: npt.NDArray[np.float32]
+    suit_distances: npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True)
+class _Tuning:
+    rank_temperature: float
+    suit_temperature: float
+    rank_novelty: float
+    suit_novelty: float
+    colour: ColourModel
+
+
+Progress = Callable[[int, int], None]
+
+
+def enroll(photos: Sequence[tuple[str, Image, str]], name: str,
+           options: EnrolOptions | None = None,
+           progress: Progress | None = None) -> tuple[DeckProfile, EnrolReport]:
+    """Learn a deck profile from labelled photos, one card per photo.
+
+    Args:
+        photos: (label for messages, BGR image, card code) per photo.
+        name: The profile's name.
+        options: Enrolment settings.
+        progress: Called with (photos done, photos in all) as photos are read.
+
+    Raises:
+        DatasetError: The photos do not cover every rank and every suit with a readable
+            card, or every photo failed (the message lists the problems).
+    """
+    options = options or EnrolOptions()
+    started = time.perf_counter()
+    layout = options.layout or IndexLayout(card_aspect=_measured_aspect(photos))
+    samples, problems = collect_samples(photos, layout, options, progress)
+    _check_coverage(samples, problems)
+    samples, folds = _assign_folds(samples, options.folds)
+    held_out = _cross_validate(samples, folds)
+    tuning = _tune(held_out)
+    unsure_below, outcome = _choose_threshold(samples, held_out, tuning, layout, options)
+    profile = _profile(name, layout, samples, tuning, unsure_below,
+                       {"photos": len(photos), "samples": len(samples), "folds": folds})
+    right, answered, wrong = outcome
+    report = EnrolReport(len(photos), problems, len(samples), len(held_out), right, answered,
+                         wrong, unsure_below, time.perf_counter() - started)
+    return replace(profile, info=dict(profile.info) | _report_info(report)), report
+
+
+def collect_samples(photos: Sequence[tuple[str, Image, str]], layout: IndexLayout,
+                    options: EnrolOptions, progress: Progress | None = None
+                    ) -> tuple[list[Sample], list[str]]:
+    """Read every photo (and its altered copies) into corner samples.
+
+    Returns:
+        The samples, and one line per photo that gave none.
+    """
+    rng = np.random.default_rng(options.seed)
+    seen: Counter[str] = Counter()
+    samples: list[Sample] = []
+    problems: list[str] = []
+    for number, (label, image, code) in enumerate(photos):
+        fold = seen[code]
+        seen[code] += 1
+        found, problem = photo_samples(image, code, number, fold, layout, options.augment, rng)
+        samples += found
+        if problem:
+            problems.append(f"{label}: {problem}")
+        if progress:
+            progress(number + 1, len(photos))
+    return samples, problems
+
+
+def photo_samples(image: Image, code: str, photo: int, fold: int, layout: IndexLayout,
+                  augment: int, rng: np.random.Generator) -> tuple[list[Sample], str]:
+    """Corner samples of the largest card in one photo and of `augment` altered copies.
+
+    Returns:
+        The samples, and a description of the problem when the photo gave none.
+    """
+    quads = find_cards(image)
+    if not quads:
+        return [], "no card found"
+    quad = quads[0]
+    samples = [Sample(code, photo, fold, CornerFeatures.of(corner), True, number)
+               for number, corner in enumerate(read_corners(image, quad, layout))
+               if corner is not None]
+    if not samples:
+        return [], "card found but no index read in either corner"
+    for _ in range(augment):
+        altered, altered_quad = alter(image, quad, rng)
+        samples += [Sample(code, photo, fold, CornerFeatures.of(corner), False, number)
+                    for number, corner in enumerate(read_corners(altered, altered_quad, layout))
+                    if corner is not None]
+    return samples, ""
+
+
+def alter(image: Image, quad: Quad, rng: np.random.Generator) -> tuple[Image, Quad]:
+    """A changed copy of the card's surroundings: moved outline, smaller, other light and focus.
+
+    Returns:
+        The altered crop and the card's (nudged) outline in it.
+    """
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)) - 12, 0).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0) + 12).astype(int)
+    crop = image[y0:y1, x0:x1]
+    scale = float(rng.uniform(0.4, 1.0))
+    size = (max(8, round(crop.shape[1] * scale)), max(8, round(crop.shape[0] * scale)))
+    crop = cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
+    moved = (quad - np.array([x0, y0], np.float32)) * scale
+    card_width = float(np.linalg.norm(moved[1] - moved[0]))
+    moved = moved + rng.normal(0, 0.012 * card_width, moved.shape).astype(np.float32)
+    return _relight(crop, rng), np.asarray(moved, np.float32)
+
+
+def _relight(crop: Image, rng: np.random.Generator) -> Image:
+    gamma = float(rng.uniform(0.7, 1.4))
+    gain = float(rng.uniform(0.7, 1.15))
+    table = np.clip(255.0 * gain * (np.arange(256) / 255.0) ** gamma, 0, 255).astype(np.uint8)
+    out = cv2.LUT(crop, table).astype(np.float32)
+    sigma = float(rng.uniform(0.0, 1.2))
+    if sigma > 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), sigma)
+    out += rng.normal(0, float(rng.uniform(0, 4)), out.shape).astype(np.float32)
+    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def _measured_aspect(photos: Sequence[tuple[str, Image, str]]) -> float:
+    aspects = []
+    for _, image, _ in photos[:: max(1, len(photos) // 40)]:
+        quads = find_cards(image)
+        if quads:
+            quad = quads[0]
+            short = np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[2])
+            long = np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[0] - quad[3])
+            aspects.append(long / short)
+    return round(float(np.median(aspects)), 3) if aspects else IndexLayout().card_aspect
+
+
+def _check_coverage(samples: Sequence[Sample], problems: Sequence[str]) -> None:
+    if not samples:
+        detail = "; ".join(problems[:5]) + (" ..." if len(problems) > 5 else "")
+        raise DatasetError(f"no card could be read in any photo ({detail})")
+    ranks = {s.code[0] for s in samples}
+    suits = {s.code[1] for s in samples}
+    missing = [r for r in RANKS if r not in ranks] + [s for s in SUITS if s not in suits]
+    if missing:
+        raise DatasetError("the readable photos do not show every rank and suit; missing: "
+                           + " ".join(missing))
+
+
+def _assign_folds(samples: list[Sample], wanted: int) -> tuple[list[Sample], int]:
+    """Split the samples into cross-validation folds.
+
+    By photo (the n-th photo of each card in fold n mod k); with one photo per card, the
+    card's two index corners are the two folds.
+    """
+    per_card = _photos_per_card(samples)
+    if per_card >= 2:
+        folds = max(2, min(wanted, per_card))
+        return [replace(s, fold=s.fold % folds) for s in samples], folds
+    return [replace(s, fold=s.corner) for s in samples], 2
+
+
+def _photos_per_card(samples: Sequence[Sample]) -> int:
+    per_card = Counter(code for code, _ in {(s.code, s.photo) for s in samples})
+    return max(per_card.values())
+
+
+def _nearest(samples: Sequence[Sample], part: str, temperature: float = 1.0,
+             novelty: float = np.inf) -> NearestNeighbours:
+    classes = RANKS if part == "rank" else SUITS
+    position = 0 if part == "rank" else 1
+    features = np.stack([getattr(s.features, part) for s in samples])
+    labels = np.array([classes.index(s.code[position]) for s in samples])
+    return NearestNeighbours(classes, features, labels, temperature, novelty)
+
+
+def _cross_validate(samples: Sequence[Sample], folds: int) -> list[_HeldOut]:
+    held_out: list[_HeldOut] = []
+    for fold in range(folds):
+        train = [s for s in samples if s.fold != fold]
+        test = [s for s in samples if s.fold == fold and s.original]
+        if not test or not _covers_all(train):
+            continue
+        rank_model, suit_model = _nearest(train, "rank"), _nearest(train, "suit")
+        for photo in sorted({s.photo for s in test}):
+            corners = [s for s in test if s.photo == photo]
+            held_out.append(_HeldOut(
+                corners[0].code, [s.features for s in corners],
+                rank_model.class_distances(np.stack([s.features.rank for s in corners])),
+                suit_model.class_distances(np.stack([s.features.suit for s in corners]))))
+    if not held_out:
+        raise DatasetError("too few photos to cross-validate: every rank and suit needs photos "
+                           "in at least two folds (two photos of each card is enough)")
+    return held_out
+
+
+def _covers_all(samples: Sequence[Sample]) -> bool:
+    return {s.code[0] for s in samples} == set(RANKS) and {s.code[1] for s in samples} == set(
+        SUITS)
+
+
+def _tune(held_out: Sequence[_HeldOut]) -> _Tuning:
+    rank_rows = np.concatenate([h.rank_distances for h in held_out])
+    suit_rows = np.concatenate([h.suit_distances for h in held_out])
+    rank_truth = np.concatenate([[RANKS.index(h.code[0])] * len(h.corners) for h in held_out])
+    suit_truth = np.concatenate([[SUITS.index(h.code[1])] * len(h.corners) for h in held_out])
+    redness = np.array([c.redness for h in held_out for c in h.corners])
+    red = np.array([h.code[1] in RED_SUITS for h in held_out for _ in h.corners])
+    return _Tuning(fit_temperature(rank_rows, rank_truth), fit_temperature(suit_rows, suit_truth),
+                   novelty_limit(rank_rows, rank_truth), novelty_limit(suit_rows, suit_truth),
+                   fit_colour(redness[red], redness[~red]))
+
+
+def fit_temperature(distances: npt.NDArray[np.float32], truth: npt.NDArray[np.integer]) -> float:
+    """Softmax temperature that best predicts held-out labels from class distances.
+
+    It never falls below a tenth of the median margin between the true class and the nearest
+    other class, so a set with no held-out mistakes still yields graded confidences.
+    """
+    rows = np.arange(len(truth))
+    true_distance = distances[rows, truth]
+    others = distances.copy()
+    others[rows, truth] = np.inf
+    margin = float(np.median(others.min(axis=1) - true_distance))
+    floor = max(0.1 * margin, 1e-3)
+    candidates = np.geomspace(floor, max(floor * 50, 1.0), 60)
+    losses = [-float(log_softmax(-distances / t)[rows, truth].mean()) for t in candidates]
+    return float(candidates[int(np.argmin(losses))])
+
+
+def novelty_limit(distances: npt.NDArray[np.float32], truth: npt.NDArray[np.integer]) -> float:
+    """Nearest-sample distance beyond which a glyph counts as unlike the enrolled ones.
+
+    2.5 times the 99th percentile of held-out glyphs' distance to their own class.
+    """
+    own = distances[np.arange(len(truth)), truth]
+    return float(2.5 * np.quantile(own, 0.99))
+
+
+def fit_colour(red: npt.NDArray[np.float64], black: npt.NDArray[np.float64]) -> ColourModel:
+    """Red/black boundary halfway between the two inks' typical redness."""
+    if red.size == 0 or black.size == 0:
+        return ColourModel()
+    low, high = float(np.quantile(black, 0.95)), float(np.quantile(red, 0.05))
+    middle = (low + high) / 2 if high > low else (float(np.median(black)) +
+                                                 float(np.median(red))) / 2
+    spread = float(np.median(red)) - float(np.median(black))
+    return ColourModel(middle, max(0.01, spread / 12))
+
+
+def _profile(name: str, layout: IndexLayout, samples: Sequence[Sample], tuning: _Tuning,
+             unsure_below: float, info: dict[str, object]) -> DeckProfile:
+    return DeckProfile(
+        name=name, kind="enrolled", layout=layout,
+        rank=_nearest(samples, "rank", tuning.rank_temperature, tuning.rank_novelty),
+        suit=_nearest(samples, "suit", tuning.suit_temperature, tuning.suit_novelty),
+        colour=tuning.colour, unsure_below=unsure_below, info=info)
+
+
+def _choose_threshold(samples: Sequence[Sample], held_out: Sequence[_HeldOut], tuning: _Tuning,
+                      layout: IndexLayout, options: EnrolOptions
+                      ) -> tuple[float, tuple[int, int, int]]:
+    """Lowest threshold (not below the option's floor) that leaves no held-out answer wrong."""
+    verdicts = []
+    folds = sorted({s.fold for s in samples})
+    for fold in folds:
+        train = [s for s in samples if s.fold != fold]
+        if not _covers_all(train):
+            continue
+        profile = _profile("fold", layout, train, tuning, 0.0, {})
+        photos = {s.photo for s in samples if s.fold == fold and s.original}
+        for photo in sorted(photos):
+            corners = [s for s in samples if s.photo == photo and s.original]
+            verdict = decide(profile, [s.features for s in corners], 0.0)
+            verdicts.append((verdict, corners[0].code))
+    wrong = [v.confidence for v, code in verdicts if not v.reason and v.guess != code]
+    threshold = max([options.min_unsure_below] + [min(c + 0.005, 0.995) for c in wrong])
+    answered = [(v, code) for v, code in verdicts if not v.reason and v.confidence >= threshold]
+    right = sum(v.guess == code for v, code in answered)
+    return threshold, (right, len(answered), len(answered) - right)
+
+
+def _report_info(report: EnrolReport) -> dict[str, object]:
+    return {"held_out": report.held_out, "held_out_right": report.right,
+            "held_out_answered": report.answered, "held_out_wrong": report.wrong,
+            "enrol_seconds": round(report.seconds, 1)}

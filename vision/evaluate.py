@@ -1,0 +1,204 @@
+"""Scoring readings against the truth: right, answered, confidently wrong.
+
+Used by the tests and `bench/vision.py` for synthetic scenes (where each card's outline is
+known) and for labelled photos (one card each).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+import cv2
+import numpy as np
+
+from vision.cards import RANKS, SUITS
+from vision.errors import SceneError
+from vision.recognize import CardReading
+from vision.synth import (
+    BACK,
+    BACKGROUNDS,
+    CardStyle,
+    Effects,
+    Placement,
+    Scene,
+    compose,
+    random_card_style,
+    random_effects,
+    scatter,
+)
+
+
+@dataclass(slots=True)
+class Tally:
+    """Counts over many cards.
+
+    Attributes:
+        cards: Face-up cards that should have been read.
+        found: Of those, cards the finder located.
+        answered: Cards given an answer (`card` not None).
+        right: Answers that were right.
+        wrong: Answers that were wrong ("confidently wrong").
+        phantoms: Answers where no face-up card lies (a back, the table).
+    """
+
+    cards: int = 0
+    found: int = 0
+    answered: int = 0
+    right: int = 0
+    wrong: int = 0
+    phantoms: int = 0
+
+    def add_photo(self, readings: Sequence[CardReading], code: str) -> None:
+        """Score a photo showing exactly one card, `code`."""
+        self.cards += 1
+        self.found += bool(readings)
+        answers = [r.card for r in readings if r.card is not None]
+        if answers:
+            self.answered += 1
+            self.right += answers[0] == code
+            self.wrong += answers[0] != code
+        self.phantoms += max(0, len(answers) - 1)
+
+    def add_scene(self, readings: Sequence[CardReading], scene: Scene) -> None:
+        """Score a synthetic scene: each reading is matched to the card it lies on."""
+        matched: set[int] = set()
+        for reading in readings:
+            index = _card_under(reading, scene)
+            if index is None or scene.codes[index] == BACK:
+                self.phantoms += reading.card is not None
+                continue
+            matched.add(index)
+            if reading.card is not None:
+                self.answered += 1
+                self.right += reading.card == scene.codes[index]
+                self.wrong += reading.card != scene.codes[index]
+        face_up = [i for i, code in enumerate(scene.codes) if code != BACK]
+        self.cards += len(face_up)
+        self.found += len(matched & set(face_up))
+
+    def __add__(self, other: Tally) -> Tally:
+        return Tally(self.cards + other.cards, self.found + other.found,
+                     self.answered + other.answered, self.right + other.right,
+                     self.wrong + other.wrong, self.phantoms + other.phantoms)
+
+    def rates(self) -> dict[str, float]:
+        """Right, answered and wrong as shares of the cards; wrong also as a share of answers."""
+        cards = max(self.cards, 1)
+        return {"right": self.right / cards, "answered": self.answered / cards,
+                "wrong": self.wrong / cards,
+                "wrong_of_answered": self.wrong / max(self.answered, 1)}
+
+    def summary(self) -> str:
+        """One line for people."""
+        rates = self.rates()
+        return (f"{self.cards} cards: right {rates['right']:.1%}, answered "
+                f"{rates['answered']:.1%}, confidently wrong {self.wrong} "
+                f"({rates['wrong']:.2%}), found {self.found}, phantom answers {self.phantoms}")
+
+
+def _card_under(reading: CardReading, scene: Scene) -> int | None:
+    quad = np.array(reading.quad, np.float32)
+    best, best_overlap = None, 0.5
+    for index, truth in enumerate(scene.quads):
+        inter, _ = cv2.intersectConvexConvex(quad, truth.astype(np.float32))
+        union = cv2.contourArea(quad) + cv2.contourArea(truth.astype(np.float32)) - inter
+        overlap = float(inter) / union if union > 0 else 0.0
+        if overlap > best_overlap:
+            best, best_overlap = index, overlap
+    return best
+
+
+STRESSES = ("rotation", "scale", "lighting", "blur", "glare", "perspective", "several",
+            "overlap")
+"""Kinds of synthetic stress scene (see `stress_scene`)."""
+
+
+def stress_scene(kind: str, number: int, style: CardStyle | None = None,
+                 size: tuple[int, int] = (800, 600)) -> Scene:
+    """One synthetic scene stressing the recogniser in one way, deterministic in `number`.
+
+    Kinds: "rotation" (any angle), "scale" (cards 70 to 330 pixels wide), "lighting" (uneven,
+    tinted, washed-out, dim or bright light), "blur" (focus and noise), "glare" (bright
+    spots), "perspective" (strongly oblique camera), "several" (3 to 6 cards, typical
+    imperfections) and "overlap" (a dealt hand, each card partly covering the one before).
+    A random deck style is drawn unless `style` is given.
+
+    Raises:
+        SceneError: Unknown kind.
+    """
+    if kind not in STRESSES:
+        raise SceneError(f"unknown stress {kind!r}; choose one of {', '.join(STRESSES)}")
+    rng = np.random.default_rng([STRESSES.index(kind), number])
+    style = style or random_card_style(rng)
+    codes = [RANKS[int(rng.integers(13))] + SUITS[int(rng.integers(4))] for _ in range(6)]
+    background = BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))]
+    placements, effects = _STRESS[kind](codes, size, rng)
+    return compose(placements, size, style, background, effects, int(rng.integers(1 << 30)))
+
+
+_Built = tuple[list[Placement], Effects]
+
+
+def _centre(size: tuple[int, int]) -> tuple[float, float]:
+    return size[0] / 2, size[1] / 2
+
+
+def _rotation(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
+    return [Placement(codes[0], _centre(size), 220, float(rng.uniform(0, 360)), 0.02)], Effects(
+        blur=0.6, noise=2.0, jpeg_quality=85)
+
+
+def _scale(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
+    width = float(rng.uniform(70, 330))
+    return [Placement(codes[0], _centre(size), width, float(rng.uniform(0, 360)), 0.02)], \
+        Effects(blur=0.6, noise=2.0, jpeg_quality=85)
+
+
+def _lighting(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
+    effects = Effects(light_gradient=float(rng.uniform(0.2, 0.55)),
+                      colour_cast=float(rng.uniform(0.1, 0.25)),
+                      saturation=float(rng.uniform(0.45, 1.0)), blur=0.6, noise=3.0,
+                      jpeg_quality=80, exposure=float(rng.uniform(0.55, 1.3)))
+    return [Placement(codes[0], _centre(size), 200, float(rng.uniform(0, 360)), 0.03)], effects
+
+
+def _blur(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
+    effects = Effects(blur=float(rng.uniform(0.8, 2.2)), noise=float(rng.uniform(3, 8)),
+                      jpeg_quality=int(rng.integers(50, 80)))
+    return [Placement(codes[0], _centre(size), 200, float(rng.uniform(0, 360)), 0.03)], effects
+
+
+def _glare(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
+    effects = Effects(glare=int(rng.integers(1, 3)), glare_strength=float(rng.uniform(50, 130)),
+                      blur=0.6, noise=2.0, jpeg_quality=85)
+    return [Placement(codes[0], _centre(size), 200, float(rng.uniform(0, 360)), 0.03)], effects
+
+
+def _perspective(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
+    return [Placement(codes[0], _centre(size), 200, float(rng.uniform(0, 360)),
+                      float(rng.uniform(0.12, 0.22)), int(rng.integers(1 << 20)))], Effects(
+        blur=0.6, noise=2.0, jpeg_quality=85)
+
+
+def _several(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
+    count = int(rng.integers(3, 7))
+    return scatter(codes[:count], size, rng, (0.18, 0.3)), random_effects(rng, 0.7)
+
+
+def _overlap(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
+    width = float(rng.uniform(150, 200))
+    angle = float(rng.uniform(-20, 20))
+    start = (size[0] / 2 - width * 0.4, size[1] / 2 - width * 0.3)
+    count = int(rng.integers(2, 4))
+    placements = [Placement(codes[k], (start[0] + k * 0.3 * width, start[1] + k * 0.22 * width),
+                            width, angle, 0.02, k) for k in range(count)]
+    return placements, random_effects(rng, 0.5)
+
+
+_STRESS: Final[dict[str, Callable[[list[str], tuple[int, int], np.random.Generator],
+                                  _Built]]] = {
+    "rotation": _rotation, "scale": _scale, "lighting": _lighting, "blur": _blur,
+    "glare": _glare, "perspective": _perspective, "several": _several, "overlap": _overlap,
+}

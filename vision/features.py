@@ -1,0 +1,69 @@
+"""Fixed-length descriptions of glyph ink maps for the classifiers.
+
+A glyph's ink map is stretched to a fixed box (so condensed and wide typefaces meet), then
+described by a histogram of oriented gradients (8x8 cells of the stretched map, signed
+orientations, 2x2 block normalisation) followed by a coarse copy of the map itself.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+RANK_BOX: Final = (24, 36)
+"""Width and height a rank glyph is stretched to."""
+SUIT_BOX: Final = (24, 24)
+"""Width and height a suit glyph is stretched to."""
+_CELL: Final = 6
+_BINS: Final = 12
+_PIXEL_WEIGHT: Final = 0.5
+
+
+def glyph_features(ink: npt.NDArray[np.float32], box: tuple[int, int]) -> npt.NDArray[np.float32]:
+    """Describe a glyph's ink map as a vector (HOG of the stretched map, then its thumbnail).
+
+    Args:
+        ink: The glyph's ink map (0 paper, 1 ink), any size.
+        box: (width, height) the map is stretched to; `RANK_BOX` or `SUIT_BOX`.
+    """
+    stretched = cv2.resize(np.ascontiguousarray(ink, np.float32), box,
+                           interpolation=cv2.INTER_AREA)
+    thumb = cv2.resize(stretched, (box[0] // 3, box[1] // 3), interpolation=cv2.INTER_AREA)
+    return np.concatenate([_hog(stretched), _PIXEL_WEIGHT * thumb.ravel()]).astype(np.float32)
+
+
+def feature_length(box: tuple[int, int]) -> int:
+    """Length of `glyph_features` vectors for glyphs stretched to `box`."""
+    cells_x, cells_y = box[0] // _CELL, box[1] // _CELL
+    return (cells_x - 1) * (cells_y - 1) * 4 * _BINS + (box[0] // 3) * (box[1] // 3)
+
+
+def _hog(image: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    grad_x = cv2.Sobel(image, cv2.CV_32F, 1, 0, ksize=1)
+    grad_y = cv2.Sobel(image, cv2.CV_32F, 0, 1, ksize=1)
+    magnitude, angle = cv2.cartToPolar(grad_x, grad_y)
+    position = angle * (_BINS / (2 * np.pi))
+    lower = np.floor(position)
+    upper_weight = position - lower
+    lower_bin = lower.astype(np.int64) % _BINS
+    upper_bin = (lower_bin + 1) % _BINS
+    height, width = image.shape
+    cells_y, cells_x = height // _CELL, width // _CELL
+    rows = np.minimum(np.arange(height) // _CELL, cells_y - 1)
+    cols = np.minimum(np.arange(width) // _CELL, cells_x - 1)
+    cell = (rows[:, None] * cells_x + cols[None, :]) * _BINS
+    size = cells_y * cells_x * _BINS
+    hist = np.bincount((cell + lower_bin).ravel(), (magnitude * (1 - upper_weight)).ravel(),
+                       size) + np.bincount((cell + upper_bin).ravel(),
+                                           (magnitude * upper_weight).ravel(), size)
+    return _block_normalise(hist.astype(np.float64).reshape(cells_y, cells_x, _BINS))
+
+
+def _block_normalise(cells: npt.NDArray[np.floating]) -> npt.NDArray[np.float32]:
+    blocks = np.concatenate([cells[:-1, :-1], cells[:-1, 1:], cells[1:, :-1], cells[1:, 1:]],
+                            axis=2)
+    norms = np.sqrt((blocks * blocks).sum(axis=2, keepdims=True) + 1e-3)
+    return (blocks / norms).ravel().astype(np.float32)

@@ -1,0 +1,263 @@
+"""Read the index in a card's corner: find the rank and suit glyphs and measure their ink.
+
+A card's two index corners (top-left and, turned half a turn, bottom-right) are warped out of
+the frame at a fixed resolution. Within a corner the ink (anything much darker than the
+paper in the min-of-BGR image, so red and black alike) is split into connected components:
+
+* the rank is the sizeable component nearest the corner; a narrow one with a same-height
+  neighbour just to its right is the "1" of a "10" and takes the "0" with it;
+* the suit is the component stacked below the rank, centred under it.
+
+Each glyph becomes an "ink map" (0 = paper, 1 = full ink) cropped to its own pixels, plus a
+redness measure relative to the paper's colour, so the camera's white balance cancels out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.locate import Quad, min_channel
+
+FloatImage = npt.NDArray[np.float32]
+Box = tuple[int, int, int, int]
+"""x0, y0, x1, y1 (exclusive) in corner-patch pixels."""
+
+CARD_WIDTH_PX = 300
+"""Resolution the card is resampled to before its corner is read (pixels across the card)."""
+
+
+@dataclass(frozen=True, slots=True)
+class IndexLayout:
+    """Where a deck prints its index, relative to the upright card.
+
+    Attributes:
+        card_aspect: Card height over width (1.40 poker size, 1.56 bridge size).
+        width: Fraction of the card's width searched from the corner.
+        height: Fraction of the card's height searched from the corner.
+    """
+
+    card_aspect: float = 1.40
+    width: float = 0.30
+    height: float = 0.45
+
+
+@dataclass(frozen=True, slots=True)
+class Glyph:
+    """One printed glyph of the index.
+
+    Attributes:
+        ink: Ink map of the glyph's bounding box, 0 = paper and 1 = full ink.
+        box: Bounding box in corner-patch pixels.
+        redness: The share of the ink's darkness that spares the red channel, relative to
+            the paper: near 0 for black ink, about 0.5 or more for red (see `_redness`).
+    """
+
+    ink: FloatImage
+    box: Box
+    redness: float
+
+
+@dataclass(frozen=True, slots=True)
+class CornerIndex:
+    """The rank and suit glyphs found in one corner, and where that corner lies in the frame.
+
+    Attributes:
+        rank: The rank glyph ("10" is one glyph).
+        suit: The suit glyph printed below the rank.
+        outline: The index's bounding box corners in frame pixels (4 x 2).
+    """
+
+    rank: Glyph
+    suit: Glyph
+    outline: npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True)
+class _Ink:
+    grey: npt.NDArray[np.uint8]
+    labels: npt.NDArray[np.int32]
+    stats: npt.NDArray[np.int32]
+    paper: float
+
+
+def read_corners(frame: npt.NDArray[np.uint8], quad: Quad,
+                 layout: IndexLayout) -> list[CornerIndex | None]:
+    """Find the index glyphs in the top-left and bottom-right corners of a card.
+
+    Args:
+        frame: The BGR frame.
+        quad: The card's corners as `vision.locate.find_cards` orders them.
+        layout: The deck's index placement.
+
+    Returns:
+        Two entries, one per corner; None where no rank-over-suit index was found.
+    """
+    return [read_corner(frame, np.roll(quad, -turn, axis=0), layout) for turn in (0, 2)]
+
+
+def read_corner(frame: npt.NDArray[np.uint8], quad: Quad,
+                layout: IndexLayout) -> CornerIndex | None:
+    """Find the index glyphs in the corner at `quad[0]` (the card upright from there)."""
+    patch, to_patch = corner_patch(frame, quad, layout)
+    ink = _segment(patch)
+    if ink is None:
+        return None
+    found = _rank_and_suit(ink, patch.shape[1], patch.shape[0])
+    if found is None:
+        return None
+    rank_box, rank_ids, suit_box, suit_ids = found
+    paper_bgr = _paper_colour(patch, ink)
+    rank = _glyph(patch, ink, rank_box, rank_ids, paper_bgr)
+    suit = _glyph(patch, ink, suit_box, suit_ids, paper_bgr)
+    return CornerIndex(rank, suit, _outline_in_frame(rank_box, suit_box, to_patch))
+
+
+def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, layout: IndexLayout
+                 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
+    """Warp the index corner at `quad[0]` out of the frame, upright, at `CARD_WIDTH_PX`.
+
+    Returns:
+        The BGR patch and the 3x3 transform from frame to patch pixels.
+    """
+    width = float(CARD_WIDTH_PX)
+    height = width * layout.card_aspect
+    card = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    transform = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), card)
+    size = (round(width * layout.width), round(height * layout.height))
+    patch = cv2.warpPerspective(frame, transform, size, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    return patch, transform
+
+
+def _segment(patch: npt.NDArray[np.uint8]) -> _Ink | None:
+    """Split the corner's ink into connected components.
+
+    Ink is darker than Otsu's level and clearly darker than the paper; a thin strip along the
+    card's edges is ignored (the outline may be a pixel or two off).
+    """
+    grey = min_channel(patch)
+    paper = float(np.percentile(grey, 90))
+    level, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    level = min(float(level), paper - 35.0)
+    if level <= 0:
+        return None
+    ink = (grey < level).astype(np.uint8)
+    inset = max(2, round(0.015 * CARD_WIDTH_PX))
+    ink[:inset, :] = 0
+    ink[:, :inset] = 0
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    return _Ink(grey, labels, stats, paper)
+
+
+def _candidates(ink: _Ink, width: int, height: int) -> list[int]:
+    """Components big enough to be a glyph and small enough not to be a picture or pip row."""
+    shortest = 0.035 * CARD_WIDTH_PX
+    ids = []
+    for label in range(1, len(ink.stats)):
+        _, _, w, h, area = (int(v) for v in ink.stats[label])
+        if shortest <= h <= 0.6 * height and w <= 0.8 * width and area >= 12:
+            ids.append(label)
+    return ids
+
+
+def _rank_and_suit(ink: _Ink, width: int, height: int
+                   ) -> tuple[Box, list[int], Box, list[int]] | None:
+    ids = _candidates(ink, width, height)
+    by_distance = sorted(ids, key=lambda i: float(np.hypot(*ink.stats[i][:2])))
+    for rank_id in by_distance[:3]:
+        rank_box, rank_ids = _rank_glyph(ink, rank_id, ids)
+        suit_id = _suit_below(ink, rank_box, ids, rank_ids)
+        if suit_id is not None:
+            return rank_box, rank_ids, _box(ink, suit_id), [suit_id]
+    return None
+
+
+def _rank_glyph(ink: _Ink, rank_id: int, ids: list[int]) -> tuple[Box, list[int]]:
+    """The rank's box; a narrow "1" with a same-height glyph beside it is read with its "0"."""
+    box = _box(ink, rank_id)
+    x0, y0, x1, y1 = box
+    tall = y1 - y0
+    if x1 - x0 >= 0.5 * tall:
+        return box, [rank_id]
+    for other in ids:
+        ox0, oy0, ox1, oy1 = _box(ink, other)
+        overlap = min(y1, oy1) - max(y0, oy0)
+        gap = ox0 - x1
+        if (other != rank_id and overlap >= 0.7 * min(tall, oy1 - oy0)
+                and -2 <= gap <= 0.4 * tall and 0.75 <= (oy1 - oy0) / tall <= 1.33):
+            return (x0, min(y0, oy0), max(x1, ox1), max(y1, oy1)), [rank_id, other]
+    return box, [rank_id]
+
+
+def _suit_below(ink: _Ink, rank_box: Box, ids: list[int], rank_ids: list[int]) -> int | None:
+    x0, _, x1, y1 = rank_box
+    tall = rank_box[3] - rank_box[1]
+    centre = (x0 + x1) / 2
+    best: tuple[float, int] | None = None
+    for label in ids:
+        if label in rank_ids:
+            continue
+        sx0, sy0, sx1, sy1 = _box(ink, label)
+        offset = abs((sx0 + sx1) / 2 - centre)
+        if (sy0 < y1 - 2 or sy0 > y1 + 0.8 * tall or sy1 - sy0 < 0.3 * tall
+                or offset > 0.6 * (x1 - x0) + 0.2 * tall):
+            continue
+        score = offset + (sy0 - y1)
+        if best is None or score < best[0]:
+            best = (score, label)
+    return None if best is None else best[1]
+
+
+def _box(ink: _Ink, label: int) -> Box:
+    x, y, w, h, _ = (int(v) for v in ink.stats[label])
+    return x, y, x + w, y + h
+
+
+def _paper_colour(patch: npt.NDArray[np.uint8], ink: _Ink) -> npt.NDArray[np.float32]:
+    bright = ink.grey >= ink.paper - 10
+    return np.asarray(patch[bright].mean(axis=0) if bright.any() else patch.reshape(-1, 3)
+                      .mean(axis=0), np.float32)
+
+
+def _glyph(patch: npt.NDArray[np.uint8], ink: _Ink, box: Box, ids: list[int],
+           paper_bgr: npt.NDArray[np.float32]) -> Glyph:
+    x0, y0, x1, y1 = box
+    x0, y0 = max(x0 - 1, 0), max(y0 - 1, 0)
+    x1, y1 = min(x1 + 1, patch.shape[1]), min(y1 + 1, patch.shape[0])
+    own = np.isin(ink.labels[y0:y1, x0:x1], ids).astype(np.uint8)
+    own = cv2.dilate(own, np.ones((3, 3), np.uint8)).astype(bool)
+    grey = ink.grey[y0:y1, x0:x1].astype(np.float32)
+    darkest = float(grey[own].min()) if own.any() else 0.0
+    span = max(ink.paper - darkest, 1.0)
+    amount = np.clip((ink.paper - grey) / span, 0.0, 1.0) * own
+    return Glyph(amount.astype(np.float32), (x0, y0, x1, y1),
+                 _redness(patch[y0:y1, x0:x1], amount, paper_bgr))
+
+
+def _redness(crop: npt.NDArray[np.uint8], amount: FloatImage,
+             paper_bgr: npt.NDArray[np.float32]) -> float:
+    """How much of the ink's darkness is missing from red alone (0 black, about 1 pure red).
+
+    Per pixel, relative to the paper: (red - max(green, blue)) over (1 - min(b, g, r)),
+    averaged with the ink amount as weight, so thin and blurred strokes score like solid ink.
+    """
+    if float(amount.sum()) <= 0:
+        return 0.0
+    ratio = crop.astype(np.float32) / np.maximum(paper_bgr, 1.0)
+    blue, green, red = ratio[..., 0], ratio[..., 1], ratio[..., 2]
+    chroma = red - np.maximum(green, blue)
+    darkness = np.maximum(1.0 - np.minimum(np.minimum(blue, green), red), 0.0)
+    return float((amount * chroma).sum() / max(float((amount * darkness).sum()), 1e-6))
+
+
+def _outline_in_frame(rank_box: Box, suit_box: Box,
+                      to_patch: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
+    x0, y0 = min(rank_box[0], suit_box[0]), min(rank_box[1], suit_box[1])
+    x1, y1 = max(rank_box[2], suit_box[2]), max(rank_box[3], suit_box[3])
+    corners = np.array([[[x0, y0]], [[x1, y0]], [[x1, y1]], [[x0, y1]]], np.float32)
+    back = cv2.perspectiveTransform(corners, np.linalg.inv(to_patch))
+    return np.asarray(back.reshape(4, 2), np.float32)

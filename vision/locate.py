@@ -1,0 +1,356 @@
+"""Find the cards in a frame: bright, paper-white quadrilaterals of a card's proportions.
+
+Two candidate generators run on a reduced copy of the frame (the per-pixel minimum of B, G
+and R, so coloured felt and red ink both read dark while paper reads bright):
+
+* Canny edges, closed by a small dilation. Every contour, outer or hole, is a candidate, so a
+  card whose outline touches a neighbour or table clutter still yields its inner outline.
+* Otsu thresholds, for cards whose outline is too soft for Canny on a textured cloth.
+
+Candidates must be convex quadrilaterals with a card's aspect ratio, filled by their contour,
+and brighter just inside than just outside (a printed box on the layout or a face card's
+picture frame is not). Duplicates are merged, keeping the best-filled outline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Quad = npt.NDArray[np.float32]
+"""Four corners (x, y) in frame pixels: top-left, top-right, bottom-right, bottom-left of the
+card held upright, so the first edge is a short one. A 180-degree turn is not resolved here."""
+
+_EDGE_KERNEL = np.ones((3, 3), np.uint8)
+
+
+@dataclass(frozen=True, slots=True)
+class LocateParams:
+    """Tuning of card finding.
+
+    Attributes:
+        work_width: Width the frame is reduced to for finding outlines.
+        min_area: Smallest card, as a fraction of the frame's area.
+        max_area: Largest card, as a fraction of the frame's area.
+        min_aspect: Smallest long-to-short side ratio accepted.
+        max_aspect: Largest long-to-short side ratio accepted.
+        min_fill: Smallest ratio of the outline's area to its quadrilateral's area.
+        min_contrast: Grey levels by which the card's margin must outshine its surroundings.
+    """
+
+    work_width: int = 400
+    min_area: float = 0.004
+    max_area: float = 0.9
+    min_aspect: float = 1.08
+    max_aspect: float = 1.9
+    min_fill: float = 0.88
+    min_contrast: float = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    quad: Quad
+    fill: float
+    area: float
+
+
+def find_cards(frame: npt.NDArray[np.uint8], params: LocateParams | None = None) -> list[Quad]:
+    """Return the quadrilateral of every card found in a BGR frame, largest first.
+
+    Args:
+        frame: A BGR (or single-channel) uint8 image.
+        params: Tuning; the defaults suit 640x480 to 1280x960 frames.
+
+    Returns:
+        One `Quad` per card, in frame pixel coordinates.
+    """
+    params = params or LocateParams()
+    small, scale = work_image(frame, params.work_width)
+    candidates = _edge_candidates(small, params) + _threshold_candidates(small, params)
+    cards = [c for c in candidates if paper_contrast(small, c.quad) >= params.min_contrast]
+    return [refine_edges(frame, np.asarray(c.quad / scale, dtype=np.float32), 1.0 / scale)
+            for c in _merge_duplicates(cards)]
+
+
+def work_image(frame: npt.NDArray[np.uint8], work_width: int) -> tuple[npt.NDArray[np.uint8],
+                                                                      float]:
+    """Reduce a frame about to `work_width` as a lightly blurred min-of-BGR image.
+
+    The reduction is by a whole factor (the nearest to `work_width`, never enlarging), which
+    OpenCV's area resampling does several times faster than a fractional one.
+
+    Returns:
+        The reduced image and its scale relative to the frame.
+    """
+    height, width = frame.shape[:2]
+    factor = max(1, round(width / work_width))
+    if factor > 1:
+        size = (width // factor, height // factor)
+        frame = cv2.resize(frame[:size[1] * factor, :size[0] * factor], size,
+                           interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(min_channel(frame), (3, 3), 0), 1.0 / factor
+
+
+def min_channel(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The per-pixel minimum of B, G and R: paper stays bright, black and red ink go dark."""
+    if image.ndim == 2:
+        return image
+    blue, green, red = cv2.split(image)
+    return cv2.min(cv2.min(blue, green), red)
+
+
+def _edge_candidates(small: npt.NDArray[np.uint8], params: LocateParams) -> list[_Candidate]:
+    edges = cv2.dilate(cv2.Canny(small, 20, 60), _EDGE_KERNEL)
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    return _quads_of(contours, small.shape, params)
+
+
+def _threshold_candidates(small: npt.NDArray[np.uint8], params: LocateParams) -> list[_Candidate]:
+    level, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    levels = [level]
+    brighter = small[small > level]
+    if brighter.size > 64:
+        upper, _ = cv2.threshold(brighter.reshape(-1, 1), 0, 255,
+                                 cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        levels.append(upper)
+    found: list[_Candidate] = []
+    for value in levels:
+        mask = cv2.morphologyEx((small > value).astype(np.uint8), cv2.MORPH_OPEN, _EDGE_KERNEL)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        found += _quads_of(contours, small.shape, params)
+    return found
+
+
+def _quads_of(contours: object, shape: tuple[int, ...], params: LocateParams
+              ) -> list[_Candidate]:
+    image_area = shape[0] * shape[1]
+    found = []
+    for contour in contours:  # type: ignore[attr-defined]
+        area = cv2.contourArea(contour)
+        if not params.min_area * image_area <= area <= params.max_area * image_area:
+            continue
+        quad = _quadrilateral(contour)
+        if quad is None or _along_frame_edge(quad, shape):
+            continue
+        quad_area = cv2.contourArea(quad)
+        fill = area / quad_area if quad_area > 0 else 0.0
+        aspect = _aspect(quad)
+        if fill >= params.min_fill and params.min_aspect <= aspect <= params.max_aspect:
+            refined = fit_sides(contour.reshape(-1, 2).astype(np.float32), quad)
+            found.append(_Candidate(refined, min(fill, 1.0 / fill), quad_area))
+    return found
+
+
+def _quadrilateral(contour: npt.NDArray[np.int32]) -> Quad | None:
+    hull = cv2.convexHull(contour)
+    corners = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
+    if len(corners) != 4:
+        return None
+    return order_corners(corners.reshape(4, 2).astype(np.float32))
+
+
+def _along_frame_edge(quad: Quad, shape: tuple[int, ...]) -> bool:
+    """Whether a side runs along the frame's edge: a region cut off by the frame, not a card."""
+    limits = np.array([shape[1] - 1, shape[0] - 1], np.float32)
+    on_low = quad <= 1.5
+    on_high = quad >= limits - 1.5
+    for index in range(4):
+        other = (index + 1) % 4
+        if (on_low[index] & on_low[other]).any() or (on_high[index] & on_high[other]).any():
+            return True
+    return False
+
+
+def fit_sides(points: npt.NDArray[np.float32], quad: Quad) -> Quad:
+    """Sharpen a quadrilateral's corners from its outline points.
+
+    A line is fitted to the middle of each side and neighbouring lines are intersected (a
+    card's rounded corners otherwise pull the corners inwards). `quad` is returned unchanged
+    if a side has too few points or the fit moves a corner implausibly far.
+    """
+    lines = []
+    for index in range(4):
+        line = _side_line(points, quad[index], quad[(index + 1) % 4])
+        if line is None:
+            return quad
+        lines.append(line)
+    corners = [_intersect(lines[index - 1], lines[index]) for index in range(4)]
+    if any(c is None for c in corners):
+        return quad
+    refined = np.array(corners, np.float32)
+    shortest = min(_side(quad, index) for index in range(4))
+    if float(np.abs(refined - quad).max()) > 0.15 * shortest:
+        return quad
+    return refined
+
+
+def refine_edges(frame: npt.NDArray[np.uint8], quad: Quad, reach: float) -> Quad:
+    """Move each side of `quad` onto the card's edge in the full-resolution frame.
+
+    Along each side, the brightness profile across it (min of B, G and R) is sampled at
+    sub-pixel steps within `reach` + 1.5 pixels; the steepest fall from paper to table marks
+    the edge. Lines fitted to those points are intersected into corners. Corners that would
+    move further than the reach allows are left where they were.
+    """
+    centre = quad.mean(axis=0)
+    offsets = np.arange(-reach - 1.5, reach + 1.75, 0.5, dtype=np.float32)
+    lines = []
+    for index in range(4):
+        line = _edge_line(frame, quad[index], quad[(index + 1) % 4], centre, offsets)
+        if line is None:
+            return quad
+        lines.append(line)
+    corners = [_intersect(lines[index - 1], lines[index]) for index in range(4)]
+    if any(c is None for c in corners):
+        return quad
+    refined = np.array(corners, np.float32)
+    if float(np.abs(refined - quad).max()) > 2.5 * reach + 3:
+        return quad
+    return refined
+
+
+def _edge_line(frame: npt.NDArray[np.uint8], start: npt.NDArray[np.float32],
+               end: npt.NDArray[np.float32], centre: npt.NDArray[np.float32],
+               offsets: npt.NDArray[np.float32]
+               ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+    direction = end - start
+    length = float(np.linalg.norm(direction))
+    if length < 8:
+        return None
+    unit = direction / length
+    normal = np.array([-unit[1], unit[0]], np.float32)
+    if float(np.dot((start + end) / 2 - centre, normal)) < 0:
+        normal = -normal  # point outwards, from paper to table
+    along = np.linspace(0.15, 0.85, 16, dtype=np.float32)[:, None]
+    points = start + along * direction
+    samples = points[:, None, :] + offsets[None, :, None] * normal
+    map_x = np.ascontiguousarray(samples[..., 0], np.float32)
+    map_y = np.ascontiguousarray(samples[..., 1], np.float32)
+    values = cv2.remap(frame, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    profile = min_channel(values).astype(np.float32)
+    fall = profile[:, :-2] - profile[:, 2:]
+    steepest = fall.argmax(axis=1)
+    strong = fall[np.arange(len(steepest)), steepest] > 8.0
+    if int(strong.sum()) < 6:
+        return None
+    edge = points[strong] + (offsets[steepest[strong] + 1])[:, None] * normal
+    vx, vy, x0, y0 = cv2.fitLine(edge.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
+
+
+def _side_line(points: npt.NDArray[np.float32], start: npt.NDArray[np.float32],
+               end: npt.NDArray[np.float32]
+               ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+    direction = end - start
+    length = float(np.linalg.norm(direction))
+    if length < 4:
+        return None
+    unit = direction / length
+    relative = points - start
+    along = relative @ unit / length
+    across = np.abs(relative @ np.array([-unit[1], unit[0]], np.float32))
+    near = points[(along > 0.15) & (along < 0.85) & (across < max(2.0, 0.03 * length))]
+    if len(near) < 5:
+        return None
+    vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
+
+
+def _intersect(first: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]],
+               second: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]
+               ) -> npt.NDArray[np.float64] | None:
+    (p, r), (q, s) = first, second
+    denominator = r[0] * s[1] - r[1] * s[0]
+    if abs(denominator) < 1e-6:
+        return None
+    t = ((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / denominator
+    return p + t * r
+
+
+def order_corners(points: npt.NDArray[np.float32]) -> Quad:
+    """Order four corners clockwise (on screen) starting so the first edge is a short side.
+
+    Of the two corners that can start, the one nearer the frame's top-left is chosen, so the
+    order is stable from frame to frame.
+    """
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    ordered = points[np.argsort(angles)]
+    if _side(ordered, 0) > _side(ordered, 1):
+        ordered = np.roll(ordered, -1, axis=0)
+    if ordered[2].sum() < ordered[0].sum():
+        ordered = np.roll(ordered, -2, axis=0)
+    return np.ascontiguousarray(ordered, dtype=np.float32)
+
+
+def _side(quad: Quad, index: int) -> float:
+    return float(np.linalg.norm(quad[index] - quad[(index + 1) % 4]))
+
+
+def _aspect(quad: Quad) -> float:
+    short = _side(quad, 0) + _side(quad, 2)
+    long = _side(quad, 1) + _side(quad, 3)
+    return long / short if short > 0 else 0.0
+
+
+def _merge_duplicates(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Keep the largest of overlapping outlines, averaging near-identical ones.
+
+    A card contains its pips and picture frame, so the largest wins; the outer and inner side
+    of one edge give two near-identical outlines whose mean is the edge itself.
+    """
+    kept: list[_Candidate] = []
+    twins: list[list[_Candidate]] = []
+    for candidate in sorted(candidates, key=lambda c: -c.area):
+        for index, other in enumerate(kept):
+            if _overlap(candidate.quad, other.quad) >= 0.5:
+                if candidate.area >= 0.85 * other.area:
+                    twins[index].append(candidate)
+                break
+        else:
+            kept.append(candidate)
+            twins.append([candidate])
+    return [_average(group) for group in twins]
+
+
+def _average(group: list[_Candidate]) -> _Candidate:
+    if len(group) == 1:
+        return group[0]
+    first = group[0].quad
+    matched = [first] + [_match_corners(first, other.quad) for other in group[1:]]
+    quad = np.mean(matched, axis=0).astype(np.float32)
+    return _Candidate(quad, group[0].fill, float(cv2.contourArea(quad)))
+
+
+def _match_corners(reference: Quad, quad: Quad) -> Quad:
+    """`quad`'s corners rolled to line up with `reference`'s."""
+    costs = [float(np.abs(np.roll(quad, -shift, axis=0) - reference).sum()) for shift in range(4)]
+    return np.roll(quad, -int(np.argmin(costs)), axis=0)
+
+
+def _overlap(first: Quad, second: Quad) -> float:
+    """Intersection area over the smaller quadrilateral's area."""
+    inter, _ = cv2.intersectConvexConvex(first, second)
+    smaller = min(cv2.contourArea(first), cv2.contourArea(second))
+    return float(inter) / smaller if smaller > 0 else 0.0
+
+
+def paper_contrast(small: npt.NDArray[np.uint8], quad: Quad) -> float:
+    """How much brighter a quadrilateral's inner margin is than the band just outside it."""
+    size, margin = (40, 54), 7
+    inner = np.array([[margin, margin], [size[0] - margin, margin],
+                      [size[0] - margin, size[1] - margin], [margin, size[1] - margin]],
+                     np.float32)
+    transform = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), inner)
+    patch = cv2.warpPerspective(small, transform, size, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    ring = np.zeros(patch.shape, bool)
+    ring[margin + 1:-margin - 1, margin + 1:-margin - 1] = True
+    ring[margin + 4:-margin - 4, margin + 4:-margin - 4] = False
+    around = np.zeros(patch.shape, bool)
+    around[1:-1, 1:-1] = True
+    around[margin - 2:-margin + 2, margin - 2:-margin + 2] = False
+    return float(np.median(patch[ring]) - np.median(patch[around]))

@@ -1,0 +1,192 @@
+"""Deck profiles: what the recogniser knows about one deck's printing, saved as one `.npz` file.
+
+A profile holds the index layout, a rank and a suit classifier, the red/black ink model and
+the confidence below which a reading is reported as unsure. The file is a NumPy `.npz`
+archive (no pickled objects) with a JSON header under the key `meta`.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.classify import GlyphClassifier, NearestNeighbours, Perceptron
+from vision.errors import ProfileError
+from vision.features import RANK_BOX, SUIT_BOX, feature_length
+from vision.index import IndexLayout
+
+FORMAT: Final = "shoectl-deck-profile"
+VERSION: Final = 1
+GENERIC_PROFILE: Final = "generic_profile.npz"
+"""File name of the generic profile shipped in the package (package data, like `py.typed`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ColourModel:
+    """Red versus black ink from a glyph's redness (see `vision.index.Glyph`).
+
+    Attributes:
+        red_above: Redness at which red and black are equally likely.
+        softness: Redness change that moves the odds by a factor of e.
+    """
+
+    red_above: float = 0.2
+    softness: float = 0.04
+
+    def log_red_black(self, redness: float) -> tuple[float, float]:
+        """Log-probabilities that ink of this redness is red, and that it is black."""
+        z = (redness - self.red_above) / self.softness
+        log_red = -float(np.logaddexp(0.0, -z))
+        log_black = -float(np.logaddexp(0.0, z))
+        return log_red, log_black
+
+
+@dataclass(frozen=True)
+class DeckProfile:
+    """Everything the recogniser needs to read one deck (or, generically, most decks).
+
+    Attributes:
+        name: A label for people ("casino deck, table 4").
+        kind: "enrolled" (learned from photos of one deck) or "generic".
+        layout: Where the deck prints its index.
+        rank: The rank classifier (classes "A23456789TJQK").
+        suit: The suit classifier (classes "SHDC").
+        colour: The red/black ink model.
+        unsure_below: Readings less confident than this are reported as unsure.
+        info: Provenance and the figures measured when the profile was made.
+    """
+
+    name: str
+    kind: str
+    layout: IndexLayout
+    rank: GlyphClassifier
+    suit: GlyphClassifier
+    colour: ColourModel = ColourModel()
+    unsure_below: float = 0.9
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+
+def save_profile(profile: DeckProfile, path: Path) -> None:
+    """Write `profile` to `path` (a `.npz` file; parent folders must exist)."""
+    meta = {
+        "format": FORMAT, "version": VERSION, "name": profile.name, "kind": profile.kind,
+        "layout": asdict(profile.layout), "colour": asdict(profile.colour),
+        "unsure_below": profile.unsure_below, "info": dict(profile.info),
+    }
+    arrays: dict[str, npt.NDArray[Any]] = {}
+    for key, classifier in (("rank", profile.rank), ("suit", profile.suit)):
+        meta[key] = _classifier_meta(classifier)
+        arrays |= {f"{key}/{name}": array for name, array in _classifier_arrays(classifier)}
+    arrays["meta"] = np.frombuffer(json.dumps(meta, sort_keys=True).encode(), np.uint8)
+    with path.open("wb") as handle:
+        np.savez_compressed(handle, allow_pickle=False, **arrays)
+
+
+def _classifier_meta(classifier: GlyphClassifier) -> dict[str, Any]:
+    if isinstance(classifier, NearestNeighbours):
+        return {"type": "nearest", "classes": classifier.classes,
+                "temperature": classifier.temperature,
+                "novelty_distance": classifier.novelty_distance}
+    if isinstance(classifier, Perceptron):
+        return {"type": "perceptron", "classes": classifier.classes,
+                "temperature": classifier.temperature,
+                "novelty_distance": classifier.novelty_distance}
+    raise ProfileError(f"cannot save a {type(classifier).__name__} classifier")
+
+
+def _classifier_arrays(classifier: GlyphClassifier) -> list[tuple[str, npt.NDArray[Any]]]:
+    if isinstance(classifier, NearestNeighbours):
+        return [("samples", classifier.samples.astype(np.float16)),
+                ("labels", classifier.labels)]
+    if not isinstance(classifier, Perceptron):
+        raise ProfileError(f"cannot save a {type(classifier).__name__} classifier")
+    w1, b1, w2, b2 = classifier.weights
+    return [("mean", classifier.mean), ("scale", classifier.scale),
+            ("w1", w1.astype(np.float16)), ("b1", b1), ("w2", w2), ("b2", b2),
+            ("reference", classifier.reference.astype(np.float16))]
+
+
+def load_profile(path: Path) -> DeckProfile:
+    """Read a profile written by `save_profile`.
+
+    Raises:
+        ProfileError: The file is missing, not a profile, or inconsistent; the message names
+            the file and what is wrong.
+    """
+    try:
+        with path.open("rb") as handle, np.load(handle, allow_pickle=False) as archive:
+            arrays = {name: archive[name] for name in archive.files}
+    except FileNotFoundError:
+        raise ProfileError(f"{path}: no such profile file") from None
+    except (OSError, ValueError, zipfile.BadZipFile) as error:
+        raise ProfileError(f"{path}: not a deck profile ({error})") from None
+    meta = _read_meta(path, arrays)
+    try:
+        return _build(meta, arrays)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ProfileError(f"{path}: incomplete or inconsistent profile ({error!r})") from None
+
+
+def _read_meta(path: Path, arrays: Mapping[str, npt.NDArray[Any]]) -> dict[str, Any]:
+    if "meta" not in arrays:
+        raise ProfileError(f"{path}: not a deck profile (no 'meta' entry)")
+    try:
+        meta = json.loads(arrays["meta"].tobytes().decode())
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ProfileError(f"{path}: unreadable profile header ({error})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise ProfileError(f"{path}: not a deck profile (format is not {FORMAT!r})")
+    if meta.get("version") != VERSION:
+        raise ProfileError(f"{path}: profile version {meta.get('version')!r} is not supported "
+                           f"(this build reads version {VERSION}); enrol the deck again")
+    return meta
+
+
+def _build(meta: dict[str, Any], arrays: Mapping[str, npt.NDArray[Any]]) -> DeckProfile:
+    rank = _load_classifier("rank", meta["rank"], arrays, feature_length(RANK_BOX))
+    suit = _load_classifier("suit", meta["suit"], arrays, feature_length(SUIT_BOX))
+    if rank.classes != "A23456789TJQK" or suit.classes != "SHDC":
+        raise ValueError("classifier classes are not the 13 ranks and 4 suits")
+    return DeckProfile(
+        name=str(meta["name"]), kind=str(meta["kind"]), layout=IndexLayout(**meta["layout"]),
+        rank=rank, suit=suit, colour=ColourModel(**meta["colour"]),
+        unsure_below=float(meta["unsure_below"]), info=dict(meta["info"]),
+    )
+
+
+def _load_classifier(key: str, meta: dict[str, Any], arrays: Mapping[str, npt.NDArray[Any]],
+                     length: int) -> GlyphClassifier:
+    def array(name: str) -> npt.NDArray[np.float32]:
+        return np.asarray(arrays[f"{key}/{name}"], np.float32)
+
+    if meta["type"] == "nearest":
+        samples = array("samples")
+        if samples.ndim != 2 or samples.shape[1] != length:
+            raise ValueError(f"{key} samples have shape {samples.shape}, expected (n, {length})")
+        return NearestNeighbours(meta["classes"], samples, arrays[f"{key}/labels"],
+                                 meta["temperature"], meta["novelty_distance"])
+    if meta["type"] == "perceptron":
+        if array("mean").shape != (length,):
+            raise ValueError(f"{key} input size is {array('mean').shape}, expected ({length},)")
+        weights = (array("w1"), array("b1"), array("w2"), array("b2"))
+        return Perceptron(meta["classes"], array("mean"), array("scale"), weights,
+                          meta["temperature"], array("reference"), meta["novelty_distance"])
+    raise ValueError(f"unknown {key} classifier type {meta['type']!r}")
+
+
+def generic_profile_path() -> Path:
+    """Where the generic profile shipped with the package lies."""
+    return Path(str(resources.files("vision") / GENERIC_PROFILE))
+
+
+def load_generic_profile() -> DeckProfile:
+    """Load the generic profile (built by `vision.build_generic`) shipped with the package."""
+    return load_profile(generic_profile_path())

@@ -1,0 +1,270 @@
+"""Frame in, cards out: find each card, read its index corners, decide or say unsure.
+
+A reading is answered only when every check agrees; otherwise `card` is None and `reason`
+says why, so the caller can take another frame. A wrong card stops a table, an unsure one
+only costs a frame.
+
+Checks, in order: an index was found in at least one corner; the glyphs resemble the
+profile's training glyphs (novelty); both corners, when both were read, name the same card;
+the ink colour matches the suit's colour; the combined probability reaches the profile's
+`unsure_below`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import FrameError
+from vision.features import RANK_BOX, SUIT_BOX, glyph_features
+from vision.index import CornerIndex, read_corners
+from vision.locate import LocateParams, Quad, find_cards
+from vision.profile import DeckProfile
+
+NO_INDEX = "no index found"
+NOVEL = "glyphs unlike the profile's"
+DISAGREE = "corners disagree"
+COLOUR = "ink colour contradicts the suit"
+LOW_CONFIDENCE = "low confidence"
+AMBIGUOUS_ASPECT = 1.25
+"""Below this long-to-short side ratio a card's outline does not show which way is up."""
+_COLOUR_DOUBT = float(np.log(0.05))
+
+
+@dataclass(frozen=True, slots=True)
+class CardReading:
+    """One card found in a frame.
+
+    Attributes:
+        card: The card code ("QH"), or None when unsure.
+        confidence: Estimated probability that `guess` is right (0 when nothing was read).
+        guess: The most likely card even when unsure (None when no index was found). Only
+            `card` is an answer; `guess` is evidence for records and diagnosis.
+        quad: The card's corners in frame pixels (top-left, top-right, bottom-right,
+            bottom-left of the upright card, or of the card turned half a turn).
+        index_box: Bounding box (x, y, width, height) in frame pixels of the index read, or
+            None when none was found.
+        reason: Why the reading is unsure; empty when answered.
+    """
+
+    card: str | None
+    confidence: float
+    guess: str | None
+    quad: tuple[tuple[float, float], ...]
+    index_box: tuple[int, int, int, int] | None
+    reason: str = ""
+
+    @property
+    def rank(self) -> str | None:
+        """The rank letter of an answered reading."""
+        return self.card[0] if self.card else None
+
+    @property
+    def suit(self) -> str | None:
+        """The suit letter of an answered reading."""
+        return self.card[1] if self.card else None
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: card, confidence, box, corners (and reason when unsure)."""
+        out: dict[str, Any] = {"card": self.card, "confidence": round(self.confidence, 4),
+                               "box": list(self.index_box) if self.index_box else None,
+                               "corners": [[round(x, 1), round(y, 1)] for x, y in self.quad]}
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class CornerFeatures:
+    """What the classifiers see of one index corner.
+
+    Attributes:
+        rank: Feature vector of the rank glyph.
+        suit: Feature vector of the suit glyph.
+        redness: Redness of the index's ink, the suit weighted three to one over the rank
+            (its thin strokes lose colour to blur and JPEG's halved colour resolution).
+    """
+
+    rank: npt.NDArray[np.float32]
+    suit: npt.NDArray[np.float32]
+    redness: float
+
+    @classmethod
+    def of(cls, corner: CornerIndex) -> CornerFeatures:
+        """Describe a corner found by `vision.index.read_corner`."""
+        return cls(glyph_features(corner.rank.ink, RANK_BOX),
+                   glyph_features(corner.suit.ink, SUIT_BOX),
+                   (corner.rank.redness + 3.0 * corner.suit.redness) / 4)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The verdict on one card's corners.
+
+    Attributes:
+        guess: The most likely card.
+        confidence: Its estimated probability.
+        reason: Why it is not an answer (see the module's checks); empty when answered.
+    """
+
+    guess: str
+    confidence: float
+    reason: str
+
+
+class Recognizer:
+    """Reads the cards in frames with one deck profile.
+
+    Holds no per-frame state: one instance may serve any number of frames, one at a time or
+    from several threads.
+
+    Args:
+        profile: The deck profile (`vision.load_profile` or `vision.load_generic_profile`).
+        locate: Card-finding tuning; None for the defaults.
+        unsure_below: Overrides the profile's confidence threshold.
+    """
+
+    def __init__(self, profile: DeckProfile, locate: LocateParams | None = None,
+                 unsure_below: float | None = None) -> None:
+        self.profile = profile
+        self.locate = locate or LocateParams()
+        self.unsure_below = profile.unsure_below if unsure_below is None else unsure_below
+
+    def recognize(self, frame: npt.NDArray[np.uint8]) -> list[CardReading]:
+        """Find and read every card in a BGR frame, in reading order (top to bottom).
+
+        Raises:
+            FrameError: `frame` is not a non-empty uint8 image.
+        """
+        frame = check_frame(frame)
+        readings = [self.read_card(frame, quad) for quad in find_cards(frame, self.locate)]
+        return sorted(readings, key=_reading_order)
+
+    def read_card(self, frame: npt.NDArray[np.uint8], quad: Quad) -> CardReading:
+        """Read the card whose corners in `frame` are `quad` (ordered as `find_cards` does).
+
+        A card seen so obliquely that it looks nearly square is read both ways up; two
+        different answers make it unsure.
+        """
+        quad = np.asarray(quad, np.float32)
+        reading = self._read_upright(frame, quad)
+        if _long_over_short(quad) >= AMBIGUOUS_ASPECT:
+            return reading
+        turned = self._read_upright(frame, np.roll(quad, -1, axis=0))
+        if reading.card and turned.card and reading.card != turned.card:
+            return replace(reading, card=None, reason=DISAGREE)
+        if turned.card and not reading.card:
+            return replace(turned, quad=reading.quad)
+        if reading.guess is None and turned.guess is not None:
+            return replace(turned, quad=reading.quad)
+        return reading
+
+    def _read_upright(self, frame: npt.NDArray[np.uint8], quad: Quad) -> CardReading:
+        found = [c for c in read_corners(frame, quad, self.profile.layout) if c is not None]
+        quad_points = tuple((float(x), float(y)) for x, y in quad)
+        if not found:
+            return CardReading(None, 0.0, None, quad_points, None, NO_INDEX)
+        verdict = decide(self.profile, [CornerFeatures.of(c) for c in found], self.unsure_below)
+        return CardReading(None if verdict.reason else verdict.guess, verdict.confidence,
+                           verdict.guess, quad_points, _index_box(found), verdict.reason)
+
+
+def decide(profile: DeckProfile, corners: Sequence[CornerFeatures],
+           unsure_below: float) -> Decision:
+    """Combine the corners of one card into a guess, its confidence and any doubt.
+
+    Args:
+        profile: The deck profile whose classifiers and colour model are used.
+        corners: One or two corners of the card (at least one).
+        unsure_below: Confidence below which the guess is not an answer.
+    """
+    rank_features = np.stack([c.rank for c in corners])
+    suit_features = np.stack([c.suit for c in corners])
+    rank_lp, rank_novelty = profile.rank.assess(rank_features)
+    suit_lp, suit_novelty = profile.suit.assess(suit_features)
+    colour_lp = _colour_terms(profile, corners)
+    suit_lp = suit_lp + colour_lp
+    suit_lp = suit_lp - np.logaddexp.reduce(suit_lp, axis=1, keepdims=True)
+    rank_all, suit_all = _mean_log(rank_lp), _mean_log(suit_lp)
+    rank, suit = int(np.argmax(rank_all)), int(np.argmax(suit_all))
+    guess = profile.rank.classes[rank] + profile.suit.classes[suit]
+    confidence = float(np.exp(rank_all[rank] + suit_all[suit]))
+    corner_cards = {profile.rank.classes[int(np.argmax(r))] +
+                    profile.suit.classes[int(np.argmax(s))]
+                    for r, s in zip(rank_lp, suit_lp, strict=True)}
+    novelty = max(float(rank_novelty.max()), float(suit_novelty.max()))
+    reason = _doubt(novelty, corner_cards == {guess}, float(colour_lp[:, suit].mean()),
+                    confidence, unsure_below)
+    return Decision(guess, confidence, reason)
+
+
+def _doubt(novelty: float, corners_agree: bool, colour: float, confidence: float,
+           unsure_below: float) -> str:
+    """The first check a reading fails, in the module's order, or "" if it passes them all."""
+    if novelty >= 1.0:
+        return NOVEL
+    if not corners_agree:
+        return DISAGREE
+    if colour < _COLOUR_DOUBT:
+        return COLOUR
+    if confidence < unsure_below:
+        return LOW_CONFIDENCE
+    return ""
+
+
+def _colour_terms(profile: DeckProfile,
+                  corners: Sequence[CornerFeatures]) -> npt.NDArray[np.float32]:
+    """Per corner, the log-probability of each suit's colour given the ink's redness."""
+    red_suits = np.array([s in "HD" for s in profile.suit.classes])
+    terms = []
+    for corner in corners:
+        log_red, log_black = profile.colour.log_red_black(corner.redness)
+        terms.append(np.where(red_suits, log_red, log_black))
+    return np.asarray(terms, np.float32)
+
+
+def _mean_log(log_probabilities: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Combine corners: the normalised geometric mean of their probabilities."""
+    mean = log_probabilities.mean(axis=0)
+    return (mean - np.logaddexp.reduce(mean)).astype(np.float32)
+
+
+def _long_over_short(quad: Quad) -> float:
+    sides = [float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(4)]
+    short, long = sides[0] + sides[2], sides[1] + sides[3]
+    return long / short if short > 0 else 0.0
+
+
+def _index_box(corners: Sequence[CornerIndex]) -> tuple[int, int, int, int]:
+    outline = corners[0].outline
+    x0, y0 = np.floor(outline.min(axis=0))
+    x1, y1 = np.ceil(outline.max(axis=0))
+    return int(x0), int(y0), int(x1 - x0), int(y1 - y0)
+
+
+def _reading_order(reading: CardReading) -> tuple[float, float]:
+    xs = [x for x, _ in reading.quad]
+    ys = [y for _, y in reading.quad]
+    return round(sum(ys) / 4 / 20), sum(xs) / 4
+
+
+def check_frame(frame: object) -> npt.NDArray[np.uint8]:
+    """Return `frame` as a BGR uint8 image, or raise FrameError saying what is wrong with it.
+
+    Single-channel frames are accepted and read as grey (colour checks then see no red).
+    """
+    if not isinstance(frame, np.ndarray):
+        raise FrameError(f"frame must be a numpy array, got {type(frame).__name__}")
+    if frame.dtype != np.uint8:
+        raise FrameError(f"frame must be uint8, got {frame.dtype}")
+    if frame.ndim == 2:
+        frame = np.repeat(frame[:, :, None], 3, axis=2)
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        raise FrameError(f"frame must be H x W x 3 (BGR) or H x W, got shape {frame.shape}")
+    if frame.shape[0] < 32 or frame.shape[1] < 32:
+        raise FrameError(f"frame of {frame.shape[1]}x{frame.shape[0]} pixels is too small")
+    return frame

@@ -4,7 +4,10 @@
   frames to the blackjack lamp command leaving for the layout board (the driver has written
   its frame), p50 and p99, next to the wire time of those frames at 115200 baud.
 * Rounds per second through the pseudo-terminals (real drivers, firmware_bridge, emulators)
-  and in-process (the loop fed directly), both with the durable journal.
+  and in-process (the loop fed directly), both with the durable journal; and over the
+  pseudo-terminals with the emulated camera cross-checking every card (`--camera`).
+* The camera cross-check's frame: drawing the emulated 1280x960 layout, and recognising it
+  (generic profile) as the camera worker does, p50 and p95.
 * Peak RSS of this process.
 """
 
@@ -97,11 +100,39 @@ def hole_card_wire_ms() -> tuple[int, float]:
     return wire, wire * 10 / BAUD * 1000
 
 
-def rounds_per_second(extra: list[str], state_dir: Path) -> float:
+def rounds_per_second(extra: list[str], state_dir: Path, rounds: int = 200) -> float:
     start = time.perf_counter()
-    code = simulate.main(["--rounds", "200", "--json", "--state-dir", str(state_dir), *extra])
+    code = simulate.main(["--rounds", str(rounds), "--json", "--state-dir", str(state_dir),
+                          *extra])
     assert code == 0
-    return 200 / (time.perf_counter() - start)
+    return rounds / (time.perf_counter() - start)
+
+
+def camera_frame_ms(frames: int = 20) -> tuple[list[float], list[float], int]:
+    """Draw and recognise frames of a dealt 7-seat layout; (draw ms, recognise ms, cards)."""
+    import random
+
+    from controller.crosscheck import table_zones
+    from controller.rules.cards import shoe
+    from controller.rules.hands import Game
+    from controller.tablecamera import TableRenderer
+    from vision import Recognizer, load_generic_profile
+
+    zones = table_zones(Game.BLACKJACK, 7)
+    renderer = TableRenderer(zones, size=(1280, 960), seed=1)
+    recognizer = Recognizer(load_generic_profile())
+    cards = [str(c) for c in shoe(6)]
+    random.Random(2).shuffle(cards)
+    layout = {zone: cards[3 * n:3 * n + 3] for n, zone in enumerate(zones)}
+    draw, read = [], []
+    for _ in range(frames):
+        start = time.perf_counter()
+        image = renderer(layout)
+        middle = time.perf_counter()
+        recognizer.recognize(image)
+        draw.append((middle - start) * 1e3)
+        read.append((time.perf_counter() - middle) * 1e3)
+    return sorted(draw), sorted(read), sum(len(v) for v in layout.values())
 
 
 def main() -> None:
@@ -114,7 +145,9 @@ def main() -> None:
         with contextlib.redirect_stdout(io.StringIO()):  # the rounds' JSON
             pty = rounds_per_second([], Path(tmp) / "pty")
             direct = rounds_per_second(["--in-process"], Path(tmp) / "direct")
+            camera = rounds_per_second(["--camera"], Path(tmp) / "camera", rounds=10)
     frame_bytes, wire_ms = hole_card_wire_ms()
+    draw, read, cards = camera_frame_ms()
     p50, p99 = statistics.median(times) * 1e3, times[int(len(times) * 0.99) - 1] * 1e3
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peek latency over ptys (hole card frames written -> blackjack lamp frame written), "
@@ -122,7 +155,12 @@ def main() -> None:
     print(f"wire time of the hole card's frames ({frame_bytes} bytes at {BAUD} baud): "
           f"{wire_ms:.2f} ms")
     print(f"rounds/s, blackjack, 5 seats, all side wagers, durable journal: "
-          f"over ptys {pty:.1f}, in-process {direct:.1f}")
+          f"over ptys {pty:.1f}, in-process {direct:.1f}, over ptys with the camera "
+          f"cross-check {camera:.2f}")
+    print(f"camera frame, 1280x960, {cards} cards on 8 positions, {len(read)} frames: "
+          f"draw (emulated) p50 {statistics.median(draw):.0f} ms, "
+          f"recognise p50 {statistics.median(read):.0f} ms, "
+          f"p95 {read[int(len(read) * 0.95) - 1]:.0f} ms")
     print(f"peak RSS: {rss:.1f} MiB")
 
 

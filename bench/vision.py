@@ -12,8 +12,15 @@ Sections (all by default):
 * `generic`: the generic profile (never trained on any real photo) over all 208 dev photos.
 * `stress-real`: the held-out dev photos of each fold, turned, shrunk, relit, blurred, glared
   and seen obliquely, read with that fold's enrolled profile.
-* `stress-synthetic`: the generic profile on synthetic scenes of random, unseen decks
-  (`vision.evaluate.STRESSES`).
+* `stress-synthetic`: the generic profile on synthetic scenes of new decks drawn in the
+  typeface families it was trained on (fresh decks, trained designs), per stress of
+  `vision.evaluate.SINGLE_CARDS`.
+* `held-out-styles`: the same stresses on decks whose ranks are printed in the typeface
+  families kept out of training (`vision.typefaces.HELD_OUT_FAMILIES`: designs the generic
+  profile never saw), per stress and per family.
+* `overlap`: blackjack hands as dealt (2 to 5 cards, each down and right of the one before,
+  only its top-left index showing): cards found, read right, read wrong; trained and
+  held-out typefaces.
 
 Accuracy columns: right (share of cards read correctly), answered (share given an answer),
 wrong (answers that were wrong: "confidently wrong"). Timing is single-threaded by default
@@ -36,12 +43,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # numpy is imported only after the thread count is set
     import numpy as np
 
+    from vision.evaluate import Tally
     from vision.profile import DeckProfile
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without installing
 
 DEV = Path(__file__).resolve().parents[1] / ".." / "shared" / "cards-dev"
-SECTIONS = ("latency", "enrolled", "generic", "stress-real", "stress-synthetic")
+SECTIONS = ("latency", "enrolled", "generic", "stress-real", "stress-synthetic",
+            "held-out-styles", "overlap")
 
 
 @dataclass
@@ -292,25 +301,61 @@ REAL_STRESSES: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]
 
 
 def stress_synthetic(bench: Bench) -> None:
+    from vision.typefaces import TRAINING_FAMILIES
+
+    _stresses(bench, TRAINING_FAMILIES, "trained typefaces")
+
+
+def held_out_styles(bench: Bench) -> None:
+    from vision.typefaces import HELD_OUT_FAMILIES
+
+    by_family = _stresses(bench, HELD_OUT_FAMILIES, "held-out typefaces")
+    for family, tally in sorted(by_family.items()):
+        print(f"   {'family ' + family:<24} {tally.summary()}")
+
+
+def _stresses(bench: Bench, families: tuple[str, ...], label: str) -> dict[str, Tally]:
+    """Each single-card stress on decks of `families`; returns the tallies by family."""
     from vision import Recognizer, load_generic_profile
-    from vision.evaluate import STRESSES, Tally, stress_scene
+    from vision.evaluate import SINGLE_CARDS, Tally, stress_scene
+    from vision.typefaces import STROKE, face_named
 
     recognizer = Recognizer(load_generic_profile())
-    total = Tally()
-    for kind in STRESSES:
+    total, by_family = Tally(), {}
+    for kind in SINGLE_CARDS:
         tally = Tally()
         for number in range(bench.options.scenes):
-            scene = stress_scene(kind, number)
+            scene = stress_scene(kind, number, families=families)
+            scored = Tally()
+            scored.add_scene(recognizer.recognize(scene.frame), scene)
+            face = scene.style.glyphs.typeface
+            family = face_named(face).family if face else STROKE
+            by_family[family] = by_family.get(family, Tally()) + scored
+            tally = tally + scored
+        print(f"   {kind:<24} {tally.summary()}")
+        total = total + tally
+    print(f"   {'all, ' + label:<24} {total.summary()}")
+    return by_family
+
+
+def overlap(bench: Bench) -> None:
+    from vision import Recognizer, load_generic_profile
+    from vision.evaluate import Tally, stress_scene
+    from vision.typefaces import HELD_OUT_FAMILIES, TRAINING_FAMILIES
+
+    recognizer = Recognizer(load_generic_profile())
+    for label, families in (("trained typefaces", TRAINING_FAMILIES),
+                            ("held-out typefaces", HELD_OUT_FAMILIES)):
+        tally = Tally()
+        for number in range(bench.options.scenes):
+            scene = stress_scene("overlap", number, families=families)
             tally.add_scene(recognizer.recognize(scene.frame), scene)
-        print(f"   {kind:<12} {tally.summary()}")
-        if kind != "overlap":
-            total = total + tally
-    print(f"   {'all but overlap':<12} {total.summary()}")
+        print(f"   hands, {label:<20} {tally.summary()}")
 
 
 SECTION_FUNCTIONS: dict[str, Callable[[Bench], None]] = {
     "latency": latency, "enrolled": enrolled, "generic": generic, "stress-real": stress_real,
-    "stress-synthetic": stress_synthetic,
+    "stress-synthetic": stress_synthetic, "held-out-styles": held_out_styles, "overlap": overlap,
 }
 
 if __name__ == "__main__":

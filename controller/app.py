@@ -19,22 +19,35 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller import integrity, sdnotify
 from controller.baccarat import BaccaratModel
 from controller.blackjack import BlackjackModel
+from controller.crosscheck import (
+    CrossCheck,
+    FrameRequests,
+    VisionSettings,
+    check_positions,
+    table_zones,
+    vision_settings_from_mapping,
+)
 from controller.effects import Journal, PublicEffect, SetLamp, ShowDealer, ShowSign
 from controller.journal import JournalStore
 from controller.loop import EventLoop
+from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
 from controller.runtime import TableRuntime, config_digest
 from controller.tableconfig import TableFile
 from controller.tablemodel import Setup
-from drivers.config import Role, parse_devices
+from drivers.config import Role, is_emulated, parse_devices
 from drivers.errors import DriverError
 from drivers.interfaces import LampState as DeviceLamp
 from drivers.registry import BuildOptions, Devices, build_devices, kinds
+
+if TYPE_CHECKING:  # vision and OpenCV load only when a camera is configured
+    from controller.tablecamera import CameraWorker, TableRenderer
+    from drivers.camera import CameraSource
 
 _LOG = logging.getLogger(__name__)
 
@@ -99,6 +112,7 @@ class TableApp:
     burn: bool = True
     meter_start: int | None = None
     runtime: TableRuntime | None = None
+    camera: CameraParts | None = None
     outputs: DeviceOutputs = field(init=False)
     notifier: sdnotify.Notifier = field(default_factory=sdnotify.Notifier.from_environment)
 
@@ -123,7 +137,7 @@ class TableApp:
             journal.close()
             raise
         try:
-            self.devices.start()
+            self._start_devices()
         except DriverError:
             journal.close()
             raise
@@ -134,8 +148,26 @@ class TableApp:
                                     meter_start=self.meter_start)
         for kind, data in checks:
             self.runtime.record(kind, data)
+        if self.camera is not None:
+            self.runtime.crosscheck = self.camera.crosscheck
+            self.camera.start()
         self.notifier.ready(f"table {self.table.game.table.name}: {self.runtime.model.state}")
         return self.runtime
+
+    def _start_devices(self) -> None:
+        """Start every device but the camera: its worker opens it.
+
+        A camera that is down is a cross-check condition (`[vision] on_camera_down`), not a
+        reason to refuse start-up.
+        """
+        camera = self.camera.source if self.camera is not None else None
+        try:
+            for device in self.devices.all():
+                if device is not camera:
+                    device.start()
+        except DriverError:
+            self.devices.close()
+            raise
 
     def handle(self, event: object) -> None:
         """The loop handler (events that arrive before `start` wait in the loop)."""
@@ -162,6 +194,8 @@ class TableApp:
     def close(self, reason: str = "stop") -> None:
         """Record the power-off, close the devices (outputs to safe) and the journal."""
         self.notifier.stopping(reason)
+        if self.camera is not None:
+            self.camera.close()
         if self.runtime is not None:
             self.runtime.shutdown(reason)
             self.runtime.journal.close()
@@ -188,11 +222,65 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
     """
     raw = devices if devices is not None else table.document.get("devices", {})
     config = parse_devices(raw, allow_emulated=allow_emulated, camera_kinds=kinds(Role.CAMERA))
+    vision = vision_settings_from_mapping(table.document.get("vision"))
+    zones = table_zones(table.game.table.game, table.game.table.seats)
+    check_positions(vision, zones)
     loop = EventLoop(_not_started)
+    options = options or BuildOptions()
+    renderer = None
+    if config.camera is not None and is_emulated(config.camera.kind):
+        from controller.tablecamera import emulated_renderer
+
+        renderer = emulated_renderer(config.camera, zones)
+        options.camera_render = renderer
     built = build_devices(config, loop.post, allow_emulated=allow_emulated, options=options)
     app = TableApp(table, built, loop, state_dir, burn=burn, meter_start=meter_start)
+    if built.camera is not None:
+        app.camera = _camera_parts(built.camera, vision, zones, renderer, loop)
     loop.set_handler(app.handle)
     return app
+
+
+@dataclass
+class CameraParts:
+    """The cross-check's pieces: the camera, its worker thread and the loop-side judge."""
+
+    source: CameraSource
+    worker: CameraWorker
+    crosscheck: CrossCheck
+
+    def start(self) -> None:
+        """Start the worker and ask for a first frame (is the camera there?)."""
+        self.worker.start()
+        self.crosscheck.probe()
+
+    def close(self) -> None:
+        """Stop the worker (the camera closes with the other devices)."""
+        self.worker.close()
+
+
+def _camera_parts(source: CameraSource, vision: VisionSettings, zones: tuple[str, ...],
+                  renderer: TableRenderer | None, loop: EventLoop) -> CameraParts:
+    """Recogniser, worker and cross-check for the configured camera (vision loads here)."""
+    from controller import tablecamera
+    from vision import Recognizer, VisionError, load_generic_profile, load_profile
+
+    try:
+        profile = load_profile(Path(vision.profile)) if vision.profile else load_generic_profile()
+    except (VisionError, OSError) as exc:
+        raise ConfigError(f"[vision] profile: {exc}") from exc
+    fixed = {name: (x, y) for name, x, y in vision.positions}
+
+    def points(width: int, height: int) -> dict[str, tuple[float, float]]:
+        if fixed:
+            return fixed
+        if renderer is not None and renderer.size == (width, height):
+            return dict(renderer.points)
+        return tablecamera.layout_points(zones, (width, height))
+
+    worker = tablecamera.CameraWorker(source, Recognizer(profile).recognize, loop.post, points)
+    requests: FrameRequests = worker
+    return CameraParts(source, worker, CrossCheck(vision, requests, loop.call_later))
 
 
 def _not_started(event: object) -> None:

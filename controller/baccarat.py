@@ -11,7 +11,7 @@ from typing import Any
 
 from transitions import EventData
 
-from controller.effects import Journal, LampState, OpLog
+from controller.effects import CameraCheck, Journal, LampState, OpLog
 from controller.procedure import build_machine
 from controller.progressive import Meters
 from controller.rules import baccarat as bac
@@ -78,6 +78,15 @@ class BaccaratModel(TableModel):
         self.coup = bac.deal_card(self.coup, Card.parse(card))
         self.emit(Journal("card:dealt", {"round": self.round.number,
                                          "to": side.value if side else None, "card": card}))
+        if side is not None:
+            self.emit(CameraCheck(side.value, card, f"card {self.shoe.cards_out}"))
+
+    def camera_layout(self) -> tuple[dict[str, list[str | None]], list[str]]:
+        """The two hands as dealt."""
+        zones, loose = super().camera_layout()
+        zones[bac.Side.PLAYER.value] = [str(c) for c in self.coup.player]
+        zones[bac.Side.BANKER.value] = [str(c) for c in self.coup.banker]
+        return zones, loose
 
     def four_dealt(self, event: EventData) -> bool:
         """Condition: both hands have their first two cards."""
@@ -127,10 +136,14 @@ class BaccaratModel(TableModel):
         self.emit(Journal("irregularity:error_card_burned", {"card": self.round.next_card}))
         self.round.next_card = ""
 
-    def open_betting(self, event: EventData) -> None:
-        """Callback: a new coup opens for wagers."""
+    def discard_round(self) -> None:
+        """Forget the coup in play."""
+        super().discard_round()
         self.coup, self.bets = bac.Coup(), {}
-        super().open_betting(event)
+
+    def wagers_in_play(self) -> list[dict[str, Any]]:
+        """Each seat's locked wagers (returned if the coup is voided)."""
+        return [{"seat": seat, "wagers": dict(bets)} for seat, bets in sorted(self.bets.items())]
 
     def public_view(self) -> PublicView:
         """Lamps, dealer display and sign (baccarat cards are dealt face up)."""
@@ -145,7 +158,8 @@ class BaccaratModel(TableModel):
         if self.state in ("shoe_error", "fault"):
             text = f"{self.state.upper()}: SUPERVISOR KEY REQUIRED"
         amount, message = self.sign()
-        return PublicView(tuple(sorted(lamps.items())), text, amount, message, self.sign_win)
+        return PublicView(tuple(sorted(lamps.items())), self.with_camera_status(text), amount,
+                          message, self.sign_win)
 
     def snapshot(self) -> dict[str, Any]:
         """The procedure's part of the critical state."""

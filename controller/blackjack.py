@@ -15,7 +15,7 @@ from typing import Any
 from transitions import EventData
 
 from controller import progressive
-from controller.effects import Journal, LampState, OpLog
+from controller.effects import CameraCheck, Journal, LampState, OpLog
 from controller.procedure import build_machine
 from controller.progressive import Meters
 from controller.rules import blackjack as bj
@@ -141,28 +141,47 @@ class BlackjackModel(TableModel):
 
     # ------------------------------------------------------------------ cards
     def card_is_due(self, event: EventData) -> bool:
-        """Condition: a position is waiting for a card."""
+        """Condition: a position is waiting for a card from the shoe (not the held one)."""
         if self.state == "dealing":
             return bool(self.physical)
-        return self.card_due_to() is not None and not self.round.next_card
+        due = self.card_due_to()
+        return due is not None and not self._held_card_goes_to(due)
+
+    def _held_card_goes_to(self, due: Position) -> bool:
+        # An exposed card refused by a seat is not given to it: a split hand's second card
+        # then comes from the shoe (it was due before the refusal).
+        if not self.round.next_card:
+            return False
+        return not (self.round.next_card_exposed and due.seat in self.round.refused)
 
     def deal_card(self, event: EventData) -> None:
         """Callback: the card goes to the position due (its identity: journal only)."""
         self.place(self.count_card(str(event.kwargs["code"])))
 
     def place(self, card: str) -> None:
-        """Give `card` to the physical position due; feed the rules in their own order."""
+        """Give `card` to the physical position due; feed the rules in their own order.
+
+        A card dealt face up is then confirmed by the camera where it lies (R9); the hole
+        card only once it is turned over.
+        """
         if self.state == "dealing":
             position = self.physical.pop(0)
             self.held.append([position, card])
             self.emit(Journal("card:dealt", {"round": self.round.number, "to": position,
                                              "card": card}))
+            self._check_on_camera(Position(*position), card)
             self._feed_held()
             return
         due = self.card_due_to()
         self.emit(Journal("card:dealt", {"round": self.round.number,
                                          "to": _key(due) if due else None, "card": card}))
+        if due is not None:
+            self._check_on_camera(due, card)
         self.step(["card", card])
+
+    def _check_on_camera(self, position: Position, card: str) -> None:
+        if not position.hole:
+            self.emit(CameraCheck(_zone(position.seat), card, f"card {self.shoe.cards_out}"))
 
     def _feed_held(self) -> None:
         while self.game is not None and self.game.phase is bj.Phase.DEAL:
@@ -175,7 +194,8 @@ class BlackjackModel(TableModel):
 
     def consume_held_card(self) -> None:
         """A card drawn in error and kept goes to the next position due."""
-        if self.round.next_card and self.card_due_to() is not None:
+        due = self.card_due_to()
+        if due is not None and self._held_card_goes_to(due):
             card, self.round.next_card = self.round.next_card, ""
             self.round.next_card_exposed = False
             self.emit(Journal("irregularity:held_card_used", {"card": card}))
@@ -332,8 +352,9 @@ class BlackjackModel(TableModel):
 
     def _journal_hole(self) -> None:
         assert self.game is not None
-        self.emit(Journal("card:hole_revealed", {"round": self.round.number,
-                                                 "card": str(self.game.dealer[1])}))
+        hole = str(self.game.dealer[1])
+        self.emit(Journal("card:hole_revealed", {"round": self.round.number, "card": hole}),
+                  CameraCheck(_zone(DEALER), hole, "hole card"))
 
     # ------------------------------------------------------------------ players
     def start_players(self, event: EventData) -> None:
@@ -341,8 +362,17 @@ class BlackjackModel(TableModel):
         self.emit(Journal("round:players", {"round": self.round.number}))
 
     def _can(self, action: bj.Action) -> bool:
-        return (self.game is not None and not self.round.next_card
-                and action in bj.legal_actions(self.game))
+        if self.game is None or action not in bj.legal_actions(self.game):
+            return False
+        if action in _TAKES_CARDS:
+            turn = self.decision_due()
+            return turn is None or turn[0] not in self.round.refused
+        return True
+
+    def exposed_card_offered(self) -> bool:
+        """Public: an exposed card drawn in error is offered to the hand in turn (R8)."""
+        return bool(self.round.next_card and self.round.next_card_exposed
+                    and self.decision_due() is not None)
 
     def can_hit(self, event: EventData) -> bool:
         """Condition: the rules allow a hit on the hand in turn."""
@@ -373,13 +403,25 @@ class BlackjackModel(TableModel):
         return self._try_step(["act", action.value, None if amount is None else int(amount)])
 
     def decide(self, event: EventData) -> None:
-        """Callback: apply the player's decision through the rules."""
+        """Callback: apply the player's decision through the rules.
+
+        With an exposed card drawn in error on offer (RULES.md irregularities, regulation
+        §1.7), hit, double or split take it; standing or surrendering while a hit was open
+        refuses it, and that player gets no more cards this round.
+        """
         action = bj.Action(event.event.name if event.event else "")
         amount = event.kwargs.get("cents")
         turn = self.decision_due()
+        refusing = (self.exposed_card_offered() and action not in _TAKES_CARDS
+                    and self._can(bj.Action.HIT))
         self.step(["act", action.value, None if amount is None else int(amount)])
         self.emit(Journal("decision:" + action.value, {"turn": list(turn or ()),
                                                        "cents": amount}))
+        if refusing and turn is not None:
+            self.round.refused.append(turn[0])
+            self.emit(Journal("irregularity:exposed_card_refused", {"seat": turn[0]}),
+                      OpLog(f"irregularity: seat {turn[0]} refused the exposed card; no more "
+                            "cards for that seat this round", "warning"))
 
     def reveal_hole(self, event: EventData) -> None:
         """Callback: the dealer turns the hole card over."""
@@ -435,6 +477,7 @@ class BlackjackModel(TableModel):
     def burn_overdraw(self, event: EventData) -> None:
         """Callback (irregularity): the dealer drew on 17-21; the card is burned."""
         card = self.count_card(str(event.kwargs["code"]))
+        self.round.loose.append(card)
         self.emit(Journal("irregularity:dealer_overdraw", {"card": card}),
                   OpLog("irregularity: dealer drew on 17-21; card burned", "warning"))
 
@@ -468,12 +511,40 @@ class BlackjackModel(TableModel):
         self.emit(Journal("irregularity:error_card_burned", {"card": self.round.next_card}))
         self.round.next_card = ""
 
-    def open_betting(self, event: EventData) -> None:
-        """Callback: an unused held card is burned; a new round opens."""
+    def close_round(self, event: EventData) -> None:
+        """Callback: an unused held card is burned; the round is cleared."""
         if self.round.next_card:
             self.emit(Journal("irregularity:error_card_burned", {"card": self.round.next_card}))
+        super().close_round(event)
+
+    def discard_round(self) -> None:
+        """Forget the round in play: the rules' round, the physical order, held cards."""
+        super().discard_round()
         self.game, self.steps, self.physical, self.held, self.answered = None, [], [], [], []
-        super().open_betting(event)
+
+    def wagers_in_play(self) -> list[dict[str, Any]]:
+        """Each seat's wagers at stake: main and side wagers, doubles and insurance."""
+        if self.game is None:
+            return super().wagers_in_play()
+        return [{"seat": s.seat, "wagers": {"main": s.bets.wager, **s.bets.side_bets},
+                 "doubled": sum(h.doubled for h in s.hands), "insurance": s.insurance}
+                for s in self.game.seats]
+
+    # ------------------------------------------------------------------ camera cross-check
+    def camera_layout(self) -> tuple[dict[str, list[str | None]], list[str]]:
+        """Cards by position (every hand of a seat together); the hole card until turned over."""
+        zones, loose = super().camera_layout()
+        game = self.game
+        if game is not None:
+            for seat in game.seats:
+                zones[_zone(seat.seat)] = [str(c) for hand in seat.hands for c in hand.cards]
+            dealer: list[str | None] = [str(c) for c in game.dealer]
+            if len(dealer) > 1 and not game.hole_revealed:
+                dealer[1] = None
+            zones[_zone(DEALER)] = dealer
+        for (seat, _hand, hole), card in self.held:
+            zones.setdefault(_zone(seat), []).append(None if hole else card)
+        return zones, loose
 
     # ------------------------------------------------------------------ public view
     def public_view(self) -> PublicView:
@@ -494,8 +565,8 @@ class BlackjackModel(TableModel):
             lit = number == turn[0] or (due is not None and due.seat == number)
             lamps[f"seat{number}.turn"] = on if lit else off
         amount, message = self.sign()
-        return PublicView(tuple(sorted(lamps.items())), self._dealer_text(due, len(accepted)),
-                          amount, message, self.sign_win)
+        text = self.with_camera_status(self._dealer_text(due, len(accepted)))
+        return PublicView(tuple(sorted(lamps.items())), text, amount, message, self.sign_win)
 
     def _dealer_text(self, due: Position | None, accepted: int) -> str:
         if self.state in ("shoe_error", "fault"):
@@ -503,6 +574,8 @@ class BlackjackModel(TableModel):
         if due is not None:
             return "DEAL DEALER" if due.is_dealer else f"DEAL SEAT {due.seat}"
         decision = self.decision_due()
+        if decision and self.exposed_card_offered():
+            return f"SEAT {decision[0]} HAND {decision[1] + 1}: EXPOSED CARD - TAKE OR REFUSE"
         if decision:
             return f"SEAT {decision[0]} HAND {decision[1] + 1}: DECIDE"
         if self.insurance_seat():
@@ -523,6 +596,15 @@ class BlackjackModel(TableModel):
         self.rebuild(list(data["steps"]))
         self.physical, self.held = list(data["physical"]), list(data["held"])
         self.answered = list(data["answered"])
+
+
+def _zone(seat: int) -> str:
+    """The camera's name for a layout position: "dealer" or "seat<n>"."""
+    return "dealer" if seat == DEALER else f"seat{seat}"
+
+
+_TAKES_CARDS = frozenset({bj.Action.HIT, bj.Action.DOUBLE, bj.Action.SPLIT})
+"""Decisions that give the hand another card (refused to a seat that refused an exposed card)."""
 
 
 def _initial_order(game: bj.BlackjackRound | None) -> list[Position]:

@@ -98,8 +98,26 @@ class Journal:
     data: dict[str, JsonValue] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class CameraCheck:
+    """Secure and internal: ask the camera cross-check to confirm a card where it lies (R9).
+
+    It carries a card identity, so it is neither journalled by itself nor public: only the
+    cross-check on the loop thread reads it, and its verdict goes to the journal.
+
+    Attributes:
+        zone: The layout position the card went to ("seat3", "dealer", "banker").
+        card: The card code the shoe reported.
+        ref: What the card was, for the records ("card 41", "hole card").
+    """
+
+    zone: str
+    card: str
+    ref: str
+
+
 PublicEffect = SetLamp | ShowSign | ShowDealer | OpLog
-Effect = PublicEffect | Journal
+Effect = PublicEffect | Journal | CameraCheck
 
 PUBLIC_TYPES: Final = (SetLamp, ShowSign, ShowDealer, OpLog)
 
@@ -110,7 +128,15 @@ def is_public(effect: Effect) -> bool:
 
 
 def split(effects: list[Effect]) -> tuple[list[Journal], list[PublicEffect]]:
-    """Separate secure journal records from public effects, keeping their order."""
+    """Separate secure journal records from public effects, keeping their order.
+
+    Camera checks are neither: `camera_checks` picks them out.
+    """
     secure = [e for e in effects if isinstance(e, Journal)]
-    public = [e for e in effects if not isinstance(e, Journal)]
+    public = [e for e in effects if isinstance(e, PUBLIC_TYPES)]
     return secure, public
+
+
+def camera_checks(effects: list[Effect]) -> list[CameraCheck]:
+    """The camera checks among `effects`, in order."""
+    return [e for e in effects if isinstance(e, CameraCheck)]

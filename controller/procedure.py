@@ -61,7 +61,7 @@ Table = tuple[dict[str, Any], ...]
 
 
 def _t(trigger: str, source: Any, dest: Any, conditions: str | list[str] | None = None,
-       after: str | None = None, before: str | None = None) -> dict[str, Any]:
+       after: str | list[str] | None = None, before: str | None = None) -> dict[str, Any]:
     src = [str(x) for x in source] if isinstance(source, list) else str(source)
     entry: dict[str, Any] = {"trigger": trigger, "source": src,
                              "dest": None if dest is None else str(dest)}
@@ -83,6 +83,7 @@ def _common(S: Any, in_round: list[Any],  # noqa: N803 (S: the family's state en
     """Transitions both families share: shoe, holds, link state, supervisor actions."""
     every = _names(list(S))
     live = _names([s for s in S if s not in (S.SHOE_ERROR, S.FAULT)])
+    void_from = _names([*in_round, S.SETTLEMENT, S.CARD_IN_ERROR, S.RESHUFFLE_DISCARDS])
     rows = [
         _t("shuffle_done", S.SHOE_LOADING, S.BURN, "burn_needed", after="record_shuffle"),
         _t("shuffle_done", S.SHOE_LOADING, S.BETTING, after="record_shuffle"),
@@ -98,9 +99,26 @@ def _common(S: Any, in_round: list[Any],  # noqa: N803 (S: the family's state en
         # Irregularities that do not stop the table (RULES.md).
         _t("face_up_card", live, None, after="discard_face_up"),
         _t("cut_card", live, None, after="note_cut_card"),
-        _t("shoe_empty", _names(in_round), S.RESHUFFLE_DISCARDS, after="record_too_few"),
+        # The shoe is empty: that matters only once a card is due (decisions.md "Shoe"). A
+        # round that completes with the cards dealt is settled; one that wants a card that
+        # is not there waits for the discards (a live table) or is voided (a shoe file).
+        _t("shoe_empty", _names(in_round), S.RESHUFFLE_DISCARDS, "card_is_wanted",
+           after="record_too_few"),
+        _t("shoe_empty", _names([*in_round, S.SETTLEMENT, S.CARD_IN_ERROR,
+                                 S.RESHUFFLE_DISCARDS]), None, after="note_shoe_empty"),
         _t("shoe_empty", [S.SHOE_LOADING, S.BURN, S.BETTING, S.ROUND_OVER], S.SHOE_LOADING,
            after="record_shoe_finished"),
+        _t("out_of_cards", _names(in_round), S.RESHUFFLE_DISCARDS, "card_is_wanted",
+           after="record_too_few"),
+        # A void round (supervisor key, R9): every wager is returned and the progressive
+        # contributions it collected are reversed by a recorded meter:void.
+        _t("void_round", void_from, S.SHOE_LOADING, ["supervisor_key_on", "shuffle_due"],
+           after="void_in_play"),
+        _t("void_round", void_from, S.BETTING, "supervisor_key_on",
+           after=["void_in_play", "open_betting"]),
+        # The camera cross-check (R9): a mismatch or a card the shoe never dealt.
+        _t("camera_fault", every, S.FAULT, after="record_hold"),
+        _t("camera_status", every, None, after="note_camera_status"),
         _t("link_down", every, None, after="progressive_link_down"),
         _t("link_up", every, None, after="progressive_link_up"),
         _t("meter_correction", every, None, "supervisor_key_on", after="correct_meter"),
@@ -185,7 +203,7 @@ BLACKJACK_TABLE: Final[Table] = (
        after="burn_error_card"),
     _t("error_exposed", BJ.CARD_IN_ERROR, BJ.ROUND_OVER, "returns_to_round_over",
        after="burn_error_card"),
-    _t("clear_round", BJ.ROUND_OVER, BJ.SHOE_LOADING, "cut_card_seen", after="open_betting"),
+    _t("clear_round", BJ.ROUND_OVER, BJ.SHOE_LOADING, "shuffle_due", after="close_round"),
     _t("clear_round", BJ.ROUND_OVER, BJ.BETTING, after="open_betting"),
 )
 
@@ -220,7 +238,7 @@ BACCARAT_TABLE: Final[Table] = (
        after="burn_error_card"),
     _t("error_exposed", BAC.CARD_IN_ERROR, BAC.ROUND_OVER, "returns_to_round_over",
        after="burn_error_card"),
-    _t("clear_round", BAC.ROUND_OVER, BAC.SHOE_LOADING, "cut_card_seen", after="open_betting"),
+    _t("clear_round", BAC.ROUND_OVER, BAC.SHOE_LOADING, "shuffle_due", after="close_round"),
     _t("clear_round", BAC.ROUND_OVER, BAC.BETTING, after="open_betting"),
 )
 
@@ -229,6 +247,10 @@ TABLES: Final[dict[str, tuple[type[StrEnum], Table]]] = {
     "baccarat": (BAC, BACCARAT_TABLE),
 }
 FAMILY: Final = {"blackjack": "blackjack", "spanish21": "blackjack", "baccarat": "baccarat"}
+IN_PLAY: Final[frozenset[str]] = frozenset(
+    str(s) for s in [*_BJ_IN_ROUND, *_BAC_IN_ROUND, BJ.SETTLEMENT, BJ.CARD_IN_ERROR,
+                     BJ.RESHUFFLE_DISCARDS])
+"""States in which a round's wagers are locked in and it is not settled yet (either family)."""
 
 
 def build_machine(model: Any, family: str, initial: str = "shoe_loading") -> Machine:

@@ -132,6 +132,34 @@ def contribute(meters: Meters, round_no: int, seats: Iterable[int]) -> tuple[Met
     return meters, records
 
 
+def void(meters: Meters, round_no: int, contributions: Iterable[dict[str, Any]]
+         ) -> tuple[Meters, Journal | None]:
+    """Reverse the contributions of a void round: its Blazing 7's wagers are returned.
+
+    Each contribution is the data of one `meter:contribution` record of the round (what the
+    meter, the overflow and the reserve gained). The meter goes down by exactly what the
+    round added (never below zero: a correction filed since then may have lowered it), and
+    the one `meter:void` record says so, so the meter still changes only by records (R13).
+
+    Returns:
+        The new meters and the `meter:void` record (None when the round collected nothing).
+    """
+    taken = list(contributions)
+    if not taken:
+        return meters, None
+    added = sum(int(c["after"]) - int(c["before"]) for c in taken)
+    overflow = sum(int(c.get("overflow", 0)) for c in taken)
+    reserve = sum(int(c.get("reserve", 0)) for c in taken)
+    after = replace(meters, amount=max(0, meters.amount - added),
+                    overflow=meters.overflow - overflow, reserve=meters.reserve - reserve,
+                    progressive_in=meters.progressive_in - len(taken))
+    record = Journal("meter:void", {
+        "round": round_no, "seats": [int(c["seat"]) for c in taken], "before": meters.amount,
+        "after": after.amount, "returned": added, "overflow": -overflow, "reserve": -reserve,
+        "wagers": len(taken), "contributions": taken})
+    return after, record
+
+
 _SHARES: Final = {HitKind.FULL: MeterShare(100), HitKind.TENTH: MeterShare(10)}
 
 
@@ -209,7 +237,7 @@ def change_params(meters: Meters, who: str, params: MeterParams) -> tuple[Meters
 
 
 METER_KINDS: Final = ("meter:init", "meter:contribution", "meter:hit", "meter:correction",
-                      "meter:params")
+                      "meter:params", "meter:void")
 
 
 def replay(records: Iterable[tuple[str, dict[str, Any]]]) -> tuple[Meters | None, str]:
@@ -242,6 +270,8 @@ def _replay_one(meters: Meters, kind: str, data: dict[str, Any]) -> tuple[Meters
         after, _, _ = hit(meters, data["round"], data["seat"], HitKind(data["kind"]))
     elif kind == "meter:correction":
         after, _ = correct(meters, data["who"], data["new"], data.get("reason", ""))
+    elif kind == "meter:void":
+        after, _ = void(meters, data["round"], data["contributions"])
     else:
         after, _ = change_params(meters, data["who"], MeterParams(**data["new"]))
     if kind != "meter:params" and after.amount != data.get("after", data.get("new")):

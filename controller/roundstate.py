@@ -16,12 +16,18 @@ from typing import Any
 class Round:
     """What the procedure keeps of a round besides the rules' own round.
 
-    Its number, a card drawn in error held for the next position, and the settled record.
+    Its number, a card drawn in error held for the next position, the seats that refused an
+    exposed card (they get no more cards this round), the progressive contributions it
+    collected (reversed if it is voided), cards drawn this round that lie on no position
+    (burned, face up in the shoe, held in error), and the settled record.
     """
 
     number: int = 0
     next_card: str = ""
     next_card_exposed: bool = False
+    refused: list[int] = field(default_factory=list)
+    contributions: list[dict[str, Any]] = field(default_factory=list)
+    loose: list[str] = field(default_factory=list)
     settled: bool = False
     result: dict[str, Any] = field(default_factory=dict)
 
@@ -37,12 +43,17 @@ class Round:
 
 @dataclass
 class ShoeState:
-    """What left the shoe since the last shuffle (for the can-the-shoe-hold-it check, R9)."""
+    """What left the shoe since the last shuffle (for the can-the-shoe-hold-it check, R9).
+
+    `empty` is set when the shoe reports its last card out; it matters only once a card is
+    due.
+    """
 
     seen: dict[str, int] = field(default_factory=dict)
     cut_seen: bool = False
     shuffles: int = 0
     cards_out: int = 0
+    empty: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data."""

@@ -1,9 +1,14 @@
 """`shoectl run --config FILE [--allow-emulated]`: the table service.
 
-Builds the table from its file (composition root `controller.app`), starts the devices,
-recovers the table from its journal and runs the loop until SIGTERM or SIGINT, then records
-the power-off. Emulated device kinds are refused unless `--allow-emulated` is given; with
-it, the software check is recorded as unverified instead of refusing to start.
+Builds the table from its file (composition root `controller.app`), authenticates the
+software (R16), starts the devices, recovers the table from its journal and runs the loop
+until SIGTERM or SIGINT, then records the power-off. Emulated device kinds are refused unless
+`--allow-emulated` is given; with it, a missing manifest is recorded as unverified instead of
+refusing to start (a manifest that is configured and does not match is always refused).
+
+Exit status: 0 after an orderly stop; 1 a device or the journal failed; 2 the configuration
+was refused; 3 the software failed its self-authentication. The systemd unit does not
+restart on 2 or 3 (`RestartPreventExitStatus=2 3`): a restart cannot fix either.
 """
 
 from __future__ import annotations
@@ -25,6 +30,10 @@ from controller.tableconfig import TableFile, load_table_file
 from drivers.errors import DriverError
 
 _LOG = logging.getLogger(__name__)
+
+EXIT_DEVICE = 1
+EXIT_CONFIG = 2
+EXIT_INTEGRITY = 3
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -67,7 +76,7 @@ def main(argv: list[str]) -> int:
                         state_dir=journal_dir(table, args.state_dir))
     except (ConfigError, DriverError) as exc:
         sys.stderr.write(f"shoectl run: {exc}\n")
-        return 2
+        return EXIT_CONFIG
     if app.devices.emulated:
         _LOG.warning("EMULATED devices: %s", ", ".join(app.devices.emulated))
     return _serve(app, require_authentic=not args.allow_emulated)
@@ -76,10 +85,15 @@ def main(argv: list[str]) -> int:
 def _serve(app: TableApp, *, require_authentic: bool) -> int:
     try:
         app.start(require_authentic=require_authentic)
-    except (DriverError, IntegrityError, JournalError) as exc:
+    except IntegrityError as exc:
+        # Checked before any device starts and before power:on (R16); not retried.
+        sys.stderr.write(f"shoectl run: software integrity refused: {exc}\n")
+        app.close("software integrity refused")
+        return EXIT_INTEGRITY
+    except (DriverError, JournalError) as exc:
         sys.stderr.write(f"shoectl run: cannot start: {exc}\n")
         app.close("start-up refused")
-        return 1
+        return EXIT_DEVICE
 
     def stop(signum: int, _frame: FrameType | None) -> None:
         _LOG.info("signal %d: stopping", signum)

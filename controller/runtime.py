@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from controller import progressive
+from controller.crosscheck import CameraFrame, CrossCheck
 from controller.effects import (
     Effect,
     Journal,
@@ -25,6 +26,7 @@ from controller.effects import (
     SetLamp,
     ShowDealer,
     ShowSign,
+    camera_checks,
     split,
 )
 from controller.journal import JournalError, JournalStore, canonical
@@ -99,6 +101,7 @@ class TableRuntime:
         self.handled = 0
         self.handled_kinds: dict[str, int] = {}
         self.journal_healthy = True
+        self.crosscheck: CrossCheck | None = None
         self.model = self._start(factory)
 
     # ------------------------------------------------------------------ start and stop
@@ -188,6 +191,9 @@ class TableRuntime:
             return "link_up", {"device": event.device, "reconciled": self.meters_reconcile()}
         if isinstance(event, ev.DeviceFault):
             return "fault", {"reason": f"{event.device}: {event.reason}"}
+        if isinstance(event, CameraFrame):
+            self._camera_frame(event)
+            return "", {}
         self._commit(self.model, [OpLog(f"unknown event {type(event).__name__} ignored",
                                         "warning")])
         return "", {}
@@ -219,6 +225,17 @@ class TableRuntime:
         except CardError:
             return "card_unreadable", {"reason": f"card {event.count} is no card code"}
         return "card", {"code": code, "count": event.count}
+
+    def _camera_frame(self, frame: CameraFrame) -> None:
+        """A frame from the camera worker: judge it, journal the verdict, then act on it."""
+        if self.crosscheck is None:
+            return
+        layout, loose = self.model.camera_layout()
+        verdict = self.crosscheck.on_frame(frame, layout, loose, self.model.round.number)
+        if verdict.effects:
+            self._commit(self.model, verdict.effects)
+        for trigger, kwargs in verdict.triggers:
+            self.fire(trigger, **kwargs)
 
     def _button(self, button: str) -> tuple[str, dict[str, Any]]:
         name, _, arg = button.replace(":", ".").partition(".")
@@ -259,6 +276,9 @@ class TableRuntime:
             if isinstance(effect, OpLog):
                 _OPLOG.log(logging.getLevelName(effect.level.upper()), "%s", effect.message)
         self._show(model.public_view())
+        checks = camera_checks(effects)
+        if checks and self.crosscheck is not None:
+            self.crosscheck.request(checks, model.round.number)
 
     def _show(self, view: PublicView) -> None:
         before = self.shown

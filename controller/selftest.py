@@ -2,12 +2,12 @@
 
 In order: the installed software against its manifest (tamper check, R16), the audit
 journal's hash chain and meters, the shoe scanner (handshake, state), every layout lamp
-lit in turn, every bet sensor, button and key switch read, and the progressive sign
-answering and showing the meter. The floorperson is prompted for each step and answers
-within a timeout (a lamp nobody confirms has failed); `--auto` drives the emulators of an
-emulated rig instead. The result (who, when, pass or fail, every failed item by device) is
-appended to the audit journal as `selftest:result`, and the exit status is non-zero on any
-failure.
+lit in turn, every bet sensor, button and key switch read, the progressive sign answering
+and showing the meter, and the cross-check's camera giving a frame. The floorperson is
+prompted for each step and answers within a timeout (a lamp nobody confirms has failed);
+`--auto` drives the emulators of an emulated rig instead. The result (who, when, pass or
+fail, every failed item by device) is appended to the audit journal as `selftest:result`,
+and the exit status is non-zero on any failure.
 """
 
 from __future__ import annotations
@@ -34,11 +34,13 @@ from controller.effects import Journal as JournalRecord
 from controller.journal import DB_NAME, JournalError, JournalStore
 from controller.rules.errors import ConfigError as RulesConfigError
 from controller.tableconfig import load_table_file
-from drivers.config import LayoutConfig, parse_devices
+from drivers.camera import CameraSource
+from drivers.config import LayoutConfig, Role, is_emulated, parse_devices
 from drivers.errors import ConfigError, DriverError
 from drivers.events import BetSensorChanged, ButtonPressed, DriverEvent, KeySwitchTurned
 from drivers.interfaces import JackpotSign, LampState, LayoutInputs, LayoutLamps, ShoeScanner
-from drivers.registry import Devices, build_devices
+from drivers.registry import BuildOptions, Devices, build_devices
+from drivers.registry import kinds as device_kinds
 
 JOURNAL_KIND: Final = "selftest:result"
 KEY_NORMAL: Final = "normal"
@@ -146,6 +148,7 @@ class Rig:
     lamps: LayoutLamps | None = None
     inputs: LayoutInputs | None = None
     sign: JackpotSign | None = None
+    camera: CameraSource | None = None
     events: queue.Queue[DriverEvent] = field(default_factory=queue.Queue)
 
     def sink(self, event: DriverEvent) -> None:
@@ -336,7 +339,8 @@ def run(rig: Rig, plan: Plan, floor: Floor, *, operator: str, mode: str,
         for group in _device_groups(rig, plan, floor, input_kinds):
             checks += group()
     finally:
-        _close_all(d for d in (rig.shoe, rig.lamps, rig.inputs, rig.sign) if d is not None)
+        _close_all(d for d in (rig.shoe, rig.lamps, rig.inputs, rig.sign, rig.camera)
+                   if d is not None)
     return Report(operator, mode, started, _now(), tuple(checks))
 
 
@@ -352,7 +356,22 @@ def _device_groups(rig: Rig, plan: Plan, floor: Floor,
         groups.append(lambda: check_inputs(rig, inputs, kinds, floor, plan.input_timeout_s))
     if sign is not None:
         groups.append(lambda: check_sign(sign, floor, plan.meter_cents))
+    if rig.camera is not None:
+        camera = rig.camera
+        groups.append(lambda: check_camera(camera))
     return groups
+
+
+def check_camera(camera: CameraSource) -> list[Check]:
+    """The cross-check's camera opens and gives a frame (its readings are the run's job)."""
+    try:
+        camera.open()
+        frame = camera.read()
+    except DriverError as exc:
+        return [Check(camera.name, "frame", False, str(exc))]
+    height, width = frame.image.shape[:2]
+    emulated = " (EMULATED)" if camera.emulated else ""
+    return [Check(camera.name, "frame", True, f"{width}x{height}{emulated}")]
 
 
 # ---------------------------------------------------------------- who answers
@@ -684,13 +703,21 @@ def _run_configured(args: argparse.Namespace, state_dir: Path) -> Report:
     table = load_table_file(args.config)
     raw = table.document.get("devices", {})
     allow = args.auto or args.allow_emulated
-    config = parse_devices(raw, allow_emulated=allow)
+    config = parse_devices(raw, allow_emulated=allow, camera_kinds=device_kinds(Role.CAMERA))
     rig = Rig()
-    devices = build_devices(config, rig.sink, allow_emulated=allow)
+    options = BuildOptions()
+    if config.camera is not None and is_emulated(config.camera.kind):
+        from controller.crosscheck import table_zones
+        from controller.tablecamera import emulated_renderer
+
+        zones = table_zones(table.game.table.game, table.game.table.seats)
+        options.camera_render = emulated_renderer(config.camera, zones)
+    devices = build_devices(config, rig.sink, allow_emulated=allow, options=options)
     try:
         floor = _floor(args, devices, config.layout)
         rig.shoe, rig.lamps, rig.inputs, rig.sign = (devices.shoe, devices.layout,
                                                      devices.layout, devices.sign)
+        rig.camera = devices.camera
         plan = Plan(
             software=lambda: software_check(integrity.default_manifest(),
                                             required=not config.emulated) or _DEV_TREE,

@@ -28,12 +28,12 @@ from controller.blackjack import BlackjackModel
 from controller.journal import JournalStore
 from controller.loop import EventLoop
 from controller.rules import blackjack as bj
-from controller.rules.cards import Card, CardError, shoe
+from controller.rules.cards import ALLOWED_DECK_COUNTS, Card, CardError, Rank, shoe
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
 from controller.rules.meter import ProgressiveSettings
 from controller.rules.money import format_cents
-from controller.rules.options import GameConfig
+from controller.rules.options import GameConfig, check_consistency
 from controller.rules.strategy import BasicStrategyPolicy, PlayerPolicy, Situation, StandPolicy
 from controller.runtime import ControllerEvent, RecordingOutputs, TableRuntime, config_digest
 from controller.tableconfig import TableFile, load_default_table
@@ -72,6 +72,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per round on stdout")
     p.add_argument("--in-process", action="store_true",
                    help="skip the devices: feed the controller's loop directly (faster)")
+    p.add_argument("--camera", action="store_true",
+                   help="add the emulated overhead camera and cross-check every card with "
+                        "the recogniser (several times slower)")
     return p
 
 
@@ -91,6 +94,7 @@ class Options:
     state_dir: Path | None
     in_process: bool = False
     notes: list[str] = field(default_factory=list)
+    camera: bool = False
 
 
 def parse_bets(text: str) -> dict[str, int]:
@@ -114,20 +118,51 @@ def read_shoe_file(path: Path) -> list[str]:
     Raises:
         ConfigError: unreadable file or a line that is no card (naming the line).
     """
+    return [card for _, card in read_shoe_lines(path)]
+
+
+def read_shoe_lines(path: Path) -> list[tuple[int, str]]:
+    """(line number, card code) of each card of a scripted shoe file.
+
+    Raises:
+        ConfigError: unreadable file, or a line that is no card (naming file, line, text).
+    """
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise ConfigError(f"--shoe-file {path}: {exc.strerror}") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise ConfigError(f"--shoe-file {path}: {why}") from exc
     cards = []
     for number, line in enumerate(lines, 1):
         text = line.split("#", 1)[0].strip()
         if not text:
             continue
         try:
-            cards.append(str(Card.parse(text)))
+            cards.append((number, str(Card.parse(text))))
         except CardError as exc:
-            raise ConfigError(f"--shoe-file {path}:{number}: {exc}") from exc
+            raise ConfigError(f"--shoe-file {path} line {number}: {text!r} is not a card "
+                              f"({exc})") from exc
     return cards
+
+
+def check_shoe_cards(path: Path, cards: list[tuple[int, str]], decks: int,
+                     spanish: bool) -> None:
+    """Refuse, before anything is dealt, a card the configured shoe cannot hold (R9).
+
+    Raises:
+        ConfigError: naming the file, the line and the card: a ten in a Spanish 21 shoe, or
+            one copy more than the shoe's decks hold.
+    """
+    counts: dict[str, int] = {}
+    for number, card in cards:
+        if spanish and Card.parse(card).rank is Rank.TEN:
+            raise ConfigError(f"--shoe-file {path} line {number}: {card} cannot be in a "
+                              "Spanish 21 shoe (its 48-card decks have no tens)")
+        counts[card] = counts.get(card, 0) + 1
+        if counts[card] > decks:
+            raise ConfigError(f"--shoe-file {path} line {number}: {card} is copy "
+                              f"{counts[card]} of {card}, but a {decks}-deck shoe holds "
+                              f"{decks}")
 
 
 def build_options(args: argparse.Namespace) -> Options:
@@ -138,21 +173,34 @@ def build_options(args: argparse.Namespace) -> Options:
     """
     base = load_default_table().game
     game = Game(args.game)
+    if not 1 <= args.seats <= 9:
+        raise ConfigError(f"--seats: 1..9, got {args.seats}")
     decks = args.decks or (8 if game is Game.BACCARAT else base.table.decks)
+    if decks not in ALLOWED_DECK_COUNTS:
+        raise ConfigError(f"--decks: a shoe holds 1, 2, 4, 5, 6 or 8 decks, not {decks}")
+    if args.camera and args.in_process:
+        raise ConfigError("--camera: the camera is a device; it cannot run with --in-process")
+    wanted = parse_bets(args.bets or DEFAULT_BETS[args.game])
     side_bets = {Game.BLACKJACK: base.table.side_bets, Game.SPANISH21: ("match-the-dealer",),
                  Game.BACCARAT: ("dragon-bonus",)}[game]
     if decks not in (6, 8):
         side_bets = tuple(b for b in side_bets if b != "axman")
+    if game is not Game.BACCARAT:  # the table offers the side wagers the bots make
+        side_bets = tuple(b for b in side_bets if b in wanted)
     table = replace(base.table, game=game, decks=decks, side_bets=side_bets,
                     seats=max(base.table.seats, args.seats))
     config = replace(base, table=table, progressive=_progressive(base.progressive, args))
-    if not 1 <= args.seats <= 9:
-        raise ConfigError(f"--seats: 1..9, got {args.seats}")
-    bets, notes = _offered_bets(parse_bets(args.bets or DEFAULT_BETS[args.game]), config)
+    check_consistency(config)  # e.g. no Match the Dealer pay table for this deck count
+    bets, notes = _offered_bets(wanted, config)
     policy: PlayerPolicy = StandPolicy() if args.strategy == "stand" else BasicStrategyPolicy()
-    scripted = read_shoe_file(args.shoe_file) if args.shoe_file else None
+    scripted = None
+    if args.shoe_file:
+        lines = read_shoe_lines(args.shoe_file)
+        check_shoe_cards(args.shoe_file, lines, decks, game is Game.SPANISH21)
+        scripted = [card for _, card in lines]
     return Options(config, args.seats, args.rounds, args.seed, bets, policy, scripted,
-                   args.meter_start, args.json, args.state_dir, args.in_process, notes)
+                   args.meter_start, args.json, args.state_dir, args.in_process, notes,
+                   args.camera)
 
 
 def _progressive(base: ProgressiveSettings, args: argparse.Namespace) -> ProgressiveSettings:
@@ -267,6 +315,17 @@ class Simulation:
             if event is None:
                 return
             self.loop.post(event)
+
+    def void_unfinished(self) -> None:
+        """The shoe ran out with a round in play: the supervisor voids it (key, R9)."""
+        if not self.model.round_in_play():
+            return
+        now = time.monotonic()
+        for event in (ev.KeySwitchTurned("layout", "supervisor", now),
+                      ControllerEvent("void_round", {"reason": tablesim.VOID_REASON}),
+                      ev.KeySwitchTurned("layout", "normal", now)):
+            self.loop.post(event)
+        self.loop.run_until_idle()
 
     def _new_results(self) -> Iterator[dict[str, Any]]:
         while self.reported < len(self.model.results) and self.reported < self.options.rounds:
@@ -408,10 +467,11 @@ def _run_on_devices(options: Options, state_dir: Path, workdir: Path) -> int:
     table = options.config.table
     (workdir / "ports").mkdir(exist_ok=True)
     devices = tablesim.rig_devices(table.game, table.decks, options.seats, options.seed,
-                                   options.scripted)
+                                   options.scripted, camera=options.camera)
     table_file = TableFile("simulate", options.config, {"game": table.game.value,
                                                         "seed": options.seed,
-                                                        "devices": devices})
+                                                        "devices": devices,
+                                                        "vision": tablesim.RIG_VISION})
     app = build_app(table_file, allow_emulated=True, state_dir=state_dir,
                     devices=devices, burn=options.scripted is None,
                     meter_start=options.meter_start,
@@ -420,7 +480,8 @@ def _run_on_devices(options: Options, state_dir: Path, workdir: Path) -> int:
         runtime = app.start(require_authentic=False)
         tablesim.wait_for_links(app)
         plan = tablesim.Plan(options.seats, options.rounds, options.bets, options.policy,
-                             options.seed, scripted=options.scripted is not None)
+                             options.seed, scripted=options.scripted is not None,
+                             camera=options.camera)
         sim = tablesim.PtySimulation(app, plan)
         return _run(options, runtime, sim, app)
     finally:
@@ -432,6 +493,8 @@ class _Runner(Protocol):
     cards: int
 
     def run(self) -> Iterator[dict[str, Any]]: ...
+
+    def void_unfinished(self) -> None: ...
 
 
 def _run(options: Options, runtime: TableRuntime, sim: _Runner,
@@ -456,6 +519,8 @@ def _run(options: Options, runtime: TableRuntime, sim: _Runner,
         else:
             out.write(_line(record) + "\n")
         out.flush()
+    sim.void_unfinished()
+    camera = _camera_summary(app)
     if app is not None:
         app.close("simulation finished")
     else:
@@ -465,9 +530,17 @@ def _run(options: Options, runtime: TableRuntime, sim: _Runner,
     meters = runtime.model.meters
     summary = (f"rounds {rounds}  hands {hands}  house win {format_cents(house)}  "
                f"meter {format_cents(meters.amount)}  hits {meters.hits}  "
-               f"faults {sim.faults}  cards/s {sim.cards / elapsed:.0f}\n")
+               f"void {len(runtime.model.voided)}  faults {sim.faults}{camera}  "
+               f"cards/s {sim.cards / elapsed:.0f}\n")
     (sys.stderr if options.as_json else out).write(summary)
     return 0 if sim.faults == 0 else 1
+
+
+def _camera_summary(app: TableApp | None) -> str:
+    if app is None or app.camera is None:
+        return ""
+    check = app.camera.crosscheck
+    return f"  camera-checked {check.checked}" + ("  CAMERA DOWN" if check.down else "")
 
 
 def meters_of(runtime: TableRuntime) -> progressive.Meters:

@@ -14,6 +14,7 @@ from transitions import EventData
 
 from controller import progressive
 from controller.effects import Journal, LampState, OpLog
+from controller.procedure import IN_PLAY
 from controller.procedure_base import HOLD_STATES, ProcedureModel
 from controller.roundstate import Round, ShoeState
 from controller.rules.cards import Card, CardError, Rank
@@ -74,7 +75,9 @@ class TableModel(ProcedureModel):
         self.key_on = ""
         self.sign_message = ""
         self.sign_win = (0, 0)
+        self.camera_down = ""
         self.results: list[dict[str, Any]] = []
+        self.voided: list[int] = []
 
     # ------------------------------------------------------------------ running
     def fire(self, name: str, **kwargs: Any) -> bool:
@@ -84,12 +87,18 @@ class TableModel(ProcedureModel):
         return fired
 
     def advance(self) -> None:
-        """Take `proceed` steps while their conditions hold (deal complete, dealer done...)."""
+        """Take `proceed` steps while their conditions hold (deal complete, dealer done...).
+
+        Then, if the shoe reported its last card and a card is now wanted, the round is out
+        of cards (decisions.md "Shoe"): a shoe that ran out matters only once a card is due.
+        """
         for _ in range(64):
             self.consume_held_card()
             if not self.trigger_allowed("proceed"):
-                return
+                break
             self.trigger("proceed")
+        if self.shoe.empty and self.trigger_allowed("out_of_cards"):
+            self.trigger("out_of_cards")
 
     def trigger_allowed(self, name: str) -> bool:
         """True when trigger `name` would change something now (conditions checked)."""
@@ -145,7 +154,7 @@ class TableModel(ProcedureModel):
         """Callback (irregularity): a card face up in the shoe is not used; discarded."""
         code = event.kwargs.get("code")
         if code:
-            self.count_card(str(code))
+            self.round.loose.append(self.count_card(str(code)))
         self.emit(Journal("irregularity:face_up_card", {"card": code, "state": self.state}),
                   OpLog("irregularity: card face up in the shoe discarded", "warning"))
 
@@ -155,12 +164,23 @@ class TableModel(ProcedureModel):
         self.emit(Journal("shoe:cut_card", {"cards_out": self.shoe.cards_out}),
                   OpLog("cut card out: shuffle after this round"))
 
-    def cut_card_seen(self, event: EventData) -> bool:
-        """Condition: the shoe must be shuffled before the next round."""
-        return self.shoe.cut_seen
+    def shuffle_due(self, event: EventData) -> bool:
+        """Condition: the shoe must be shuffled before the next round (cut card out, or empty)."""
+        return self.shoe.cut_seen or self.shoe.empty
+
+    def card_is_wanted(self, event: EventData) -> bool:
+        """Condition: a position is waiting for a card from the shoe."""
+        return self.card_due_to() is not None
+
+    def note_shoe_empty(self, event: EventData) -> None:
+        """Callback: the shoe's last card is out; nothing changes until a card is wanted."""
+        self.shoe.empty = True
+        self.emit(Journal("shoe:empty", {"cards_out": self.shoe.cards_out, "state": self.state}),
+                  OpLog("shoe empty: the round goes on while no card is due"))
 
     def record_too_few(self, event: EventData) -> None:
         """Callback (irregularity): too few cards left; shuffle the discards, finish the round."""
+        self.shoe.empty = True
         self.reshuffle_return = event.transition.source if event.transition else ""
         self.emit(Journal("irregularity:too_few_cards", {"state": self.reshuffle_return}),
                   OpLog("irregularity: too few cards; shuffle the discards", "warning"))
@@ -168,6 +188,7 @@ class TableModel(ProcedureModel):
     def record_discards_shuffled(self, event: EventData) -> None:
         """Callback: the discards are shuffled in; the round goes on."""
         self.shoe.seen = {}
+        self.shoe.empty = False
         self.emit(Journal("shoe:discards_shuffled", {"resumed": self.state}))
         self.reshuffle_return = ""
 
@@ -182,10 +203,46 @@ class TableModel(ProcedureModel):
 
     def void_and_clear(self, event: EventData) -> None:
         """Callback: the supervisor cleared a hold that cannot resume; the round is void."""
-        self.emit(Journal("round:void", {"round": self.round.number, "who":
-                                         event.kwargs.get("who", "supervisor")}))
-        self.round = Round(number=self.round.number)
+        self.void_current_round(str(event.kwargs.get("who", self.key_on or "supervisor")),
+                                "hold cleared without a state to resume")
         self.record_clear(event)
+
+    def void_in_play(self, event: EventData) -> None:
+        """Callback: the supervisor voids the round in play (key on, R9)."""
+        self.void_current_round(self.key_on, str(event.kwargs.get("reason", "")))
+
+    def round_in_play(self) -> bool:
+        """True while a round's wagers are locked in and it is not settled."""
+        return self.state in IN_PLAY
+
+    def void_current_round(self, who: str, reason: str) -> None:
+        """Void the round: return every wager, reverse its progressive contributions (R13).
+
+        The round is not reported; `round:void` lists what was returned, `meter:void` what
+        the meter gave back.
+        """
+        number = self.round.number
+        returned = self.wagers_in_play() if not self.round.settled else []
+        self.meters, record = progressive.void(self.meters, number, self.round.contributions)
+        self.round.contributions = []
+        if record is not None:
+            self.emit(record)
+        self.voided.append(number)
+        self.emit(Journal("round:void", {"round": number, "who": who, "reason": reason,
+                                         "returned": returned,
+                                         "meter_returned": record.data["returned"]
+                                         if record else 0}),
+                  OpLog(f"round {number} void: every wager returned", "warning"))
+        self.discard_round()
+
+    def wagers_in_play(self) -> list[dict[str, Any]]:
+        """What each seat has at stake in the round in play (returned if it is voided)."""
+        return [{"seat": seat, "wagers": dict(bets)}
+                for seat, bets in sorted(self.pending_wagers.items())]
+
+    def discard_round(self) -> None:
+        """Forget the round in play (a family clears its own round as well)."""
+        self.round = Round(number=self.round.number)
 
     # ------------------------------------------------------------------ wagers
     def wager_allowed(self, event: EventData) -> bool:
@@ -282,6 +339,7 @@ class TableModel(ProcedureModel):
         """At the lock-out: one meter increment per accepted wager; returns the seats."""
         seats = self.accepted_progressive_seats()
         self.meters, records = progressive.contribute(self.meters, self.round.number, seats)
+        self.round.contributions = [dict(r.data) for r in records]
         self.emit(*records, Journal("bet:lock_out", {"round": self.round.number,
                                                      "accepted_progressive": seats}))
         return seats
@@ -295,14 +353,43 @@ class TableModel(ProcedureModel):
         return paid
 
     # ------------------------------------------------------------------ rounds
-    def open_betting(self, event: EventData) -> None:
-        """Callback: a new round opens for wagers."""
-        self.round = Round(number=self.round.number + 1)
+    def close_round(self, event: EventData) -> None:
+        """Callback: clear the finished round; the next one is numbered when betting opens."""
+        self.discard_round()
         self.pending_wagers = {}
         self.sensors = {}
         self.sign_message = ""
         self.sign_win = (0, 0)
+
+    def open_betting(self, event: EventData) -> None:
+        """Callback: a new round, numbered one past the last, opens for wagers."""
+        self.close_round(event)
+        self.round = Round(number=self.round.number + 1)
         self.emit(Journal("round:open", {"round": self.round.number}))
+
+    # ------------------------------------------------------------------ camera cross-check
+    def camera_layout(self) -> tuple[dict[str, list[str | None]], list[str]]:
+        """What the camera should see: cards by position (None: face down), and loose cards.
+
+        Loose cards were drawn this round but lie on no position (burned, face up in the
+        shoe, held in error): the camera may see them anywhere without a fault.
+        """
+        loose = [*self.round.loose, *([self.round.next_card] if self.round.next_card else [])]
+        return {}, loose
+
+    def note_camera_status(self, event: EventData) -> None:
+        """Callback: the camera went down or came back (shown on the dealer display)."""
+        down = bool(event.kwargs.get("down"))
+        reason = str(event.kwargs.get("reason", ""))
+        self.camera_down = (reason or "down") if down else ""
+        self.emit(Journal("camera:down" if down else "camera:up", {"reason": reason,
+                                                                   "state": self.state}),
+                  OpLog(f"camera down: {reason}" if down else "camera back",
+                        "error" if down else "info"))
+
+    def with_camera_status(self, text: str) -> str:
+        """The dealer display's text, prefixed while the camera is down."""
+        return f"CAMERA DOWN - {text}" if self.camera_down else text
 
     # ------------------------------------------------------------------ views
     def base_lamps(self) -> dict[str, LampState]:
@@ -318,8 +405,9 @@ class TableModel(ProcedureModel):
     def public_view(self) -> PublicView:
         """Lamps, dealer display and sign (each family adds its own lamps)."""
         amount, message = self.sign()
-        return PublicView(tuple(sorted(self.base_lamps().items())), self.state.upper(), amount,
-                          message, self.sign_win)
+        return PublicView(tuple(sorted(self.base_lamps().items())),
+                          self.with_camera_status(self.state.upper()), amount, message,
+                          self.sign_win)
 
     def card_due_to(self) -> object | None:
         """Public: where the next card goes (None: no card is due)."""

@@ -20,12 +20,18 @@ from typing import Any, Final
 from controller.app import TableApp
 from controller.blackjack import BlackjackModel
 from controller.rules import blackjack as bj
-from controller.rules.hands import Game
+from controller.rules.hands import Game, Position
 from controller.rules.strategy import PlayerPolicy, Situation
 from controller.runtime import BUTTONS, ControllerEvent, TableRuntime
 from controller.tablemodel import TableModel
 
 STEP_TIMEOUT_S: Final = 10.0
+CAMERA_TIMEOUT_S: Final = 120.0
+"""How long the auto-dealer waits for the camera to confirm what it dealt."""
+RIG_CAMERA: Final = {"kind": "emulated", "width": 1280, "height": 960}
+RIG_VISION: Final = {"frames": 6, "frame_interval_ms": 50}
+"""The simulated table's `[vision]`: a clean emulated frame needs no long wait to retry."""
+VOID_REASON: Final = "the shoe ran out with the round in play"
 BASE_LAMPS: Final = ("fault", "no_more_bets", "shuffle", "blackjack", "insurance",
                      "dealer_draw", "dealer_stand", "player_draw", "banker_draw")
 SIM_BUTTONS: Final = tuple(sorted(BUTTONS - {"seat_no_card", "seat_one_card"}))
@@ -36,8 +42,11 @@ class SimulationError(RuntimeError):
 
 
 def rig_devices(game: Game, decks: int, seats: int, seed: int,
-                script: list[str] | None) -> dict[str, Any]:
-    """The `[devices]` of the simulated table: emulated shoe, layout board and sign."""
+                script: list[str] | None, *, camera: bool = False) -> dict[str, Any]:
+    """The `[devices]` of the simulated table: emulated shoe, layout board and sign.
+
+    With `camera`, also the emulated overhead camera (frames drawn from what is dealt).
+    """
     shoe: dict[str, Any] = {"kind": "emulated", "decks": decks, "seed": seed,
                             "deck": "spanish" if game is Game.SPANISH21 else "standard"}
     if script is not None:
@@ -50,10 +59,14 @@ def rig_devices(game: Game, decks: int, seats: int, seed: int,
                                 "blazing7s": len(BASE_LAMPS) + 2 * seat - 1}
     sensors = {f"seat{seat}": {"blazing7s": seat - 1} for seat in range(1, seats + 1)}
     buttons = {name: number for number, name in enumerate(SIM_BUTTONS)}
-    return {"shoe": shoe,
-            "layout": {"kind": "emulated", "lamps": lamps, "bet_sensors": sensors,
-                       "buttons": buttons},
-            "sign": {"kind": "emulated"}}
+    devices: dict[str, Any] = {
+        "shoe": shoe,
+        "layout": {"kind": "emulated", "lamps": lamps, "bet_sensors": sensors,
+                   "buttons": buttons},
+        "sign": {"kind": "emulated"}}
+    if camera:
+        devices["camera"] = {**RIG_CAMERA, "seed": seed}
+    return devices
 
 
 @dataclass
@@ -66,6 +79,7 @@ class Plan:
     policy: PlayerPolicy
     seed: int
     scripted: bool = False
+    camera: bool = False
 
 
 class PtySimulation:
@@ -86,6 +100,8 @@ class PtySimulation:
         self.cards = 0
         self.shuffles = 0
         self.chips: set[int] = set()
+        self.camera = app.devices.emulators.get("camera")
+        self.hole = ""
 
     @property
     def model(self) -> TableModel:
@@ -171,6 +187,7 @@ class PtySimulation:
     def _draw(self) -> None:
         before = self._count("CardDrawn")
         faults = self._count("ShoeFault")
+        due = None if self.model.state == "burn" else self.model.card_due_to()
         code = self.shoe.draw()
         if code is None:
             self.finished = True
@@ -179,7 +196,44 @@ class PtySimulation:
             self._wait(lambda: self._count("ShoeFault") > faults)
             return
         self.cards += 1
+        if self.camera is not None and due is not None:
+            self._lay_on_camera(due, code)
         self._wait(lambda: self._count("CardDrawn") > before)
+
+    def _lay_on_camera(self, due: object, code: str) -> None:
+        """The dealer puts the card where the procedure's lamps say (the hole face down)."""
+        from vision.synth import BACK
+
+        assert self.camera is not None
+        if isinstance(due, Position):
+            zone = "dealer" if due.is_dealer else f"seat{due.seat}"
+            if due.hole:
+                self.hole = code
+                code = BACK
+        else:
+            zone = str(getattr(due, "value", due))
+        self.camera.deal(zone, code)
+
+    def _turn_hole_over(self) -> None:
+        """The dealer turns the hole card over once the procedure reveals it."""
+        model = self.model
+        if (self.camera is None or not self.hole or not isinstance(model, BlackjackModel)
+                or len(model.dealer_public_cards()) < 2):
+            return
+        layout = self.camera.layout()
+        dealer = layout.get("dealer", [])
+        if len(dealer) > 1:
+            dealer[1] = self.hole
+            self.camera.show(layout)
+        self.hole = ""
+
+    def void_unfinished(self) -> None:
+        """The shoe ran out with a round in play: the supervisor voids it (key, R9)."""
+        if not self.model.round_in_play():
+            return
+        self._expect("KeySwitchTurned", lambda: self.layout.turn_key("supervisor"))
+        self._post(ControllerEvent("void_round", {"reason": VOID_REASON}))
+        self._expect("KeySwitchTurned", lambda: self.layout.turn_key("normal"))
 
     def _bet(self) -> None:
         for seat in range(1, self.plan.seats + 1):
@@ -200,6 +254,9 @@ class PtySimulation:
         for spot in sorted(self.chips):
             self._expect("BetSensorChanged", partial(self.layout.remove_chip, spot))
         self.chips.clear()
+        if self.camera is not None:
+            self.camera.clear()  # the dealer collects the cards
+            self.hole = ""
         self._click("clear_round")
 
     # ------------------------------------------------------------ players
@@ -243,6 +300,20 @@ class PtySimulation:
         if not self.app.loop.run_until(done, STEP_TIMEOUT_S):
             raise SimulationError(f"no device event within {STEP_TIMEOUT_S} s in state "
                                   f"{self.model.state}")
+        self._drain()
+        if self.camera is not None:
+            self._turn_hole_over()
+            self._wait_for_camera()
+
+    def _wait_for_camera(self) -> None:
+        """The dealer's pace: the next action once the camera has judged every card."""
+        parts = self.app.camera
+        if parts is None:
+            return
+        check = parts.crosscheck
+        if not self.app.loop.run_until(lambda: check.idle, CAMERA_TIMEOUT_S):
+            raise SimulationError(f"the camera did not judge the cards within "
+                                  f"{CAMERA_TIMEOUT_S} s")
         self._drain()
 
     def _drain(self) -> None:

@@ -1,11 +1,13 @@
 """One board over firmware_bridge, kept connected: the base of the shoe, layout and sign drivers.
 
-`BoardConnection` owns a `BridgeClient` for one board kind of `drivers/catalogue.toml`. It
-connects and checks the handshake at `start()` (a refused board is a `HandshakeError` naming
-the device and every mismatching field), releases the board's failsafe once the driver has
-reconciled the board, and reports `LinkUp` / `LinkDown`. When the port vanishes (cable
-pulled) it reopens it every `RECONNECT_INTERVAL` until the board is back, carrying the
-counted-event position over, so no event is lost or delivered twice across the gap.
+`BoardDriver` is that base: the `Device` surface (name, link state, start, close) of a driver
+whose device is one board. `BoardConnection` owns a `BridgeClient` for one board kind of
+`drivers/catalogue.toml`. It connects and checks the handshake at `start()` (a refused board
+is a `HandshakeError` naming the device and every mismatching field), releases the board's
+failsafe once the driver has reconciled the board, and reports `LinkUp` / `LinkDown`.
+When the port vanishes (cable pulled) it reopens it every `RECONNECT_INTERVAL` until the
+board is back, carrying the counted-event position over, so no event is lost or delivered
+twice across the gap.
 
 Threads: the bridge's reader thread only queues work; one worker thread per device runs
 every message handler, reconciliation and reconnection in order, so `LinkUp` always comes
@@ -352,3 +354,52 @@ class BoardConnection:
         if client is None:
             raise DeviceUnavailableError(self.device, "the link is down")
         return client
+
+
+class BoardDriver:
+    """The `Device` life cycle of a driver whose device is one board (shoe, layout, sign).
+
+    Args:
+        name: The configured device name.
+        board_kind: The catalogue board kind the device must identify as.
+        link: How to reach the board.
+        sink: Where events go.
+        emulated: True when the board is an emulator (status then says EMULATED).
+        scheduler: Clock for event times.
+    """
+
+    def __init__(self, name: str, board_kind: str, link: LinkOptions, sink: EventSink, *,
+                 emulated: bool, scheduler: Scheduler | None = None) -> None:
+        self._name = name
+        self._emulated = emulated
+        self._sink = sink
+        self._clock = scheduler or MonotonicScheduler()
+        self._board = BoardConnection(name, board_kind, link, sink, self._clock)
+
+    @property
+    def name(self) -> str:
+        """The configured device name."""
+        return self._name
+
+    @property
+    def emulated(self) -> bool:
+        """True when the board is an emulator."""
+        return self._emulated
+
+    @property
+    def link_up(self) -> bool:
+        """True while the board is connected and answering."""
+        return self._board.up
+
+    @property
+    def connection(self) -> BoardConnection:
+        """The board connection (event position, identity)."""
+        return self._board
+
+    def start(self) -> None:
+        """Connect, check the handshake and reconcile the board (`BoardConnection.start`)."""
+        self._board.start()
+
+    def close(self) -> None:
+        """Disconnect; the board goes to its failsafe state (idempotent)."""
+        self._board.close()

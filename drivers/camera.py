@@ -33,6 +33,7 @@ from typing import Any, Final, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from drivers.device import Device
 from drivers.errors import ConfigError, DeviceClosedError, DeviceUnavailableError, DriverError
 
 _LOG = logging.getLogger(__name__)
@@ -70,20 +71,13 @@ class Frame:
 
 
 @runtime_checkable
-class CameraSource(Protocol):
-    """A source of frames (and a `drivers.interfaces.Device`)."""
+class CameraSource(Device, Protocol):
+    """A source of frames (and a `Device`).
 
-    @property
-    def name(self) -> str:
-        """The configured device name (`camera`)."""
-
-    @property
-    def emulated(self) -> bool:
-        """True for the emulated layout camera."""
-
-    @property
-    def link_up(self) -> bool:
-        """True while open."""
+    As a `Device`: `start()` is `open()`, `link_up` is `is_open`, `emulated` is true only for
+    the emulated layout camera, and `close()` releases the camera (nothing happens if it is
+    closed).
+    """
 
     @property
     def is_open(self) -> bool:
@@ -103,12 +97,6 @@ class CameraSource(Protocol):
             DeviceClosedError: The source is not open.
             FrameReadError: The camera or file gave no frame.
         """
-
-    def start(self) -> None:
-        """Same as `open()` (the device life cycle's name)."""
-
-    def close(self) -> None:
-        """Release the camera (nothing happens if it is closed)."""
 
 
 class _Source(ABC):
@@ -207,7 +195,34 @@ def _cv2() -> Any:
     return cv2
 
 
-class OpenCVCamera(_Source):
+class _CaptureSource(_Source):
+    """A source read through an OpenCV `VideoCapture` (a camera or a video file)."""
+
+    def __init__(self, name: str, clock: Clock | None) -> None:
+        super().__init__(name, clock)
+        self._capture: Any = None
+
+    def _open_capture(self, unavailable: str, *target: object) -> Any:
+        """Open `VideoCapture(*target)`, or raise `DeviceUnavailableError(unavailable)`."""
+        capture = _cv2().VideoCapture(*target)
+        if not capture.isOpened():
+            capture.release()
+            raise DeviceUnavailableError(self._name, unavailable)
+        self._capture = capture
+        return capture
+
+    def _release(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+    def _next_image(self) -> Image | None:
+        """The capture's next image; None when it gave none."""
+        ok, image = self._capture.read()
+        return np.asarray(image, np.uint8) if ok and image is not None else None
+
+
+class OpenCVCamera(_CaptureSource):
     """A USB (UVC) camera through OpenCV's V4L2 backend.
 
     Args:
@@ -229,34 +244,24 @@ class OpenCVCamera(_Source):
         self.size = (width, height)
         self.fps = fps
         self._backend = backend
-        self._capture: Any = None
 
     def _acquire(self) -> None:
         cv2 = _cv2()
         backend = cv2.CAP_V4L2 if self._backend is None else self._backend
-        capture = cv2.VideoCapture(self.device, backend)
-        if not capture.isOpened():
-            capture.release()
-            raise DeviceUnavailableError(self._name, f"cannot open camera {self.device!r} "
-                                         "(V4L2): no such device, or it is busy")
+        capture = self._open_capture(f"cannot open camera {self.device!r} (V4L2): no such "
+                                     "device, or it is busy", self.device, backend)
         for prop, value in ((cv2.CAP_PROP_FRAME_WIDTH, self.size[0]),
                             (cv2.CAP_PROP_FRAME_HEIGHT, self.size[1]),
                             (cv2.CAP_PROP_FPS, self.fps)):
             if value is not None:
                 capture.set(prop, float(value))
-        self._capture = capture
-
-    def _release(self) -> None:
-        if self._capture is not None:
-            self._capture.release()
-            self._capture = None
 
     def _grab(self) -> Image:
-        ok, image = self._capture.read()
-        if not ok or image is None:
+        image = self._next_image()
+        if image is None:
             raise FrameReadError(self._name, f"camera {self.device!r} returned no frame "
                                  "(unplugged or stalled?)")
-        return np.asarray(image, np.uint8)
+        return image
 
 
 PICAMERA2_MISSING: Final = (
@@ -416,7 +421,7 @@ class FolderCamera(_Source):
         return _read_image_file(self._name, path)
 
 
-class VideoFileCamera(_Source):
+class VideoFileCamera(_CaptureSource):
     """The frames of a video file (any format OpenCV's FFmpeg backend reads).
 
     Args:
@@ -431,30 +436,20 @@ class VideoFileCamera(_Source):
         super().__init__(name, clock)
         self.path = Path(path)
         self.loop = loop
-        self._capture: Any = None
 
     def _acquire(self) -> None:
         if not self.path.is_file():
             raise DeviceUnavailableError(self._name, f"{self.path}: no such video file")
-        capture = _cv2().VideoCapture(str(self.path))
-        if not capture.isOpened():
-            capture.release()
-            raise DeviceUnavailableError(self._name, f"{self.path}: not a readable video")
-        self._capture = capture
-
-    def _release(self) -> None:
-        if self._capture is not None:
-            self._capture.release()
-            self._capture = None
+        self._open_capture(f"{self.path}: not a readable video", str(self.path))
 
     def _grab(self) -> Image:
-        ok, image = self._capture.read()
-        if not ok and self.loop:
+        image = self._next_image()
+        if image is None and self.loop:
             self._capture.set(_cv2().CAP_PROP_POS_FRAMES, 0)
-            ok, image = self._capture.read()
-        if not ok or image is None:
+            image = self._next_image()
+        if image is None:
             raise EndOfFramesError(self._name, f"{self.path}: no more frames")
-        return np.asarray(image, np.uint8)
+        return image
 
 
 class EmulatedLayoutCamera(_Source):

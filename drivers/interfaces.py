@@ -1,10 +1,11 @@
 """What the controller may ask of each device: small `typing.Protocol` interfaces.
 
-`CameraSource` is defined beside the camera sources (`drivers.camera`) and re-exported here.
-Every real driver, every emulated device and every in-process fake satisfies one of these,
-and one contract suite per interface (`tests/drivers/`) runs against all of them. The
-controller depends on this module (and `drivers.events`), never on a concrete driver; only
-its composition root calls `drivers.registry`.
+`Device` (`drivers.device`) and `CameraSource` (defined beside the camera sources, in
+`drivers.camera`) are re-exported here. Every real driver, every emulated device and every
+in-process fake satisfies one of these, and one contract suite per interface
+(`tests/drivers/`) runs against all of them. The controller depends on this module (and
+`drivers.events`), never on a concrete driver; only its composition root calls
+`drivers.registry`.
 
 Life cycle, common to all: build (validates, refuses pin conflicts, opens nothing) ->
 `start()` (opens the port, checks the handshake, starts reporting to the sink) -> commands
@@ -19,6 +20,7 @@ from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
 from drivers.camera import CameraSource
+from drivers.device import Device
 from drivers.errors import (
     ConfigError,
     DeviceClosedError,
@@ -93,34 +95,6 @@ class ShoeState:
     lid_open: bool
     jammed: bool
     empty: bool
-
-
-@runtime_checkable
-class Device(Protocol):
-    """What every device has."""
-
-    @property
-    def name(self) -> str:
-        """The configured device name (`[devices.<name>]`)."""
-
-    @property
-    def emulated(self) -> bool:
-        """True for an emulated device; logs and status then say EMULATED."""
-
-    @property
-    def link_up(self) -> bool:
-        """True while the device is started and answering."""
-
-    def start(self) -> None:
-        """Open the device and begin reporting to the sink.
-
-        Raises:
-            DeviceUnavailableError: The port or device cannot be opened.
-            HandshakeError: The device is not the firmware/configuration expected.
-        """
-
-    def close(self) -> None:
-        """Put outputs in their safe state and release the device (idempotent)."""
 
 
 @runtime_checkable

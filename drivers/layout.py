@@ -23,12 +23,12 @@ import threading
 from collections.abc import Mapping
 from typing import Final
 
-from drivers.board import BoardConnection, LinkOptions
+from drivers.board import BoardConnection, BoardDriver, LinkOptions
 from drivers.config import BOARD_KEY_POSITIONS, LayoutConfig
 from drivers.errors import DeviceUnavailableError, DriverError
 from drivers.events import BetSensorChanged, ButtonPressed, EventSink, KeySwitchTurned
 from drivers.interfaces import LampState
-from drivers.timing import MonotonicScheduler, Scheduler
+from drivers.timing import Scheduler
 from firmware_bridge import Message
 
 _LOG = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ KEY_NORMAL: Final = "normal"
 LAMP_MODES: Final = {LampState.OFF: "off", LampState.ON: "on", LampState.FLASH: "blink_slow"}
 
 
-class BridgeLayout:
+class BridgeLayout(BoardDriver):
     """`LayoutLamps` and `LayoutInputs` on the layout board.
 
     Args:
@@ -48,10 +48,9 @@ class BridgeLayout:
 
     def __init__(self, config: LayoutConfig, link: LinkOptions, sink: EventSink, *,
                  scheduler: Scheduler | None = None) -> None:
+        super().__init__(config.name, "layout", link, sink, emulated=config.kind != "serial",
+                         scheduler=scheduler)
         self._config = config
-        self._sink = sink
-        self._clock = scheduler or MonotonicScheduler()
-        self._board = BoardConnection(config.name, "layout", link, sink, self._clock)
         self._lock = threading.Lock()
         self._lamps = dict.fromkeys(config.lamps, LampState.OFF)
         self._spots = {spot: name for name, spot in config.bet_sensors.items()}
@@ -61,34 +60,6 @@ class BridgeLayout:
         self._board.handle("bet_sensor", self._on_bet_sensor)
         self._board.handle("button", self._on_button)
         self._board.handle("key_switch", self._on_key_switch)
-
-    @property
-    def name(self) -> str:
-        """The configured device name."""
-        return self._config.name
-
-    @property
-    def emulated(self) -> bool:
-        """True when the board is an emulator."""
-        return self._config.kind != "serial"
-
-    @property
-    def link_up(self) -> bool:
-        """True while the board is connected."""
-        return self._board.up
-
-    @property
-    def connection(self) -> BoardConnection:
-        """The board connection."""
-        return self._board
-
-    def start(self) -> None:
-        """Connect, show the lamps, read the inputs."""
-        self._board.start()
-
-    def close(self) -> None:
-        """Disconnect; the board shows its failsafe pattern (idempotent)."""
-        self._board.close()
 
     # ------------------------------------------------------------ LayoutLamps
 

@@ -17,9 +17,10 @@ import logging
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from drivers.board import LinkOptions, TransportFactory, link_timing, table_catalogue
 from drivers.camera import CAMERA_KINDS, Render, build_camera
@@ -45,6 +46,9 @@ from drivers.sign import BridgeSign
 from drivers.timing import MonotonicScheduler, Scheduler
 from drivers.usb import UsbTransport, describe
 from firmware_bridge import Catalogue, LinkTiming
+
+if TYPE_CHECKING:
+    from drivers.emulated.board import BoardEmulator
 
 _LOG = logging.getLogger(__name__)
 EMULATED_USB_IDS: Final = (0x1209, 0x5353, "EMU-SHOE-1")
@@ -185,13 +189,31 @@ def _build_one(device: Any, sink: EventSink, allow_emulated: bool, options: Buil
         _LOG.warning("%s: EMULATED device (kind %s)", device.name, device.kind)
 
 
+# ---------------------------------------------------------------- boards
+
+
+def _serial_link(config: ShoeConfig | LayoutConfig | SignConfig,
+                 options: BuildOptions) -> LinkOptions:
+    """Link options for a board on the configured serial port."""
+    port = config.port
+    assert isinstance(port, SerialPortConfig)  # guaranteed by the config reader
+    return options.link(port.url, config.timeout_ms, port.baud)
+
+
+def _start_emulator(emulator_type: Callable[..., BoardEmulator],
+                    config: ShoeConfig | LayoutConfig | SignConfig,
+                    options: BuildOptions) -> tuple[LinkOptions, BoardEmulator]:
+    """Start a board emulator behind a pty; link options for it, and the emulator."""
+    emulator = emulator_type(link_dir=options.emulator_dir(), name=config.name,
+                             timing=options.timing).start()
+    return options.link(emulator.path, config.timeout_ms), emulator
+
+
 # ---------------------------------------------------------------- shoe
 
 
 def _serial_shoe(config: ShoeConfig, sink: EventSink, options: BuildOptions) -> Built:
-    port = config.port
-    assert isinstance(port, SerialPortConfig)  # guaranteed by the config reader
-    link = options.link(port.url, config.timeout_ms, port.baud)
+    link = _serial_link(config, options)
     return BridgeShoe(config.name, link, sink, scheduler=options.scheduler), None
 
 
@@ -224,9 +246,7 @@ def _emulated_shoe(config: ShoeConfig, sink: EventSink, options: BuildOptions) -
         usb_config = ShoeConfig(config.name, config.kind, UsbPortConfig(vid, pid, serial),
                                 config.timeout_ms)
         return _usb_shoe(usb_config, sink, options, EmulatedUsbBackend(usb_device), True), emulator
-    emulator = ShoeEmulator(contents, link_dir=options.emulator_dir(), name=config.name,
-                            timing=options.timing).start()
-    link = options.link(emulator.path, config.timeout_ms)
+    link, emulator = _start_emulator(partial(ShoeEmulator, contents), config, options)
     shoe = BridgeShoe(config.name, link, sink, emulated=True, scheduler=options.scheduler)
     return shoe, emulator
 
@@ -249,17 +269,14 @@ def _emulated_gpio_layout(config: LayoutConfig, sink: EventSink, options: BuildO
 
 
 def _serial_layout(config: LayoutConfig, sink: EventSink, options: BuildOptions) -> Built:
-    assert config.port is not None  # guaranteed by the config reader
-    link = options.link(config.port.url, config.timeout_ms, config.port.baud)
+    link = _serial_link(config, options)
     return BridgeLayout(config, link, sink, scheduler=options.scheduler), None
 
 
 def _emulated_layout(config: LayoutConfig, sink: EventSink, options: BuildOptions) -> Built:
     from drivers.emulated.layout import LayoutEmulator
 
-    emulator = LayoutEmulator(link_dir=options.emulator_dir(), name=config.name,
-                              timing=options.timing).start()
-    link = options.link(emulator.path, config.timeout_ms)
+    link, emulator = _start_emulator(LayoutEmulator, config, options)
     return BridgeLayout(config, link, sink, scheduler=options.scheduler), emulator
 
 
@@ -267,17 +284,14 @@ def _emulated_layout(config: LayoutConfig, sink: EventSink, options: BuildOption
 
 
 def _serial_sign(config: SignConfig, sink: EventSink, options: BuildOptions) -> Built:
-    assert config.port is not None  # guaranteed by the config reader
-    link = options.link(config.port.url, config.timeout_ms, config.port.baud)
+    link = _serial_link(config, options)
     return BridgeSign(config, link, sink, scheduler=options.scheduler), None
 
 
 def _emulated_sign(config: SignConfig, sink: EventSink, options: BuildOptions) -> Built:
     from drivers.emulated.sign import SignEmulator
 
-    emulator = SignEmulator(link_dir=options.emulator_dir(), name=config.name,
-                            timing=options.timing).start()
-    link = options.link(emulator.path, config.timeout_ms)
+    link, emulator = _start_emulator(SignEmulator, config, options)
     return BridgeSign(config, link, sink, scheduler=options.scheduler), emulator
 
 

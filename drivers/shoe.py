@@ -19,16 +19,16 @@ from __future__ import annotations
 
 import logging
 
-from drivers.board import BoardConnection, LinkOptions
+from drivers.board import BoardDriver, LinkOptions
 from drivers.events import CardDrawn, EventSink, ShoeFault, ShoeFaultKind, ShoeLoaded
 from drivers.interfaces import ShoeState
-from drivers.timing import MonotonicScheduler, Scheduler
+from drivers.timing import Scheduler
 from firmware_bridge import Message
 
 _LOG = logging.getLogger(__name__)
 
 
-class BridgeShoe:
+class BridgeShoe(BoardDriver):
     """A `ShoeScanner` on the shoe board.
 
     Args:
@@ -41,11 +41,7 @@ class BridgeShoe:
 
     def __init__(self, name: str, link: LinkOptions, sink: EventSink, *,
                  emulated: bool = False, scheduler: Scheduler | None = None) -> None:
-        self._name = name
-        self._sink = sink
-        self._emulated = emulated
-        self._clock = scheduler or MonotonicScheduler()
-        self._board = BoardConnection(name, "shoe", link, sink, self._clock)
+        super().__init__(name, "shoe", link, sink, emulated=emulated, scheduler=scheduler)
         self._reads: dict[int, tuple[str | None, int]] = {}
         self._cards_out = 0
         handlers = {
@@ -56,34 +52,6 @@ class BridgeShoe:
         }
         for message, handler in handlers.items():
             self._board.handle(message, handler)
-
-    @property
-    def name(self) -> str:
-        """The configured device name."""
-        return self._name
-
-    @property
-    def emulated(self) -> bool:
-        """True when the board is an emulator."""
-        return self._emulated
-
-    @property
-    def link_up(self) -> bool:
-        """True while the board is connected."""
-        return self._board.up
-
-    @property
-    def connection(self) -> BoardConnection:
-        """The board connection (event position, identity)."""
-        return self._board
-
-    def start(self) -> None:
-        """Connect and check the handshake."""
-        self._board.start()
-
-    def close(self) -> None:
-        """Disconnect (idempotent)."""
-        self._board.close()
 
     def query_state(self) -> ShoeState:
         """Ask the board for `shoe_state`."""

@@ -21,18 +21,18 @@ from __future__ import annotations
 import logging
 import threading
 
-from drivers.board import BoardConnection, LinkOptions
+from drivers.board import BoardConnection, BoardDriver, LinkOptions
 from drivers.config import SignConfig
 from drivers.errors import DriverError
 from drivers.events import EventSink
-from drivers.timing import MonotonicScheduler, Scheduler
+from drivers.timing import Scheduler
 
 _LOG = logging.getLogger(__name__)
 MAX_CENTS = 0xFFFF_FFFF
 MAX_TEXT = 16
 
 
-class BridgeSign:
+class BridgeSign(BoardDriver):
     """A `JackpotSign` on the sign board.
 
     Args:
@@ -44,42 +44,13 @@ class BridgeSign:
 
     def __init__(self, config: SignConfig, link: LinkOptions, sink: EventSink, *,
                  scheduler: Scheduler | None = None) -> None:
-        self._config = config
-        self._board = BoardConnection(config.name, "sign", link, sink,
-                                      scheduler or MonotonicScheduler())
+        super().__init__(config.name, "sign", link, sink, emulated=config.kind != "serial",
+                         scheduler=scheduler)
         self._lock = threading.Lock()
         self._update = 0
         self._amount: int | None = None
         self._fault_text = ""
         self._board.on_connected = self._reconcile
-
-    @property
-    def name(self) -> str:
-        """The configured device name."""
-        return self._config.name
-
-    @property
-    def emulated(self) -> bool:
-        """True when the sign is an emulator."""
-        return self._config.kind != "serial"
-
-    @property
-    def link_up(self) -> bool:
-        """True while the sign answers."""
-        return self._board.up
-
-    @property
-    def connection(self) -> BoardConnection:
-        """The board connection."""
-        return self._board
-
-    def start(self) -> None:
-        """Connect, check the handshake and reconcile the display."""
-        self._board.start()
-
-    def close(self) -> None:
-        """Disconnect; the sign shows its failsafe display (idempotent)."""
-        self._board.close()
 
     def show_amount(self, cents: int) -> None:
         """Show the progressive amount (remembered and shown again after a reconnect)."""

@@ -3,15 +3,18 @@
 Any pyserial URL works: a device path, a udev name, `hwgrep://`, `socket://`, `loop://`,
 `spy://` (traffic capture for field debugging), or a pty path from an emulator. The reader
 thread only reads and hands the bytes on; every error it meets is handed to `on_error` and
-logged, so it never dies silently. Writes are serialised by a lock.
+logged, so it never dies silently. Writes are serialised by a lock. `ThreadedTransport` is
+that life cycle for any byte pipe; `SerialTransport` and the drivers' USB transport build on
+it.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import Final, Protocol
+from typing import ClassVar, Final, Generic, Protocol, TypeVar
 
 import serial
 
@@ -25,6 +28,7 @@ DEFAULT_TICK: Final = 0.02
 BytesSink = Callable[[bytes], None]
 TickSink = Callable[[], None]
 ErrorSink = Callable[[BaseException], None]
+PipeT = TypeVar("PipeT")
 
 
 class Transport(Protocol):
@@ -32,6 +36,7 @@ class Transport(Protocol):
 
     Other byte pipes (e.g. a USB bulk endpoint) implement these three methods with the same
     contract: callbacks on the transport's own reader thread, errors handed to `on_error`.
+    `ThreadedTransport` provides that contract for any pipe.
     """
 
     def open(self, on_bytes: BytesSink, on_tick: TickSink, on_error: ErrorSink) -> None:
@@ -44,29 +49,34 @@ class Transport(Protocol):
         """Stop the reader and release the pipe; idempotent."""
 
 
-class SerialTransport:
-    """A serial port opened by URL, read on a background thread.
+class ThreadedTransport(ABC, Generic[PipeT]):
+    """A byte pipe read on a background thread: the `Transport` contract for any pipe.
+
+    A subclass opens, reads, writes and releases its pipe and names the exceptions its pipe
+    raises (`pipe_errors`); this class runs the reader thread, serialises writes, turns pipe
+    failures into `TransportError` naming the URL, and hands the error that stopped the
+    reader to `on_error`.
 
     Args:
-        url: a pyserial URL or device path.
-        baudrate: line speed (ignored by `loop://` and `socket://`).
+        url: names the pipe in errors, logs and the reader thread's name.
         tick: longest wait for bytes before `on_tick` runs, in seconds.
     """
 
-    def __init__(
-        self, url: str, *, baudrate: int = DEFAULT_BAUDRATE, tick: float = DEFAULT_TICK
-    ) -> None:
+    pipe_errors: ClassVar[tuple[type[Exception], ...]]
+    """What the pipe raises when it fails (a bad address also raises `ValueError`)."""
+    thread_prefix: ClassVar[str] = "bridge-reader"
+
+    def __init__(self, url: str, tick: float) -> None:
         self.url = url
-        self._baudrate = baudrate
         self._tick = tick
-        self._port: serial.Serial | None = None
+        self._pipe: PipeT | None = None
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._closed = False
 
     def open(self, on_bytes: BytesSink, on_tick: TickSink, on_error: ErrorSink) -> None:
-        """Open the port and start the reader thread.
+        """Open the pipe and start the reader thread.
 
         Args:
             on_bytes: called on the reader thread with each chunk received.
@@ -74,36 +84,37 @@ class SerialTransport:
             on_error: called once, on the reader thread, with the error that stopped it.
 
         Raises:
-            TransportError: if the port cannot be opened (the text names the URL).
+            TransportError: if the pipe cannot be opened (the text names the URL).
             BridgeClosedError: if the transport was closed before.
         """
         if self._closed:
             raise BridgeClosedError(f"{self.url}: transport already closed")
+        open_errors: tuple[type[Exception], ...] = (*self.pipe_errors, ValueError)
         try:
-            port = serial.serial_for_url(self.url, baudrate=self._baudrate, timeout=self._tick)
-        except (serial.SerialException, OSError, ValueError) as error:
+            pipe = self._open_pipe()
+        except open_errors as error:
             raise TransportError(f"{self.url}: cannot open: {error}") from error
-        self._port = port
+        self._pipe = pipe
         self._thread = threading.Thread(
-            target=self._read_loop, args=(port, on_bytes, on_tick, on_error),
-            name=f"bridge-reader {self.url}", daemon=True,
+            target=self._read_loop, args=(pipe, on_bytes, on_tick, on_error),
+            name=f"{self.thread_prefix} {self.url}", daemon=True,
         )
         self._thread.start()
 
     def write(self, data: bytes) -> None:
-        """Write `data` to the port, whole, before any other write.
+        """Write `data` to the pipe, whole, before any other write.
 
         Raises:
             BridgeClosedError: if the transport is closed or was never opened.
-            TransportError: if the port refuses the write.
+            TransportError: if the pipe refuses the write (e.g. it was unplugged).
         """
         with self._write_lock:
-            port = self._port
-            if port is None or self._closed:
+            pipe = self._pipe
+            if pipe is None or self._closed:
                 raise BridgeClosedError(f"{self.url}: transport is not open")
             try:
-                port.write(data)
-            except (serial.SerialException, OSError) as error:
+                self._write(pipe, data)
+            except self.pipe_errors as error:
                 raise TransportError(f"{self.url}: write failed: {error}") from error
 
     @property
@@ -112,7 +123,7 @@ class SerialTransport:
         return not self._closed and self._thread is not None and self._thread.is_alive()
 
     def close(self) -> None:
-        """Stop the reader thread and close the port; idempotent."""
+        """Stop the reader thread and release the pipe; idempotent."""
         if self._closed:
             return
         self._closed = True
@@ -121,26 +132,76 @@ class SerialTransport:
         if thread is not None and thread is not threading.current_thread():
             thread.join(timeout=max(1.0, 10 * self._tick))
         with self._write_lock:
-            if self._port is not None:
-                self._port.close()
+            if self._pipe is not None:
+                self._release(self._pipe)
+
+    @abstractmethod
+    def _open_pipe(self) -> PipeT:
+        """Open the pipe (raising one of `pipe_errors` or `ValueError`)."""
+
+    @abstractmethod
+    def _read(self, pipe: PipeT) -> bytes:
+        """Wait at most `tick` for bytes; b"" when none came."""
+
+    @abstractmethod
+    def _write(self, pipe: PipeT, data: bytes) -> None:
+        """Write `data` whole."""
+
+    @abstractmethod
+    def _release(self, pipe: PipeT) -> None:
+        """Release the pipe (after the reader stopped)."""
+
+    def _lost(self, error: Exception) -> BaseException:
+        """The error handed to `on_error` when the pipe failed under the reader."""
+        return error
 
     def _read_loop(
-        self, port: serial.Serial, on_bytes: BytesSink, on_tick: TickSink, on_error: ErrorSink
+        self, pipe: PipeT, on_bytes: BytesSink, on_tick: TickSink, on_error: ErrorSink
     ) -> None:
         try:
             while not self._stop.is_set():
-                data = port.read(max(1, port.in_waiting))
+                data = self._read(pipe)
                 if data and not self._stop.is_set():
-                    on_bytes(bytes(data))
+                    on_bytes(data)
                 on_tick()
-        except (serial.SerialException, OSError) as error:
+        except self.pipe_errors as error:
             if self._stop.is_set():
-                return  # the port was closed under a blocked read: a normal end
+                return  # the pipe was closed under a blocked read: a normal end
             # A pulled cable is an expected event: one line, no traceback.
             logger.warning("%s: port lost: %s", self.url, error)
-            on_error(error)
+            on_error(self._lost(error))
         except Exception as error:
             if self._stop.is_set():
                 return
             logger.exception("%s: reader thread stopped", self.url)
             on_error(error)
+
+
+class SerialTransport(ThreadedTransport[serial.Serial]):
+    """A serial port opened by URL, read on a background thread.
+
+    Args:
+        url: a pyserial URL or device path.
+        baudrate: line speed (ignored by `loop://` and `socket://`).
+        tick: longest wait for bytes before `on_tick` runs, in seconds.
+    """
+
+    pipe_errors = (serial.SerialException, OSError)
+
+    def __init__(
+        self, url: str, *, baudrate: int = DEFAULT_BAUDRATE, tick: float = DEFAULT_TICK
+    ) -> None:
+        super().__init__(url, tick)
+        self._baudrate = baudrate
+
+    def _open_pipe(self) -> serial.Serial:
+        return serial.serial_for_url(self.url, baudrate=self._baudrate, timeout=self._tick)
+
+    def _read(self, pipe: serial.Serial) -> bytes:
+        return bytes(pipe.read(max(1, pipe.in_waiting)))
+
+    def _write(self, pipe: serial.Serial, data: bytes) -> None:
+        pipe.write(data)
+
+    def _release(self, pipe: serial.Serial) -> None:
+        pipe.close()

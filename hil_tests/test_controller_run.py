@@ -67,3 +67,38 @@ def test_run_starts_journals_power_on_and_stops_on_sigterm(tmp_path: Path) -> No
     assert kinds[0] == "power:on"
     assert "system:software-unverified" in kinds
     assert kinds[-1] == "power:off"
+
+
+@pytest.mark.parametrize(("policy", "held"), [("stop", True), ("warn", False)])
+def test_a_camera_that_is_down_at_start_is_shown_and_handled_by_policy(
+        tmp_path: Path, policy: str, held: bool) -> None:
+    path = table_file(tmp_path)
+    path.write_text(path.read_text() + f'\n[devices.camera]\nkind = "file"\n'
+                    f'path = "{tmp_path / "no-camera.png"}"\n'
+                    f'\n[vision]\non_camera_down = "{policy}"\n')
+    process = subprocess.Popen(shoectl("run", "--allow-emulated", "--config", str(path)),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    kinds: list[str] = []
+    holds: list[dict] = []
+    while ("camera:down" not in kinds or (held and not holds)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+        if (tmp_path / "state" / "journal.sqlite3").exists():
+            store = JournalStore(tmp_path / "state", clock=time.monotonic)
+            kinds = [e.kind for e in store.entries()]
+            holds = [e.data for e in store.entries(["procedure:hold"])]
+            store.close()
+    time.sleep(0.5)  # a warning policy must not hold the table a moment later either
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert "camera:down" in kinds
+    assert "camera down" in err  # the operational log says so (no card is involved)
+    store = JournalStore(tmp_path / "state", clock=time.monotonic)
+    holds = [e.data for e in store.entries(["procedure:hold"])]
+    store.close()
+    if held:
+        assert holds
+        assert holds[0]["reason"].startswith("camera down: ")
+    else:
+        assert not holds

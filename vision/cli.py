@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from vision.dataset import read_image, read_labels
@@ -92,13 +91,13 @@ def _summary(report: EnrolReport, out: Path) -> str:
 
 
 def _write_atomically(profile: DeckProfile, out: Path) -> None:
-    handle, temporary = tempfile.mkstemp(dir=out.parent, prefix=".profile-", suffix=".npz")
-    os.close(handle)
+    """Write beside `out`, then rename: a reader never sees half a profile."""
+    temporary = out.with_name(f".{out.name}.{os.getpid()}.tmp")
     try:
-        save_profile(profile, Path(temporary))
+        save_profile(profile, temporary)
         os.replace(temporary, out)
     except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise VisionError(f"{out}: cannot write ({error.strerror or error})") from None
 
 

@@ -24,10 +24,12 @@ from vision.synth import (
     Placement,
     Scene,
     compose,
+    index_right,
     random_card_style,
     random_effects,
     scatter,
 )
+from vision.typefaces import TRAINING_FAMILIES
 
 
 @dataclass(slots=True)
@@ -111,19 +113,27 @@ def _card_under(reading: CardReading, scene: Scene) -> int | None:
 
 
 STRESSES = ("rotation", "scale", "lighting", "blur", "glare", "perspective", "several",
-            "overlap")
+            "overlap", "low-res")
 """Kinds of synthetic stress scene (see `stress_scene`)."""
+SINGLE_CARDS: Final = ("rotation", "scale", "lighting", "blur", "glare", "perspective",
+                       "low-res", "several")
+"""The stresses whose cards lie apart (every kind but "overlap")."""
 
 
 def stress_scene(kind: str, number: int, style: CardStyle | None = None,
-                 size: tuple[int, int] = (800, 600)) -> Scene:
+                 size: tuple[int, int] = (800, 600),
+                 families: tuple[str, ...] = TRAINING_FAMILIES) -> Scene:
     """One synthetic scene stressing the recogniser in one way, deterministic in `number`.
 
     Kinds: "rotation" (any angle), "scale" (cards 70 to 330 pixels wide), "lighting" (uneven,
-    tinted, washed-out, dim or bright light), "blur" (focus and noise), "glare" (bright
+    tinted, washed-out, dim or bright light), "blur" (focus, noise and JPEG), "glare" (bright
     spots), "perspective" (strongly oblique camera), "several" (3 to 6 cards, typical
-    imperfections) and "overlap" (a dealt hand, each card partly covering the one before).
-    A random deck style is drawn unless `style` is given.
+    imperfections), "overlap" (a blackjack hand as dealt: 2 to 5 cards, each offset down and
+    to the right over the one before, so only its top-left index shows) and "low-res" (a
+    sensor of a third to a half the frame's resolution, heavy JPEG).
+    A random deck style with ranks from `families` (`vision.typefaces`; pass
+    `HELD_OUT_FAMILIES` for typefaces the generic profile never saw) is drawn unless `style`
+    is given.
 
     Raises:
         SceneError: Unknown kind.
@@ -131,10 +141,10 @@ def stress_scene(kind: str, number: int, style: CardStyle | None = None,
     if kind not in STRESSES:
         raise SceneError(f"unknown stress {kind!r}; choose one of {', '.join(STRESSES)}")
     rng = np.random.default_rng([STRESSES.index(kind), number])
-    style = style or random_card_style(rng)
+    style = style or random_card_style(rng, families)
     codes = [RANKS[int(rng.integers(13))] + SUITS[int(rng.integers(4))] for _ in range(6)]
     background = BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))]
-    placements, effects = _STRESS[kind](codes, size, rng)
+    placements, effects = _STRESS[kind](codes, size, rng, style)
     return compose(placements, size, style, background, effects, int(rng.integers(1 << 30)))
 
 
@@ -145,18 +155,21 @@ def _centre(size: tuple[int, int]) -> tuple[float, float]:
     return size[0] / 2, size[1] / 2
 
 
-def _rotation(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
+def _rotation(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
+              style: CardStyle) -> _Built:
     return [Placement(codes[0], _centre(size), 220, float(rng.uniform(0, 360)), 0.02)], Effects(
         blur=0.6, noise=2.0, jpeg_quality=85)
 
 
-def _scale(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
+def _scale(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
+              style: CardStyle) -> _Built:
     width = float(rng.uniform(70, 330))
     return [Placement(codes[0], _centre(size), width, float(rng.uniform(0, 360)), 0.02)], \
         Effects(blur=0.6, noise=2.0, jpeg_quality=85)
 
 
-def _lighting(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
+def _lighting(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
+              style: CardStyle) -> _Built:
     effects = Effects(light_gradient=float(rng.uniform(0.2, 0.55)),
                       colour_cast=float(rng.uniform(0.1, 0.25)),
                       saturation=float(rng.uniform(0.45, 1.0)), blur=0.6, noise=3.0,
@@ -164,41 +177,66 @@ def _lighting(codes: list[str], size: tuple[int, int], rng: np.random.Generator)
     return [Placement(codes[0], _centre(size), 200, float(rng.uniform(0, 360)), 0.03)], effects
 
 
-def _blur(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
+def _blur(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
+              style: CardStyle) -> _Built:
     effects = Effects(blur=float(rng.uniform(0.8, 2.2)), noise=float(rng.uniform(3, 8)),
                       jpeg_quality=int(rng.integers(50, 80)))
     return [Placement(codes[0], _centre(size), 200, float(rng.uniform(0, 360)), 0.03)], effects
 
 
-def _glare(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
+def _glare(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
+              style: CardStyle) -> _Built:
     effects = Effects(glare=int(rng.integers(1, 3)), glare_strength=float(rng.uniform(50, 130)),
                       blur=0.6, noise=2.0, jpeg_quality=85)
     return [Placement(codes[0], _centre(size), 200, float(rng.uniform(0, 360)), 0.03)], effects
 
 
-def _perspective(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
+def _perspective(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
+              style: CardStyle) -> _Built:
     return [Placement(codes[0], _centre(size), 200, float(rng.uniform(0, 360)),
                       float(rng.uniform(0.12, 0.22)), int(rng.integers(1 << 20)))], Effects(
         blur=0.6, noise=2.0, jpeg_quality=85)
 
 
-def _several(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
+def _several(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
+              style: CardStyle) -> _Built:
     count = int(rng.integers(3, 7))
     return scatter(codes[:count], size, rng, (0.18, 0.3)), random_effects(rng, 0.7)
 
 
-def _overlap(codes: list[str], size: tuple[int, int], rng: np.random.Generator) -> _Built:
-    width = float(rng.uniform(150, 200))
-    angle = float(rng.uniform(-20, 20))
-    start = (size[0] / 2 - width * 0.4, size[1] / 2 - width * 0.3)
-    count = int(rng.integers(2, 4))
-    placements = [Placement(codes[k], (start[0] + k * 0.3 * width, start[1] + k * 0.22 * width),
-                            width, angle, 0.02, k) for k in range(count)]
+def _overlap(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
+              style: CardStyle) -> _Built:
+    """A blackjack hand: each card dealt down and right of the one before, its index showing."""
+    width = float(rng.uniform(100, 170))
+    count = int(rng.integers(2, 6))
+    angle = float(rng.uniform(-25, 25))
+    across = max(0.2, index_right(style) + 0.03)
+    step = np.array([rng.uniform(across, across + 0.15), rng.uniform(0.15, 0.3)]) * width
+    theta = np.radians(angle)
+    turn = np.array([[np.cos(theta), np.sin(theta)], [-np.sin(theta), np.cos(theta)]])
+    offsets = [turn @ (step * k) for k in range(count)]
+    middle = np.mean(offsets, axis=0)
+    centre = np.array(_centre(size)) + rng.uniform(-40, 40, 2)
+    placements = [Placement(codes[k], (float(centre[0] + o[0] - middle[0]),
+                                       float(centre[1] + o[1] - middle[1])),
+                            width, angle + float(rng.uniform(-4, 4)),
+                            float(rng.uniform(0.0, 0.06)), int(rng.integers(1 << 20)))
+                  for k, o in enumerate(offsets)]
     return placements, random_effects(rng, 0.5)
 
 
-_STRESS: Final[dict[str, Callable[[list[str], tuple[int, int], np.random.Generator],
-                                  _Built]]] = {
+def _low_res(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
+              style: CardStyle) -> _Built:
+    effects = Effects(blur=float(rng.uniform(0.4, 1.0)), noise=float(rng.uniform(2, 5)),
+                      jpeg_quality=int(rng.integers(40, 75)),
+                      downscale=float(rng.uniform(2.0, 3.0)))
+    return [Placement(codes[0], _centre(size), float(rng.uniform(150, 260)),
+                      float(rng.uniform(0, 360)), 0.03)], effects
+
+
+_STRESS: Final[dict[str, Callable[[list[str], tuple[int, int], np.random.Generator,
+                                   CardStyle], _Built]]] = {
     "rotation": _rotation, "scale": _scale, "lighting": _lighting, "blur": _blur,
     "glare": _glare, "perspective": _perspective, "several": _several, "overlap": _overlap,
+    "low-res": _low_res,
 }

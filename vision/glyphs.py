@@ -1,15 +1,16 @@
 """Draw rank and suit glyphs as ink masks, in many styles, for synthetic cards.
 
-Ranks are drawn from this package's own stroke outlines (`vision.strokes`) at varied weights,
-widths, slants and with or without serifs (OpenCV's own fonts differ between its versions, so
-they are not used); suits are drawn from circles, polygons and curves whose proportions vary
-with the style. Every function returns a float32 mask (1 = ink) cropped tightly to the glyph.
+Ranks are drawn either from this package's own stroke outlines (`vision.strokes`) at varied
+weights, widths, slants and with or without serifs, or in a real typeface (`vision.typefaces`,
+OpenCV 5's font engine), made bolder or lighter; "10" may be printed as "T". Suits are drawn
+from circles, polygons and curves whose proportions vary with the style. Every function
+returns a float32 mask (1 = ink) cropped tightly to the glyph.
 """
 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 import cv2
@@ -17,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.strokes import strokes_of
+from vision.typefaces import STROKE, TRAINING_FAMILIES, face_named, faces_of, text_mask
 
 Mask = npt.NDArray[np.float32]
 
@@ -46,6 +48,12 @@ class GlyphStyle:
         club_spread: Distance of the club's leaves from its centre, relative (0.9 to 1.25).
         stem: Stem width of spades and clubs (0.06 to 0.25).
         stem_length: How far the stem reaches below the lobes or leaves (0.03 to 0.22).
+        typeface: Name of the rank typeface (`vision.typefaces.FACES`); "" for the stroke
+            outlines.
+        face_weight: Weight of a variable typeface (100 thin to 900 black).
+        embolden: Ink grown (positive) or shaved (negative) round typeface glyphs, relative
+            to the glyph height.
+        ten: How the ten is printed: "10" or "T".
     """
 
     variant: int = 0
@@ -64,10 +72,31 @@ class GlyphStyle:
     club_spread: float = 1.05
     stem: float = 0.15
     stem_length: float = 0.12
+    typeface: str = ""
+    face_weight: int = 400
+    embolden: float = 0.0
+    ten: str = "10"
 
 
-def random_style(rng: np.random.Generator) -> GlyphStyle:
-    """A random glyph style within the ranges real decks use."""
+def random_style(rng: np.random.Generator,
+                 families: tuple[str, ...] = TRAINING_FAMILIES) -> GlyphStyle:
+    """A random glyph style within the ranges real decks use, its ranks from `families`.
+
+    The stroke family (if listed) is drawn half the time, the typefaces of the other
+    families share the rest.
+    """
+    style = _random_stroke_style(rng)
+    faces = faces_of(families)
+    stroke_share = 0.5 if STROKE in families else 0.0
+    ten = "T" if rng.random() < 0.12 else "10"
+    if not faces or rng.random() < stroke_share:
+        return replace(style, ten=ten)
+    face = faces[int(rng.integers(len(faces)))]
+    return replace(style, typeface=face.name, face_weight=int(rng.integers(300, 901)),
+                   embolden=float(rng.uniform(-0.015, 0.04)), ten=ten)
+
+
+def _random_stroke_style(rng: np.random.Generator) -> GlyphStyle:
     return GlyphStyle(
         variant=int(rng.integers(0, 1 << 15)),
         serif=bool(rng.random() < 0.5),
@@ -89,11 +118,26 @@ def random_style(rng: np.random.Generator) -> GlyphStyle:
 
 
 def rank_mask(rank: str, style: GlyphStyle) -> Mask:
-    """The ink mask of a rank ("T" is drawn as "10"), cropped to the glyph."""
-    if rank == "T":
+    """The ink mask of a rank ("T" is drawn as "10" unless the style prints "T")."""
+    if style.typeface:
+        text = "10" if rank == "T" and style.ten == "10" else rank
+        return _emboldened(text_mask(text, face_named(style.typeface), style.face_weight),
+                           style.embolden)
+    if rank == "T" and style.ten == "10":
         one, zero = _stroke_mask("1", style), _stroke_mask("0", style)
         return _side_by_side(one, zero, round(style.ten_gap * max(one.shape[0], 1)))
     return _stroke_mask(rank, style)
+
+
+def _emboldened(mask: Mask, amount: float) -> Mask:
+    """Grow (amount > 0) or shave the ink by `amount` of the glyph's height."""
+    radius = round(abs(amount) * mask.shape[0])
+    if radius == 0:
+        return mask
+    padded = np.pad(mask, radius + 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1, 2 * radius + 1))
+    changed = (cv2.dilate if amount > 0 else cv2.erode)(padded, kernel)
+    return _crop(changed)
 
 
 def _stroke_mask(char: str, style: GlyphStyle) -> Mask:

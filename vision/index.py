@@ -103,19 +103,36 @@ def read_corner(frame: npt.NDArray[np.uint8], quad: Quad,
                 layout: IndexLayout) -> CornerIndex | None:
     """Find the index glyphs in the corner at `quad[0]` (the card upright from there)."""
     patch, to_patch = corner_patch(frame, quad, layout)
-    ink = _segment(patch)
-    if ink is None:
-        return None
-    found = _rank_and_suit(ink, patch.shape[1], patch.shape[0])
-    if found is None:
-        return None
-    rank_box, rank_ids, suit_box, suit_ids = found
-    paper_bgr = _paper_colour(patch, ink)
-    rank = _glyph(patch, ink, rank_box, rank_ids, paper_bgr)
-    suit = _glyph(patch, ink, suit_box, suit_ids, paper_bgr)
-    return CornerIndex(rank, suit, _outline_in_frame(rank_box, suit_box, to_patch))
+    grey = min_channel(patch)
+    for level in _ink_levels(grey):
+        ink = _segment(grey, level)
+        found = _rank_and_suit(ink, patch.shape[1], patch.shape[0])
+        if found is None:
+            continue
+        rank_box, rank_ids, suit_box, suit_ids = found
+        paper_bgr = _paper_colour(patch, ink)
+        rank = _glyph(patch, ink, rank_box, rank_ids, paper_bgr)
+        suit = _glyph(patch, ink, suit_box, suit_ids, paper_bgr)
+        return CornerIndex(rank, suit, _outline_in_frame(rank_box, suit_box, to_patch))
+    return None
 
 
+def _ink_levels(grey: npt.NDArray[np.uint8]) -> list[tuple[float, float]]:
+    """Ink thresholds to try, as (level, paper) pairs.
+
+    Otsu's first, then one nearer the paper (faint, thin or blurred strokes that broke
+    apart), then one nearer the ink (glyphs that blur or a tight layout joined). Only a
+    corner the first level cannot read tries more.
+    """
+    paper = float(np.percentile(grey, 90))
+    dark = float(np.percentile(grey, 1))
+    contrast = paper - dark
+    if contrast < 35.0:
+        return []
+    otsu, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    levels = [min(float(otsu), paper - 35.0), paper - max(0.3 * contrast, 25.0),
+              paper - 0.7 * contrast]
+    return [(level, paper) for level in levels if level > 0]
 def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, layout: IndexLayout
                  ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
     """Warp the index corner at `quad[0]` out of the frame, upright, at `CARD_WIDTH_PX`.
@@ -133,20 +150,14 @@ def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, layout: IndexLayout
     return patch, transform
 
 
-def _segment(patch: npt.NDArray[np.uint8]) -> _Ink | None:
-    """Split the corner's ink into connected components.
+def _segment(grey: npt.NDArray[np.uint8], level: tuple[float, float]) -> _Ink:
+    """Split the corner's ink (darker than `level`) into connected components.
 
-    Ink is darker than Otsu's level and clearly darker than the paper; a thin strip along the
-    card's edges is ignored (the outline may be a pixel or two off).
+    A thin strip along the card's edges is ignored (the outline may be a pixel or two off).
     """
-    grey = min_channel(patch)
-    paper = float(np.percentile(grey, 90))
-    level, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    level = min(float(level), paper - 35.0)
-    if level <= 0:
-        return None
-    ink = (grey < level).astype(np.uint8)
-    inset = max(2, round(0.015 * CARD_WIDTH_PX))
+    threshold, paper = level
+    ink = (grey < threshold).astype(np.uint8)
+    inset = _edge_strip()
     ink[:inset, :] = 0
     ink[:, :inset] = 0
     _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
@@ -154,14 +165,26 @@ def _segment(patch: npt.NDArray[np.uint8]) -> _Ink | None:
 
 
 def _candidates(ink: _Ink, width: int, height: int) -> list[int]:
-    """Components big enough to be a glyph and small enough not to be a picture or pip row."""
+    """Components big enough to be a glyph and small enough not to be a picture or pip row.
+
+    A thin component lying along the ignored strip by the card's edges is a sliver cut by
+    the edge (of a pip on the card beneath an overlapping one, seen past an outline a pixel
+    or two off), not a glyph.
+    """
     shortest = 0.035 * CARD_WIDTH_PX
+    edge = _edge_strip() + 1
     ids = []
     for label in range(1, len(ink.stats)):
-        _, _, w, h, area = (int(v) for v in ink.stats[label])
-        if shortest <= h <= 0.6 * height and w <= 0.8 * width and area >= 12:
+        x, y, w, h, area = (int(v) for v in ink.stats[label])
+        sliver = (x <= edge and w < 0.5 * h) or (y <= edge and h < 0.5 * w)
+        if shortest <= h <= 0.6 * height and w <= 0.8 * width and area >= 12 and not sliver:
             ids.append(label)
     return ids
+
+
+def _edge_strip() -> int:
+    """Width in patch pixels of the strip along the card's edges where ink is ignored."""
+    return max(2, round(0.015 * CARD_WIDTH_PX))
 
 
 def _rank_and_suit(ink: _Ink, width: int, height: int

@@ -20,6 +20,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.corners import covered_cards
+
 Quad = npt.NDArray[np.float32]
 """Four corners (x, y) in frame pixels: top-left, top-right, bottom-right, bottom-left of the
 card held upright, so the first edge is a short one. A 180-degree turn is not resolved here."""
@@ -57,8 +59,25 @@ class _Candidate:
     area: float
 
 
+@dataclass(frozen=True, slots=True)
+class Located:
+    """A card found in a frame.
+
+    Attributes:
+        quad: Its corners in frame pixels (see `Quad`).
+        covered: True when the card lies partly under others (its outline was inferred from
+            the corners that show, `vision.corners`): only some of its index corners may be
+            visible.
+    """
+
+    quad: Quad
+    covered: bool = False
+
+
 def find_cards(frame: npt.NDArray[np.uint8], params: LocateParams | None = None) -> list[Quad]:
-    """Return the quadrilateral of every card found in a BGR frame, largest first.
+    """Return the quadrilateral of every card found in a BGR frame.
+
+    Cards lying apart come first, largest first; then cards of overlapping hands.
 
     Args:
         frame: A BGR (or single-channel) uint8 image.
@@ -67,12 +86,46 @@ def find_cards(frame: npt.NDArray[np.uint8], params: LocateParams | None = None)
     Returns:
         One `Quad` per card, in frame pixel coordinates.
     """
+    return [card.quad for card in locate_cards(frame, params)]
+
+
+def locate_cards(frame: npt.NDArray[np.uint8], params: LocateParams | None = None,
+                 card_aspect: float = 1.4) -> list[Located]:
+    """Like `find_cards`, saying which cards are partly covered by others.
+
+    Args:
+        frame: A BGR (or single-channel) uint8 image.
+        params: Tuning; None for the defaults.
+        card_aspect: The deck's long over short side, for cards of which only one whole
+            side shows.
+    """
     params = params or LocateParams()
     small, scale = work_image(frame, params.work_width)
     candidates = _edge_candidates(small, params) + _threshold_candidates(small, params)
-    cards = [c for c in candidates if paper_contrast(small, c.quad) >= params.min_contrast]
-    return [refine_edges(frame, np.asarray(c.quad / scale, dtype=np.float32), 1.0 / scale)
-            for c in _merge_duplicates(cards)]
+    cards = [c.quad for c in _merge_duplicates(
+        [c for c in candidates if paper_contrast(small, c.quad) >= params.min_contrast])]
+    min_side = float(np.sqrt(params.min_area * small.shape[0] * small.shape[1] / card_aspect))
+    whole = [refine_edges(frame, np.asarray(q / scale, dtype=np.float32), 1.0 / scale)
+             for q in cards]
+    covered = covered_cards(frame, *_paper_masks(small), scale, whole, card_aspect, min_side)
+    return [Located(q) for q in whole] + [Located(order_corners(q), covered=True)
+                                          for q in covered]
+
+
+def _paper_masks(small: npt.NDArray[np.uint8]
+                 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """Pixels brighter than the table, and pixels as bright as paper.
+
+    The first level lies nearer the table than Otsu's: it keeps the thin strip of paper
+    between an index and the card's edge, so a hand's outline follows the cards' edges
+    rather than cutting in round their ink. The second is Otsu's.
+    """
+    level, bright = cv2.threshold(small, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if 0 < cv2.countNonZero(bright) < bright.size:
+        paper = cv2.mean(small, bright)[0]
+        table = cv2.mean(small, 1 - bright)[0]
+        level = table + 0.3 * (paper - table)
+    return (small > level).astype(np.uint8), bright
 
 
 def work_image(frame: npt.NDArray[np.uint8], work_width: int) -> tuple[npt.NDArray[np.uint8],

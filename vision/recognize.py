@@ -7,7 +7,9 @@ only costs a frame.
 Checks, in order: an index was found in at least one corner; the glyphs resemble the
 profile's training glyphs (novelty); both corners, when both were read, name the same card;
 the ink colour matches the suit's colour; the combined probability reaches the profile's
-`unsure_below`.
+`unsure_below`. A card partly covered by others (an overlapping hand) may show only one of
+its index corners: it is answered by a corner that passes every check on its own while the
+other corner does not.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy.typing as npt
 from vision.errors import FrameError
 from vision.features import RANK_BOX, SUIT_BOX, glyph_features
 from vision.index import CornerIndex, read_corners
-from vision.locate import LocateParams, Quad, find_cards
+from vision.locate import LocateParams, Quad, locate_cards
 from vision.profile import DeckProfile
 
 NO_INDEX = "no index found"
@@ -141,7 +143,9 @@ class Recognizer:
             FrameError: `frame` is not a non-empty uint8 image.
         """
         frame = check_frame(frame)
-        readings = [self.read_card(frame, quad) for quad in find_cards(frame, self.locate)]
+        readings = [self.read_covered(frame, card.quad) if card.covered else
+                    self.read_card(frame, card.quad)
+                    for card in locate_cards(frame, self.locate, self.profile.layout.card_aspect)]
         return sorted(readings, key=_reading_order)
 
     def read_card(self, frame: npt.NDArray[np.uint8], quad: Quad) -> CardReading:
@@ -162,6 +166,27 @@ class Recognizer:
         if reading.guess is None and turned.guess is not None:
             return replace(turned, quad=reading.quad)
         return reading
+
+    def read_covered(self, frame: npt.NDArray[np.uint8], quad: Quad) -> CardReading:
+        """Read a card lying partly under others (`vision.locate.Located.covered`).
+
+        One of its index corners may be hidden under another card, whose face then shows
+        there instead: when the two corners do not make an answer together, a corner that
+        is answered on its own, while the other is not, gives the answer.
+        """
+        quad = np.asarray(quad, np.float32)
+        reading = self._read_upright(frame, quad)
+        if reading.card is not None:
+            return reading
+        corners = [c for c in read_corners(frame, quad, self.profile.layout) if c is not None]
+        alone = [(corner, decide(self.profile, [CornerFeatures.of(corner)], self.unsure_below))
+                 for corner in corners]
+        answered = [(corner, verdict) for corner, verdict in alone if not verdict.reason]
+        if len(answered) != 1:
+            return reading
+        corner, verdict = answered[0]
+        return CardReading(verdict.guess, verdict.confidence, verdict.guess, reading.quad,
+                           _index_box([corner]))
 
     def _read_upright(self, frame: npt.NDArray[np.uint8], quad: Quad) -> CardReading:
         found = [c for c in read_corners(frame, quad, self.profile.layout) if c is not None]

@@ -132,10 +132,16 @@ _DRAWINGS: Final[dict[str, Callable[[], list[_Drawing]]]] = {
         ([_line((0, 0), (0, 1)), _line((0.62, 0), (0.02, 0.55), (0.66, 1))],
          [(0, 0), (0, 1), (0.62, 0), (0.66, 1)]),
     ],
+    "T": lambda: [
+        ([_line((0, 0), (0.7, 0)), _line((0.35, 0), (0.35, 1))], [(0.35, 1)]),
+        ([_line((0, 0.06), (0, 0), (0.7, 0), (0.7, 0.06)), _line((0.35, 0), (0.35, 1))],
+         [(0.35, 1)]),
+    ],
 }
 
 CHARACTERS: Final = frozenset(_DRAWINGS)
-"""Characters that have stroke outlines: every rank letter, plus "1" and "0" for "10"."""
+"""Characters that have stroke outlines: every rank letter ("T" for decks that print the ten
+so), plus "1" and "0" for "10"."""
 
 
 def strokes_of(char: str, style: _Style) -> list[Stroke]:

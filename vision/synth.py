@@ -12,7 +12,7 @@ camera in `drivers.camera` takes it as an injected callable (drivers never impor
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 import cv2
@@ -22,6 +22,7 @@ import numpy.typing as npt
 from vision.cards import RED_SUITS, is_code
 from vision.errors import SceneError
 from vision.glyphs import GlyphStyle, Mask, random_style, rank_mask, suit_mask
+from vision.typefaces import TRAINING_FAMILIES
 
 Image = npt.NDArray[np.uint8]
 Colour = tuple[int, int, int]
@@ -83,17 +84,25 @@ class CardStyle:
     paper: Colour = (245, 245, 245)
 
 
-def random_card_style(rng: np.random.Generator) -> CardStyle:
-    """A random deck style within the ranges of common casino and home decks."""
-    return CardStyle(
-        glyphs=random_style(rng),
+def random_card_style(rng: np.random.Generator,
+                      families: tuple[str, ...] = TRAINING_FAMILIES) -> CardStyle:
+    """A random deck style within the ranges of common casino and home decks.
+
+    Args:
+        rng: The random source.
+        families: Typeface families the ranks may be printed in (`vision.typefaces`).
+    """
+    rank_height = float(rng.uniform(0.075, 0.15) if rng.random() < 0.85 else
+                        rng.uniform(0.15, 0.2))  # jumbo index
+    style = CardStyle(
+        glyphs=random_style(rng, families),
         aspect=float(rng.choice([1.4, 1.4, 1.56])) + float(rng.uniform(-0.02, 0.02)),
-        rank_height=float(rng.uniform(0.075, 0.15)),
+        rank_height=rank_height,
         rank_width=float(rng.uniform(0.5, 0.72)),
         suit_size=float(rng.uniform(0.5, 0.85)),
-        index_x=float(rng.uniform(0.07, 0.12)),
+        index_x=float(rng.uniform(0.07, 0.12 if rank_height < 0.15 else 0.14)),
         index_top=float(rng.uniform(0.03, 0.07)),
-        suit_gap=float(rng.uniform(0.05, 0.3)),
+        suit_gap=float(rng.uniform(0.1, 0.32)),
         pip_size=float(rng.uniform(0.13, 0.2)),
         pip_inset=float(rng.uniform(0.27, 0.34)),
         four_corners=bool(rng.random() < 0.2),
@@ -101,6 +110,34 @@ def random_card_style(rng: np.random.Generator) -> CardStyle:
         black=_grey(rng, 10, 60, 8),
         paper=_grey(rng, 228, 252, 6),
     )
+    return _clear_of_index(style)
+
+
+_EDGE_MARGIN: Final = 0.035
+"""Least paper between the card's side and its index, over card width."""
+
+
+def index_right(style: CardStyle) -> float:
+    """How far the index reaches into the card, over card width.
+
+    The widest rank is condensed to keep `_EDGE_MARGIN` of paper on the outer side (see
+    `_draw_index`).
+    """
+    return max(2 * style.index_x - _EDGE_MARGIN, style.index_x + _suit_width(style) / 2)
+
+
+def _suit_width(style: CardStyle) -> float:
+    """The widest index suit (a broad heart), over card width."""
+    return 1.25 * style.suit_size * style.rank_height * style.aspect
+
+
+def _clear_of_index(style: CardStyle) -> CardStyle:
+    """Keep the index's suit on the card and the pips clear of the index, as printed."""
+    style = replace(style, index_x=max(style.index_x, _EDGE_MARGIN + _suit_width(style) / 2))
+    reach = index_right(style) + 0.03
+    inset = min(max(style.pip_inset, reach + 0.6 * style.pip_size), 0.36)
+    size = min(style.pip_size, (inset - reach) / 0.6, (0.5 - inset) / 0.9)
+    return replace(style, pip_inset=inset, pip_size=max(0.08, size))
 
 
 def _grey(rng: np.random.Generator, low: int, high: int, tint: int) -> Colour:
@@ -189,7 +226,8 @@ def _draw_court(image: Image, style: CardStyle, suit: Mask, ink: Colour, seed: i
     """A framed picture of random coloured shapes, standing in for the court figure."""
     height, width = image.shape[:2]
     rng = np.random.default_rng(seed)
-    x0, x1 = round(0.22 * width), round(0.78 * width)
+    inset = max(0.22, index_right(style) + 0.03)
+    x0, x1 = round(inset * width), round((1 - inset) * width)
     y0, y1 = round(0.12 * height), round(0.88 * height)
     palette = [(40, 190, 230), (160, 80, 30), (40, 40, 200), (30, 30, 30), (230, 230, 230)]
     for _ in range(int(rng.integers(12, 22))):
@@ -225,6 +263,7 @@ def _draw_index(image: Image, rank: Mask, style: CardStyle, suit: Mask, ink: Col
     height, width = image.shape[:2]
     rank_h = style.rank_height * height
     rank_w = rank_h * rank.shape[1] / max(rank.shape[0], 1) * style.rank_width / 0.62
+    rank_w = min(rank_w, 2 * (style.index_x - _EDGE_MARGIN) * width)  # condensed to fit
     centre_x = (1 - style.index_x if mirror_x else style.index_x) * width
     rank_box = _stamp_box(image, rank, centre_x, style.index_top * height, rank_w, rank_h, ink)
     suit_h = style.suit_size * rank_h
@@ -312,6 +351,8 @@ class Effects:
         shadow: Darkness of card shadows (0 none, 1 black).
         saturation: Colour saturation kept (1 all, 0.5 a washed-out webcam).
         exposure: Overall brightness gain (below 1 a dim room, above 1 overexposed).
+        downscale: The sensor's resolution is the frame's divided by this (1 full); the
+            frame is enlarged back after noise and JPEG, as a cheap camera's driver does.
     """
 
     light_gradient: float = 0.0
@@ -324,6 +365,7 @@ class Effects:
     shadow: float = 0.35
     saturation: float = 1.0
     exposure: float = 1.0
+    downscale: float = 1.0
 
 
 def random_effects(rng: np.random.Generator, severity: float = 1.0) -> Effects:
@@ -351,12 +393,14 @@ class Scene:
         quads: Each card's true corners (top-left, top-right, bottom-right, bottom-left of the
             upright card) in frame pixels.
         cards: Each card as drawn (its index boxes say where the glyphs are).
+        style: The deck's printing.
     """
 
     frame: Image
     codes: list[str]
     quads: list[npt.NDArray[np.float32]]
     cards: list[RenderedCard]
+    style: CardStyle | None = None
 
 
 def compose(placements: Sequence[Placement], size: tuple[int, int], style: CardStyle,
@@ -382,7 +426,7 @@ def compose(placements: Sequence[Placement], size: tuple[int, int], style: CardS
         quads.append(_lay_card(canvas, card, placement, effects.shadow))
         cards.append(card)
     frame = _photograph(canvas, effects, rng)
-    return Scene(frame, [p.code for p in placements], quads, cards)
+    return Scene(frame, [p.code for p in placements], quads, cards, style)
 
 
 def _render_width(frame_width: float) -> int:
@@ -471,13 +515,19 @@ def _photograph(canvas: npt.NDArray[np.float32], effects: Effects,
                                  1.0 - effects.saturation, 0.0)
     if effects.blur > 0:
         canvas = cv2.GaussianBlur(canvas, (0, 0), effects.blur)
+    if effects.downscale > 1:
+        small = (max(8, round(width / effects.downscale)),
+                 max(8, round(height / effects.downscale)))
+        canvas = cv2.resize(canvas, small, interpolation=cv2.INTER_AREA)
     if effects.noise > 0:
-        noise = rng.standard_normal((height, width), np.float32)
+        noise = rng.standard_normal(canvas.shape[:2], np.float32)
         canvas += (np.float32(effects.noise) * noise)[..., None]
     frame = np.clip(canvas + 0.5, 0, 255).astype(np.uint8)
     if effects.jpeg_quality:
         ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, effects.jpeg_quality])
         frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else frame
+    if frame.shape[:2] != (height, width):
+        frame = cv2.resize(frame, (width, height), interpolation=cv2.INTER_LINEAR)
     return frame
 
 

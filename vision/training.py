@@ -28,16 +28,20 @@ class TrainOptions:
         seed: Seed of the initial weights and the batch order (member k uses seed + k).
         references: Training activations kept for the novelty measure.
         members: Perceptrons in the ensemble.
+        smoothing: Label smoothing: the share of each target spread over all classes (keeps
+            the scores of glyphs the training set cannot tell apart from growing without end,
+            so confidence stays informative).
     """
 
-    hidden: int = 128
+    hidden: int = 160
     epochs: int = 40
     batch: int = 128
     rate: float = 2e-3
-    decay: float = 1e-4
+    decay: float = 1e-3
     seed: int = 0
     references: int = 1000
     members: int = 3
+    smoothing: float = 0.0
 
 
 def train_perceptron(classes: str, features: Floats, labels: npt.NDArray[np.integer],
@@ -76,7 +80,8 @@ def _train_member(inputs: Floats, labels: npt.NDArray[np.integer], classes: int,
         order = rng.permutation(len(inputs))
         for start in range(0, len(order), options.batch):
             batch = order[start:start + options.batch]
-            grads = _gradients(params, inputs[batch], labels[batch], options.decay)
+            grads = _gradients(params, inputs[batch], labels[batch], options.decay,
+                               options.smoothing)
             step += 1
             _adam(params, grads, moments, step, options.rate)
     return params
@@ -90,13 +95,13 @@ def _initial(inputs: int, hidden: int, outputs: int, rng: np.random.Generator) -
 
 
 def _gradients(params: list[Floats], inputs: Floats, labels: npt.NDArray[np.integer],
-               decay: float) -> list[Floats]:
+               decay: float, smoothing: float = 0.0) -> list[Floats]:
     w1, b1, w2, b2 = params
     pre = inputs @ w1 + b1
     hidden = np.maximum(pre, 0.0)
     probabilities = np.exp(log_softmax(hidden @ w2 + b2))
-    delta = probabilities
-    delta[np.arange(len(labels)), labels] -= 1.0
+    delta = probabilities - smoothing / probabilities.shape[1]
+    delta[np.arange(len(labels)), labels] -= 1.0 - smoothing
     delta /= len(labels)
     grad_w2 = hidden.T @ delta + decay * w2
     back = (delta @ w2.T) * (pre > 0)

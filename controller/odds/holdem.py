@@ -1,17 +1,14 @@
 """Texas Hold'em Bonus Poker: the Bonus wager on the hole cards, from one 52-card deck.
 
-The rules package does not deal Hold'em (it is not dealt from a shoe), so the Bonus lines,
-their classifier and the pay table's validator live here; the default pay table is the
-package data file `holdem_bonus.toml`, which cites its source.
+The rules package does not deal Hold'em (it is not dealt from a shoe), so the classifier of
+the Bonus lines lives here; the lines and the pay table (`HoldemBonusPays`,
+`[paytables.holdem-bonus]`) are the rules' pay-table model, whose default the shipped table
+file `controller/default_table.toml` lists with its source.
 """
 
 from __future__ import annotations
 
-import tomllib
-from dataclasses import dataclass
-from enum import StrEnum
 from fractions import Fraction
-from importlib import resources
 from typing import Final
 
 from controller.odds.combinatorics import deals, falling
@@ -19,25 +16,11 @@ from controller.odds.errors import OddsError
 from controller.odds.parsheet import LOSES, ParLine, ParSheet, to_one
 from controller.odds.shoes import each_card
 from controller.rules.cards import Card, Rank, deck
-from controller.rules.money import Odds
-from controller.rules.paytables import read_fields
-from controller.rules.reader import SectionReader
+from controller.rules.paytables import HoldemBonusLine, HoldemBonusPays
+from controller.tableconfig import load_default_table
 
-SECTION: Final = "paytables.holdem-bonus"
-
-
-class HoldemBonusLine(StrEnum):
-    """Bonus lines, best first; each value is its key in `[paytables.holdem-bonus]`."""
-
-    ACES_WITH_DEALER_ACES = "aces_with_dealer_aces"
-    PAIR_OF_ACES = "pair_of_aces"
-    ACE_KING_SUITED = "ace_king_suited"
-    ACE_QUEEN_OR_JACK_SUITED = "ace_queen_or_jack_suited"
-    ACE_KING_UNSUITED = "ace_king_unsuited"
-    KINGS_QUEENS_OR_JACKS = "kings_queens_or_jacks"
-    ACE_QUEEN_OR_JACK_UNSUITED = "ace_queen_or_jack_unsuited"
-    PAIR_2_TO_10 = "pair_2_to_10"
-
+__all__ = ["HoldemBonusLine", "HoldemBonusPays", "default_holdem_pays", "holdem_bonus",
+           "holdem_bonus_line"]
 
 _NAMES: Final = {
     HoldemBonusLine.ACES_WITH_DEALER_ACES: "A-A, dealer A-A",
@@ -51,46 +34,9 @@ _NAMES: Final = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class HoldemBonusPays:
-    """`[paytables.holdem-bonus]`: to-1 odds per line (defaults: `holdem_bonus.toml`)."""
-
-    aces_with_dealer_aces: Odds = Odds(1000)
-    pair_of_aces: Odds = Odds(30)
-    ace_king_suited: Odds = Odds(25)
-    ace_queen_or_jack_suited: Odds = Odds(20)
-    ace_king_unsuited: Odds = Odds(15)
-    kings_queens_or_jacks: Odds = Odds(10)
-    ace_queen_or_jack_unsuited: Odds = Odds(5)
-    pair_2_to_10: Odds = Odds(3)
-
-    def odds(self, line: HoldemBonusLine) -> Odds:
-        """The odds `line` pays."""
-        odds: Odds = getattr(self, line.value)
-        return odds
-
-
-def holdem_pays_from_mapping(data: object, base: HoldemBonusPays | None = None) -> HoldemBonusPays:
-    """Validate a `[paytables.holdem-bonus]` section over `base` (default: the packaged file).
-
-    Raises:
-        controller.rules.errors.ConfigError: unknown key or a value that is no ratio.
-    """
-    reader = SectionReader(SECTION, data)
-    pays = read_fields(reader, base or default_holdem_pays())
-    reader.finish()
-    return pays
-
-
 def default_holdem_pays() -> HoldemBonusPays:
-    """The packaged default pay table (`holdem_bonus.toml`)."""
-    text = resources.files("controller.odds").joinpath("holdem_bonus.toml").read_text()
-    document = tomllib.loads(text)
-    section = document["paytables"]["holdem-bonus"]
-    reader = SectionReader(SECTION, section)
-    pays = read_fields(reader, HoldemBonusPays())
-    reader.finish()
-    return pays
+    """The shipped pay table: `[paytables.holdem-bonus]` of `controller/default_table.toml`."""
+    return load_default_table().game.paytables.holdem_bonus
 
 
 def holdem_bonus_line(player: tuple[Card, Card],
@@ -136,7 +82,8 @@ def holdem_bonus(decks: int, pays: HoldemBonusPays) -> ParSheet:
     lines.append(ParLine("anything else", LOSES, Fraction(counts.get(None, 0), total)))
     return ParSheet("holdem-bonus", 1, tuple(lines),
                     notes=("Default pay table: the standard published Bonus pay table "
-                           "(controller/odds/holdem_bonus.toml cites it).",))
+                           "([paytables.holdem-bonus] of controller/default_table.toml cites "
+                           "it).",))
 
 
 def _dealer_hands(player: tuple[Card, ...]) -> list[tuple[tuple[Card, Card], int]]:

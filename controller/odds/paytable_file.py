@@ -14,7 +14,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from controller.odds.errors import OddsError
-from controller.odds.holdem import holdem_pays_from_mapping
 from controller.odds.registry import Bet, Settings, default_meter
 from controller.rules.meter import progressive_from_mapping
 from controller.rules.options import baccarat_rules_from_mapping
@@ -55,7 +54,6 @@ def apply_paytable(bet: Bet, settings: Settings, document: Mapping[str, object],
     if _lookup(fragment, bet.section) is None:
         raise OddsError(f"--paytable {source}: no [{bet.section}] section for {bet.name}")
     tables = _mapping(fragment.get("paytables"), "paytables")
-    holdem_section = tables.pop("holdem-bonus", None)
     rules = _mapping(fragment.get("rules"), "rules")
     paytables = paytables_from_mapping(tables)
     meter = settings.meter
@@ -67,8 +65,6 @@ def apply_paytable(bet: Bet, settings: Settings, document: Mapping[str, object],
         settings,
         paytables=paytables,
         baccarat=baccarat_rules_from_mapping(_mapping(rules.get("baccarat"), "rules.baccarat")),
-        holdem=(holdem_pays_from_mapping(holdem_section) if holdem_section is not None
-                else settings.holdem),
         meter=meter,
     )
 

@@ -9,7 +9,6 @@ from typing import Final
 
 from controller.odds import baccarat_sheets, blackjack, dealer_sheets, holdem, spanish21
 from controller.odds.errors import OddsError
-from controller.odds.holdem import HoldemBonusPays
 from controller.odds.parsheet import ParSheet
 from controller.rules.cards import ALLOWED_DECK_COUNTS
 from controller.rules.meter import ProgressiveSettings
@@ -30,9 +29,8 @@ class Settings:
 
     Attributes:
         decks: decks in the shoe.
-        paytables: the table's pay tables (rules' data model, validated).
+        paytables: the table's pay tables (rules' data model, validated; Hold'em Bonus too).
         baccarat: `[rules.baccarat]` (main-wager odds and commission).
-        holdem: the Texas Hold'em Bonus pay table.
         hits_soft_17: the dealer hits soft 17 (H17) instead of standing (S17).
         meter: the Blazing 7's meter in units of its fixed wager (default: the reset).
     """
@@ -40,7 +38,6 @@ class Settings:
     decks: int
     paytables: Paytables = Paytables()
     baccarat: BaccaratRules = BaccaratRules()
-    holdem: HoldemBonusPays = field(default_factory=holdem.default_holdem_pays)
     hits_soft_17: bool = False
     meter: Fraction = field(default_factory=lambda: default_meter(Paytables()))
 
@@ -140,6 +137,7 @@ BETS: Final[dict[str, Bet]] = {bet.name: bet for bet in (
         _SHOE, (6, 8), "paytables.spanish21-bonus",
         lambda s: spanish21.bonus_cards(s.decks, s.paytables.spanish21_bonus)),
     Bet("holdem-bonus", "Texas Hold'em Bonus Poker: the Bonus wager (one deck)",
-        (1,), (1,), holdem.SECTION, lambda s: holdem.holdem_bonus(s.decks, s.holdem)),
+        (1,), (1,), "paytables.holdem-bonus",
+        lambda s: holdem.holdem_bonus(s.decks, s.paytables.holdem_bonus)),
 )}
 """Every wager, in the order `--help` lists them."""

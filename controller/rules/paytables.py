@@ -1,15 +1,17 @@
 """Pay tables as data: frozen values built from `[paytables.*]` mappings by pure validators.
 
-Every pay table has the Mount Airy defaults of RULES.md; a section in the table file
+Every pay table has the Mount Airy defaults of RULES.md (Hold'em Bonus, not dealt from the
+shoe: the published pay table the shipped table file cites); a section in the table file
 replaces the keys it sets. Unknown keys, wrong types and impossible values raise
 `ConfigError` naming the section and the key. `controller/default_table.toml` lists them all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Final, TypeVar
+from enum import StrEnum
+from typing import Final, Generic, TypeVar
 
 from controller.rules.axman import AxManLine
 from controller.rules.cards import ALLOWED_DECK_COUNTS
@@ -25,24 +27,31 @@ from controller.rules.sidebets import (
 )
 
 T = TypeVar("T")
+Line = TypeVar("Line", bound=StrEnum)
 
 
-@dataclass(frozen=True, slots=True)
-class PerfectPairsPays:
-    """`[paytables.perfect-pairs]`: to-1 odds per line."""
+class OddsPerLine(Generic[Line]):
+    """A pay table with one `Odds` field per line, named by the line's value."""
 
-    perfect_pair: Odds = Odds(25)
-    coloured_pair: Odds = Odds(12)
-    mixed_pair: Odds = Odds(6)
+    __slots__ = ()
 
-    def odds(self, line: PerfectPairsLine) -> Odds:
+    def odds(self, line: Line) -> Odds:
         """The odds `line` pays."""
         odds: Odds = getattr(self, line.value)
         return odds
 
 
 @dataclass(frozen=True, slots=True)
-class LuckyLadiesPays:
+class PerfectPairsPays(OddsPerLine[PerfectPairsLine]):
+    """`[paytables.perfect-pairs]`: to-1 odds per line."""
+
+    perfect_pair: Odds = Odds(25)
+    coloured_pair: Odds = Odds(12)
+    mixed_pair: Odds = Odds(6)
+
+
+@dataclass(frozen=True, slots=True)
+class LuckyLadiesPays(OddsPerLine[LuckyLadiesLine]):
     """`[paytables.lucky-ladies]`: to-1 odds per line."""
 
     queen_hearts_pair_dealer_blackjack: Odds = Odds(1000)
@@ -50,11 +59,6 @@ class LuckyLadiesPays:
     matched_20: Odds = Odds(25)
     suited_20: Odds = Odds(10)
     any_20: Odds = Odds(4)
-
-    def odds(self, line: LuckyLadiesLine) -> Odds:
-        """The odds `line` pays."""
-        odds: Odds = getattr(self, line.value)
-        return odds
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +128,7 @@ class Blazing7sPays:
 
 
 @dataclass(frozen=True, slots=True)
-class AxManPays:
+class AxManPays(OddsPerLine[AxManLine]):
     """`[paytables.axman]`: to-1 odds per line and the player's `KD` multipliers."""
 
     straight_flush: Odds = Odds(1000)
@@ -138,11 +142,6 @@ class AxManPays:
     jacks_or_better: Odds = Odds(5)
     one_king_of_diamonds: int = 2
     two_kings_of_diamonds: int = 5
-
-    def odds(self, line: AxManLine) -> Odds:
-        """The odds `line` pays."""
-        odds: Odds = getattr(self, line.value)
-        return odds
 
     def best(self, lines: frozenset[AxManLine]) -> AxManLine | None:
         """The best-paying of `lines` (ties go to the line listed first in `AxManLine`)."""
@@ -170,8 +169,11 @@ class SuperBonusTier:
 
 
 @dataclass(frozen=True, slots=True)
-class Spanish21BonusPays:
-    """`[paytables.spanish21-bonus]`: bonus 21 odds, super bonus tiers and the envy award."""
+class Spanish21BonusPays(OddsPerLine[Spanish21Bonus]):
+    """`[paytables.spanish21-bonus]`: bonus 21 odds, super bonus tiers and the envy award.
+
+    A bonus line is paid at its odds instead of 1:1.
+    """
 
     five_card_21: Odds = Odds(3, 2)
     six_card_21: Odds = Odds(2)
@@ -185,11 +187,6 @@ class Spanish21BonusPays:
     super_bonus: tuple[SuperBonusTier, ...] = field(default=(
         SuperBonusTier(500, 100_000), SuperBonusTier(2_500, 500_000)))
     envy: int = 5_000
-
-    def odds(self, line: Spanish21Bonus) -> Odds:
-        """The odds `line` pays (instead of 1:1)."""
-        odds: Odds = getattr(self, line.value)
-        return odds
 
     def super_bonus_award(self, wager: int) -> int:
         """The fixed super bonus for an original wager of `wager` cents (0 below every tier)."""
@@ -217,6 +214,37 @@ class DragonBonusPays:
         return odds
 
 
+class HoldemBonusLine(StrEnum):
+    """Texas Hold'em Bonus lines, best first, keyed as in `[paytables.holdem-bonus]`.
+
+    The rules do not deal Hold'em (it is not dealt from a shoe); `controller.odds.holdem`
+    classifies hole cards into these lines for the par sheet.
+    """
+
+    ACES_WITH_DEALER_ACES = "aces_with_dealer_aces"
+    PAIR_OF_ACES = "pair_of_aces"
+    ACE_KING_SUITED = "ace_king_suited"
+    ACE_QUEEN_OR_JACK_SUITED = "ace_queen_or_jack_suited"
+    ACE_KING_UNSUITED = "ace_king_unsuited"
+    KINGS_QUEENS_OR_JACKS = "kings_queens_or_jacks"
+    ACE_QUEEN_OR_JACK_UNSUITED = "ace_queen_or_jack_unsuited"
+    PAIR_2_TO_10 = "pair_2_to_10"
+
+
+@dataclass(frozen=True, slots=True)
+class HoldemBonusPays(OddsPerLine[HoldemBonusLine]):
+    """`[paytables.holdem-bonus]`: to-1 odds per line of the Bonus wager on the hole cards."""
+
+    aces_with_dealer_aces: Odds = Odds(1000)
+    pair_of_aces: Odds = Odds(30)
+    ace_king_suited: Odds = Odds(25)
+    ace_queen_or_jack_suited: Odds = Odds(20)
+    ace_king_unsuited: Odds = Odds(15)
+    kings_queens_or_jacks: Odds = Odds(10)
+    ace_queen_or_jack_unsuited: Odds = Odds(5)
+    pair_2_to_10: Odds = Odds(3)
+
+
 @dataclass(frozen=True, slots=True)
 class Paytables:
     """Every pay table of the table file."""
@@ -231,6 +259,7 @@ class Paytables:
     axman: AxManPays = AxManPays()
     spanish21_bonus: Spanish21BonusPays = Spanish21BonusPays()
     dragon_bonus: DragonBonusPays = DragonBonusPays()
+    holdem_bonus: HoldemBonusPays = HoldemBonusPays()
 
 
 def read_fields(reader: SectionReader, defaults: T, *, skip: tuple[str, ...] = ()) -> T:
@@ -255,9 +284,13 @@ def read_fields(reader: SectionReader, defaults: T, *, skip: tuple[str, ...] = (
     return replace(defaults, **values)  # type: ignore[type-var]
 
 
-def _simple(name: str, data: object, defaults: T) -> T:
+def _simple(name: str, data: object, defaults: T,
+            check: Callable[[SectionReader, T], None] | None = None) -> T:
+    """Read `[paytables.<name>]` over `defaults`; `check` refuses impossible values."""
     reader = SectionReader(f"paytables.{name}", data)
     result = read_fields(reader, defaults)
+    if check is not None:
+        check(reader, result)
     reader.finish()
     return result
 
@@ -309,7 +342,7 @@ def _super_bonus_tiers(reader: SectionReader) -> tuple[SuperBonusTier, ...]:
 
 _TABLES: Final = ("perfect-pairs", "lucky-ladies", "match-the-dealer",
                   "match-the-dealer-spanish21", "blazing7s", "axman", "spanish21-bonus",
-                  "dragon-bonus")
+                  "dragon-bonus", "holdem-bonus")
 
 
 def paytables_from_mapping(data: Mapping[str, object] | None) -> Paytables:
@@ -332,27 +365,21 @@ def paytables_from_mapping(data: Mapping[str, object] | None) -> Paytables:
         match_the_dealer_spanish21=(
             _match_the_dealer("match-the-dealer-spanish21", raw["match-the-dealer-spanish21"])
             if "match-the-dealer-spanish21" in raw else defaults.match_the_dealer_spanish21),
-        blazing7s=_blazing7s(raw.get("blazing7s")),
-        axman=_axman(raw.get("axman")),
+        blazing7s=_simple("blazing7s", raw.get("blazing7s"), defaults.blazing7s,
+                          _check_blazing7s),
+        axman=_simple("axman", raw.get("axman"), defaults.axman, _check_axman),
         spanish21_bonus=_spanish21_bonus(raw.get("spanish21-bonus")),
         dragon_bonus=_simple("dragon-bonus", raw.get("dragon-bonus"), defaults.dragon_bonus),
+        holdem_bonus=_simple("holdem-bonus", raw.get("holdem-bonus"), defaults.holdem_bonus),
     )
 
 
-def _blazing7s(data: object) -> Blazing7sPays:
-    reader = SectionReader("paytables.blazing7s", data)
-    pays = read_fields(reader, Blazing7sPays())
+def _check_blazing7s(reader: SectionReader, pays: Blazing7sPays) -> None:
     if pays.wager <= 0:
         raise reader.error("wager", f"the fixed wager must be at least 1 cent, got {pays.wager}")
-    reader.finish()
-    return pays
 
 
-def _axman(data: object) -> AxManPays:
-    reader = SectionReader("paytables.axman", data)
-    pays = read_fields(reader, AxManPays())
+def _check_axman(reader: SectionReader, pays: AxManPays) -> None:
     for key in ("one_king_of_diamonds", "two_kings_of_diamonds"):
         if getattr(pays, key) < 1:
             raise reader.error(key, f"a multiplier is at least 1, got {getattr(pays, key)}")
-    reader.finish()
-    return pays

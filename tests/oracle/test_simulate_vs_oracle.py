@@ -123,11 +123,6 @@ def test_the_round_that_runs_out_is_void_and_the_run_ends(tmp_path: Path) -> Non
     assert run.records[0]["seats"][0]["hands"] == [{"cards": ["TS", "9H"], "net": 1000}]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "controller defect: on emulated devices the shoe reports shoe_empty with its last card; "
-    "when that card is the hole card and a decision is still due (players, insurance), the "
-    "table enters reshuffle_discards and simulate stops without settling a round that needs "
-    "no more cards (decisions.md 'Shoe': only a round that runs out is void)"))
 def test_a_round_completed_by_the_last_card_is_reported(tmp_path: Path) -> None:
     # Seat 1 TS 9H stands v dealer 7C TD: the hole card is the shoe's last card.
     cards = ["TS", "7C", "9H", "TD"]

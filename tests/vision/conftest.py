@@ -12,6 +12,7 @@ import pytest
 from vision import Recognizer, load_generic_profile
 from vision.cards import all_codes
 from vision.synth import CardStyle, Placement, compose, random_effects
+from vision.typefaces import HELD_OUT_FAMILIES, TRAINING_FAMILIES, missing
 
 DEV_PHOTOS = Path(__file__).resolve().parents[2] / ".." / "shared" / "cards-dev"
 """The real photos of one casino deck (never copied into the repository)."""
@@ -32,6 +33,15 @@ def deck_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("deck")
     write_deck_photos(folder, SYNTHETIC_DECK, photos_per_card=2, seed=11)
     return folder
+
+
+@pytest.fixture
+def typefaces() -> None:
+    """Skip unless this machine can draw the typefaces of the synthetic decks."""
+    problems = missing(TRAINING_FAMILIES + HELD_OUT_FAMILIES)
+    if problems:
+        pytest.skip("this machine cannot draw the synthetic decks' typefaces (OpenCV 5 and "
+                    "the DejaVu fonts are needed): " + "; ".join(problems))
 
 
 @pytest.fixture

@@ -18,6 +18,8 @@ from vision.synth import Placement, compose, random_card_style, random_effects
 
 from .conftest import SYNTHETIC_DECK as DECK
 
+pytestmark = pytest.mark.usefixtures("typefaces")
+
 
 @pytest.fixture(scope="module")
 def enrolled(deck_folder: Path) -> tuple[Recognizer, object]:

@@ -24,6 +24,8 @@ from vision.build_generic import (
 from vision.profile import load_generic_profile, load_profile, save_profile
 from vision.training import TrainOptions
 
+pytestmark = pytest.mark.usefixtures("typefaces")
+
 
 @pytest.fixture(scope="module")
 def shipped() -> object:

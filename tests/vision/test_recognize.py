@@ -10,10 +10,13 @@ from vision import CardReading, FrameError, Recognizer
 from vision.evaluate import Tally, stress_scene
 from vision.recognize import NO_INDEX
 from vision.synth import BACK, CardStyle, Effects, Placement, compose
+from vision.typefaces import HELD_OUT_FAMILIES
+
+pytestmark = pytest.mark.usefixtures("typefaces")
 
 # Regression floors on a few frames each; `bench/vision.py` measures the real rates.
 FLOORS = {"rotation": 0.7, "scale": 0.5, "lighting": 0.7, "blur": 0.4, "glare": 0.6,
-          "perspective": 0.6, "several": 0.6}
+          "perspective": 0.6, "several": 0.6, "low-res": 0.5}
 
 
 @pytest.mark.parametrize("kind", sorted(FLOORS))
@@ -28,12 +31,15 @@ def test_stressed_frames_of_unseen_decks_are_read_or_doubted(kind: str,
     assert tally.right >= FLOORS[kind] * tally.cards, tally.summary()
 
 
-def test_overlapping_cards_are_never_read_wrong(generic: Recognizer) -> None:
+def test_decks_in_typefaces_it_never_saw_are_read_or_doubted(generic: Recognizer) -> None:
     tally = Tally()
-    for number in range(8):
-        scene = stress_scene("overlap", number)
-        tally.add_scene(generic.recognize(scene.frame), scene)
+    for kind in ("rotation", "blur", "several"):
+        for number in range(6):
+            scene = stress_scene(kind, 2000 + number, families=HELD_OUT_FAMILIES)
+            tally.add_scene(generic.recognize(scene.frame), scene)
     assert tally.wrong == 0, tally.summary()
+    assert tally.phantoms == 0, tally.summary()
+    assert tally.right >= 0.75 * tally.cards, tally.summary()
 
 
 def test_face_down_and_blank_cards_are_not_answered(generic: Recognizer) -> None:

@@ -18,6 +18,8 @@ from vision.synth import (
     scatter,
 )
 
+pytestmark = pytest.mark.usefixtures("typefaces")
+
 
 def test_the_same_seed_draws_the_same_frame() -> None:
     def draw(seed: int) -> np.ndarray:

@@ -1,0 +1,118 @@
+"""`shoectl run` start-up refusals: the exit status tells systemd whether to retry.
+
+2: the configuration is refused (a deck count with no Match the Dealer table, a bad
+`[vision]` key); 3: the software failed its self-authentication (R16), checked before any
+device starts and before `power:on` is journalled; 1: a device cannot start.
+"""
+
+import hashlib
+import time
+from pathlib import Path
+
+import pytest
+
+from controller import integrity, run_cli
+from controller.journal import JournalStore
+from controller.tableconfig import default_table_text
+from drivers.registry import Devices
+
+DEVICES = """
+[devices.shoe]
+kind = "emulated"
+decks = 6
+seed = 3
+
+[devices.layout]
+kind = "emulated"
+lamps = { fault = 0, no_more_bets = 1 }
+buttons = { no_more_bets = 0 }
+
+[devices.sign]
+kind = "emulated"
+"""
+
+
+def table_file(tmp_path: Path, text: str = "") -> Path:
+    path = tmp_path / "table.toml"
+    path.write_text(default_table_text() + DEVICES + text
+                    + f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n', encoding="utf-8")
+    return path
+
+
+def journal_kinds(state: Path) -> list[str]:
+    store = JournalStore(state, clock=time.monotonic)
+    try:
+        return [e.kind for e in store.entries()]
+    finally:
+        store.close()
+
+
+def test_a_deck_count_without_match_the_dealer_is_refused_with_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "table.toml"
+    text = default_table_text().replace("decks = 6                   #", "decks = 1 #", 1)
+    text = text.replace('"blazing7s", "axman"]', '"blazing7s"]', 1)
+    path.write_text(text + DEVICES, encoding="utf-8")
+    assert run_cli.main(["--config", str(path), "--allow-emulated", "--state-dir",
+                         str(tmp_path / "state")]) == run_cli.EXIT_CONFIG
+    err = capsys.readouterr().err
+    assert ("[paytables.match-the-dealer] 1: no pay table for a 1-deck shoe "
+            "(configured: 8, 6, 5, 4, 2)") in err
+    assert not (tmp_path / "state").exists()
+
+
+@pytest.mark.parametrize(("vision", "message"), [
+    ('on_camera_down = "ignore"', "[vision] on_camera_down: expected one of warn, stop"),
+    ("frames = 0", "[vision] frames: must be 1..20, got 0"),
+    ("colour = 1", "[vision] colour: unknown key"),
+    ("positions = { seat9 = [1, 2] }", "[vision.positions] seat9: no such position"),
+    ('positions = { seat1 = "left" }', "[vision.positions] seat1: expected [x, y]"),
+])
+def test_a_bad_vision_key_is_refused_naming_it(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str],
+                                               vision: str, message: str) -> None:
+    path = table_file(tmp_path, f"\n[vision]\n{vision}\n")
+    assert run_cli.main(["--config", str(path), "--allow-emulated"]) == run_cli.EXIT_CONFIG
+    assert message in capsys.readouterr().err
+
+
+def tampered_manifest(tmp_path: Path) -> Path:
+    victim = tmp_path / "installed.py"
+    victim.write_text("print('installed')\n")
+    digest = hashlib.sha256(b"something else\n").hexdigest()
+    manifest = tmp_path / "manifest.sha256"
+    manifest.write_text(f"{integrity.HEADER}\n{digest}  {victim}\n")
+    return manifest
+
+
+def test_software_that_fails_authentication_exits_3_before_devices_and_power_on(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(integrity.MANIFEST_ENV, str(tampered_manifest(tmp_path)))
+    started: list[str] = []
+    real_start = Devices.start
+    monkeypatch.setattr(Devices, "start", lambda self: started.append("start") or
+                        real_start(self))
+    code = run_cli.main(["--config", str(table_file(tmp_path)), "--allow-emulated"])
+    assert code == run_cli.EXIT_INTEGRITY == 3
+    assert "software integrity refused" in capsys.readouterr().err
+    kinds = journal_kinds(tmp_path / "state")
+    assert kinds == [integrity.KIND_MISMATCH]  # no power:on, nothing else
+    assert started == []
+
+
+def test_a_device_that_cannot_start_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    installed = tmp_path / "installed.py"
+    installed.write_text("print('installed')\n")
+    manifest = tmp_path / "manifest.sha256"
+    manifest.write_text(integrity.build_manifest([], [str(installed)]))
+    monkeypatch.setenv(integrity.MANIFEST_ENV, str(manifest))
+    path = tmp_path / "table.toml"
+    path.write_text(default_table_text() + '\n[devices.shoe]\nkind = "serial"\n'
+                    f'url = "{tmp_path / "no-such-port"}"\ntimeout_ms = 100\n'
+                    f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n', encoding="utf-8")
+    assert run_cli.main(["--config", str(path)]) == run_cli.EXIT_DEVICE
+    assert "cannot start" in capsys.readouterr().err
+    kinds = journal_kinds(tmp_path / "state")
+    assert "power:on" not in kinds  # the devices start before the table powers on

@@ -113,6 +113,21 @@ def _write(path: Path, text: str, mode: int = 0o644) -> None:
     path.chmod(mode)
 
 
+def is_pi5(model_file: Path = Path("/proc/device-tree/model")) -> bool:
+    """True on a Raspberry Pi 5, whose GPIO (RP1) the RPi.GPIO package cannot drive."""
+    try:
+        return "Raspberry Pi 5" in model_file.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+def use_rpi_lgpio(venv: Path) -> None:
+    """Swap RPi.GPIO for rpi-lgpio, the drop-in that provides the same module on a Pi 5."""
+    pip = [str(venv / "bin/python"), "-m", "pip"]
+    _run("pip uninstall RPi.GPIO", [*pip, "uninstall", "--yes", "RPi.GPIO"])
+    _run("pip install rpi-lgpio", [*pip, "install", "--quiet", "rpi-lgpio>=0.6,<1"])
+
+
 def build_venv(layout: Layout, python: str) -> None:
     """Create PREFIX/venv and install the project (a copy of the checkout) into it."""
     venv = layout.on_disk(layout.venv)
@@ -124,6 +139,8 @@ def build_venv(layout: Layout, python: str) -> None:
         _run("pip install", [str(venv / "bin/python"), "-m", "pip", "install", "--quiet",
                              "--disable-pip-version-check", "--no-warn-script-location",
                              str(copy)])
+    if not layout.staged and is_pi5():
+        use_rpi_lgpio(venv)
     if layout.staged:
         _relocate_scripts(venv, layout.venv)
     _run("byte-compile", [str(venv / "bin/python"), "-m", "compileall", "-q", "-f",

@@ -9,13 +9,16 @@
         reading.quad        # the card's four corners in frame pixels
         reading.index_box   # (x, y, w, h) of the index that was read
 
+Cards lying apart are found by their outlines; cards of an overlapping hand (a blackjack hand
+as dealt) by the corners of their outlines that show, and read by an index corner that shows.
+
 A `Recognizer` holds no per-frame state and starts no threads; the caller decides where it
 runs. Profiles are files: `shoectl vision enroll` makes one from labelled photos of a deck;
 the generic profile shipped as `vision/generic_profile.npz` reads decks nobody enrolled.
 """
 
 from vision.errors import DatasetError, FrameError, ProfileError, SceneError, VisionError
-from vision.locate import LocateParams, find_cards
+from vision.locate import Located, LocateParams, find_cards, locate_cards
 from vision.profile import (
     DeckProfile,
     generic_profile_path,
@@ -31,6 +34,7 @@ __all__ = [
     "DeckProfile",
     "FrameError",
     "LocateParams",
+    "Located",
     "ProfileError",
     "Recognizer",
     "SceneError",
@@ -39,5 +43,6 @@ __all__ = [
     "generic_profile_path",
     "load_generic_profile",
     "load_profile",
+    "locate_cards",
     "save_profile",
 ]

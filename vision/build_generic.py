@@ -74,16 +74,16 @@ class BuildOptions:
         validation_cards: Synthetic cards (other decks) to tune the confidence model on.
         seed: Seed of the training decks (validation uses seed + 1).
         max_wrong: Largest share of validation answers allowed to be wrong.
-        min_unsure_below: The unsure threshold never goes below this (as for an enrolled
-            deck; the validation decks decide how far above it must go).
+        min_unsure_below: The unsure threshold never goes below this (a deck nobody enrolled
+            deserves more caution than an enrolled one).
         train: Perceptron training settings.
     """
 
-    cards: int = 10000
-    validation_cards: int = 1500
+    cards: int = 12000
+    validation_cards: int = 2500
     seed: int = 2024
     max_wrong: float = 0.001
-    min_unsure_below: float = 0.9
+    min_unsure_below: float = 0.95
     train: TrainOptions = field(default_factory=TrainOptions)
 
 

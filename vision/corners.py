@@ -9,9 +9,11 @@ other's) fix the card's outline; two corners at the ends of one visible side fix
 card's proportions (tried with that side as the short and as the long one).
 
 A hypothesis is kept if it is a card-shaped quadrilateral lying on paper (its covered parts
-lie on the cards above it) and is not a card already found. A corner belongs to one card:
-hypotheses from opposite corners go first, and one that needs a corner already given to
-another card is dropped.
+lie on the cards above it), the region's outline never enters it (it bounds the union of the
+cards, so it never enters one of them: two cards are not taken for one), and it is not a card
+already found. Cards of one deck share a shape: hypotheses alike the most others go first,
+then those from opposite corners; a corner belongs to one card. A region whose cards found
+cover less than half of it is no hand (a lit patch of table beside a card).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import numpy.typing as npt
 
 Quad = npt.NDArray[np.float32]
 Vector = npt.NDArray[np.float64]
+
 
 @dataclass(frozen=True, slots=True)
 class _Tolerance:
@@ -107,17 +110,26 @@ def covered_cards(frame: npt.NDArray[np.uint8], paper: npt.NDArray[np.uint8],
             continue
         corners = outline_corners(contour, paper.shape, min_side)
         rough = _hypotheses(corners, card_aspect, paper, min_side, _ROUGH)
-        if not rough:
-            continue
-        grey = _min_channel(frame) if grey is None else grey
-        involved = {index for hypothesis in rough for index in hypothesis.corners}
-        corners = [_sharpened(grey, corner, scale) if index in involved else corner
-                   for index, corner in enumerate(corners)]
-        chosen = _choose(_hypotheses(corners, card_aspect, paper, min_side, _STRICT),
-                         corners, known + found, min_side)
-        if _coverage(contour, known + chosen) >= 0.5:
-            found += chosen
+        if rough:
+            grey = _min_channel(frame) if grey is None else grey
+            involved = {index for hypothesis in rough for index in hypothesis.corners}
+            corners = [_sharpened(grey, corner, scale) if index in involved else corner
+                       for index, corner in enumerate(corners)]
+            found += _region_cards(contour, corners, paper, known + found,
+                                   (card_aspect, min_side))
     return [np.asarray(quad / scale, np.float32) for quad in found]
+
+
+def _region_cards(contour: npt.NDArray[np.int32], corners: list[Corner],
+                  paper: npt.NDArray[np.uint8], known: list[Quad],
+                  card: tuple[float, float]) -> list[Quad]:
+    """The new cards of one paper region, from its sharpened corners (none if no hand)."""
+    card_aspect, min_side = card
+    outline = contour.reshape(-1, 2)[::2].astype(np.float32)
+    hypotheses = [h for h in _hypotheses(corners, card_aspect, paper, min_side, _STRICT)
+                  if outline_stays_out(h.quad, outline)]
+    chosen = _choose(hypotheses, corners, known, min_side)
+    return chosen if _coverage(contour, known + chosen) >= 0.5 else []
 
 
 def _coverage(contour: npt.NDArray[np.int32], quads: Sequence[Quad]) -> float:
@@ -303,6 +315,25 @@ def _hypotheses(corners: list[Corner], card_aspect: float, paper: npt.NDArray[np
                 if share > 0:
                     found.append(_Hypothesis(quad, (i, j), exact is not None, share))
     return found
+
+
+def outline_stays_out(quad: Quad, outline: npt.NDArray[np.float32]) -> bool:
+    """Whether the paper region's outline keeps out of `quad`, as it must of a card.
+
+    The outline of overlapping cards bounds their union, so it never enters a card: a
+    hypothesis that it enters (two cards taken for one, say) is not a card.
+    """
+    if len(outline) == 0:
+        return True
+    order = 1.0 if _shoelace(quad.astype(np.float64)) > 0 else -1.0
+    depth = np.full(len(outline), np.inf, np.float32)
+    for index in range(4):
+        start, end = quad[index], quad[(index + 1) % 4]
+        side = _unit((end - start).astype(np.float64))
+        inward = order * np.array([-side[1], side[0]], np.float32)
+        depth = np.minimum(depth, (outline - start) @ inward)
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return float(depth.max()) <= 2.5 + 0.03 * float(sides.min())
 
 
 def _opposite(first: Corner, second: Corner, parallel: float) -> Quad | None:

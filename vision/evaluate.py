@@ -210,7 +210,7 @@ def _overlap(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
     width = float(rng.uniform(100, 170))
     count = int(rng.integers(2, 6))
     angle = float(rng.uniform(-25, 25))
-    across = max(0.2, index_right(style) + 0.03)
+    across = max(0.2, index_right(style) + 0.05)
     step = np.array([rng.uniform(across, across + 0.15), rng.uniform(0.15, 0.3)]) * width
     theta = np.radians(angle)
     turn = np.array([[np.cos(theta), np.sin(theta)], [-np.sin(theta), np.cos(theta)]])
@@ -219,7 +219,7 @@ def _overlap(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
     centre = np.array(_centre(size)) + rng.uniform(-40, 40, 2)
     placements = [Placement(codes[k], (float(centre[0] + o[0] - middle[0]),
                                        float(centre[1] + o[1] - middle[1])),
-                            width, angle + float(rng.uniform(-4, 4)),
+                            width, angle + float(rng.uniform(-2.5, 2.5)),
                             float(rng.uniform(0.0, 0.06)), int(rng.integers(1 << 20)))
                   for k, o in enumerate(offsets)]
     return placements, random_effects(rng, 0.5)

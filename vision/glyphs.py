@@ -92,8 +92,8 @@ def random_style(rng: np.random.Generator,
     if not faces or rng.random() < stroke_share:
         return replace(style, ten=ten)
     face = faces[int(rng.integers(len(faces)))]
-    return replace(style, typeface=face.name, face_weight=int(rng.integers(300, 901)),
-                   embolden=float(rng.uniform(-0.015, 0.04)), ten=ten)
+    return replace(style, typeface=face.name, face_weight=int(rng.integers(350, 901)),
+                   embolden=float(rng.uniform(-0.01, 0.04)), ten=ten)
 
 
 def _random_stroke_style(rng: np.random.Generator) -> GlyphStyle:

@@ -124,8 +124,7 @@ def _ink_levels(grey: npt.NDArray[np.uint8]) -> list[tuple[float, float]]:
     apart), then one nearer the ink (glyphs that blur or a tight layout joined). Only a
     corner the first level cannot read tries more.
     """
-    paper = float(np.percentile(grey, 90))
-    dark = float(np.percentile(grey, 1))
+    paper, dark = _percentiles(grey, (0.9, 0.01))
     contrast = paper - dark
     if contrast < 35.0:
         return []
@@ -133,6 +132,20 @@ def _ink_levels(grey: npt.NDArray[np.uint8]) -> list[tuple[float, float]]:
     levels = [min(float(otsu), paper - 35.0), paper - max(0.3 * contrast, 25.0),
               paper - 0.7 * contrast]
     return [(level, paper) for level in levels if level > 0]
+
+
+def _percentiles(grey: npt.NDArray[np.uint8], shares: tuple[float, float]) -> tuple[float, float]:
+    """`np.percentile` (linear) of `grey` at two shares, from one partial sort."""
+    flat = grey.ravel()
+    positions = [(flat.size - 1) * share for share in shares]
+    lows = [int(np.floor(position)) for position in positions]
+    highs = [min(low + 1, flat.size - 1) for low in lows]
+    ordered = np.partition(flat, sorted(set(lows + highs))).astype(np.float64)
+    first, second = (float(ordered[low] + (ordered[high] - ordered[low]) * (position - low))
+                     for low, high, position in zip(lows, highs, positions, strict=True))
+    return first, second
+
+
 def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, layout: IndexLayout
                  ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
     """Warp the index corner at `quad[0]` out of the frame, upright, at `CARD_WIDTH_PX`.

@@ -104,10 +104,11 @@ def locate_cards(frame: npt.NDArray[np.uint8], params: LocateParams | None = Non
     candidates = _edge_candidates(small, params) + _threshold_candidates(small, params)
     cards = [c.quad for c in _merge_duplicates(
         [c for c in candidates if paper_contrast(small, c.quad) >= params.min_contrast])]
+    paper, bright = _paper_masks(small)
     min_side = float(np.sqrt(params.min_area * small.shape[0] * small.shape[1] / card_aspect))
     whole = [refine_edges(frame, np.asarray(q / scale, dtype=np.float32), 1.0 / scale)
              for q in cards]
-    covered = covered_cards(frame, *_paper_masks(small), scale, whole, card_aspect, min_side)
+    covered = covered_cards(frame, paper, bright, scale, whole, card_aspect, min_side)
     return [Located(q) for q in whole] + [Located(order_corners(q), covered=True)
                                           for q in covered]
 

@@ -175,10 +175,10 @@ class Recognizer:
         is answered on its own, while the other is not, gives the answer.
         """
         quad = np.asarray(quad, np.float32)
-        reading = self._read_upright(frame, quad)
+        corners = [c for c in read_corners(frame, quad, self.profile.layout) if c is not None]
+        reading = self._verdict(quad, corners)
         if reading.card is not None:
             return reading
-        corners = [c for c in read_corners(frame, quad, self.profile.layout) if c is not None]
         alone = [(corner, decide(self.profile, [CornerFeatures.of(corner)], self.unsure_below))
                  for corner in corners]
         answered = [(corner, verdict) for corner, verdict in alone if not verdict.reason]
@@ -190,6 +190,9 @@ class Recognizer:
 
     def _read_upright(self, frame: npt.NDArray[np.uint8], quad: Quad) -> CardReading:
         found = [c for c in read_corners(frame, quad, self.profile.layout) if c is not None]
+        return self._verdict(quad, found)
+
+    def _verdict(self, quad: Quad, found: list[CornerIndex]) -> CardReading:
         quad_points = tuple((float(x), float(y)) for x, y in quad)
         if not found:
             return CardReading(None, 0.0, None, quad_points, None, NO_INDEX)
@@ -253,7 +256,12 @@ def _colour_terms(profile: DeckProfile,
 
 
 def _mean_log(log_probabilities: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """Combine corners: the normalised geometric mean of their probabilities."""
+    """Combine corners: the normalised geometric mean of their probabilities.
+
+    Not their product: a card's two corners are the same print seen through the same lens,
+    so their mistakes go together (on a real deck, taking them as independent evidence made
+    several wrong answers confident).
+    """
     mean = log_probabilities.mean(axis=0)
     return (mean - np.logaddexp.reduce(mean)).astype(np.float32)
 

@@ -132,7 +132,13 @@ def _suit_width(style: CardStyle) -> float:
 
 
 def _clear_of_index(style: CardStyle) -> CardStyle:
-    """Keep the index's suit on the card and the pips clear of the index, as printed."""
+    """Make the index printable as decks print it.
+
+    The suit stays modest (a jumbo index has a large rank, not a suit a third of the card
+    wide) and on the card, and the pips stay clear of the index.
+    """
+    suit_size = min(style.suit_size, 0.13 / (style.rank_height * style.aspect))
+    style = replace(style, suit_size=suit_size)
     style = replace(style, index_x=max(style.index_x, _EDGE_MARGIN + _suit_width(style) / 2))
     reach = index_right(style) + 0.03
     inset = min(max(style.pip_inset, reach + 0.6 * style.pip_size), 0.36)

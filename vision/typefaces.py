@@ -56,7 +56,6 @@ FACES: Final = (
     Typeface("cv-uni", "cv-uni", "uni"),
     Typeface("dejavu-sans", "dejavu-sans", "DejaVuSans.ttf"),
     Typeface("dejavu-sans-bold", "dejavu-sans", "DejaVuSans-Bold.ttf"),
-    Typeface("dejavu-sans-light", "dejavu-sans", "DejaVuSans-ExtraLight.ttf"),
     Typeface("dejavu-sans-condensed", "dejavu-sans", "DejaVuSansCondensed.ttf"),
     Typeface("dejavu-sans-condensed-bold", "dejavu-sans", "DejaVuSansCondensed-Bold.ttf"),
     Typeface("dejavu-sans-oblique", "dejavu-sans", "DejaVuSans-Oblique.ttf"),

@@ -154,3 +154,16 @@ def test_config_template_is_a_valid_real_table() -> None:
     assert devices.layout.port.url == "/dev/table-board"
     assert devices.sign is not None
     assert devices.sign.port.url == "/dev/jackpot-sign"
+
+
+@pytest.mark.parametrize(("model", "expected"), [
+    ("Raspberry Pi 5 Model B Rev 1.0\x00", True),
+    ("Raspberry Pi 4 Model B Rev 1.5\x00", False),
+    (None, False),
+])
+def test_a_pi5_is_recognised_for_the_rpi_lgpio_drop_in(
+        tmp_path: Path, model: str | None, expected: bool) -> None:
+    model_file = tmp_path / "model"
+    if model is not None:
+        model_file.write_text(model, encoding="utf-8")
+    assert install.is_pi5(model_file) is expected

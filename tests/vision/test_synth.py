@@ -9,9 +9,11 @@ from vision.cards import all_codes, is_code
 from vision.errors import SceneError
 from vision.synth import (
     CardStyle,
+    Effects,
     LayoutRenderer,
     Placement,
     compose,
+    index_right,
     random_card_style,
     random_effects,
     render_card,
@@ -89,3 +91,27 @@ def test_default_positions_put_the_dealer_on_top() -> None:
     assert dealer[1] < second[1]
     assert first[0] < second[0]
     assert all(is_code(code) for code in scene.codes)
+
+
+def test_a_low_resolution_camera_loses_detail_but_keeps_the_frame_size() -> None:
+    placements = [Placement("KH", (320, 240), 200, 10.0)]
+    sharp = compose(placements, (640, 480), CardStyle(), "felt-green").frame
+    coarse = compose(placements, (640, 480), CardStyle(), "felt-green",
+                     Effects(downscale=2.5)).frame
+    assert coarse.shape == sharp.shape
+
+    def detail(frame: np.ndarray) -> float:
+        return float(np.abs(np.diff(frame.astype(np.float32), axis=1)).mean())
+
+    assert detail(coarse) < 0.8 * detail(sharp)
+
+
+def test_random_decks_keep_their_index_on_the_card_and_clear_of_the_pips() -> None:
+    rng = np.random.default_rng(21)
+    for _ in range(60):
+        style = random_card_style(rng)
+        reach = index_right(style)
+        assert reach < style.pip_inset - 0.45 * style.pip_size
+        assert style.index_x - 1.25 * style.suit_size * style.rank_height * style.aspect / 2 > 0.03
+        card = render_card("TS", style, 200)
+        assert card.rank_box[0] >= 0.03

@@ -4,7 +4,10 @@ The table runtime (procedure, journal, meters, public outputs) runs on its event
 auto-dealer pulls the next card from a shuffled (or scripted, `--shoe-file`) shoe whenever
 the procedure says a card is due, and bot players press the decision buttons (basic strategy
 or always stand). Every completed round is printed: a table line, or with `--json` one JSON
-object per round and nothing else on stdout. A summary goes to stderr with `--json`.
+object per round and nothing else on stdout. A summary goes to stderr with `--json`. On a
+terminal (without `--json`) the table is shown live instead (`controller.tableview`): seats,
+hands, wagers, the dealer's hand with the hole card face down, the meter, lamps and shoe,
+redrawn in place and paced by `--pace` so that a person can follow it.
 """
 
 from __future__ import annotations
@@ -16,12 +19,12 @@ import random
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from controller import progressive, tablesim
+from controller import progressive, tablesim, tableview
 from controller.app import TableApp, build_app
 from controller.baccarat import BaccaratModel
 from controller.blackjack import BlackjackModel
@@ -42,6 +45,7 @@ from drivers import events as ev
 from drivers.registry import BuildOptions
 
 DEFAULT_ROUNDS = 100
+MAX_PACE = 10.0
 DEFAULT_BETS = {
     "blackjack": "main=1000,perfect-pairs=100,lucky-ladies=100,match-the-dealer=100,"
                  "blazing7s=500,axman=100",
@@ -75,6 +79,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--camera", action="store_true",
                    help="add the emulated overhead camera and cross-check every card with "
                         "the recogniser (several times slower)")
+    p.add_argument("--pace", type=float, default=tableview.DEFAULT_PACE, metavar="SECONDS",
+                   help="on a terminal, the live table view deals at most one card every "
+                        f"SECONDS (default {tableview.DEFAULT_PACE}; 0: full speed)")
     return p
 
 
@@ -95,6 +102,7 @@ class Options:
     in_process: bool = False
     notes: list[str] = field(default_factory=list)
     camera: bool = False
+    pace: float = tableview.DEFAULT_PACE
 
 
 def parse_bets(text: str) -> dict[str, int]:
@@ -180,6 +188,8 @@ def build_options(args: argparse.Namespace) -> Options:
         raise ConfigError(f"--decks: a shoe holds 1, 2, 4, 5, 6 or 8 decks, not {decks}")
     if args.camera and args.in_process:
         raise ConfigError("--camera: the camera is a device; it cannot run with --in-process")
+    if not 0 <= args.pace <= MAX_PACE:
+        raise ConfigError(f"--pace: 0..{MAX_PACE} seconds a card, got {args.pace}")
     wanted = parse_bets(args.bets or DEFAULT_BETS[args.game])
     side_bets = {Game.BLACKJACK: base.table.side_bets, Game.SPANISH21: ("match-the-dealer",),
                  Game.BACCARAT: ("dragon-bonus",)}[game]
@@ -200,7 +210,7 @@ def build_options(args: argparse.Namespace) -> Options:
         scripted = [card for _, card in lines]
     return Options(config, args.seats, args.rounds, args.seed, bets, policy, scripted,
                    args.meter_start, args.json, args.state_dir, args.in_process, notes,
-                   args.camera)
+                   args.camera, args.pace)
 
 
 def _progressive(base: ProgressiveSettings, args: argparse.Namespace) -> ProgressiveSettings:
@@ -225,6 +235,11 @@ def _offered_bets(bets: dict[str, int], config: GameConfig) -> tuple[dict[str, i
     if "blazing7s" in kept and kept["blazing7s"] != config.paytables.blazing7s.wager:
         raise ConfigError(f"--bets: blazing7s is a fixed {config.paytables.blazing7s.wager}")
     return kept, notes
+
+
+def cut_card_after(game: Game, size: int) -> int:
+    """Cards dealt before the cut card comes out (decisions.md "Shoe")."""
+    return size - 14 if game is Game.BACCARAT else size * 75 // 100
 
 
 class ShoeSource:
@@ -264,7 +279,7 @@ class ShoeSource:
                     self.cards.remove(code)
 
     def _cut_position(self, size: int) -> int:
-        return size - 14 if self.baccarat else size * 75 // 100
+        return cut_card_after(Game.BACCARAT if self.baccarat else Game.BLACKJACK, size)
 
     def draw(self) -> str | None:
         """The next card, or None when the shoe is empty."""
@@ -294,6 +309,7 @@ class Simulation:
         self.finished = False
         self.faults = 0
         self.cards = 0
+        self.watch: Callable[[], None] | None = None  # after every action: the live view
         if self.model.state != "shoe_loading":
             self.source.resume(self.model.shoe.seen)  # restarted mid-shoe
             self.dealt_in_shoe = self.model.shoe.cards_out
@@ -308,6 +324,8 @@ class Simulation:
         """Deal until the rounds are done or a scripted shoe runs out; yield each result."""
         while not self.finished:
             self.loop.run_until_idle()
+            if self.watch is not None:
+                self.watch()
             yield from self._new_results()
             if self.reported >= self.options.rounds:
                 return
@@ -424,25 +442,6 @@ def _line(record: dict[str, Any]) -> str:
             f"players net {format_cents(nets):>10}  meter {format_cents(record['meter'])}")
 
 
-def _table_view(runtime: TableRuntime, record: dict[str, Any], rounds: int, house: int) -> str:
-    """The live table view for a terminal: redrawn in place after every round."""
-    view = runtime.model.public_view()
-    lit = [name for name, state in view.lamps if state != "off"]
-    sign = f"{format_cents(view.sign_amount or 0)} {view.sign_message}".strip()
-    lines = [
-        f"shoectl simulate - {runtime.setup.game.value} - round {record['round']}",
-        "",
-        f"  dealer display : {view.dealer_text}",
-        f"  progressive    : {sign}",
-        f"  lamps lit      : {', '.join(lit) or '-'}",
-        "",
-        "  " + _line(record),
-        "",
-        f"  rounds {rounds}   house win {format_cents(house)}",
-    ]
-    return "\x1b[H\x1b[2J" + "\n".join(lines) + "\n"
-
-
 def main(argv: list[str]) -> int:
     """Run `shoectl simulate`."""
     args = _parser().parse_args(argv)
@@ -459,7 +458,8 @@ def main(argv: list[str]) -> int:
         state_dir = options.state_dir or Path(tmp)
         if options.in_process:
             runtime = _runtime(options, state_dir)
-            return _run(options, runtime, Simulation(options, runtime))
+            sim = Simulation(options, runtime)
+            return _run(options, runtime, sim, sim.loop)
         return _run_on_devices(options, state_dir, Path(tmp))
 
 
@@ -483,7 +483,7 @@ def _run_on_devices(options: Options, state_dir: Path, workdir: Path) -> int:
                              options.seed, scripted=options.scripted is not None,
                              camera=options.camera)
         sim = tablesim.PtySimulation(app, plan)
-        return _run(options, runtime, sim, app)
+        return _run(options, runtime, sim, app.loop, app)
     finally:
         app.devices.close()
 
@@ -491,35 +491,34 @@ def _run_on_devices(options: Options, state_dir: Path, workdir: Path) -> int:
 class _Runner(Protocol):
     faults: int
     cards: int
+    watch: Callable[[], None] | None
 
     def run(self) -> Iterator[dict[str, Any]]: ...
 
     def void_unfinished(self) -> None: ...
 
 
-def _run(options: Options, runtime: TableRuntime, sim: _Runner,
+def _run(options: Options, runtime: TableRuntime, sim: _Runner, loop: EventLoop,
          app: TableApp | None = None) -> int:
     started = time.monotonic()
     house, hands, rounds = 0, 0, 0
     out = sys.stdout
-    for record in sim.run():
-        rounds += 1
-        seats = record["seats"]
-        if "banker" in record:
-            house -= sum(sum(s["bets"].values()) for s in seats)
-            hands += len(seats)
-        else:
-            house -= sum(sum(h["net"] for h in s["hands"]) + sum(s["side_bets"].values())
-                         for s in seats)
-            hands += sum(len(s["hands"]) for s in seats)
-        if options.as_json:
-            out.write(json.dumps(record) + "\n")
-        elif out.isatty():
-            out.write(_table_view(runtime, record, rounds, house))
-        else:
-            out.write(_line(record) + "\n")
-        out.flush()
-    sim.void_unfinished()
+    view = _live_view(options, runtime, sim, loop)
+    try:
+        for record in sim.run():
+            rounds += 1
+            seats = record["seats"]
+            house -= tableview.players_net(record)
+            hands += len(seats) if "banker" in record else sum(len(s["hands"]) for s in seats)
+            if options.as_json:
+                out.write(json.dumps(record) + "\n")
+            elif view is None:
+                out.write(_line(record) + "\n")
+            out.flush()
+        sim.void_unfinished()
+    finally:
+        if view is not None:
+            view.close()
     camera = _camera_summary(app)
     if app is not None:
         app.close("simulation finished")
@@ -534,6 +533,31 @@ def _run(options: Options, runtime: TableRuntime, sim: _Runner,
                f"cards/s {sim.cards / elapsed:.0f}\n")
     (sys.stderr if options.as_json else out).write(summary)
     return 0 if sim.faults == 0 else 1
+
+
+def _live_view(options: Options, runtime: TableRuntime, sim: _Runner,
+               loop: EventLoop) -> tableview.LiveView | None:
+    """On a terminal (and without --json), the live table view, watching every action."""
+    if options.as_json or not sys.stdout.isatty():
+        return None
+    view = tableview.LiveView(runtime, sys.stdout, shoe_layout(options), pace=options.pace,
+                              wait=lambda seconds: _idle(loop, seconds))
+    sim.watch = view.after_step
+    return view
+
+
+def _idle(loop: EventLoop, seconds: float) -> None:
+    """Wait while the loop goes on handling device events (links, heartbeats)."""
+    loop.run_until(lambda: False, seconds)
+
+
+def shoe_layout(options: Options) -> tableview.ShoeLayout:
+    """The simulated shoe's size and cut card, as the dealer loads it."""
+    if options.scripted is not None:
+        return tableview.ShoeLayout(len(options.scripted), None)
+    table = options.config.table
+    size = table.decks * (48 if table.game is Game.SPANISH21 else 52)
+    return tableview.ShoeLayout(size, cut_card_after(table.game, size))
 
 
 def _camera_summary(app: TableApp | None) -> str:

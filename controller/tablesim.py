@@ -102,6 +102,7 @@ class PtySimulation:
         self.chips: set[int] = set()
         self.camera = app.devices.emulators.get("camera")
         self.hole = ""
+        self.watch: Callable[[], None] | None = None  # after every action: the live view
 
     @property
     def model(self) -> TableModel:
@@ -116,6 +117,8 @@ class PtySimulation:
         while not self.finished and self.reported < self.plan.rounds:
             if not self.step():
                 break
+            if self.watch is not None:
+                self.watch()
             while (self.reported < len(self.model.results)
                    and self.reported < self.plan.rounds):
                 yield self.model.results[self.reported]

@@ -72,7 +72,9 @@ def peek_latencies(app: TableApp) -> list[float]:
     times = []
     for _ in range(SAMPLES):
         shoe.load(ShoeContents.scripted(["9C", "KS", "7D", "AH"]))
-        for trigger, kwargs in (("new_shoe", {}), ("shuffle_done", {}),
+        # The emptied four-card shoe has already sent the table back to shoe loading.
+        start_round = [("new_shoe", {})] if runtime.model.state != "shoe_loading" else []
+        for trigger, kwargs in (*start_round, ("shuffle_done", {}),
                                 ("wager", {"seat": 1, "bet": "main", "cents": 1000}),
                                 ("no_more_bets", {})):
             app.loop.post(ControllerEvent(trigger, kwargs))
@@ -86,8 +88,10 @@ def peek_latencies(app: TableApp) -> list[float]:
         shoe.draw()  # the hole card: AH under KS
         app.loop.run_until(lambda b=before: len(sent) > b, 10)
         times.append(sent[-1] - start)
-        app.loop.post(ControllerEvent("clear_round", {}))
         app.loop.run_until_idle()
+        if runtime.model.state == "round_over":
+            app.loop.post(ControllerEvent("clear_round", {}))
+            app.loop.run_until_idle()
     return times
 
 

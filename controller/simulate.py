@@ -251,7 +251,8 @@ class ShoeSource:
 
     def __init__(self, options: Options) -> None:
         self.scripted = options.scripted is not None
-        self.rng = random.Random(options.seed)
+        self.seed = options.seed
+        self.shuffles = 0
         table = options.config.table
         self.spanish = table.game is Game.SPANISH21
         self.baccarat = table.game is Game.BACCARAT
@@ -265,8 +266,9 @@ class ShoeSource:
         """A freshly shuffled shoe (scripted shoes are dealt as listed)."""
         if self.scripted:
             return
+        self.shuffles += 1
         self.cards = [str(c) for c in shoe(self.decks, spanish=self.spanish)]
-        self.rng.shuffle(self.cards)
+        random.Random(tablesim.shuffle_seed(self.seed, self.shuffles)).shuffle(self.cards)
         self.cut_out = False
         self.cut_after = self._cut_position(len(self.cards))
 

@@ -41,13 +41,18 @@ class SimulationError(RuntimeError):
     """The simulated table stopped answering (a device event never arrived)."""
 
 
+def shuffle_seed(seed: int, shuffle: int) -> int:
+    """The seed of a run's `shuffle`-th shoe (1 = the first), the same on every path."""
+    return seed + shuffle - 1
+
+
 def rig_devices(game: Game, decks: int, seats: int, seed: int,
                 script: list[str] | None, *, camera: bool = False) -> dict[str, Any]:
     """The `[devices]` of the simulated table: emulated shoe, layout board and sign.
 
     With `camera`, also the emulated overhead camera (frames drawn from what is dealt).
     """
-    shoe: dict[str, Any] = {"kind": "emulated", "decks": decks, "seed": seed,
+    shoe: dict[str, Any] = {"kind": "emulated", "decks": decks, "seed": shuffle_seed(seed, 1),
                             "deck": "spanish" if game is Game.SPANISH21 else "standard"}
     if script is not None:
         shoe["script"] = list(script)
@@ -184,7 +189,8 @@ class PtySimulation:
         table = self.model.setup.config.table
         deck = "spanish" if table.game is Game.SPANISH21 else "standard"
         behind = 14 if table.game is Game.BACCARAT else None
-        return ShoeContents.shuffled(ShoePlan(table.decks, deck, self.plan.seed + self.shuffles,
+        return ShoeContents.shuffled(ShoePlan(table.decks, deck,
+                                              shuffle_seed(self.plan.seed, self.shuffles),
                                               0.75, behind))
 
     def _draw(self) -> None:

@@ -143,3 +143,18 @@ def test_round_numbers_run_on_without_a_gap_across_a_shuffle(
     finally:
         store.close()
     assert len(shuffles) >= 2
+
+
+@pytest.mark.parametrize(("game", "bets"), [("blackjack", "main=1000"),
+                                             ("baccarat", "banker=1000,tie=100")])
+def test_a_seed_deals_the_same_games_on_both_paths_across_shuffles(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, bets: str) -> None:
+    argv = ["--game", game, "--decks", "1", "--seats", "7", "--bets", bets, "--rounds", "14",
+            "--seed", "9", "--json"]
+    code, devices, _ = run([*argv, "--state-dir", str(tmp_path / "devices")], capsys)
+    assert code == 0
+    code, in_process, _ = run([*argv, "--in-process", "--state-dir", str(tmp_path / "loop")],
+                              capsys)
+    assert code == 0
+    assert devices.splitlines() == in_process.splitlines()
+    assert len(devices.splitlines()) == 14

@@ -45,7 +45,7 @@ def options(extra: list[str]) -> simulate.Options:
 
 def peek_app(workdir: Path) -> TableApp:
     opts = options([])
-    devices = tablesim.rig_devices(opts.config.table.game, 6, 1, 1, None)
+    devices = tablesim.rig_devices(opts.config.table, 1, 1, None)
     (workdir / "ports").mkdir(parents=True)
     app = build_app(TableFile("bench", opts.config, {"devices": devices}), allow_emulated=True,
                     state_dir=workdir / "state", devices=devices, burn=False,

@@ -126,8 +126,14 @@ class Bench:
         return self._profiles[fold]
 
 
-def _no_dev() -> None:
-    print(f"   dev photos not found at {DEV.resolve()}; section left out")
+def _needs_dev(section: Callable[[Bench], None]) -> Callable[[Bench], None]:
+    """A section on the dev photos: without them it says so and is left out."""
+    def run(bench: Bench) -> None:
+        if bench.have_dev:
+            section(bench)
+        else:
+            print(f"   dev photos not found at {DEV.resolve()}; section left out")
+    return run
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -135,10 +141,8 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
+@_needs_dev
 def latency(bench: Bench) -> None:
-    if not bench.have_dev:
-        _no_dev()
-        return
     import cv2
     import numpy as np
 
@@ -183,10 +187,8 @@ def _row(size: tuple[int, int], what: str, times: list[float]) -> None:
               f"{percentile(times, 0.95):8.2f}")
 
 
+@_needs_dev
 def enrolled(bench: Bench) -> None:
-    if not bench.have_dev:
-        _no_dev()
-        return
     from vision import Recognizer
     from vision.evaluate import Tally
 
@@ -202,10 +204,8 @@ def enrolled(bench: Bench) -> None:
     print(f"   all folds: {total.summary()}")
 
 
+@_needs_dev
 def generic(bench: Bench) -> None:
-    if not bench.have_dev:
-        _no_dev()
-        return
     from vision import Recognizer, load_generic_profile
     from vision.evaluate import Tally
 
@@ -216,10 +216,8 @@ def generic(bench: Bench) -> None:
     print(f"   generic profile, dev deck (never trained on): {tally.summary()}")
 
 
+@_needs_dev
 def stress_real(bench: Bench) -> None:
-    if not bench.have_dev:
-        _no_dev()
-        return
     import numpy as np
 
     from vision import Recognizer

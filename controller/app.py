@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,7 +37,7 @@ from controller.journal import JournalStore
 from controller.loop import EventLoop
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
-from controller.runtime import TableRuntime, config_digest
+from controller.runtime import ModelFactory, TableRuntime, config_digest
 from controller.tableconfig import TableFile
 from controller.tablemodel import Setup
 from drivers.config import Role, is_emulated, parse_devices
@@ -52,6 +52,7 @@ if TYPE_CHECKING:  # vision and OpenCV load only when a camera is configured
 _LOG = logging.getLogger(__name__)
 
 SIGN_FAULT_TEXT = "PROGRESSIVE OFF"
+"""What the sign shows while progressive wagers are refused (R15)."""
 
 
 class DeviceOutputs:
@@ -96,7 +97,7 @@ class DeviceOutputs:
             sign.show_win(effect.win_seat, effect.win_cents)
 
 
-def model_factory(game: Game) -> Callable[..., Any]:
+def model_factory(game: Game) -> ModelFactory:
     """The procedure model of a game's family."""
     return BaccaratModel if game is Game.BACCARAT else BlackjackModel
 
@@ -127,15 +128,7 @@ class TableApp:
             IntegrityError: The installed software does not match its manifest (R16).
         """
         journal = JournalStore(self.state_dir, clock=time.monotonic)
-        checks: list[tuple[str, dict[str, Any]]] = []
-        try:
-            integrity.authenticate_at_start(lambda kind, data: checks.append((kind, data)),
-                                            required=require_authentic)
-        except integrity.IntegrityError:
-            # Refused before power-on: the mismatch is journaled, nothing else runs (R16).
-            journal.commit([Journal(kind, data) for kind, data in checks], None)
-            journal.close()
-            raise
+        checks = _software_checks(journal, required=require_authentic)
         try:
             self._start_devices()
         except DriverError:
@@ -200,6 +193,25 @@ class TableApp:
             self.runtime.shutdown(reason)
             self.runtime.journal.close()
         self.devices.close()
+
+
+def _software_checks(journal: JournalStore, *,
+                     required: bool) -> list[tuple[str, dict[str, Any]]]:
+    """Authenticate the installed software (R16); return the records of the check.
+
+    Raises:
+        IntegrityError: The software does not match its manifest. Refused before power-on:
+            the mismatch is journaled (and the journal closed), nothing else runs.
+    """
+    checks: list[tuple[str, dict[str, Any]]] = []
+    try:
+        integrity.authenticate_at_start(lambda kind, data: checks.append((kind, data)),
+                                        required=required)
+    except integrity.IntegrityError:
+        journal.commit([Journal(kind, data) for kind, data in checks], None)
+        journal.close()
+        raise
+    return checks
 
 
 def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,

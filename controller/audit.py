@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from controller import progressive
-from controller.journal import DB_NAME, JournalError, JournalStore
+from controller.journal import JournalError, JournalStore, open_existing
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,13 +24,8 @@ def verify_state_dir(state_dir: Path) -> AuditReport:
     Raises:
         JournalError: there is no journal in `state_dir`.
     """
-    if not (state_dir / DB_NAME).exists():
-        raise JournalError(f"no journal in {state_dir} ({DB_NAME} not found)")
-    store = JournalStore(state_dir, clock=lambda: 0.0)
-    try:
+    with open_existing(state_dir) as store:
         return _verify(store)
-    finally:
-        store.close()
 
 
 def _verify(store: JournalStore) -> AuditReport:
@@ -66,13 +61,12 @@ def _meter_problem(store: JournalStore, critical: dict[str, object] | None) -> s
 
 
 def stored_meters(state_dir: Path) -> progressive.Meters | None:
-    """The meters in the critical state of `state_dir` (None when none were recorded)."""
-    if not (state_dir / DB_NAME).exists():
-        raise JournalError(f"no journal in {state_dir} ({DB_NAME} not found)")
-    store = JournalStore(state_dir, clock=lambda: 0.0)
-    try:
+    """The meters in the critical state of `state_dir` (None when none were recorded).
+
+    Raises:
+        JournalError: there is no journal in `state_dir`, or its critical state is corrupt.
+    """
+    with open_existing(state_dir) as store:
         critical = store.load_critical()
-    finally:
-        store.close()
     meters = critical.get("meters") if critical else None
     return progressive.Meters.from_json(meters) if isinstance(meters, dict) else None

@@ -11,12 +11,12 @@ from typing import Any
 
 from transitions import EventData
 
-from controller.effects import CameraCheck, Journal, LampState, OpLog
+from controller.effects import CameraCheck, Journal, Lamp, LampState, OpLog
 from controller.procedure import build_machine
 from controller.progressive import Meters
 from controller.rules import baccarat as bac
 from controller.rules.cards import Card
-from controller.tablemodel import PublicView, Setup, TableModel
+from controller.tablemodel import Setup, TableModel
 
 
 class BaccaratModel(TableModel):
@@ -130,12 +130,6 @@ class BaccaratModel(TableModel):
         self.emit(Journal("irregularity:card_drawn_in_error", {"card": card}),
                   OpLog("irregularity: card drawn in error", "warning"))
 
-    def burn_error_card(self, event: EventData) -> None:
-        """Callback: the card drawn in error is burned."""
-        self.error_return = ""
-        self.emit(Journal("irregularity:error_card_burned", {"card": self.round.next_card}))
-        self.round.next_card = ""
-
     def discard_round(self) -> None:
         """Forget the coup in play."""
         super().discard_round()
@@ -145,21 +139,21 @@ class BaccaratModel(TableModel):
         """Each seat's locked wagers (returned if the coup is voided)."""
         return [{"seat": seat, "wagers": dict(bets)} for seat, bets in sorted(self.bets.items())]
 
-    def public_view(self) -> PublicView:
-        """Lamps, dealer display and sign (baccarat cards are dealt face up)."""
+    def lamps(self) -> dict[str, LampState]:
+        """The shared lamps, and which hand draws (baccarat cards are dealt face up)."""
         on, off = LampState.ON, LampState.OFF
-        lamps = self.base_lamps()
+        lamps = super().lamps()
         due = self.card_due_to()
-        lamps["player_draw"] = on if due is bac.Side.PLAYER else off
-        lamps["banker_draw"] = on if due is bac.Side.BANKER else off
-        text = "PLACE YOUR BETS" if self.state == "betting" else (
-            f"DEAL {due.value.upper()}" if due else f"{self.state.upper()} "
-                                                     f"COUP {self.round.number}")
-        if self.state in ("shoe_error", "fault"):
-            text = f"{self.state.upper()}: SUPERVISOR KEY REQUIRED"
-        amount, message = self.sign()
-        return PublicView(tuple(sorted(lamps.items())), self.with_camera_status(text), amount,
-                          message, self.sign_win)
+        lamps[Lamp.PLAYER_DRAW] = on if due is bac.Side.PLAYER else off
+        lamps[Lamp.BANKER_DRAW] = on if due is bac.Side.BANKER else off
+        return lamps
+
+    def round_text(self) -> str:
+        """The hand due a card, else the state and the coup."""
+        due = self.card_due_to()
+        if due is not None:
+            return f"DEAL {due.value.upper()}"
+        return f"{self.state.upper()} COUP {self.round.number}"
 
     def snapshot(self) -> dict[str, Any]:
         """The procedure's part of the critical state."""

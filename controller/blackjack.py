@@ -15,17 +15,17 @@ from typing import Any
 from transitions import EventData
 
 from controller import progressive
-from controller.effects import CameraCheck, Journal, LampState, OpLog
+from controller.effects import CameraCheck, Journal, Lamp, LampState, OpLog, seat_lamp
 from controller.procedure import build_machine
 from controller.progressive import Meters
 from controller.rules import blackjack as bj
 from controller.rules import settlement
 from controller.rules.cards import Card
 from controller.rules.errors import RulesError
-from controller.rules.hands import DEALER, Position, hand_value
+from controller.rules.hands import DEALER, Position, hand_value, initial_deal_order
 from controller.rules.money import MeterShare
 from controller.rules.sidebets import SideBet, blazing7s_line
-from controller.tablemodel import PublicView, Setup, TableModel
+from controller.tablemodel import Setup, TableModel
 
 Step = list[Any]
 
@@ -505,12 +505,6 @@ class BlackjackModel(TableModel):
         self.round.next_card_exposed = True
         self.emit(Journal("irregularity:exposed_offered", {}))
 
-    def burn_error_card(self, event: EventData) -> None:
-        """Callback: a card drawn in error between rounds is burned."""
-        self.error_return = ""
-        self.emit(Journal("irregularity:error_card_burned", {"card": self.round.next_card}))
-        self.round.next_card = ""
-
     def close_round(self, event: EventData) -> None:
         """Callback: an unused held card is burned; the round is cleared."""
         if self.round.next_card:
@@ -547,30 +541,28 @@ class BlackjackModel(TableModel):
         return zones, loose
 
     # ------------------------------------------------------------------ public view
-    def public_view(self) -> PublicView:
-        """Lamps, dealer display and sign, from public information only (R5)."""
+    def lamps(self) -> dict[str, LampState]:
+        """The shared lamps, the dealer's and each seat's (the peek shows one bit, R5)."""
         on, off = LampState.ON, LampState.OFF
-        lamps = self.base_lamps()
+        lamps = super().lamps()
         game = self.game
         shown_bj = bool(game and game.hole_revealed and game.peeked and game.dealer_blackjack)
-        lamps["blackjack"] = on if shown_bj else off
-        lamps["insurance"] = on if self.state == "insurance" else off
-        lamps["dealer_draw"] = on if self.state == "dealer" else off
-        lamps["dealer_stand"] = on if self.state == "round_over" and game else off
+        lamps[Lamp.BLACKJACK] = on if shown_bj else off
+        lamps[Lamp.INSURANCE] = on if self.state == "insurance" else off
+        lamps[Lamp.DRAW] = on if self.state == "dealer" else off
+        lamps[Lamp.STAND] = on if self.state == "round_over" and game else off
         accepted = set(self.accepted_seats())
         due = self.card_due_to()
         turn = self.decision_due() or (self.insurance_seat(), 0)
         for number in range(1, self.setup.config.table.seats + 1):
-            lamps[f"seat{number}.blazing7s"] = on if number in accepted else off
+            lamps[seat_lamp(number, "blazing7s")] = on if number in accepted else off
             lit = number == turn[0] or (due is not None and due.seat == number)
-            lamps[f"seat{number}.turn"] = on if lit else off
-        amount, message = self.sign()
-        text = self.with_camera_status(self._dealer_text(due, len(accepted)))
-        return PublicView(tuple(sorted(lamps.items())), text, amount, message, self.sign_win)
+            lamps[seat_lamp(number, "turn")] = on if lit else off
+        return lamps
 
-    def _dealer_text(self, due: Position | None, accepted: int) -> str:
-        if self.state in ("shoe_error", "fault"):
-            return f"{self.state.upper()}: SUPERVISOR KEY REQUIRED"
+    def round_text(self) -> str:
+        """Whose card or decision is due, else the state, the round and the accepted count."""
+        due = self.card_due_to()
         if due is not None:
             return "DEAL DEALER" if due.is_dealer else f"DEAL SEAT {due.seat}"
         decision = self.decision_due()
@@ -578,11 +570,11 @@ class BlackjackModel(TableModel):
             return f"SEAT {decision[0]} HAND {decision[1] + 1}: EXPOSED CARD - TAKE OR REFUSE"
         if decision:
             return f"SEAT {decision[0]} HAND {decision[1] + 1}: DECIDE"
-        if self.insurance_seat():
-            return f"SEAT {self.insurance_seat()}: INSURANCE?"
-        if self.state == "betting":
-            return "PLACE YOUR BETS"
-        return f"{self.state.upper()} ROUND {self.round.number} ACCEPTED {accepted}"
+        asked = self.insurance_seat()
+        if asked:
+            return f"SEAT {asked}: INSURANCE?"
+        return (f"{self.state.upper()} ROUND {self.round.number} "
+                f"ACCEPTED {len(self.accepted_seats())}")
 
     # ------------------------------------------------------------------ snapshot
     def snapshot(self) -> dict[str, Any]:
@@ -608,7 +600,5 @@ _TAKES_CARDS = frozenset({bj.Action.HIT, bj.Action.DOUBLE, bj.Action.SPLIT})
 
 
 def _initial_order(game: bj.BlackjackRound | None) -> list[Position]:
-    from controller.rules.hands import initial_deal_order
-
     assert game is not None
     return list(initial_deal_order([s.seat for s in game.seats]))

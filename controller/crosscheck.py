@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final, Protocol
+from typing import Any, Protocol
 
 from controller.effects import CameraCheck, Effect, Journal, OpLog
 from controller.rules.errors import ConfigError
@@ -317,26 +317,42 @@ class CrossCheck:
                   for zone, cards in layout.items()}
         face_down = {zone: sum(c is None for c in cards) for zone, cards in layout.items()}
         found, excused = _strays(seen, wanted, loose, face_down) if strays else ({}, {})
+        if self._judge_strays(frame, found, wanted, seen, verdict):
+            return
+        if excused:
+            # Where a card lies face down the camera cannot tell its back from a misread
+            # back or the card turned early: recorded, not judged.
+            verdict.effects.append(Journal("camera:face_down_read", {
+                "cards": excused, "frame": frame.number}))
+        self._judge_pending(frame, seen, wanted, verdict)
+
+    def _judge_strays(self, frame: CameraFrame, found: dict[str, list[str]],
+                      wanted: Mapping[str, Counter[str]], seen: Mapping[str, Counter[str]],
+                      verdict: Verdict) -> bool:
+        """A stray seen on two frames in a row is a fault; on one, the camera looks again.
+
+        Returns True when the strays decide this frame (nothing else is judged on it).
+        """
         if found and set(found) & set(self._suspect):
             self._suspect = {}
             self._fault(frame, found, wanted, seen, verdict)
-            return
+            return True
         if found:  # once: look again before stopping the table
             self._suspect = found
             verdict.effects.append(Journal("camera:stray_seen", {"cards": found,
                                                                  "frame": frame.number}))
-            return
+            return True
         if self._suspect:
             verdict.effects.append(Journal("camera:stray_not_repeated", {
                 "cards": self._suspect, "frame": frame.number}))
             verdict.effects.append(OpLog(f"camera: a reading at {', '.join(self._suspect)} "
                                          "was not seen again; taken for a misread", "warning"))
             self._suspect = {}
-        if excused:
-            # Where a card lies face down the camera cannot tell its back from a misread
-            # back or the card turned early: recorded, not judged.
-            verdict.effects.append(Journal("camera:face_down_read", {
-                "cards": excused, "frame": frame.number}))
+        return False
+
+    def _judge_pending(self, frame: CameraFrame, seen: Mapping[str, Counter[str]],
+                       wanted: Mapping[str, Counter[str]], verdict: Verdict) -> None:
+        """Confirm each card this frame was asked for, or count one more try."""
         due = [p for p in self._pending if p.first_frame <= frame.request]
         for pending in due:
             check = pending.check
@@ -421,10 +437,3 @@ def _strays(seen: Mapping[str, Counter[str]], wanted: Mapping[str, Counter[str]]
             excused.setdefault(zone, []).extend([card] * as_face_down)
             strays.setdefault(zone, []).extend([card] * (count - as_loose - as_face_down))
     return ({z: c for z, c in strays.items() if c}, {z: c for z, c in excused.items() if c})
-
-
-CROSS_CHECK_KINDS: Final = ("camera:match", "camera:mismatch", "camera:phantom",
-                            "camera:stray_seen", "camera:stray_not_repeated",
-                            "camera:unconfirmed", "camera:unchecked", "camera:face_down_read",
-                            "camera:down", "camera:up")
-"""Journal record kinds of the cross-check (they may name cards: journal only)."""

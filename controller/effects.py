@@ -122,11 +122,6 @@ Effect = PublicEffect | Journal | CameraCheck
 PUBLIC_TYPES: Final = (SetLamp, ShowSign, ShowDealer, OpLog)
 
 
-def is_public(effect: Effect) -> bool:
-    """True for effects that reach a device or a log anyone below the journal can read."""
-    return isinstance(effect, PUBLIC_TYPES)
-
-
 def split(effects: list[Effect]) -> tuple[list[Journal], list[PublicEffect]]:
     """Separate secure journal records from public effects, keeping their order.
 

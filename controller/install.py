@@ -139,10 +139,10 @@ def build_venv(layout: Layout, python: str) -> None:
         _run("pip install", [str(venv / "bin/python"), "-m", "pip", "install", "--quiet",
                              "--disable-pip-version-check", "--no-warn-script-location",
                              str(copy)])
-    if not layout.staged and is_pi5():
-        use_rpi_lgpio(venv)
     if layout.staged:
         _relocate_scripts(venv, layout.venv)
+    elif is_pi5():
+        use_rpi_lgpio(venv)
     _run("byte-compile", [str(venv / "bin/python"), "-m", "compileall", "-q", "-f",
                           "--invalidation-mode", "checked-hash", str(venv / "lib")])
 

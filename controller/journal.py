@@ -16,6 +16,7 @@ import json
 import logging
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -133,6 +134,11 @@ class JournalStore:
         """Sequence number of the newest record (0 when empty)."""
         return self._last_seq
 
+    def last_kind(self) -> str:
+        """The kind of the newest record ("" when the journal is empty)."""
+        row = self._db.execute("SELECT kind FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+        return "" if row is None else str(row[0])
+
     def commit(self, records: Sequence[JournalRecord], critical: dict[str, Any] | None) -> int:
         """Append records and (optionally) replace the critical state in one transaction.
 
@@ -223,6 +229,22 @@ class JournalStore:
     def close(self) -> None:
         """Close the database (idempotent)."""
         self._db.close()
+
+
+@contextmanager
+def open_existing(state_dir: Path) -> Iterator[JournalStore]:
+    """Open the journal already in `state_dir` for reading (closed again on leaving).
+
+    Raises:
+        JournalError: there is no journal in `state_dir`.
+    """
+    if not (state_dir / DB_NAME).exists():
+        raise JournalError(f"no journal in {state_dir} ({DB_NAME} not found)")
+    store = JournalStore(state_dir, clock=lambda: 0.0)
+    try:
+        yield store
+    finally:
+        store.close()
 
 
 def _entry_problem(entry: Entry, prev: str, expected_seq: int) -> str:

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from controller import audit, statedir
-from controller.journal import DB_NAME, JournalError, JournalStore
+from controller.journal import JournalError, open_existing
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,12 +42,7 @@ def main(argv: list[str]) -> int:
 
 
 def _export(state_dir: Path) -> int:
-    if not (state_dir / DB_NAME).exists():
-        raise JournalError(f"no journal in {state_dir} ({DB_NAME} not found)")
-    store = JournalStore(state_dir, clock=lambda: 0.0)
-    try:
+    with open_existing(state_dir) as store:
         for entry in store.entries():
             sys.stdout.write(json.dumps(entry.as_json(), sort_keys=True) + "\n")
-    finally:
-        store.close()
     return 0

@@ -9,6 +9,7 @@ from dataclasses import asdict
 
 from controller import audit, statedir
 from controller.journal import JournalError
+from controller.rules.money import format_cents
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -20,10 +21,6 @@ def _parser() -> argparse.ArgumentParser:
         statedir.add_state_dir_option(cmd)
         cmd.add_argument("--json", action="store_true", help="print JSON")
     return parser
-
-
-def _cents(value: int) -> str:
-    return f"{value // 100:,}.{value % 100:02d}"
 
 
 def main(argv: list[str]) -> int:
@@ -43,7 +40,7 @@ def main(argv: list[str]) -> int:
             sys.stdout.write(json.dumps(summary) + "\n")
         else:
             for key, value in summary.items():
-                shown = _cents(value) if key in _MONEY and isinstance(value, int) else value
+                shown = format_cents(value) if key in _MONEY and isinstance(value, int) else value
                 sys.stdout.write(f"{key:>16}: {shown}\n")
         return 0
     hits = [{**asdict(h), "kind": h.kind.value} for h in meters.history]
@@ -52,8 +49,9 @@ def main(argv: list[str]) -> int:
     else:
         sys.stdout.write("round  seat  kind   paid        meter before\n")
         for h in hits:
+            paid, before = format_cents(h["paid"]), format_cents(h["meter_before"])
             sys.stdout.write(f"{h['round']:>5}  {h['seat']:>4}  {h['kind']:<5}  "
-                             f"{_cents(h['paid']):>10}  {_cents(h['meter_before']):>12}\n")
+                             f"{paid:>10}  {before:>12}\n")
     return 0
 
 

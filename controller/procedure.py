@@ -83,13 +83,15 @@ def _common(S: Any, in_round: list[Any],  # noqa: N803 (S: the family's state en
     """Transitions both families share: shoe, holds, link state, supervisor actions."""
     every = _names(list(S))
     live = _names([s for s in S if s not in (S.SHOE_ERROR, S.FAULT)])
-    void_from = _names([*in_round, S.SETTLEMENT, S.CARD_IN_ERROR, S.RESHUFFLE_DISCARDS])
+    in_play = _names([*in_round, S.SETTLEMENT, S.CARD_IN_ERROR, S.RESHUFFLE_DISCARDS])
     rows = [
         _t("shuffle_done", S.SHOE_LOADING, S.BURN, "burn_needed", after="record_shuffle"),
         _t("shuffle_done", S.SHOE_LOADING, S.BETTING, after="record_shuffle"),
         _t("card", S.BURN, S.BETTING, "card_is_possible", after="burn_card"),
         _t("wager", S.BETTING, None, "wager_allowed", after="place_wager"),
         _t("bet_sensor", live, None, after="sense_bet"),
+        # Bet sensors lock out at no more bets; the meter rises per accepted wager (R10).
+        _t("no_more_bets", S.BETTING, S.DEALING, "has_wagers", after="lock_out_bets"),
         # Shoe and reader errors (R9): only the supervisor key leaves shoe_error.
         _t("card", live, S.SHOE_ERROR, "card_is_impossible", after="record_hold"),
         _t("card_unreadable", live, S.SHOE_ERROR, after="record_hold"),
@@ -104,17 +106,16 @@ def _common(S: Any, in_round: list[Any],  # noqa: N803 (S: the family's state en
         # is not there waits for the discards (a live table) or is voided (a shoe file).
         _t("shoe_empty", _names(in_round), S.RESHUFFLE_DISCARDS, "card_is_wanted",
            after="record_too_few"),
-        _t("shoe_empty", _names([*in_round, S.SETTLEMENT, S.CARD_IN_ERROR,
-                                 S.RESHUFFLE_DISCARDS]), None, after="note_shoe_empty"),
+        _t("shoe_empty", in_play, None, after="note_shoe_empty"),
         _t("shoe_empty", [S.SHOE_LOADING, S.BURN, S.BETTING, S.ROUND_OVER], S.SHOE_LOADING,
            after="record_shoe_finished"),
         _t("out_of_cards", _names(in_round), S.RESHUFFLE_DISCARDS, "card_is_wanted",
            after="record_too_few"),
         # A void round (supervisor key, R9): every wager is returned and the progressive
         # contributions it collected are reversed by a recorded meter:void.
-        _t("void_round", void_from, S.SHOE_LOADING, ["supervisor_key_on", "shuffle_due"],
+        _t("void_round", in_play, S.SHOE_LOADING, ["supervisor_key_on", "shuffle_due"],
            after="void_in_play"),
-        _t("void_round", void_from, S.BETTING, "supervisor_key_on",
+        _t("void_round", in_play, S.BETTING, "supervisor_key_on",
            after=["void_in_play", "open_betting"]),
         # The camera cross-check (R9): a mismatch or a card the shoe never dealt.
         _t("camera_fault", every, S.FAULT, after="record_hold"),
@@ -137,6 +138,29 @@ def _common(S: Any, in_round: list[Any],  # noqa: N803 (S: the family's state en
     return rows
 
 
+def _between_rounds(S: Any) -> list[dict[str, Any]]:  # noqa: N803 (S: the family's state enum)
+    """The end of a round both families share: settlement, then the next round or the shuffle.
+
+    A card drawn when none is due, while bets are open or after settlement, is held in
+    `card_in_error` until the dealer says whether it was exposed; either way it is burned.
+    These rows come after each family's own, which may claim such a card first.
+    """
+    rows = [
+        _t("proceed", S.SETTLEMENT, S.ROUND_OVER, after="settle_round"),
+        _t("card", [S.BETTING, S.ROUND_OVER], S.CARD_IN_ERROR, after="hold_card_in_error"),
+    ]
+    rows.extend(_t(trigger, S.CARD_IN_ERROR, state, f"returns_to_{state}",
+                   after="burn_error_card")
+                for state in (S.BETTING, S.ROUND_OVER)
+                for trigger in ("error_unexposed", "error_exposed"))
+    rows += [
+        # The next round, or the shuffle when the cut card came out (R7).
+        _t("clear_round", S.ROUND_OVER, S.SHOE_LOADING, "shuffle_due", after="close_round"),
+        _t("clear_round", S.ROUND_OVER, S.BETTING, after="open_betting"),
+    ]
+    return rows
+
+
 _BJ_IN_ROUND: Final = [BJ.DEALING, BJ.INSURANCE, BJ.PEEK, BJ.PLAYERS, BJ.DEALER]
 _BJ_RESUMABLE: Final = [BJ.BURN, BJ.BETTING, BJ.DEALING, BJ.INSURANCE, BJ.PEEK, BJ.PLAYERS,
                         BJ.DEALER, BJ.SETTLEMENT, BJ.ROUND_OVER, BJ.CARD_IN_ERROR,
@@ -144,8 +168,6 @@ _BJ_RESUMABLE: Final = [BJ.BURN, BJ.BETTING, BJ.DEALING, BJ.INSURANCE, BJ.PEEK, 
 
 BLACKJACK_TABLE: Final[Table] = (
     *_common(BJ, _BJ_IN_ROUND, _BJ_RESUMABLE),
-    # Betting: bet sensors lock out at no more bets; the meter rises per accepted wager (R10).
-    _t("no_more_bets", BJ.BETTING, BJ.DEALING, "has_wagers", after="lock_out_bets"),
     # The initial deal (R7) and its irregularities.
     _t("card", BJ.DEALING, None, "card_is_due", after="deal_card"),
     _t("seat_no_card", BJ.DEALING, None, "seat_without_card", after="dead_hand"),
@@ -176,35 +198,16 @@ BLACKJACK_TABLE: Final[Table] = (
     _t("proceed", BJ.PLAYERS, BJ.DEALER, "phase_is_dealer", after="reveal_hole"),
     _t("proceed", BJ.PLAYERS, BJ.SETTLEMENT, "phase_is_complete", after="reveal_hole"),
     # A card drawn in error: not exposed, it is the next card; exposed, it is offered.
-    _t("error_unexposed", BJ.CARD_IN_ERROR, BJ.PLAYERS, "returns_to_players",
-       after="keep_as_next_card"),
-    _t("error_unexposed", BJ.CARD_IN_ERROR, BJ.INSURANCE, "returns_to_insurance",
-       after="keep_as_next_card"),
-    _t("error_unexposed", BJ.CARD_IN_ERROR, BJ.PEEK, "returns_to_peek",
-       after="keep_as_next_card"),
-    _t("error_exposed", BJ.CARD_IN_ERROR, BJ.PLAYERS, "returns_to_players",
-       after="offer_exposed_card"),
-    _t("error_exposed", BJ.CARD_IN_ERROR, BJ.INSURANCE, "returns_to_insurance",
-       after="offer_exposed_card"),
-    _t("error_exposed", BJ.CARD_IN_ERROR, BJ.PEEK, "returns_to_peek",
-       after="offer_exposed_card"),
+    *(_t(trigger, BJ.CARD_IN_ERROR, state, f"returns_to_{state}", after=callback)
+      for trigger, callback in (("error_unexposed", "keep_as_next_card"),
+                                ("error_exposed", "offer_exposed_card"))
+      for state in (BJ.PLAYERS, BJ.INSURANCE, BJ.PEEK)),
     # The dealer's turn: lamps say draw or stand.
     _t("card", BJ.DEALER, None, "card_is_due", after="deal_card"),
     _t("proceed", BJ.DEALER, BJ.SETTLEMENT, "phase_is_complete"),
-    # Settlement, then the next round or the shuffle when the cut card came out (R7).
-    _t("proceed", BJ.SETTLEMENT, BJ.ROUND_OVER, after="settle_round"),
+    # After settlement: a card drawn by a dealer who stood on 17-21 is burned.
     _t("card", BJ.ROUND_OVER, None, "dealer_stood_17_21", after="burn_overdraw"),
-    _t("card", [BJ.BETTING, BJ.ROUND_OVER], BJ.CARD_IN_ERROR, after="hold_card_in_error"),
-    _t("error_unexposed", BJ.CARD_IN_ERROR, BJ.BETTING, "returns_to_betting",
-       after="burn_error_card"),
-    _t("error_exposed", BJ.CARD_IN_ERROR, BJ.BETTING, "returns_to_betting",
-       after="burn_error_card"),
-    _t("error_unexposed", BJ.CARD_IN_ERROR, BJ.ROUND_OVER, "returns_to_round_over",
-       after="burn_error_card"),
-    _t("error_exposed", BJ.CARD_IN_ERROR, BJ.ROUND_OVER, "returns_to_round_over",
-       after="burn_error_card"),
-    _t("clear_round", BJ.ROUND_OVER, BJ.SHOE_LOADING, "shuffle_due", after="close_round"),
-    _t("clear_round", BJ.ROUND_OVER, BJ.BETTING, after="open_betting"),
+    *_between_rounds(BJ),
 )
 
 _BAC_IN_ROUND: Final = [BAC.DEALING, BAC.PLAYER_THIRD, BAC.BANKER_THIRD]
@@ -214,7 +217,6 @@ _BAC_RESUMABLE: Final = [BAC.BURN, BAC.BETTING, BAC.DEALING, BAC.PLAYER_THIRD,
 
 BACCARAT_TABLE: Final[Table] = (
     *_common(BAC, _BAC_IN_ROUND, _BAC_RESUMABLE),
-    _t("no_more_bets", BAC.BETTING, BAC.DEALING, "has_wagers", after="lock_out_bets"),
     # Cards 1 and 3 to Player, 2 and 4 to Banker; then the third-card rules (R19).
     _t("card", BAC.DEALING, None, "card_is_due", after="deal_card"),
     _t("proceed", BAC.DEALING, BAC.PLAYER_THIRD, ["four_dealt", "player_due"],
@@ -227,19 +229,7 @@ BACCARAT_TABLE: Final[Table] = (
     _t("proceed", BAC.PLAYER_THIRD, BAC.SETTLEMENT, "coup_complete"),
     _t("card", BAC.BANKER_THIRD, None, "card_is_due", after="deal_card"),
     _t("proceed", BAC.BANKER_THIRD, BAC.SETTLEMENT, "coup_complete"),
-    _t("proceed", BAC.SETTLEMENT, BAC.ROUND_OVER, after="settle_round"),
-    # A card drawn when none is due: not exposed, burned; exposed after the deal, burned.
-    _t("card", [BAC.BETTING, BAC.ROUND_OVER], BAC.CARD_IN_ERROR, after="hold_card_in_error"),
-    _t("error_unexposed", BAC.CARD_IN_ERROR, BAC.BETTING, "returns_to_betting",
-       after="burn_error_card"),
-    _t("error_exposed", BAC.CARD_IN_ERROR, BAC.BETTING, "returns_to_betting",
-       after="burn_error_card"),
-    _t("error_unexposed", BAC.CARD_IN_ERROR, BAC.ROUND_OVER, "returns_to_round_over",
-       after="burn_error_card"),
-    _t("error_exposed", BAC.CARD_IN_ERROR, BAC.ROUND_OVER, "returns_to_round_over",
-       after="burn_error_card"),
-    _t("clear_round", BAC.ROUND_OVER, BAC.SHOE_LOADING, "shuffle_due", after="close_round"),
-    _t("clear_round", BAC.ROUND_OVER, BAC.BETTING, after="open_betting"),
+    *_between_rounds(BAC),
 )
 
 TABLES: Final[dict[str, tuple[type[StrEnum], Table]]] = {

@@ -122,7 +122,7 @@ def contribute(meters: Meters, round_no: int, seats: Iterable[int]) -> tuple[Met
     """
     records = []
     for seat in seats:
-        state = arithmetic.accept_wagers(_state(meters), 1)
+        state = arithmetic.accept_wagers(rules_state(meters), 1)
         after = _with_state(replace(meters, progressive_in=meters.progressive_in + 1), state)
         records.append(Journal("meter:contribution", {
             "round": round_no, "seat": seat, "before": meters.amount, "after": after.amount,
@@ -182,10 +182,6 @@ def kind_of(meter_share: MeterShare) -> HitKind:
 
 def rules_state(meters: Meters) -> arithmetic.MeterState:
     """The rules' view of the meter (what `rules.settlement.settle` takes)."""
-    return _state(meters)
-
-
-def _state(meters: Meters) -> arithmetic.MeterState:
     return arithmetic.MeterState(meters.amount, meters.params, meters.reserve, meters.overflow,
                                  meters.pending)
 
@@ -204,7 +200,7 @@ def hit(meters: Meters, round_no: int, seat: int, kind: HitKind) -> tuple[Meters
     Returns:
         The new meters, the `meter:hit` record and the amount paid (cents).
     """
-    state, paid = arithmetic.pay_share(_state(meters), share(kind))
+    state, paid = arithmetic.pay_share(rules_state(meters), share(kind))
     record = Hit(round_no, seat, kind, paid, meters.amount)
     after = _with_state(replace(meters, hits=meters.hits + 1,
                                 cumulative_paid=meters.cumulative_paid + paid,
@@ -233,7 +229,7 @@ def change_params(meters: Meters, who: str, params: MeterParams) -> tuple[Meters
     check_params(params)
     record = Journal("meter:params", {"who": who, "old": asdict(meters.params),
                                       "new": asdict(params)})
-    return _with_state(meters, arithmetic.file_settings(_state(meters), params)), record
+    return _with_state(meters, arithmetic.file_settings(rules_state(meters), params)), record
 
 
 METER_KINDS: Final = ("meter:init", "meter:contribution", "meter:hit", "meter:correction",

@@ -10,6 +10,7 @@ every public output.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from controller.effects import (
     split,
 )
 from controller.journal import JournalError, JournalStore, canonical
+from controller.procedure_base import HOLD_STATES
 from controller.rules.cards import Card, CardError
 from controller.tablemodel import PublicView, Setup, TableModel
 from drivers import events as ev
@@ -116,7 +118,7 @@ class TableRuntime:
             meters = progressive.Meters.from_json(critical["meters"])
             model = factory(self.setup, meters, "shoe_loading")
             model.restore(critical["procedure"])
-            clean = self._last_kind() == "power:off"
+            clean = self.journal.last_kind() == "power:off"
             records: list[Effect] = [Journal("power:on", {
                 "first_start": False, "clean_shutdown": clean, "resumed_state": model.state,
                 "round": model.round.number, "config_hash": self.config_hash,
@@ -124,10 +126,6 @@ class TableRuntime:
             self._commit(model, records)
         self.reassert(model)
         return model
-
-    def _last_kind(self) -> str:
-        entries = list(self.journal.entries())
-        return entries[-1].kind if entries else ""
 
     def meters_reconcile(self) -> bool:
         """True when the meters equal what the journal's meter records add up to (R15)."""
@@ -249,7 +247,7 @@ class TableRuntime:
             return "key_off", {}
         self.model.key_on = f"{event.device}:{event.position}"
         self._commit(self.model, [Journal("supervisor:key_on", {"who": self.model.key_on})])
-        if self.model.state in ("shoe_error", "fault"):
+        if self.model.state in HOLD_STATES:
             return "supervisor_clear", {"who": self.model.key_on}
         if event.position == "reset":
             # The keyed reset mechanism (R12): the meter returns to its reset amount.
@@ -304,6 +302,4 @@ _SHOE_FAULTS = {
 
 def config_digest(document: dict[str, Any]) -> str:
     """SHA-256 of a configuration document in canonical JSON."""
-    import hashlib
-
     return hashlib.sha256(canonical(document).encode()).hexdigest()

@@ -64,6 +64,7 @@ class Notifier:
     """
 
     def __init__(self, address: str | None) -> None:
+        self._name = address or ""
         self._address = _socket_address(address) if address else None
         self._sock: socket.socket | None = None
 
@@ -103,7 +104,7 @@ class Notifier:
                 self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
             self._sock.sendto(payload, self._address)
         except OSError as exc:
-            _log.warning("sd_notify to %s failed: %s", os.environ.get(NOTIFY_SOCKET_ENV), exc)
+            _log.warning("sd_notify to %s failed: %s", self._name, exc)
             return False
         return True
 

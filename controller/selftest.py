@@ -33,9 +33,10 @@ from controller import audit, integrity, statedir
 from controller.effects import Journal as JournalRecord
 from controller.journal import DB_NAME, JournalError, JournalStore
 from controller.rules.errors import ConfigError as RulesConfigError
+from controller.rules.money import format_cents
 from controller.tableconfig import load_table_file
 from drivers.camera import CameraSource
-from drivers.config import LayoutConfig, Role, is_emulated, parse_devices
+from drivers.config import KEY_NORMAL, LayoutConfig, Role, is_emulated, parse_devices
 from drivers.errors import ConfigError, DriverError
 from drivers.events import BetSensorChanged, ButtonPressed, DriverEvent, KeySwitchTurned
 from drivers.interfaces import JackpotSign, LampState, LayoutInputs, LayoutLamps, ShoeScanner
@@ -43,7 +44,6 @@ from drivers.registry import BuildOptions, Devices, build_devices
 from drivers.registry import kinds as device_kinds
 
 JOURNAL_KIND: Final = "selftest:result"
-KEY_NORMAL: Final = "normal"
 
 
 class Verdict(StrEnum):
@@ -181,7 +181,7 @@ def _now() -> str:
 
 def dollars(cents: int) -> str:
     """Cents as the sign shows them: `$12,345.67`."""
-    return f"${cents // 100:,}.{cents % 100:02d}"
+    return "$" + format_cents(cents)
 
 
 # ---------------------------------------------------------------- device checks
@@ -311,11 +311,12 @@ def check_sign(sign: JackpotSign, floor: Floor, cents: int) -> list[Check]:
         sign.show_amount(cents)
     except Exception as exc:  # noqa: BLE001 - a sign that refuses the amount has failed
         return [started, Check(sign.name, "shows amount", False, f"{type(exc).__name__}: {exc}")]
-    verdict = floor.sign_shows(dollars(cents), cents)
+    amount = dollars(cents)
+    verdict = floor.sign_shows(amount, cents)
     answering = sign.link_up
-    detail = "" if verdict is Verdict.YES else f"{dollars(cents)} not seen ({verdict})"
+    detail = "" if verdict is Verdict.YES else f"{amount} not seen ({verdict})"
     return [started, Check(sign.name, "answering", answering, "" if answering else "link down"),
-            Check(sign.name, f"shows {dollars(cents)}", verdict is Verdict.YES, detail)]
+            Check(sign.name, f"shows {amount}", verdict is Verdict.YES, detail)]
 
 
 # ---------------------------------------------------------------- the whole run

@@ -24,20 +24,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from controller import progressive, tablesim, tableview
-from controller.app import TableApp, build_app
-from controller.baccarat import BaccaratModel
-from controller.blackjack import BlackjackModel
+from controller import tablesim, tableview
+from controller.app import TableApp, build_app, model_factory
 from controller.journal import JournalStore
 from controller.loop import EventLoop
-from controller.rules import blackjack as bj
+from controller.procedure_base import HOLD_STATES
+from controller.rules.axman import AXMAN_DECK_COUNTS
 from controller.rules.cards import ALLOWED_DECK_COUNTS, Card, CardError, Rank, shoe
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
 from controller.rules.meter import ProgressiveSettings
 from controller.rules.money import format_cents
 from controller.rules.options import GameConfig, check_consistency
-from controller.rules.strategy import BasicStrategyPolicy, PlayerPolicy, Situation, StandPolicy
+from controller.rules.strategy import BasicStrategyPolicy, PlayerPolicy, StandPolicy
 from controller.runtime import ControllerEvent, RecordingOutputs, TableRuntime, config_digest
 from controller.tableconfig import TableFile, load_default_table
 from controller.tablemodel import Setup, TableModel
@@ -181,19 +180,37 @@ def build_options(args: argparse.Namespace) -> Options:
     """
     base = load_default_table().game
     game = Game(args.game)
+    decks = _checked_decks(args, game, base.table.decks)
+    wanted = parse_bets(args.bets or DEFAULT_BETS[args.game])
+    config = _game_config(base, args, game, decks, wanted)
+    bets, notes = _offered_bets(wanted, config)
+    policy: PlayerPolicy = StandPolicy() if args.strategy == "stand" else BasicStrategyPolicy()
+    scripted = _scripted_shoe(args.shoe_file, decks, game) if args.shoe_file else None
+    return Options(config, args.seats, args.rounds, args.seed, bets, policy, scripted,
+                   args.meter_start, args.json, args.state_dir, args.in_process, notes,
+                   args.camera, args.pace)
+
+
+def _checked_decks(args: argparse.Namespace, game: Game, default_decks: int) -> int:
+    """Refuse seats, decks, pace or a camera the simulated table cannot have; the decks."""
     if not 1 <= args.seats <= 9:
         raise ConfigError(f"--seats: 1..9, got {args.seats}")
-    decks = args.decks or (8 if game is Game.BACCARAT else base.table.decks)
+    decks: int = args.decks or (8 if game is Game.BACCARAT else default_decks)
     if decks not in ALLOWED_DECK_COUNTS:
         raise ConfigError(f"--decks: a shoe holds 1, 2, 4, 5, 6 or 8 decks, not {decks}")
     if args.camera and args.in_process:
         raise ConfigError("--camera: the camera is a device; it cannot run with --in-process")
     if not 0 <= args.pace <= MAX_PACE:
         raise ConfigError(f"--pace: 0..{MAX_PACE} seconds a card, got {args.pace}")
-    wanted = parse_bets(args.bets or DEFAULT_BETS[args.game])
+    return decks
+
+
+def _game_config(base: GameConfig, args: argparse.Namespace, game: Game, decks: int,
+                 wanted: dict[str, int]) -> GameConfig:
+    """The shipped table set to the game, decks, seats, side wagers and meter asked for."""
     side_bets = {Game.BLACKJACK: base.table.side_bets, Game.SPANISH21: ("match-the-dealer",),
                  Game.BACCARAT: ("dragon-bonus",)}[game]
-    if decks not in (6, 8):
+    if decks not in AXMAN_DECK_COUNTS:
         side_bets = tuple(b for b in side_bets if b != "axman")
     if game is not Game.BACCARAT:  # the table offers the side wagers the bots make
         side_bets = tuple(b for b in side_bets if b in wanted)
@@ -201,16 +218,14 @@ def build_options(args: argparse.Namespace) -> Options:
                     seats=max(base.table.seats, args.seats))
     config = replace(base, table=table, progressive=_progressive(base.progressive, args))
     check_consistency(config)  # e.g. no Match the Dealer pay table for this deck count
-    bets, notes = _offered_bets(wanted, config)
-    policy: PlayerPolicy = StandPolicy() if args.strategy == "stand" else BasicStrategyPolicy()
-    scripted = None
-    if args.shoe_file:
-        lines = read_shoe_lines(args.shoe_file)
-        check_shoe_cards(args.shoe_file, lines, decks, game is Game.SPANISH21)
-        scripted = [card for _, card in lines]
-    return Options(config, args.seats, args.rounds, args.seed, bets, policy, scripted,
-                   args.meter_start, args.json, args.state_dir, args.in_process, notes,
-                   args.camera, args.pace)
+    return config
+
+
+def _scripted_shoe(path: Path, decks: int, game: Game) -> list[str]:
+    """The cards of `--shoe-file`, each one the configured shoe can hold."""
+    lines = read_shoe_lines(path)
+    check_shoe_cards(path, lines, decks, game is Game.SPANISH21)
+    return [card for _, card in lines]
 
 
 def _progressive(base: ProgressiveSettings, args: argparse.Namespace) -> ProgressiveSettings:
@@ -237,11 +252,6 @@ def _offered_bets(bets: dict[str, int], config: GameConfig) -> tuple[dict[str, i
     return kept, notes
 
 
-def cut_card_after(game: Game, size: int) -> int:
-    """Cards dealt before the cut card comes out (decisions.md "Shoe")."""
-    return size - 14 if game is Game.BACCARAT else size * 75 // 100
-
-
 class ShoeSource:
     """The auto-dealer's shoe: shuffled decks with a burn and a cut card, or a scripted list.
 
@@ -253,10 +263,9 @@ class ShoeSource:
         self.scripted = options.scripted is not None
         self.seed = options.seed
         self.shuffles = 0
-        table = options.config.table
-        self.spanish = table.game is Game.SPANISH21
-        self.baccarat = table.game is Game.BACCARAT
-        self.decks = table.decks
+        self.table = options.config.table
+        self.game = self.table.game
+        self.decks = self.table.decks
         self.cut_after = 0
         self.cards: list[str] = list(options.scripted or [])
         self.count = 0
@@ -267,10 +276,10 @@ class ShoeSource:
         if self.scripted:
             return
         self.shuffles += 1
-        self.cards = [str(c) for c in shoe(self.decks, spanish=self.spanish)]
+        self.cards = [str(c) for c in shoe(self.decks, spanish=self.game is Game.SPANISH21)]
         random.Random(tablesim.shuffle_seed(self.seed, self.shuffles)).shuffle(self.cards)
         self.cut_out = False
-        self.cut_after = self._cut_position(len(self.cards))
+        self.cut_after = tablesim.cut_card_after(self.table, len(self.cards))
 
     def resume(self, seen: dict[str, int]) -> None:
         """A shoe for a restart mid-shoe: shuffled, less the cards already dealt from it."""
@@ -279,9 +288,6 @@ class ShoeSource:
             for _ in range(count):
                 if code in self.cards:
                     self.cards.remove(code)
-
-    def _cut_position(self, size: int) -> int:
-        return cut_card_after(Game.BACCARAT if self.baccarat else Game.BLACKJACK, size)
 
     def draw(self) -> str | None:
         """The next card, or None when the shoe is empty."""
@@ -355,7 +361,7 @@ class Simulation:
     def next_action(self) -> object | None:
         """What the dealer or a player does next, given the public state of the table."""
         state = self.model.state
-        if state in ("shoe_error", "fault"):
+        if state in HOLD_STATES:
             self.faults += 1
             return None
         if state == "shoe_loading":
@@ -366,13 +372,10 @@ class Simulation:
             return self._betting()
         if state == "round_over":
             return ControllerEvent("clear_round", {})
-        if state == "burn" or self._card_due():
+        if state == "burn" or self.model.card_due_to() is not None:
             return self._draw()
-        return self._player_action()
-
-    def _card_due(self) -> bool:
-        model = self.model
-        return hasattr(model, "card_due_to") and model.card_due_to() is not None
+        button = tablesim.bot_move(self.model, self.options.policy)
+        return None if button is None else ControllerEvent(button, {})
 
     def _draw(self) -> object | None:
         if self.source.cut_card_due(self.dealt_in_shoe):
@@ -399,47 +402,22 @@ class Simulation:
                     return ControllerEvent("wager", {"seat": seat, "bet": bet, "cents": cents})
         return ControllerEvent("no_more_bets", {})
 
-    def _player_action(self) -> object | None:
-        model = self.model
-        if not isinstance(model, BlackjackModel) or model.game is None:
-            return None
-        if model.insurance_seat() is not None:
-            return ControllerEvent("no_insurance", {})
-        due = model.decision_due()
-        if due is None:
-            return None
-        return ControllerEvent(self._decide(model).value, {})
-
-    def _decide(self, model: BlackjackModel) -> bj.Action:
-        game = model.game
-        assert game is not None
-        turn = bj.current_hand(game)
-        assert turn is not None
-        assert game.up_card is not None
-        seat = game.seats[turn[0]]
-        hand = seat.hands[turn[1]]
-        situation = Situation(seat.seat, turn[1], hand.cards, game.up_card,
-                              bj.legal_actions(game), game.rules, hand.stake)
-        return self.options.policy.decide(situation).action
-
 
 def _runtime(options: Options, state_dir: Path) -> TableRuntime:
     setup = Setup(options.config, burn=options.scripted is None)
-    factory = BaccaratModel if options.config.table.game is Game.BACCARAT else BlackjackModel
     journal = JournalStore(state_dir, clock=time.monotonic)
     digest = config_digest({"game": options.config.table.game.value, "seed": options.seed})
-    return TableRuntime(setup, journal, RecordingOutputs(), factory, digest,
+    return TableRuntime(setup, journal, RecordingOutputs(),
+                        model_factory(options.config.table.game), digest,
                         meter_start=options.meter_start)
 
 
 def _line(record: dict[str, Any]) -> str:
+    nets = tableview.players_net(record)
     if "banker" in record:
-        nets = sum(sum(s["bets"].values()) for s in record["seats"])
         return (f"coup {record['round']:>4}  P {' '.join(record['player']):<9} "
                 f"B {' '.join(record['banker']):<9} {record['result']:<6} "
                 f"table net {format_cents(nets):>10}")
-    nets = sum(sum(h["net"] for h in s["hands"]) + sum(s["side_bets"].values())
-               for s in record["seats"])
     return (f"round {record['round']:>4}  dealer {' '.join(record['dealer']):<15} "
             f"players net {format_cents(nets):>10}  meter {format_cents(record['meter'])}")
 
@@ -468,8 +446,8 @@ def main(argv: list[str]) -> int:
 def _run_on_devices(options: Options, state_dir: Path, workdir: Path) -> int:
     table = options.config.table
     (workdir / "ports").mkdir(exist_ok=True)
-    devices = tablesim.rig_devices(table.game, table.decks, options.seats, options.seed,
-                                   options.scripted, camera=options.camera)
+    devices = tablesim.rig_devices(table, options.seats, options.seed, options.scripted,
+                                   camera=options.camera)
     table_file = TableFile("simulate", options.config, {"game": table.game.value,
                                                         "seed": options.seed,
                                                         "devices": devices,
@@ -500,18 +478,31 @@ class _Runner(Protocol):
     def void_unfinished(self) -> None: ...
 
 
+@dataclass
+class _Tally:
+    """What the rounds reported so far add up to."""
+
+    rounds: int = 0
+    hands: int = 0
+    house: int = 0
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Count one settled round record."""
+        seats = record["seats"]
+        self.rounds += 1
+        self.house -= tableview.players_net(record)
+        self.hands += len(seats) if "banker" in record else sum(len(s["hands"]) for s in seats)
+
+
 def _run(options: Options, runtime: TableRuntime, sim: _Runner, loop: EventLoop,
          app: TableApp | None = None) -> int:
     started = time.monotonic()
-    house, hands, rounds = 0, 0, 0
+    tally = _Tally()
     out = sys.stdout
     view = _live_view(options, runtime, sim, loop)
     try:
         for record in sim.run():
-            rounds += 1
-            seats = record["seats"]
-            house -= tableview.players_net(record)
-            hands += len(seats) if "banker" in record else sum(len(s["hands"]) for s in seats)
+            tally.add(record)
             if options.as_json:
                 out.write(json.dumps(record) + "\n")
             elif view is None:
@@ -522,19 +513,25 @@ def _run(options: Options, runtime: TableRuntime, sim: _Runner, loop: EventLoop,
         if view is not None:
             view.close()
     camera = _camera_summary(app)
-    if app is not None:
-        app.close("simulation finished")
-    else:
-        runtime.shutdown("simulation finished")
-        runtime.journal.close()
+    _close(runtime, app)
     elapsed = max(time.monotonic() - started, 1e-9)
     meters = runtime.model.meters
-    summary = (f"rounds {rounds}  hands {hands}  house win {format_cents(house)}  "
+    summary = (f"rounds {tally.rounds}  hands {tally.hands}  "
+               f"house win {format_cents(tally.house)}  "
                f"meter {format_cents(meters.amount)}  hits {meters.hits}  "
                f"void {len(runtime.model.voided)}  faults {sim.faults}{camera}  "
                f"cards/s {sim.cards / elapsed:.0f}\n")
     (sys.stderr if options.as_json else out).write(summary)
     return 0 if sim.faults == 0 else 1
+
+
+def _close(runtime: TableRuntime, app: TableApp | None) -> None:
+    """Record the power-off and close the journal (and the devices, on the device path)."""
+    if app is not None:
+        app.close("simulation finished")
+    else:
+        runtime.shutdown("simulation finished")
+        runtime.journal.close()
 
 
 def _live_view(options: Options, runtime: TableRuntime, sim: _Runner,
@@ -559,7 +556,7 @@ def shoe_layout(options: Options) -> tableview.ShoeLayout:
         return tableview.ShoeLayout(len(options.scripted), None)
     table = options.config.table
     size = table.decks * (48 if table.game is Game.SPANISH21 else 52)
-    return tableview.ShoeLayout(size, cut_card_after(table.game, size))
+    return tableview.ShoeLayout(size, tablesim.cut_card_after(table, size))
 
 
 def _camera_summary(app: TableApp | None) -> str:
@@ -567,8 +564,3 @@ def _camera_summary(app: TableApp | None) -> str:
         return ""
     check = app.camera.crosscheck
     return f"  camera-checked {check.checked}" + ("  CAMERA DOWN" if check.down else "")
-
-
-def meters_of(runtime: TableRuntime) -> progressive.Meters:
-    """The runtime's meters (for tests and the bench)."""
-    return runtime.model.meters

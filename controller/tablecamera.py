@@ -48,12 +48,17 @@ _GRID: Final = (3, 2)
 _PER_ROW: Final = 4
 
 
+def _rows(zones: Sequence[str]) -> tuple[list[str], int, int]:
+    """The positions below the top row, how many share a row, and the rows in all."""
+    others = [z for z in zones if z != TOP_ZONE]
+    per_row = max(1, min(_PER_ROW, len(others)))
+    return others, per_row, math.ceil(len(others) / per_row) + (TOP_ZONE in zones)
+
+
 def slot_card_width(zones: Sequence[str], size: tuple[int, int]) -> float:
     """The card width (pixels) that fits every position's slots on a frame of `size`."""
     width, height = size
-    others = [z for z in zones if z != TOP_ZONE]
-    per_row = max(1, min(_PER_ROW, len(others)))
-    rows = math.ceil(len(others) / per_row) + (TOP_ZONE in zones)
+    _, per_row, rows = _rows(zones)
     across = width / (per_row * _GRID[0] * SLOT_STEP_X + 0.6)
     down = height / (max(rows, 1) * _GRID[1] * SLOT_STEP_Y + 0.8)
     return 0.9 * min(across, down)
@@ -70,9 +75,7 @@ def layout_points(zones: Sequence[str], size: tuple[int, int],
     """
     width, height = size
     card = card_width or slot_card_width(zones, size)
-    others = [z for z in zones if z != TOP_ZONE]
-    per_row = max(1, min(_PER_ROW, len(others)))
-    rows = math.ceil(len(others) / per_row) + (TOP_ZONE in zones)
+    others, per_row, rows = _rows(zones)
     points: dict[str, Point] = {}
     row = 0
     if TOP_ZONE in zones:

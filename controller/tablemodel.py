@@ -13,7 +13,7 @@ from typing import Any
 from transitions import EventData
 
 from controller import progressive
-from controller.effects import Journal, LampState, OpLog
+from controller.effects import Journal, Lamp, LampState, OpLog
 from controller.procedure import IN_PLAY
 from controller.procedure_base import HOLD_STATES, ProcedureModel
 from controller.roundstate import Round, ShoeState
@@ -308,10 +308,10 @@ class TableModel(ProcedureModel):
         reconciled = bool(event.kwargs.get("reconciled", False))
         if reconciled:
             self.links_down.discard(device)
-        self.emit(Journal("link:up", {"device": device, "meters_reconciled": reconciled}),
-                  OpLog(f"link to {device} back" if reconciled else
-                        f"link to {device} back, but the meters do not reconcile", "warning"
-                        if not reconciled else "info"))
+            line = OpLog(f"link to {device} back")
+        else:
+            line = OpLog(f"link to {device} back, but the meters do not reconcile", "warning")
+        self.emit(Journal("link:up", {"device": device, "meters_reconciled": reconciled}), line)
 
     def supervisor_key_on(self, event: EventData) -> bool:
         """Condition: the supervisor key is turned (R12)."""
@@ -353,6 +353,12 @@ class TableModel(ProcedureModel):
         return paid
 
     # ------------------------------------------------------------------ rounds
+    def burn_error_card(self, event: EventData) -> None:
+        """Callback: a card drawn in error between rounds is burned."""
+        self.error_return = ""
+        self.emit(Journal("irregularity:error_card_burned", {"card": self.round.next_card}))
+        self.round.next_card = ""
+
     def close_round(self, event: EventData) -> None:
         """Callback: clear the finished round; the next one is numbered when betting opens."""
         self.discard_round()
@@ -392,21 +398,32 @@ class TableModel(ProcedureModel):
         return f"CAMERA DOWN - {text}" if self.camera_down else text
 
     # ------------------------------------------------------------------ views
-    def base_lamps(self) -> dict[str, LampState]:
-        """Lamps every family shows the same way."""
+    def lamps(self) -> dict[str, LampState]:
+        """Every lamp's state: these shared ones, and a family adds its own."""
         on, off = LampState.ON, LampState.OFF
-        held = self.state in HOLD_STATES
         return {
-            "fault": LampState.FLASH if held else off,
-            "no_more_bets": off if self.state == "betting" else on,
-            "shuffle": on if self.state in ("shoe_loading", "reshuffle_discards") else off,
+            Lamp.FAULT: LampState.FLASH if self.state in HOLD_STATES else off,
+            Lamp.NO_MORE_BETS: off if self.state == "betting" else on,
+            Lamp.SHUFFLE: on if self.state in ("shoe_loading", "reshuffle_discards") else off,
         }
 
+    def dealer_text(self) -> str:
+        """The dealer display: a hold, open betting, else the family's `round_text`."""
+        if self.state in HOLD_STATES:
+            return f"{self.state.upper()}: SUPERVISOR KEY REQUIRED"
+        if self.state == "betting":
+            return "PLACE YOUR BETS"
+        return self.round_text()
+
+    def round_text(self) -> str:
+        """The dealer display while a round is dealt or settled (a family says more)."""
+        return self.state.upper()
+
     def public_view(self) -> PublicView:
-        """Lamps, dealer display and sign (each family adds its own lamps)."""
+        """Lamps, dealer display and sign, from public information only (R5)."""
         amount, message = self.sign()
-        return PublicView(tuple(sorted(self.base_lamps().items())),
-                          self.with_camera_status(self.state.upper()), amount, message,
+        lamps = tuple(sorted((str(name), state) for name, state in self.lamps().items()))
+        return PublicView(lamps, self.with_camera_status(self.dealer_text()), amount, message,
                           self.sign_win)
 
     def card_due_to(self) -> object | None:

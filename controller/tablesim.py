@@ -19,8 +19,11 @@ from typing import Any, Final
 
 from controller.app import TableApp
 from controller.blackjack import BlackjackModel
+from controller.procedure_base import HOLD_STATES
 from controller.rules import blackjack as bj
+from controller.rules.cards import SPANISH_DECK_SIZE, STANDARD_DECK_SIZE
 from controller.rules.hands import Game, Position
+from controller.rules.options import TableSettings
 from controller.rules.strategy import PlayerPolicy, Situation
 from controller.runtime import BUTTONS, ControllerEvent, TableRuntime
 from controller.tablemodel import TableModel
@@ -35,6 +38,9 @@ VOID_REASON: Final = "the shoe ran out with the round in play"
 BASE_LAMPS: Final = ("fault", "no_more_bets", "shuffle", "blackjack", "insurance",
                      "dealer_draw", "dealer_stand", "player_draw", "banker_draw")
 SIM_BUTTONS: Final = tuple(sorted(BUTTONS - {"seat_no_card", "seat_one_card"}))
+BUTTON_NUMBERS: Final = {name: number for number, name in enumerate(SIM_BUTTONS)}
+"""The simulated layout board's button numbers."""
+"""Cards behind the cut card of a baccarat shoe (decisions.md "Shoe")."""
 
 
 class SimulationError(RuntimeError):
@@ -46,28 +52,61 @@ def shuffle_seed(seed: int, shuffle: int) -> int:
     return seed + shuffle - 1
 
 
-def rig_devices(game: Game, decks: int, seats: int, seed: int,
+def cut_card_after(table: TableSettings, size: int) -> int:
+    """Cards dealt before the cut card comes out.
+
+    Baccarat: all but `[table] cut_from_end` cards; the others: `[table] penetration` percent.
+    """
+    if table.game is Game.BACCARAT:
+        return size - table.cut_from_end
+    return size * table.penetration // 100
+
+
+def bot_move(model: TableModel, policy: PlayerPolicy) -> str | None:
+    """The bot players' button now: no insurance, else the policy's decision for the hand.
+
+    None when no player decision is awaited (baccarat, no round, no hand in turn).
+    """
+    if not isinstance(model, BlackjackModel) or model.game is None:
+        return None
+    if model.insurance_seat() is not None:
+        return "no_insurance"
+    if model.decision_due() is None:
+        return None
+    game = model.game
+    turn = bj.current_hand(game)
+    assert turn is not None
+    assert game.up_card is not None
+    seat = game.seats[turn[0]]
+    hand = seat.hands[turn[1]]
+    situation = Situation(seat.seat, turn[1], hand.cards, game.up_card,
+                          bj.legal_actions(game), game.rules, hand.stake)
+    return policy.decide(situation).action.value
+
+
+def rig_devices(table: TableSettings, seats: int, seed: int,
                 script: list[str] | None, *, camera: bool = False) -> dict[str, Any]:
     """The `[devices]` of the simulated table: emulated shoe, layout board and sign.
 
     With `camera`, also the emulated overhead camera (frames drawn from what is dealt).
     """
-    shoe: dict[str, Any] = {"kind": "emulated", "decks": decks, "seed": shuffle_seed(seed, 1),
-                            "deck": "spanish" if game is Game.SPANISH21 else "standard"}
+    kind = "spanish" if table.game is Game.SPANISH21 else "standard"
+    shoe: dict[str, Any] = {"kind": "emulated", "decks": table.decks,
+                            "seed": shuffle_seed(seed, 1), "deck": kind}
     if script is not None:
         shoe["script"] = list(script)
-    elif game is Game.BACCARAT:
-        shoe["cut_card_from_end"] = 14
+    else:
+        size = table.decks * (SPANISH_DECK_SIZE if kind == "spanish" else STANDARD_DECK_SIZE)
+        shoe["cut_card_from_end"] = size - cut_card_after(table, size)
     lamps: dict[str, Any] = {name: number for number, name in enumerate(BASE_LAMPS)}
     for seat in range(1, seats + 1):
         lamps[f"seat{seat}"] = {"turn": len(BASE_LAMPS) + 2 * seat - 2,
                                 "blazing7s": len(BASE_LAMPS) + 2 * seat - 1}
     sensors = {f"seat{seat}": {"blazing7s": seat - 1} for seat in range(1, seats + 1)}
-    buttons = {name: number for number, name in enumerate(SIM_BUTTONS)}
     devices: dict[str, Any] = {
         "shoe": shoe,
         "layout": {"kind": "emulated", "lamps": lamps, "bet_sensors": sensors,
-                   "buttons": buttons},
+                   "buttons": dict(BUTTON_NUMBERS)},
         "sign": {"kind": "emulated"}}
     if camera:
         devices["camera"] = {**RIG_CAMERA, "seed": seed}
@@ -97,8 +136,6 @@ class PtySimulation:
         self.plan = plan
         self.shoe = app.devices.emulators["shoe"]
         self.layout = app.devices.emulators["layout"]
-        self.sign = app.devices.emulators["sign"]
-        self.buttons = {name: number for number, name in enumerate(SIM_BUTTONS)}
         self.reported = 0
         self.finished = False
         self.faults = 0
@@ -132,7 +169,7 @@ class PtySimulation:
     def step(self) -> bool:
         """Take one dealer or player action; False when the table cannot go on."""
         state = self.model.state
-        if state in ("shoe_error", "fault"):
+        if state in HOLD_STATES:
             self.faults += 1
             return False
         action = self._action_for(state)
@@ -176,22 +213,21 @@ class PtySimulation:
         for code, count in shoe.seen.items():
             for _ in range(min(count, cards.count(code))):
                 cards.remove(code)
-        if not shoe.cut_seen and self.model.setup.config.table.game is not Game.BACCARAT:
-            cut_at = max(0, len(cards) + shoe.cards_out) * 3 // 4 - shoe.cards_out
-            cards.insert(max(0, cut_at), CUT_CARD)
-        elif not shoe.cut_seen:
-            cards.insert(max(0, len(cards) - 14), CUT_CARD)
+        if not shoe.cut_seen:
+            cut_after = cut_card_after(self.model.setup.config.table,
+                                       len(cards) + shoe.cards_out)
+            cards.insert(max(0, cut_after - shoe.cards_out), CUT_CARD)
         self._expect("ShoeLoaded", partial(self.shoe.load, ShoeContents(cards)))
 
     def _fresh_contents(self) -> Any:
-        from drivers.emulated.shoe_model import ShoeContents, ShoePlan
+        from drivers.emulated.shoe_model import ShoeContents, ShoePlan, deck
 
         table = self.model.setup.config.table
-        deck = "spanish" if table.game is Game.SPANISH21 else "standard"
-        behind = 14 if table.game is Game.BACCARAT else None
-        return ShoeContents.shuffled(ShoePlan(table.decks, deck,
-                                              shuffle_seed(self.plan.seed, self.shuffles),
-                                              0.75, behind))
+        kind = "spanish" if table.game is Game.SPANISH21 else "standard"
+        size = table.decks * len(deck(kind))
+        return ShoeContents.shuffled(ShoePlan(
+            table.decks, kind, shuffle_seed(self.plan.seed, self.shuffles),
+            cut_card_from_end=size - cut_card_after(table, size)))
 
     def _draw(self) -> None:
         before = self._count("CardDrawn")
@@ -270,29 +306,15 @@ class PtySimulation:
 
     # ------------------------------------------------------------ players
     def _decide(self) -> None:
-        model = self.model
-        if not isinstance(model, BlackjackModel) or model.game is None:
+        button = bot_move(self.model, self.plan.policy)
+        if button is None:
             self.finished = True
             return
-        if model.insurance_seat() is not None:
-            self._click("no_insurance")
-            return
-        if model.decision_due() is None:
-            self.finished = True
-            return
-        game = model.game
-        turn = bj.current_hand(game)
-        assert turn is not None
-        assert game.up_card is not None
-        seat = game.seats[turn[0]]
-        hand = seat.hands[turn[1]]
-        situation = Situation(seat.seat, turn[1], hand.cards, game.up_card,
-                              bj.legal_actions(game), game.rules, hand.stake)
-        self._click(self.plan.policy.decide(situation).action.value)
+        self._click(button)
 
     # ------------------------------------------------------------ plumbing
     def _click(self, button: str) -> None:
-        self._expect("ButtonPressed", lambda: self.layout.click(self.buttons[button]))
+        self._expect("ButtonPressed", lambda: self.layout.click(BUTTON_NUMBERS[button]))
 
     def _post(self, event: ControllerEvent) -> None:
         self._expect("ControllerEvent", lambda: self.app.loop.post(event))
@@ -327,11 +349,6 @@ class PtySimulation:
 
     def _drain(self) -> None:
         self.app.loop.run_until_idle()
-
-    def sign_display(self) -> tuple[str, int, str]:
-        """What the emulated sign shows (mode, cents, text)."""
-        result: tuple[str, int, str] = self.sign.display()
-        return result
 
 
 def wait_for_links(app: TableApp, timeout: float = STEP_TIMEOUT_S) -> None:

@@ -24,8 +24,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TextIO
 
+from controller.app import SIGN_FAULT_TEXT
 from controller.baccarat import BaccaratModel
 from controller.blackjack import BlackjackModel
+from controller.procedure import FAMILY
 from controller.procedure_base import HOLD_STATES
 from controller.rules import baccarat as bac
 from controller.rules import blackjack as bj
@@ -157,7 +159,7 @@ class Snapshot:
     @property
     def family(self) -> str:
         """The procedure family: baccarat, or blackjack (Spanish 21 deals like blackjack)."""
-        return _family(Game(self.game))
+        return FAMILY[self.game]
 
 
 def players_net(record: dict[str, Any]) -> int:
@@ -180,13 +182,9 @@ def capture(runtime: TableRuntime, memory: Memory, shoe: ShoeLayout) -> Snapshot
     else:
         sides, seats, result = (), (), ""
     return Snapshot(table.game.value, table.decks, model.round.number, model.state,
-                    view.dealer_text, _lamps(view, LAMPS[_family(table.game)]),
+                    view.dealer_text, _lamps(view, LAMPS[FAMILY[table.game.value]]),
                     _sign(model, view), _accepted(model), _shoe_text(model, shoe), sides,
                     seats, result, memory.totals(model))
-
-
-def _family(game: Game) -> str:
-    return "baccarat" if game is Game.BACCARAT else "blackjack"
 
 
 def _lamps(view: PublicView, wanted: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -199,7 +197,7 @@ def _sign(model: TableModel, view: PublicView) -> str | None:
     if SideBet.BLAZING7S not in model.setup.config.table.side_bets:
         return None
     if view.sign_message == "FAULT":
-        return "PROGRESSIVE OFF"
+        return SIGN_FAULT_TEXT
     amount = format_cents(view.sign_amount or 0)
     seat, paid = view.sign_win
     if seat and view.sign_message.startswith("WIN"):
@@ -514,7 +512,7 @@ def _info(label: str, value: Line) -> Line:
 def _sign_line(s: Snapshot) -> Line:
     assert s.sign is not None
     amount, _, win = s.sign.partition("  ")
-    value: Line = [(amount, "flash" if s.sign == "PROGRESSIVE OFF" else "sign")]
+    value: Line = [(amount, "flash" if s.sign == SIGN_FAULT_TEXT else "sign")]
     if win:
         value += [("  ", ""), (win, "win")]
     if s.accepted is not None:

@@ -50,7 +50,7 @@ from firmware_bridge.status import (
     ReaderFailed,
     Refused,
 )
-from firmware_bridge.transport import Transport
+from firmware_bridge.transport import DEFAULT_BAUDRATE, Transport
 
 _LOG = logging.getLogger(__name__)
 CATALOGUE_PATH: Final = Path(__file__).resolve().parent / "catalogue.toml"
@@ -95,7 +95,7 @@ class LinkOptions:
     url: str
     catalogue: Catalogue
     timing: LinkTiming
-    baudrate: int = 115200
+    baudrate: int = DEFAULT_BAUDRATE
     transport_factory: TransportFactory | None = None
     firmware_versions: frozenset[str] | None = None
 

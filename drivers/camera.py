@@ -334,15 +334,17 @@ def _import_picamera2(name: str) -> Callable[[int], Any]:
     return factory
 
 
-def _read_image_file(name: str, path: Path) -> Image:
+def _read_image_file(name: str, path: Path,
+                     error: type[DriverError] = FrameReadError) -> Image:
+    """Decode one image file; a file that cannot be read or decoded raises `error`."""
     cv2 = _cv2()
     try:
         data = np.fromfile(path, np.uint8)
-    except OSError as error:
-        raise FrameReadError(name, f"{path}: cannot read ({error.strerror or error})") from None
+    except OSError as cause:
+        raise error(name, f"{path}: cannot read ({cause.strerror or cause})") from None
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
-        raise FrameReadError(name, f"{path}: not a readable image")
+        raise error(name, f"{path}: not a readable image")
     return np.asarray(image, np.uint8)
 
 
@@ -363,10 +365,7 @@ class FileCamera(_Source):
     def _acquire(self) -> None:
         if not self.path.is_file():
             raise DeviceUnavailableError(self._name, f"{self.path}: no such image file")
-        try:
-            self._image = _read_image_file(self._name, self.path)
-        except FrameReadError as error:
-            raise DeviceUnavailableError(self._name, str(error).split("] ", 1)[-1]) from None
+        self._image = _read_image_file(self._name, self.path, DeviceUnavailableError)
 
     def _release(self) -> None:
         self._image = None

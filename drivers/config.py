@@ -348,11 +348,6 @@ class LayoutConfig:
     pull: str = "up"
     blink_hz: float = 2.0
 
-    @property
-    def uses_gpio(self) -> bool:
-        """True when the numbers are GPIO pins."""
-        return self.kind in ("gpio", "emulated-gpio")
-
     def inputs(self) -> dict[str, int]:
         """Every input (sensors, buttons, key switches) by name."""
         return {**self.bet_sensors, **self.buttons, **self.key_switches}
@@ -360,6 +355,8 @@ class LayoutConfig:
 
 _LAYOUT_TABLES: Final = ("lamps", "bet_sensors", "buttons", "key_switches")
 _BOARD_CHANNELS: Final = {"lamps": 63, "bet_sensors": 31, "buttons": 31}
+KEY_NORMAL: Final = "normal"
+"""The key switch position with no contact closed (every other position has one)."""
 BOARD_KEY_POSITIONS: Final = (("supervisor", 1), ("reset", 2))
 """The layout board's key switch positions besides `normal`, with their wire values."""
 
@@ -373,8 +370,9 @@ def read_layout(section: Section, kind: str) -> LayoutConfig:
     else:
         tables = {key: section.names(key, 0, top) for key, top in _BOARD_CHANNELS.items()}
         tables["key_switches"] = dict(BOARD_KEY_POSITIONS)
-    if "normal" in tables["key_switches"]:
-        raise section.error("key_switches.normal", "`normal` is the position with no contact")
+    if KEY_NORMAL in tables["key_switches"]:
+        raise section.error(f"key_switches.{KEY_NORMAL}",
+                            f"`{KEY_NORMAL}` is the position with no contact")
     _refuse_duplicates(section, tables, shared=gpio)
     _refuse_duplicate_names(section, tables)
     if not tables["lamps"]:

@@ -28,16 +28,15 @@ import importlib
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final, Protocol
+from typing import Any, Protocol
 
-from drivers.config import LayoutConfig
+from drivers.config import KEY_NORMAL, LayoutConfig
 from drivers.errors import ConfigError, DeviceClosedError, DeviceUnavailableError, DriverError
 from drivers.events import BetSensorChanged, ButtonPressed, EventSink, KeySwitchTurned
 from drivers.interfaces import LampState
 from drivers.timing import MonotonicScheduler, Scheduler, Timer
 
 _LOG = logging.getLogger(__name__)
-KEY_NORMAL: Final = "normal"
 
 
 class GpioModule(Protocol):

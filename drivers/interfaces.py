@@ -166,4 +166,4 @@ class JackpotSign(Device, Protocol):
         """Show `WIN`, the seat and the amount for `hold_s` seconds, then the amount (R13)."""
 
     def show_fault(self, text: str) -> None:
-        """Alternate `text` (at most 16 characters) with the amount; "" stops it (R15)."""
+        """Alternate `text` (<= 16 printable ASCII chars) with the amount; "" stops it (R15)."""

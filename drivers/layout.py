@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from drivers.board import BoardConnection, BoardDriver, LinkOptions
-from drivers.config import BOARD_KEY_POSITIONS, LayoutConfig
+from drivers.config import BOARD_KEY_POSITIONS, KEY_NORMAL, LayoutConfig
 from drivers.errors import DeviceUnavailableError, DriverError
 from drivers.events import BetSensorChanged, ButtonPressed, EventSink, KeySwitchTurned
 from drivers.interfaces import LampState
@@ -32,7 +32,6 @@ from drivers.timing import Scheduler
 from firmware_bridge import Message
 
 _LOG = logging.getLogger(__name__)
-KEY_NORMAL: Final = "normal"
 LAMP_MODES: Final = {LampState.OFF: "off", LampState.ON: "on", LampState.FLASH: "blink_slow"}
 
 

@@ -46,6 +46,7 @@ from drivers.sign import BridgeSign
 from drivers.timing import MonotonicScheduler, Scheduler
 from drivers.usb import UsbTransport, describe
 from firmware_bridge import Catalogue, LinkTiming
+from firmware_bridge.transport import DEFAULT_BAUDRATE
 
 if TYPE_CHECKING:
     from drivers.emulated.board import BoardEmulator
@@ -92,7 +93,7 @@ class BuildOptions:
             self.workdir = Path(tempfile.mkdtemp(prefix="shoectl-emulated-"))
         return self.workdir
 
-    def link(self, url: str, timeout_ms: int, baudrate: int = 115200,
+    def link(self, url: str, timeout_ms: int, baudrate: int = DEFAULT_BAUDRATE,
              transport_factory: TransportFactory | None = None) -> LinkOptions:
         """Link options for one board."""
         return LinkOptions(url, self.table_catalogue(), link_timing(timeout_ms, self.timing),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from typing import Final
 
 from drivers.board import BoardConnection, BoardDriver, LinkOptions
 from drivers.config import SignConfig
@@ -28,8 +29,8 @@ from drivers.events import EventSink
 from drivers.timing import Scheduler
 
 _LOG = logging.getLogger(__name__)
-MAX_CENTS = 0xFFFF_FFFF
-MAX_TEXT = 16
+MAX_CENTS: Final = 0xFFFF_FFFF
+MAX_TEXT: Final = 16
 
 
 class BridgeSign(BoardDriver):
@@ -54,26 +55,20 @@ class BridgeSign(BoardDriver):
 
     def show_amount(self, cents: int) -> None:
         """Show the progressive amount (remembered and shown again after a reconnect)."""
-        _check_cents(self.name, cents)
+        check_amount(self.name, cents)
         with self._lock:
             self._amount = cents
         self._board.send("show_amount", update=self._next_update(), amount_cents=cents)
 
     def show_win(self, seat: int, cents: int, hold_s: int = 20) -> None:
         """Show `WIN`, the seat and the amount for `hold_s` seconds, then the amount."""
-        _check_cents(self.name, cents)
-        if not 1 <= seat <= 9:
-            raise DriverError(self.name, f"seat: {seat} is out of range 1..9")
-        if not 1 <= hold_s <= 30:
-            raise DriverError(self.name, f"hold_s: {hold_s} is out of range 1..30")
+        check_win(self.name, seat, cents, hold_s)
         self._board.send("show_win", update=self._next_update(), seat=seat, amount_cents=cents,
                          hold_s=hold_s)
 
     def show_fault(self, text: str) -> None:
         """Alternate `text` with the amount ("" stops it)."""
-        if len(text) > MAX_TEXT or not text.isascii() or not text.isprintable():
-            raise DriverError(self.name, f"text: {text!r} is not at most {MAX_TEXT} "
-                              "printable ASCII characters")
+        check_fault_text(self.name, text)
         with self._lock:
             self._fault_text = text
         self._board.send("show_fault", update=self._next_update(), text=text)
@@ -97,6 +92,36 @@ class BridgeSign(BoardDriver):
             board.send("show_fault", update=self._next_update(), text=fault)
 
 
-def _check_cents(device: str, cents: int) -> None:
+# What any `JackpotSign` accepts (the sign board's limits); the in-process fake checks the same.
+def check_amount(device: str, cents: int) -> None:
+    """Refuse an amount the sign cannot show.
+
+    Raises:
+        DriverError: Naming `device` and the amount.
+    """
     if not 0 <= cents <= MAX_CENTS:
         raise DriverError(device, f"amount: {cents} cents is out of range 0..{MAX_CENTS}")
+
+
+def check_win(device: str, seat: int, cents: int, hold_s: int) -> None:
+    """Refuse a win the sign cannot show (seat 1-9, hold 1-30 s, amount as `check_amount`).
+
+    Raises:
+        DriverError: Naming `device` and the value at fault.
+    """
+    check_amount(device, cents)
+    if not 1 <= seat <= 9:
+        raise DriverError(device, f"seat: {seat} is out of range 1..9")
+    if not 1 <= hold_s <= 30:
+        raise DriverError(device, f"hold_s: {hold_s} is out of range 1..30")
+
+
+def check_fault_text(device: str, text: str) -> None:
+    """Refuse a fault text the sign cannot show (at most 16 printable ASCII characters).
+
+    Raises:
+        DriverError: Naming `device` and the text.
+    """
+    if len(text) > MAX_TEXT or not text.isascii() or not text.isprintable():
+        raise DriverError(device, f"text: {text!r} is not at most {MAX_TEXT} "
+                          "printable ASCII characters")

@@ -17,7 +17,7 @@ import logging
 from firmware_bridge.catalogue import BoardCatalogue, Catalogue, FieldSpec, MessageSpec
 from firmware_bridge.catalogue_file import load_catalogue, parse_catalogue
 from firmware_bridge.client import BridgeClient
-from firmware_bridge.clock import Clock, Deadline, FakeClock
+from firmware_bridge.clock import Clock, FakeClock
 from firmware_bridge.codec import Codec, FieldValue, Message
 from firmware_bridge.device import DeviceEndpoint, DeviceIdentity
 from firmware_bridge.errors import (
@@ -42,7 +42,7 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 __all__ = [
     "BoardCatalogue", "BoardIdentity", "BridgeClient", "BridgeClosedError", "BridgeError",
-    "Catalogue", "CatalogueError", "Clock", "Codec", "CodecError", "Deadline", "DeviceEndpoint",
+    "Catalogue", "CatalogueError", "Clock", "Codec", "CodecError", "DeviceEndpoint",
     "DeviceIdentity", "DeviceRunner", "EventBaseline", "Expectation", "FakeClock", "FdPort",
     "FieldSpec", "FieldValue", "FrameError", "HandshakeMismatch", "HandshakeTimeoutError",
     "HostEndpoint", "LinkDown", "LinkTiming", "load_catalogue", "Message", "MessageSpec",

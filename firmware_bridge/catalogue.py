@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final
+from typing import Final
 
 from firmware_bridge.errors import CatalogueError
 
@@ -153,10 +153,6 @@ class MessageSpec:
         return "\n".join(lines)
 
 
-def _field(name: str, field_type: FieldType, **extra: Any) -> FieldSpec:
-    return FieldSpec(name, field_type, **extra)
-
-
 IDENTIFY: Final = "identify"
 IDENTIFY_RESPONSE: Final = "identify_response"
 EVENT_ACK: Final = "event_ack"
@@ -167,19 +163,19 @@ LINK_MESSAGES: Final[tuple[MessageSpec, ...]] = (
     MessageSpec(0x01, IDENTIFY, Direction.TO_BOARD, response=IDENTIFY_RESPONSE,
                 doc="Ask the board who it is; sent by the host first in every session."),
     MessageSpec(0x02, IDENTIFY_RESPONSE, Direction.TO_HOST, (
-        _field("protocol_version", FieldType.U8),
-        _field("board_kind", FieldType.STR, max_len=32),
-        _field("firmware_version", FieldType.STR, max_len=32),
-        _field("catalogue_hash", FieldType.BYTES, max_len=32),
-        _field("boot_id", FieldType.U32),
+        FieldSpec("protocol_version", FieldType.U8),
+        FieldSpec("board_kind", FieldType.STR, max_len=32),
+        FieldSpec("firmware_version", FieldType.STR, max_len=32),
+        FieldSpec("catalogue_hash", FieldType.BYTES, max_len=32),
+        FieldSpec("boot_id", FieldType.U32),
     ), doc="The board's identity; the host refuses the board if any field mismatches."),
-    MessageSpec(0x03, EVENT_ACK, Direction.TO_BOARD, (_field(COUNT_FIELD, FieldType.U32),),
+    MessageSpec(0x03, EVENT_ACK, Direction.TO_BOARD, (FieldSpec(COUNT_FIELD, FieldType.U32),),
                 doc="Every counted event up to and including `count` is safely received."),
-    MessageSpec(0x04, FAILSAFE, Direction.TO_BOARD, (_field("active", FieldType.BOOL),),
+    MessageSpec(0x04, FAILSAFE, Direction.TO_BOARD, (FieldSpec("active", FieldType.BOOL),),
                 doc="Enter (true) or leave (false) the board's failsafe state."),
     MessageSpec(0x05, COMMAND_ERROR, Direction.TO_HOST, (
-        _field("message_id", FieldType.U8),
-        _field("reason", FieldType.STR, max_len=64),
+        FieldSpec("message_id", FieldType.U8),
+        FieldSpec("reason", FieldType.STR, max_len=64),
     ), doc="The board could not carry out a message it received (unknown id, bad field)."),
 )
 RESERVED_NAMES: Final = frozenset(spec.name for spec in LINK_MESSAGES)

@@ -191,7 +191,8 @@ def _values(raw: object, where: str) -> tuple[str, ...]:
         return ()
     if not isinstance(raw, list) or not 1 <= len(raw) <= _MAX_ENUM_VALUES:
         raise CatalogueError(f"{where}: 'values' must be a list of 1-256 names")
-    _check_names_list(raw, f"{where}: 'values'")
+    for name in raw:
+        _check_name(name, f"{where}: 'values'")
     if len(set(raw)) != len(raw):
         raise CatalogueError(f"{where}: 'values' lists a name twice")
     return tuple(raw)
@@ -242,11 +243,6 @@ def _check_name(name: object, where: str) -> None:
         )
 
 
-def _check_names_list(names: list[Any], where: str) -> None:
-    for name in names:
-        _check_name(name, where)
-
-
 def _table(raw: object, where: str) -> Mapping[str, Any]:
     if not isinstance(raw, Mapping):
         raise CatalogueError(f"{where}: expected a table, got {type(raw).__name__}")
@@ -254,9 +250,9 @@ def _table(raw: object, where: str) -> Mapping[str, Any]:
 
 
 def _choice(raw: object, enum: type[_E], where: str) -> _E:
-    known = ", ".join(sorted(member.value for member in enum))
-    if not isinstance(raw, str) or raw not in known.split(", "):
-        raise CatalogueError(f"{where}: unknown value {raw!r} (known: {known})")
+    known = sorted(member.value for member in enum)
+    if raw not in known:
+        raise CatalogueError(f"{where}: unknown value {raw!r} (known: {', '.join(known)})")
     return enum(raw)
 
 

@@ -73,7 +73,8 @@ class BridgeClient:
         timing: link parameters (defaults: PROTOCOL.md's).
         event_baseline: counted events already handled before this run, if known.
         history: traffic records kept for the post-mortem.
-        reveal_secrets: show secret fields in traffic records (bench use only, R17).
+        reveal_secrets: show secret fields, and the bytes of damaged frames, in traffic
+            records (bench use only, R17).
         transport: the transport to use (default: a `SerialTransport` for `url`); any
             object with `Transport`'s three methods.
     """

@@ -1,4 +1,4 @@
-"""Time for the bridge: an injectable monotonic clock, a fake one for tests, and deadlines.
+"""Time for the bridge: an injectable monotonic clock, and a fake one for tests.
 
 Everything in the bridge that needs the time takes a `Clock` (a function returning seconds
 on a monotonic scale) instead of reading `time` itself, so tests and emulators can drive
@@ -44,25 +44,3 @@ class FakeClock:
         with self._lock:
             self._now += seconds
 
-
-class Deadline:
-    """A point in time after which an operation gives up (pyserial's Timeout idea).
-
-    Args:
-        seconds: how long from now; None waits forever.
-        clock: the clock to measure with.
-    """
-
-    def __init__(self, seconds: float | None, clock: Clock = monotonic) -> None:
-        self._clock = clock
-        self._end = None if seconds is None else clock() + seconds
-
-    def remaining(self) -> float | None:
-        """Seconds left (never negative), or None for no limit."""
-        if self._end is None:
-            return None
-        return max(0.0, self._end - self._clock())
-
-    def expired(self) -> bool:
-        """True once the deadline has passed."""
-        return self._end is not None and self._clock() >= self._end

@@ -105,10 +105,6 @@ class Codec:
             out += _encode_value(item, given[item.name], f"{self._where(spec)}, field")
         return bytes(out)
 
-    def encode_message(self, message: Message) -> bytes:
-        """Return the payload of `message`."""
-        return self.encode(message.name, message.fields)
-
     def decode(self, payload: bytes) -> Message:
         """Return the message in `payload` (a DATA frame's payload).
 

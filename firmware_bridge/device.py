@@ -161,6 +161,7 @@ class DeviceEndpoint:
             The event's count.
 
         Raises:
+            CatalogueError: if the board has no message `name`.
             CodecError: if `name` is not a counted message or a field is wrong.
         """
         if not self.board.spec(name).counted:

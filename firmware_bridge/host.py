@@ -18,7 +18,7 @@ from firmware_bridge.catalogue import BoardCatalogue, Catalogue
 from firmware_bridge.clock import Clock
 from firmware_bridge.codec import Codec, FieldValue, Message
 from firmware_bridge.errors import BridgeError, CodecError, HandshakeMismatch, LinkDown
-from firmware_bridge.events import CountedEventReceiver, Verdict
+from firmware_bridge.events import CountedEventReceiver
 from firmware_bridge.framing import BadFrame, Frame, FrameDecoder
 from firmware_bridge.handshake import BoardIdentity, Expectation
 from firmware_bridge.link import Delivered, Link, LinkLost, LinkTiming, LinkUp, Role
@@ -63,7 +63,8 @@ class HostEndpoint:
         timing: link parameters (defaults: PROTOCOL.md's).
         event_baseline: counted events already handled before this run, if known.
         history: traffic records kept for the post-mortem.
-        reveal_secrets: show secret fields in traffic records (bench use only, R17).
+        reveal_secrets: show secret fields, and the bytes of damaged frames, in traffic
+            records (bench use only, R17).
     """
 
     def __init__(
@@ -111,7 +112,7 @@ class HostEndpoint:
             if isinstance(item, Frame):
                 self._link.on_frame(item)
             else:
-                self._record(TrafficDirection.ERROR, _describe_bad(item))
+                self._record(TrafficDirection.ERROR, _describe_bad(item, self._reveal))
         self._process()
 
     def poll(self) -> None:
@@ -262,7 +263,7 @@ class HostEndpoint:
             self.send(cat.EVENT_ACK, {cat.COUNT_FIELD: receipt.ack})
         except BridgeError as error:  # the board repeats the event; it is acknowledged then
             self._record(TrafficDirection.ERROR, f"event_ack not sent: {error}")
-        if receipt.verdict is Verdict.DUPLICATE:
+        if not receipt.deliver:
             self._counts["duplicates"] += 1
             return
         if receipt.missed is not None:
@@ -290,5 +291,8 @@ class HostEndpoint:
         self._notices.append(record)
 
 
-def _describe_bad(bad: BadFrame) -> str:
-    return f"{bad.kind}: {bad.detail} ({bad.raw.hex(' ')})"
+def _describe_bad(bad: BadFrame, reveal_secrets: bool) -> str:
+    # A damaged frame cannot be decoded, so its secret fields cannot be masked: its bytes
+    # are shown only where secrets may be (R17).
+    text = f"{bad.kind}: {bad.detail}"
+    return f"{text} ({bad.raw.hex(' ')})" if reveal_secrets else text

@@ -24,6 +24,7 @@ import serial
 
 from firmware_bridge.device import DeviceEndpoint
 from firmware_bridge.errors import TransportError
+from firmware_bridge.transport import DEFAULT_BAUDRATE
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +73,6 @@ class FdPort:
 
     def __init__(self, fd: int) -> None:
         self._fd = fd
-        self._closed = False
 
     def read(self, timeout: float) -> bytes:
         """Return up to 4096 waiting bytes, or b"" after `timeout` seconds."""
@@ -97,14 +97,13 @@ class FdPort:
                 raise
 
     def close(self) -> None:
-        """Forget the fd (its owner, e.g. `PtyPair`, closes it)."""
-        self._closed = True
+        """Nothing to release: the fd's owner (e.g. `PtyPair`) closes it."""
 
 
 class SerialBytePort:
     """A `BytePort` over any pyserial URL (a device, `socket://`, a pty path)."""
 
-    def __init__(self, url: str, baudrate: int = 115200) -> None:
+    def __init__(self, url: str, baudrate: int = DEFAULT_BAUDRATE) -> None:
         try:
             self._port = serial.serial_for_url(url, baudrate=baudrate, timeout=0)
         except (serial.SerialException, ValueError) as error:

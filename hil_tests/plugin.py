@@ -24,13 +24,13 @@ from typing import Any
 
 import pytest
 
-from hil_tests.rig import Rig
+from hil_tests.rig import RIG_SETTINGS, Rig
 
 RIG_ENV = "SHOECTL_RIG"
 DEFAULT_RIG = Path(__file__).resolve().parent / "rigs" / "emulated.toml"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RigFile:
     """A parsed rig file."""
 
@@ -64,7 +64,19 @@ def load_rig_file(path: Path) -> RigFile:
                    real_hardware=bool(rig.get("real_hardware", False)),
                    lock_file=Path(rig.get("lock_file", default_lock)),
                    devices=dict(data.get("devices", {})),
-                   settings=dict(rig.get("settings", {})))
+                   settings=_rig_settings(path, rig.get("settings", {})))
+
+
+def _rig_settings(path: Path, settings: object) -> dict[str, Any]:
+    if not isinstance(settings, dict):
+        raise pytest.UsageError(f"rig file {path}: [rig] settings: expected a table")
+    for key, value in settings.items():
+        if key not in RIG_SETTINGS:
+            raise pytest.UsageError(f"rig file {path}: [rig.settings] {key}: unknown key")
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise pytest.UsageError(
+                f"rig file {path}: [rig.settings] {key}: expected a positive number")
+    return dict(settings)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import pytest
 
@@ -68,14 +69,26 @@ class EventLog:
         return next(e for e in self.since(mark) if isinstance(e, kind) and where(e))
 
 
+RIG_SETTINGS: Final = {
+    "retransmit_timeout_ms": "retransmit_timeout",
+    "max_retransmit_timeout_ms": "max_retransmit_timeout",
+    "max_retransmits": "max_retransmits",
+    "window": "window",
+}
+"""The keys of `[rig.settings]`, each with the `LinkTiming` field it sets (`_ms`: in ms)."""
+
+
 def rig_timing(settings: dict[str, Any]) -> LinkTiming | None:
-    """Link timing from the rig's `[rig.settings]` (None: the protocol's defaults)."""
-    if "retransmit_timeout_ms" not in settings:
+    """Link timing from the rig's `[rig.settings]` (None: the protocol's defaults).
+
+    Keys the rig file leaves out keep the protocol's default; `load_rig_file` has refused
+    unknown keys.
+    """
+    if not settings:
         return None
-    return LinkTiming(retransmit_timeout=settings["retransmit_timeout_ms"] / 1000,
-                      max_retransmit_timeout=settings.get("max_retransmit_timeout_ms", 400) / 1000,
-                      window=settings.get("window", 4),
-                      max_retransmits=settings.get("max_retransmits", 6))
+    changes = {RIG_SETTINGS[key]: value / 1000 if key.endswith("_ms") else value
+               for key, value in settings.items()}
+    return replace(LinkTiming(), **changes)
 
 
 class Rig:

@@ -63,7 +63,7 @@ def test_simulate_with_the_camera_checks_every_card_and_plays_the_same(
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[TableApp]:
     opts = simulate.build_options(simulate._parser().parse_args(["--camera"]))
-    devices = tablesim.rig_devices(opts.config.table.game, 6, 3, 5, None, camera=True)
+    devices = tablesim.rig_devices(opts.config.table, 3, 5, None, camera=True)
     (tmp_path / "ports").mkdir()
     built = build_app(TableFile("test", opts.config, {"devices": devices,
                                                       "vision": tablesim.RIG_VISION}),
@@ -94,7 +94,7 @@ def test_a_card_the_shoe_never_dealt_holds_the_table_until_the_supervisor_key(
     assert model.state == "fault"
     assert not sim.step()  # the auto-dealer stops at the hold
     assert "SUPERVISOR KEY REQUIRED" in app.outputs.dealer_text
-    app.devices.emulators["layout"].click(sim.buttons["no_insurance"])
+    app.devices.emulators["layout"].click(tablesim.BUTTON_NUMBERS["no_insurance"])
     app.loop.run_until(lambda: False, 0.5)
     assert model.state == "fault"  # a dealer button does not clear it
     camera.show({k: [c for c in v if c not in ("KH", "KC")]

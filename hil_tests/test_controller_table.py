@@ -74,7 +74,7 @@ def test_scripted_shoes_over_ptys_match_the_reference_dealer(tmp_path: Path, gam
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[TableApp]:
     opts = options("blackjack")
-    devices = tablesim.rig_devices(opts.config.table.game, 6, 3, 1, None)
+    devices = tablesim.rig_devices(opts.config.table, 3, 1, None)
     (tmp_path / "ports").mkdir()
     built = build_app(TableFile("test", opts.config, {"devices": devices}),
                       allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
@@ -155,7 +155,7 @@ def test_a_restart_reasserts_the_lamps(tmp_path: Path, app: TableApp) -> None:
     state_dir = app.state_dir
     app.devices.close()  # power lost: the boards go to their failsafe pattern
     opts = options("blackjack")
-    devices = tablesim.rig_devices(opts.config.table.game, 6, 3, 2, None)
+    devices = tablesim.rig_devices(opts.config.table, 3, 2, None)
     (tmp_path / "ports2").mkdir()
     again = build_app(TableFile("test", opts.config, {"devices": devices}),
                       allow_emulated=True, state_dir=state_dir, devices=devices, burn=False,

@@ -387,7 +387,7 @@ def test_service_recovers_and_stops_in_order(booted) -> None:
     assert stopped["Result"] == "success"
 
 
-def _journal_kinds(root: Path) -> list[tuple[str, dict[str, object]]]:
+def _journal_records(root: Path) -> list[tuple[str, dict[str, object]]]:
     store = JournalStore(root / "var/lib/shoectl", clock=time.monotonic)
     try:
         return [(entry.kind, entry.data) for entry in store.entries()]
@@ -419,7 +419,7 @@ def _until_tampering(records: list[tuple[str, dict[str, object]]]) -> list[tuple
 
 
 def test_power_on_and_off_are_journalled_around_the_crash(booted) -> None:
-    power = [(kind, data) for kind, data in _until_tampering(_journal_kinds(booted["root"]))
+    power = [(kind, data) for kind, data in _until_tampering(_journal_records(booted["root"]))
              if kind.startswith("power:")]
     assert [kind for kind, _ in power] == ["power:on", "power:on", "power:off"]
     assert power[0][1]["first_start"] is True
@@ -430,7 +430,7 @@ def test_power_on_and_off_are_journalled_around_the_crash(booted) -> None:
 def test_software_was_authenticated_at_each_start(booted) -> None:
     manifest = booted["root"] / "opt/shoectl/manifest.sha256"
     signature = hashlib.sha256(manifest.read_bytes()).hexdigest()
-    verified = [data for kind, data in _until_tampering(_journal_kinds(booted["root"]))
+    verified = [data for kind, data in _until_tampering(_journal_records(booted["root"]))
                 if kind == integrity.KIND_VERIFIED]
     assert len(verified) == 2  # the first start and the restart after the watchdog
     assert all(data["signature"] == signature for data in verified)
@@ -443,7 +443,7 @@ def test_tampered_software_refuses_to_start_and_is_journalled_critical(booted) -
     state = _properties(results, "tampered")
     assert state["ActiveState"] != "active", state
     assert state["ExecMainStatus"] != "0", state
-    mismatches = [data for kind, data in _journal_kinds(booted["root"])
+    mismatches = [data for kind, data in _journal_records(booted["root"])
                   if kind == integrity.KIND_MISMATCH]
     assert mismatches, "no system:software-mismatch record"
     assert mismatches[0]["severity"] == "critical"
@@ -464,7 +464,7 @@ def test_selftest_as_root_names_the_untouched_layout_and_keeps_the_journal_the_s
     owners = (results / "selftest_files").read_text().split()
     assert owners, "the self-test wrote nothing to the state directory"
     assert set(owners[0::2]) == {"shoectl"}, owners
-    [result] = [data for kind, data in _journal_kinds(booted["root"])
+    [result] = [data for kind, data in _journal_records(booted["root"])
                 if kind == "selftest:result"]
     assert result["operator"] == "nspawn probe"
     assert result["failed_devices"] == ["layout"]

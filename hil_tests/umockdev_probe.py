@@ -13,6 +13,12 @@ from firmware_bridge import TransportError
 
 
 def probe(vid: int, pid: int) -> dict:
+    """Open the USB transport to `vid`:`pid` and say what happened.
+
+    Returns:
+        `url`; then `open_error` if opening failed, else `opened` and the `reader_errors`
+        the reader thread reported within 5 seconds.
+    """
     failed = threading.Event()
     errors: list[str] = []
     transport = UsbTransport(UsbPortConfig(vid, pid))

@@ -11,8 +11,8 @@ confidence model (softmax temperatures, novelty limits and the unsure threshold)
 photo is used, and no card of `vision.typefaces.HELD_OUT_FAMILIES`, on which the profile is
 measured (`bench/vision.py`).
 
-Building needs OpenCV 5 (its font engine) and the DejaVu fonts (Debian `fonts-dejavu-core`);
-reading cards with the built profile needs neither.
+Building needs OpenCV 5 (its font engine) and the DejaVu fonts (Debian `fonts-dejavu-core` and
+`fonts-dejavu-extra`); reading cards with the built profile needs neither.
 
 The build is deterministic for a seed; `tests/vision/test_generic_profile.py` rebuilds a
 smaller profile and checks it agrees with the shipped one.
@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from vision.cards import RANKS, SUITS
 from vision.classify import Perceptron, log_softmax
-from vision.enroll import Sample
+from vision.enroll import Sample, by_photo, class_arrays
 from vision.errors import VisionError
 from vision.index import CARD_WIDTH_PX, Box, CornerIndex, IndexLayout, read_corners
 from vision.profile import (
@@ -200,21 +200,12 @@ def _overlap(found: Box, drawn: tuple[float, float, float, float],
     return float(inter / union)
 
 
-def _arrays(samples: Sequence[Sample], part: str) -> tuple[npt.NDArray[np.float32],
-                                                           npt.NDArray[np.int64]]:
-    classes, position = (RANKS, 0) if part == "rank" else (SUITS, 1)
-    features = np.stack([getattr(s.features, part) for s in samples]).astype(np.float32)
-    labels = np.array([classes.index(s.code[position]) for s in samples], np.int64)
-    return features, labels
-
-
 def _fit(part: str, train: Sequence[Sample], validation: Sequence[Sample],
          options: TrainOptions) -> Perceptron:
     """Train one classifier, then set its temperature and novelty limit on validation."""
-    classes = RANKS if part == "rank" else SUITS
-    features, labels = _arrays(train, part)
+    classes, features, labels = class_arrays(train, part)
     model = train_perceptron(classes, features, labels, options)
-    held, truth = _arrays(validation, part)
+    _, held, truth = class_arrays(validation, part)
     temperature = fit_scaled_temperature(model.scores(held), truth)
     return Perceptron(classes, model.mean, model.scale, model.weights, temperature,
                       model.reference, _novelty_limit(model, held))
@@ -245,8 +236,7 @@ def choose_threshold(profile: DeckProfile, validation: Sequence[Sample],
         validation figures at that threshold.
     """
     verdicts = []
-    for photo in sorted({s.photo for s in validation}):
-        corners = [s for s in validation if s.photo == photo]
+    for corners in by_photo(validation):
         verdict = decide(profile, [s.features for s in corners], 0.0)
         verdicts.append((verdict.confidence if not verdict.reason else -1.0,
                          verdict.guess == corners[0].code))
@@ -270,8 +260,7 @@ def choose_threshold(profile: DeckProfile, validation: Sequence[Sample],
 def read_all(profile: DeckProfile, samples: Sequence[Sample]) -> list[tuple[str, str | None]]:
     """Per synthetic card: its code and the profile's answer (None when unsure)."""
     answers = []
-    for photo in sorted({s.photo for s in samples}):
-        corners = [s for s in samples if s.photo == photo]
+    for corners in by_photo(samples):
         verdict = decide(profile, [s.features for s in corners], profile.unsure_below)
         answers.append((corners[0].code, None if verdict.reason else verdict.guess))
     return answers

@@ -26,8 +26,9 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.edges import Line, Vector, edge_line, intersect, min_channel
+
 Quad = npt.NDArray[np.float32]
-Vector = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +112,7 @@ def covered_cards(frame: npt.NDArray[np.uint8], paper: npt.NDArray[np.uint8],
         corners = outline_corners(contour, paper.shape, min_side)
         rough = _hypotheses(corners, card_aspect, paper, min_side, _ROUGH)
         if rough:
-            grey = _min_channel(frame) if grey is None else grey
+            grey = min_channel(frame) if grey is None else grey
             involved = {index for hypothesis in rough for index in hypothesis.corners}
             corners = [_sharpened(grey, corner, scale) if index in involved else corner
                        for index, corner in enumerate(corners)]
@@ -143,13 +144,6 @@ def _coverage(contour: npt.NDArray[np.int32], quads: Sequence[Quad]) -> float:
     return cv2.countNonZero(region & cards) / max(cv2.countNonZero(region), 1)
 
 
-def _min_channel(frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    if frame.ndim == 2:
-        return frame
-    blue, green, red = cv2.split(frame)
-    return cv2.min(cv2.min(blue, green), red)
-
-
 def _sharpened(grey: npt.NDArray[np.uint8], corner: Corner, scale: float) -> Corner:
     """`corner` with both sides moved onto the card's edge in the full-resolution frame.
 
@@ -164,7 +158,7 @@ def _sharpened(grey: npt.NDArray[np.uint8], corner: Corner, scale: float) -> Cor
         if line is None:
             return corner
         lines.append(line)
-    meet = _intersect(lines[0][0], lines[0][1], lines[1][0], lines[1][1])
+    meet = intersect(*lines[0], *lines[1])
     if meet is None or np.linalg.norm(meet - point) > 3.0 / scale:
         return corner
     first = lines[0][1] * np.sign(np.dot(lines[0][1], corner.first))
@@ -173,24 +167,11 @@ def _sharpened(grey: npt.NDArray[np.uint8], corner: Corner, scale: float) -> Cor
 
 
 def _edge_line(grey: npt.NDArray[np.uint8], start: Vector, along: Vector, outward: Vector,
-               length: float, reach: float) -> tuple[Vector, Vector] | None:
+               length: float, reach: float) -> Line | None:
     """The line of steepest fall from paper to table along a side (frame pixels)."""
     steps = np.linspace(0.3, 0.85, 12)[:, None] * length
     offsets = np.arange(-reach - 1.5, reach + 1.75, 0.5)
-    centres = start + steps * along
-    samples = centres[:, None, :] + offsets[None, :, None] * outward
-    map_x = np.ascontiguousarray(samples[..., 0], np.float32)
-    map_y = np.ascontiguousarray(samples[..., 1], np.float32)
-    profile = cv2.remap(grey, map_x, map_y, cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    fall = profile[:, :-2] - profile[:, 2:]
-    steepest = fall.argmax(axis=1)
-    strong = fall[np.arange(len(steepest)), steepest] > 8.0
-    if int(strong.sum()) < 5:
-        return None
-    edge = centres[strong] + offsets[steepest[strong] + 1][:, None] * outward
-    vx, vy, x0, y0 = cv2.fitLine(edge.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-    return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
+    return edge_line(grey, start + steps * along, outward, offsets, min_strong=5)
 
 
 def _explained(contour: npt.NDArray[np.int32], area: float, whole: Sequence[Quad]) -> bool:
@@ -275,7 +256,7 @@ def _corner(start_in: Vector, end_in: Vector, start_out: Vector, end_out: Vector
     cross = incoming[0] * outgoing[1] - incoming[1] * outgoing[0]
     if abs(float(np.dot(incoming, outgoing))) > 0.5 or np.sign(cross) != turn:
         return None
-    point = _intersect(start_in, incoming, start_out, outgoing)
+    point = intersect(start_in, incoming, start_out, outgoing)
     if point is None:
         return None
     return Corner(point, -incoming, outgoing)
@@ -289,14 +270,6 @@ def _inside_frame(point: Vector, shape: tuple[int, ...]) -> bool:
 
 def _unit(vector: Vector) -> Vector:
     return vector / max(float(np.linalg.norm(vector)), 1e-9)
-
-
-def _intersect(p: Vector, r: Vector, q: Vector, s: Vector) -> Vector | None:
-    denominator = r[0] * s[1] - r[1] * s[0]
-    if abs(denominator) < 1e-6:
-        return None
-    t = ((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / denominator
-    return p + t * r
 
 
 def _hypotheses(corners: list[Corner], card_aspect: float, paper: npt.NDArray[np.uint8],
@@ -373,7 +346,7 @@ def _square_sides(across: list[tuple[Vector, float]], down: list[tuple[Vector, f
 
 def _ray_meet(p: Vector, r: Vector, q: Vector, s: Vector) -> Vector | None:
     """Where two rays meet ahead of both starting points, or None."""
-    point = _intersect(p, r, q, s)
+    point = intersect(p, r, q, s)
     if point is None or np.dot(point - p, r) <= 0 or np.dot(point - q, s) <= 0:
         return None
     return point

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -28,7 +28,7 @@ from vision.cards import RANKS, RED_SUITS, SUITS
 from vision.classify import NearestNeighbours, log_softmax
 from vision.errors import DatasetError
 from vision.index import IndexLayout, read_corners
-from vision.locate import Quad, find_cards
+from vision.locate import Quad, find_cards, long_over_short
 from vision.profile import ColourModel, DeckProfile
 from vision.recognize import CornerFeatures, decide
 
@@ -146,7 +146,7 @@ def enroll(photos: Sequence[tuple[str, Image, str]], name: str,
     samples, folds = _assign_folds(samples, options.folds)
     held_out = _cross_validate(samples, folds)
     tuning = _tune(held_out)
-    unsure_below, outcome = _choose_threshold(samples, held_out, tuning, layout, options)
+    unsure_below, outcome = _choose_threshold(samples, folds, tuning, layout, options)
     profile = _profile(name, layout, samples, tuning, unsure_below,
                        {"photos": len(photos), "samples": len(samples), "folds": folds})
     right, answered, wrong = outcome
@@ -238,10 +238,7 @@ def _measured_aspect(photos: Sequence[tuple[str, Image, str]]) -> float:
     for _, image, _ in photos[:: max(1, len(photos) // 40)]:
         quads = find_cards(image)
         if quads:
-            quad = quads[0]
-            short = np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[3] - quad[2])
-            long = np.linalg.norm(quad[2] - quad[1]) + np.linalg.norm(quad[0] - quad[3])
-            aspects.append(long / short)
+            aspects.append(long_over_short(quads[0]))
     return round(float(np.median(aspects)), 3) if aspects else IndexLayout().card_aspect
 
 
@@ -275,29 +272,51 @@ def _photos_per_card(samples: Sequence[Sample]) -> int:
     return max(per_card.values())
 
 
+def by_photo(samples: Sequence[Sample]) -> list[list[Sample]]:
+    """The samples grouped by photo (in photo-number order), each group in sample order."""
+    groups: dict[int, list[Sample]] = {}
+    for sample in samples:
+        groups.setdefault(sample.photo, []).append(sample)
+    return [groups[photo] for photo in sorted(groups)]
+
+
+def class_arrays(samples: Sequence[Sample], part: str
+                 ) -> tuple[str, npt.NDArray[np.float32], npt.NDArray[np.int64]]:
+    """The classes of `part` ("rank" or "suit"), the samples' features and class numbers."""
+    classes, position = (RANKS, 0) if part == "rank" else (SUITS, 1)
+    features = np.stack([getattr(s.features, part) for s in samples]).astype(np.float32)
+    labels = np.array([classes.index(s.code[position]) for s in samples], np.int64)
+    return classes, features, labels
+
+
 def _nearest(samples: Sequence[Sample], part: str, temperature: float = 1.0,
              novelty: float = np.inf) -> NearestNeighbours:
-    classes = RANKS if part == "rank" else SUITS
-    position = 0 if part == "rank" else 1
-    features = np.stack([getattr(s.features, part) for s in samples])
-    labels = np.array([classes.index(s.code[position]) for s in samples])
-    return NearestNeighbours(classes, features, labels, temperature, novelty)
+    return NearestNeighbours(*class_arrays(samples, part), temperature, novelty)
+
+
+def _held_out_folds(samples: Sequence[Sample], folds: int
+                    ) -> Iterator[tuple[list[Sample], list[list[Sample]]]]:
+    """Per fold: the samples of the other folds, and the fold's original samples by photo.
+
+    Folds whose training samples miss a rank or a suit, or that hold no original sample,
+    are left out.
+    """
+    for fold in range(folds):
+        train = [s for s in samples if s.fold != fold]
+        test = [s for s in samples if s.fold == fold and s.original]
+        if test and _covers_all(train):
+            yield train, by_photo(test)
 
 
 def _cross_validate(samples: Sequence[Sample], folds: int) -> list[_HeldOut]:
     held_out: list[_HeldOut] = []
-    for fold in range(folds):
-        train = [s for s in samples if s.fold != fold]
-        test = [s for s in samples if s.fold == fold and s.original]
-        if not test or not _covers_all(train):
-            continue
+    for train, photos in _held_out_folds(samples, folds):
         rank_model, suit_model = _nearest(train, "rank"), _nearest(train, "suit")
-        for photo in sorted({s.photo for s in test}):
-            corners = [s for s in test if s.photo == photo]
-            held_out.append(_HeldOut(
-                corners[0].code, [s.features for s in corners],
-                rank_model.class_distances(np.stack([s.features.rank for s in corners])),
-                suit_model.class_distances(np.stack([s.features.suit for s in corners]))))
+        held_out += [_HeldOut(
+            corners[0].code, [s.features for s in corners],
+            rank_model.class_distances(np.stack([s.features.rank for s in corners])),
+            suit_model.class_distances(np.stack([s.features.suit for s in corners])))
+            for corners in photos]
     if not held_out:
         raise DatasetError("too few photos to cross-validate: every rank and suit needs photos "
                            "in at least two folds (two photos of each card is enough)")
@@ -367,22 +386,15 @@ def _profile(name: str, layout: IndexLayout, samples: Sequence[Sample], tuning: 
         colour=tuning.colour, unsure_below=unsure_below, info=info)
 
 
-def _choose_threshold(samples: Sequence[Sample], held_out: Sequence[_HeldOut], tuning: _Tuning,
+def _choose_threshold(samples: Sequence[Sample], folds: int, tuning: _Tuning,
                       layout: IndexLayout, options: EnrolOptions
                       ) -> tuple[float, tuple[int, int, int]]:
     """Lowest threshold (not below the option's floor) that leaves no held-out answer wrong."""
     verdicts = []
-    folds = sorted({s.fold for s in samples})
-    for fold in folds:
-        train = [s for s in samples if s.fold != fold]
-        if not _covers_all(train):
-            continue
+    for train, photos in _held_out_folds(samples, folds):
         profile = _profile("fold", layout, train, tuning, 0.0, {})
-        photos = {s.photo for s in samples if s.fold == fold and s.original}
-        for photo in sorted(photos):
-            corners = [s for s in samples if s.photo == photo and s.original]
-            verdict = decide(profile, [s.features for s in corners], 0.0)
-            verdicts.append((verdict, corners[0].code))
+        verdicts += [(decide(profile, [s.features for s in corners], 0.0), corners[0].code)
+                     for corners in photos]
     wrong = [v.confidence for v, code in verdicts if not v.reason and v.guess != code]
     threshold = max([options.min_unsure_below] + [min(c + 0.005, 0.995) for c in wrong])
     answered = [(v, code) for v, code in verdicts if not v.reason and v.confidence >= threshold]

@@ -12,6 +12,7 @@ from typing import Final
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.cards import RANKS, SUITS
 from vision.errors import SceneError
@@ -104,12 +105,18 @@ def _card_under(reading: CardReading, scene: Scene) -> int | None:
     quad = np.array(reading.quad, np.float32)
     best, best_overlap = None, 0.5
     for index, truth in enumerate(scene.quads):
-        inter, _ = cv2.intersectConvexConvex(quad, truth.astype(np.float32))
-        union = cv2.contourArea(quad) + cv2.contourArea(truth.astype(np.float32)) - inter
-        overlap = float(inter) / union if union > 0 else 0.0
+        overlap = iou(quad, truth)
         if overlap > best_overlap:
             best, best_overlap = index, overlap
     return best
+
+
+def iou(first: npt.NDArray[np.floating], second: npt.NDArray[np.floating]) -> float:
+    """Intersection over union of two convex quadrilaterals (0 when both are empty)."""
+    first, second = first.astype(np.float32), second.astype(np.float32)
+    inter, _ = cv2.intersectConvexConvex(first, second)
+    union = cv2.contourArea(first) + cv2.contourArea(second) - inter
+    return float(inter) / union if union > 0 else 0.0
 
 
 STRESSES = ("rotation", "scale", "lighting", "blur", "glare", "perspective", "several",
@@ -155,17 +162,24 @@ def _centre(size: tuple[int, int]) -> tuple[float, float]:
     return size[0] / 2, size[1] / 2
 
 
+_STEADY: Final = Effects(blur=0.6, noise=2.0, jpeg_quality=85)
+"""A decent camera: the stresses of one kind add nothing else."""
+
+
+def _alone(code: str, size: tuple[int, int], rng: np.random.Generator, width: float,
+           tilt: float) -> list[Placement]:
+    """One card in the middle of the frame, turned at random."""
+    return [Placement(code, _centre(size), width, float(rng.uniform(0, 360)), tilt)]
+
+
 def _rotation(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
               style: CardStyle) -> _Built:
-    return [Placement(codes[0], _centre(size), 220, float(rng.uniform(0, 360)), 0.02)], Effects(
-        blur=0.6, noise=2.0, jpeg_quality=85)
+    return _alone(codes[0], size, rng, 220, 0.02), _STEADY
 
 
 def _scale(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
-              style: CardStyle) -> _Built:
-    width = float(rng.uniform(70, 330))
-    return [Placement(codes[0], _centre(size), width, float(rng.uniform(0, 360)), 0.02)], \
-        Effects(blur=0.6, noise=2.0, jpeg_quality=85)
+           style: CardStyle) -> _Built:
+    return _alone(codes[0], size, rng, float(rng.uniform(70, 330)), 0.02), _STEADY
 
 
 def _lighting(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
@@ -174,38 +188,37 @@ def _lighting(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
                       colour_cast=float(rng.uniform(0.1, 0.25)),
                       saturation=float(rng.uniform(0.45, 1.0)), blur=0.6, noise=3.0,
                       jpeg_quality=80, exposure=float(rng.uniform(0.55, 1.3)))
-    return [Placement(codes[0], _centre(size), 200, float(rng.uniform(0, 360)), 0.03)], effects
+    return _alone(codes[0], size, rng, 200, 0.03), effects
 
 
 def _blur(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
-              style: CardStyle) -> _Built:
+          style: CardStyle) -> _Built:
     effects = Effects(blur=float(rng.uniform(0.8, 2.2)), noise=float(rng.uniform(3, 8)),
                       jpeg_quality=int(rng.integers(50, 80)))
-    return [Placement(codes[0], _centre(size), 200, float(rng.uniform(0, 360)), 0.03)], effects
+    return _alone(codes[0], size, rng, 200, 0.03), effects
 
 
 def _glare(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
-              style: CardStyle) -> _Built:
+           style: CardStyle) -> _Built:
     effects = Effects(glare=int(rng.integers(1, 3)), glare_strength=float(rng.uniform(50, 130)),
                       blur=0.6, noise=2.0, jpeg_quality=85)
-    return [Placement(codes[0], _centre(size), 200, float(rng.uniform(0, 360)), 0.03)], effects
+    return _alone(codes[0], size, rng, 200, 0.03), effects
 
 
 def _perspective(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
-              style: CardStyle) -> _Built:
+                 style: CardStyle) -> _Built:
     return [Placement(codes[0], _centre(size), 200, float(rng.uniform(0, 360)),
-                      float(rng.uniform(0.12, 0.22)), int(rng.integers(1 << 20)))], Effects(
-        blur=0.6, noise=2.0, jpeg_quality=85)
+                      float(rng.uniform(0.12, 0.22)), int(rng.integers(1 << 20)))], _STEADY
 
 
 def _several(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
-              style: CardStyle) -> _Built:
+             style: CardStyle) -> _Built:
     count = int(rng.integers(3, 7))
     return scatter(codes[:count], size, rng, (0.18, 0.3)), random_effects(rng, 0.7)
 
 
 def _overlap(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
-              style: CardStyle) -> _Built:
+             style: CardStyle) -> _Built:
     """A blackjack hand: each card dealt down and right of the one before, its index showing."""
     width = float(rng.uniform(100, 170))
     count = int(rng.integers(2, 6))
@@ -226,12 +239,11 @@ def _overlap(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
 
 
 def _low_res(codes: list[str], size: tuple[int, int], rng: np.random.Generator,
-              style: CardStyle) -> _Built:
+            style: CardStyle) -> _Built:
     effects = Effects(blur=float(rng.uniform(0.4, 1.0)), noise=float(rng.uniform(2, 5)),
                       jpeg_quality=int(rng.integers(40, 75)),
                       downscale=float(rng.uniform(2.0, 3.0)))
-    return [Placement(codes[0], _centre(size), float(rng.uniform(150, 260)),
-                      float(rng.uniform(0, 360)), 0.03)], effects
+    return _alone(codes[0], size, rng, float(rng.uniform(150, 260)), 0.03), effects
 
 
 _STRESS: Final[dict[str, Callable[[list[str], tuple[int, int], np.random.Generator,

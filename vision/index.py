@@ -20,7 +20,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.locate import Quad, min_channel
+from vision.edges import min_channel
+from vision.locate import Quad
 
 FloatImage = npt.NDArray[np.float32]
 Box = tuple[int, int, int, int]
@@ -28,6 +29,8 @@ Box = tuple[int, int, int, int]
 
 CARD_WIDTH_PX = 300
 """Resolution the card is resampled to before its corner is read (pixels across the card)."""
+_EDGE_STRIP = max(2, round(0.015 * CARD_WIDTH_PX))
+"""Width in patch pixels of the strip along the card's edges where ink is ignored."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,9 +173,8 @@ def _segment(grey: npt.NDArray[np.uint8], level: tuple[float, float]) -> _Ink:
     """
     threshold, paper = level
     ink = (grey < threshold).astype(np.uint8)
-    inset = _edge_strip()
-    ink[:inset, :] = 0
-    ink[:, :inset] = 0
+    ink[:_EDGE_STRIP, :] = 0
+    ink[:, :_EDGE_STRIP] = 0
     _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     return _Ink(grey, labels, stats, paper)
 
@@ -185,7 +187,7 @@ def _candidates(ink: _Ink, width: int, height: int) -> list[int]:
     or two off), not a glyph.
     """
     shortest = 0.035 * CARD_WIDTH_PX
-    edge = _edge_strip() + 1
+    edge = _EDGE_STRIP + 1
     ids = []
     for label in range(1, len(ink.stats)):
         x, y, w, h, area = (int(v) for v in ink.stats[label])
@@ -193,11 +195,6 @@ def _candidates(ink: _Ink, width: int, height: int) -> list[int]:
         if shortest <= h <= 0.6 * height and w <= 0.8 * width and area >= 12 and not sliver:
             ids.append(label)
     return ids
-
-
-def _edge_strip() -> int:
-    """Width in patch pixels of the strip along the card's edges where ink is ignored."""
-    return max(2, round(0.015 * CARD_WIDTH_PX))
 
 
 def _rank_and_suit(ink: _Ink, width: int, height: int

@@ -14,6 +14,7 @@ picture frame is not). Duplicates are merged, keeping the best-filled outline.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -21,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.corners import covered_cards
+from vision.edges import Line, edge_line, intersect, min_channel
 
 Quad = npt.NDArray[np.float32]
 """Four corners (x, y) in frame pixels: top-left, top-right, bottom-right, bottom-left of the
@@ -148,14 +150,6 @@ def work_image(frame: npt.NDArray[np.uint8], work_width: int) -> tuple[npt.NDArr
     return cv2.GaussianBlur(min_channel(frame), (3, 3), 0), 1.0 / factor
 
 
-def min_channel(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-    """The per-pixel minimum of B, G and R: paper stays bright, black and red ink go dark."""
-    if image.ndim == 2:
-        return image
-    blue, green, red = cv2.split(image)
-    return cv2.min(cv2.min(blue, green), red)
-
-
 def _edge_candidates(small: npt.NDArray[np.uint8], params: LocateParams) -> list[_Candidate]:
     edges = cv2.dilate(cv2.Canny(small, 20, 60), _EDGE_KERNEL)
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
@@ -191,7 +185,7 @@ def _quads_of(contours: object, shape: tuple[int, ...], params: LocateParams
             continue
         quad_area = cv2.contourArea(quad)
         fill = area / quad_area if quad_area > 0 else 0.0
-        aspect = _aspect(quad)
+        aspect = long_over_short(quad)
         if fill >= params.min_fill and params.min_aspect <= aspect <= params.max_aspect:
             refined = fit_sides(contour.reshape(-1, 2).astype(np.float32), quad)
             found.append(_Candidate(refined, min(fill, 1.0 / fill), quad_area))
@@ -225,20 +219,8 @@ def fit_sides(points: npt.NDArray[np.float32], quad: Quad) -> Quad:
     card's rounded corners otherwise pull the corners inwards). `quad` is returned unchanged
     if a side has too few points or the fit moves a corner implausibly far.
     """
-    lines = []
-    for index in range(4):
-        line = _side_line(points, quad[index], quad[(index + 1) % 4])
-        if line is None:
-            return quad
-        lines.append(line)
-    corners = [_intersect(lines[index - 1], lines[index]) for index in range(4)]
-    if any(c is None for c in corners):
-        return quad
-    refined = np.array(corners, np.float32)
     shortest = min(_side(quad, index) for index in range(4))
-    if float(np.abs(refined - quad).max()) > 0.15 * shortest:
-        return quad
-    return refined
+    return _sides_met(quad, lambda start, end: _side_line(points, start, end), 0.15 * shortest)
 
 
 def refine_edges(frame: npt.NDArray[np.uint8], quad: Quad, reach: float) -> Quad:
@@ -251,25 +233,36 @@ def refine_edges(frame: npt.NDArray[np.uint8], quad: Quad, reach: float) -> Quad
     """
     centre = quad.mean(axis=0)
     offsets = np.arange(-reach - 1.5, reach + 1.75, 0.5, dtype=np.float32)
+    return _sides_met(quad, lambda start, end: _edge_line(frame, start, end, centre, offsets),
+                      2.5 * reach + 3)
+
+
+def _sides_met(quad: Quad, side_line: Callable[[npt.NDArray[np.float32],
+                                                npt.NDArray[np.float32]], Line | None],
+               max_move: float) -> Quad:
+    """The corners where the lines `side_line` fits to `quad`'s sides meet.
+
+    `quad` itself when a side gives no line, two neighbouring lines are parallel, or a
+    corner would move further than `max_move`.
+    """
     lines = []
     for index in range(4):
-        line = _edge_line(frame, quad[index], quad[(index + 1) % 4], centre, offsets)
+        line = side_line(quad[index], quad[(index + 1) % 4])
         if line is None:
             return quad
         lines.append(line)
-    corners = [_intersect(lines[index - 1], lines[index]) for index in range(4)]
+    corners = [intersect(*lines[index - 1], *lines[index]) for index in range(4)]
     if any(c is None for c in corners):
         return quad
     refined = np.array(corners, np.float32)
-    if float(np.abs(refined - quad).max()) > 2.5 * reach + 3:
+    if float(np.abs(refined - quad).max()) > max_move:
         return quad
     return refined
 
 
 def _edge_line(frame: npt.NDArray[np.uint8], start: npt.NDArray[np.float32],
                end: npt.NDArray[np.float32], centre: npt.NDArray[np.float32],
-               offsets: npt.NDArray[np.float32]
-               ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+               offsets: npt.NDArray[np.float32]) -> Line | None:
     direction = end - start
     length = float(np.linalg.norm(direction))
     if length < 8:
@@ -279,25 +272,11 @@ def _edge_line(frame: npt.NDArray[np.uint8], start: npt.NDArray[np.float32],
     if float(np.dot((start + end) / 2 - centre, normal)) < 0:
         normal = -normal  # point outwards, from paper to table
     along = np.linspace(0.15, 0.85, 16, dtype=np.float32)[:, None]
-    points = start + along * direction
-    samples = points[:, None, :] + offsets[None, :, None] * normal
-    map_x = np.ascontiguousarray(samples[..., 0], np.float32)
-    map_y = np.ascontiguousarray(samples[..., 1], np.float32)
-    values = cv2.remap(frame, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    profile = min_channel(values).astype(np.float32)
-    fall = profile[:, :-2] - profile[:, 2:]
-    steepest = fall.argmax(axis=1)
-    strong = fall[np.arange(len(steepest)), steepest] > 8.0
-    if int(strong.sum()) < 6:
-        return None
-    edge = points[strong] + (offsets[steepest[strong] + 1])[:, None] * normal
-    vx, vy, x0, y0 = cv2.fitLine(edge.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-    return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
+    return edge_line(frame, start + along * direction, normal, offsets, min_strong=6)
 
 
 def _side_line(points: npt.NDArray[np.float32], start: npt.NDArray[np.float32],
-               end: npt.NDArray[np.float32]
-               ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+               end: npt.NDArray[np.float32]) -> Line | None:
     direction = end - start
     length = float(np.linalg.norm(direction))
     if length < 4:
@@ -311,17 +290,6 @@ def _side_line(points: npt.NDArray[np.float32], start: npt.NDArray[np.float32],
         return None
     vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
     return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
-
-
-def _intersect(first: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]],
-               second: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]
-               ) -> npt.NDArray[np.float64] | None:
-    (p, r), (q, s) = first, second
-    denominator = r[0] * s[1] - r[1] * s[0]
-    if abs(denominator) < 1e-6:
-        return None
-    t = ((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / denominator
-    return p + t * r
 
 
 def order_corners(points: npt.NDArray[np.float32]) -> Quad:
@@ -344,7 +312,8 @@ def _side(quad: Quad, index: int) -> float:
     return float(np.linalg.norm(quad[index] - quad[(index + 1) % 4]))
 
 
-def _aspect(quad: Quad) -> float:
+def long_over_short(quad: Quad) -> float:
+    """The ratio of `quad`'s long sides to its short ones (ordered as `order_corners` does)."""
     short = _side(quad, 0) + _side(quad, 2)
     long = _side(quad, 1) + _side(quad, 3)
     return long / short if short > 0 else 0.0

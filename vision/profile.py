@@ -18,6 +18,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from vision.cards import RANKS, SUITS
 from vision.classify import GlyphClassifier, NearestNeighbours, Perceptron
 from vision.errors import ProfileError
 from vision.features import RANK_BOX, SUIT_BOX, feature_length
@@ -92,14 +93,13 @@ def save_profile(profile: DeckProfile, path: Path) -> None:
 
 def _classifier_meta(classifier: GlyphClassifier) -> dict[str, Any]:
     if isinstance(classifier, NearestNeighbours):
-        return {"type": "nearest", "classes": classifier.classes,
-                "temperature": classifier.temperature,
-                "novelty_distance": classifier.novelty_distance}
-    if isinstance(classifier, Perceptron):
-        return {"type": "perceptron", "classes": classifier.classes,
-                "temperature": classifier.temperature,
-                "novelty_distance": classifier.novelty_distance}
-    raise ProfileError(f"cannot save a {type(classifier).__name__} classifier")
+        kind = "nearest"
+    elif isinstance(classifier, Perceptron):
+        kind = "perceptron"
+    else:
+        raise ProfileError(f"cannot save a {type(classifier).__name__} classifier")
+    return {"type": kind, "classes": classifier.classes, "temperature": classifier.temperature,
+            "novelty_distance": classifier.novelty_distance}
 
 
 def _classifier_arrays(classifier: GlyphClassifier) -> list[tuple[str, npt.NDArray[Any]]]:
@@ -153,7 +153,7 @@ def _read_meta(path: Path, arrays: Mapping[str, npt.NDArray[Any]]) -> dict[str, 
 def _build(meta: dict[str, Any], arrays: Mapping[str, npt.NDArray[Any]]) -> DeckProfile:
     rank = _load_classifier("rank", meta["rank"], arrays, feature_length(RANK_BOX))
     suit = _load_classifier("suit", meta["suit"], arrays, feature_length(SUIT_BOX))
-    if rank.classes != "A23456789TJQK" or suit.classes != "SHDC":
+    if rank.classes != RANKS or suit.classes != SUITS:
         raise ValueError("classifier classes are not the 13 ranks and 4 suits")
     return DeckProfile(
         name=str(meta["name"]), kind=str(meta["kind"]), layout=IndexLayout(**meta["layout"]),

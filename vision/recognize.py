@@ -21,10 +21,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from vision.cards import RED_SUITS
 from vision.errors import FrameError
 from vision.features import RANK_BOX, SUIT_BOX, glyph_features
 from vision.index import CornerIndex, read_corners
-from vision.locate import LocateParams, Quad, locate_cards
+from vision.locate import LocateParams, Quad, locate_cards, long_over_short
 from vision.profile import DeckProfile
 
 NO_INDEX = "no index found"
@@ -156,7 +157,7 @@ class Recognizer:
         """
         quad = np.asarray(quad, np.float32)
         reading = self._read_upright(frame, quad)
-        if _long_over_short(quad) >= AMBIGUOUS_ASPECT:
+        if long_over_short(quad) >= AMBIGUOUS_ASPECT:
             return reading
         turned = self._read_upright(frame, np.roll(quad, -1, axis=0))
         if reading.card and turned.card and reading.card != turned.card:
@@ -247,7 +248,7 @@ def _doubt(novelty: float, corners_agree: bool, colour: float, confidence: float
 def _colour_terms(profile: DeckProfile,
                   corners: Sequence[CornerFeatures]) -> npt.NDArray[np.float32]:
     """Per corner, the log-probability of each suit's colour given the ink's redness."""
-    red_suits = np.array([s in "HD" for s in profile.suit.classes])
+    red_suits = np.array([s in RED_SUITS for s in profile.suit.classes])
     terms = []
     for corner in corners:
         log_red, log_black = profile.colour.log_red_black(corner.redness)
@@ -264,12 +265,6 @@ def _mean_log(log_probabilities: npt.NDArray[np.float32]) -> npt.NDArray[np.floa
     """
     mean = log_probabilities.mean(axis=0)
     return (mean - np.logaddexp.reduce(mean)).astype(np.float32)
-
-
-def _long_over_short(quad: Quad) -> float:
-    sides = [float(np.linalg.norm(quad[i] - quad[(i + 1) % 4])) for i in range(4)]
-    short, long = sides[0] + sides[2], sides[1] + sides[3]
-    return long / short if short > 0 else 0.0
 
 
 def _index_box(corners: Sequence[CornerIndex]) -> tuple[int, int, int, int]:

@@ -29,7 +29,11 @@ Colour = tuple[int, int, int]
 
 BACK: Final = "back"
 """The code that draws a card face down."""
-BACKGROUNDS: Final = ("felt-green", "felt-blue", "felt-red", "grey-table", "wood", "dark")
+_TABLE_COLOURS: Final[dict[str, tuple[float, float, float]]] = {
+    "felt-green": (45, 110, 35), "felt-blue": (120, 70, 30), "felt-red": (40, 40, 130),
+    "grey-table": (120, 128, 130), "wood": (50, 95, 150), "dark": (35, 35, 35)}
+"""BGR of each table surface."""
+BACKGROUNDS: Final = tuple(_TABLE_COLOURS)
 
 _PIPS: Final[dict[str, list[tuple[float, float]]]] = {
     "2": [(0.5, 0.0), (0.5, 1.0)],
@@ -486,12 +490,10 @@ def table_background(kind: str, size: tuple[int, int], rng: np.random.Generator)
     Raises:
         SceneError: `kind` is not one of `BACKGROUNDS`.
     """
-    bases = {"felt-green": (45, 110, 35), "felt-blue": (120, 70, 30), "felt-red": (40, 40, 130),
-             "grey-table": (120, 128, 130), "wood": (50, 95, 150), "dark": (35, 35, 35)}
-    if kind not in bases:
+    if kind not in _TABLE_COLOURS:
         raise SceneError(f"unknown background {kind!r}; choose one of {', '.join(BACKGROUNDS)}")
     width, height = size
-    base = np.array(bases[kind], np.float32) * rng.uniform(0.85, 1.15)
+    base = np.array(_TABLE_COLOURS[kind], np.float32) * rng.uniform(0.85, 1.15)
     coarse = cv2.resize(rng.standard_normal((max(2, height // 40), max(2, width // 40)),
                                             np.float32), size, interpolation=cv2.INTER_CUBIC)
     grain = rng.random((height, width), np.float32) * np.float32(3.4) - np.float32(1.7)

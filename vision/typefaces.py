@@ -3,8 +3,9 @@
 OpenCV 5 renders text through `cv2.FontFace`: its built-in faces ("sans", a variable-weight
 grotesque, its italic, and "uni", a humanist sans) and any TrueType file it is given. The
 DejaVu faces are read from the machine's font folders when present (Debian's
-`fonts-dejavu-core`; Bitstream Vera licence, which allows use and redistribution; only
-rendered pixels feed the generic profile's training, no font data is kept or shipped).
+`fonts-dejavu-core`, and `fonts-dejavu-extra` for the condensed, oblique and math faces;
+Bitstream Vera licence, which allows use and redistribution; only rendered pixels feed the
+generic profile's training, no font data is kept or shipped).
 
 Faces are grouped in design families. The generic profile trains on `TRAINING_FAMILIES`
 (plus this package's stroke outlines, family "stroke") and is measured on

@@ -29,12 +29,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from itertools import product
 from math import comb, factorial, prod
 
 from controller.odds.combinatorics import falling
 from controller.odds.dealer import DealerHand, dealer_hands
 from controller.odds.errors import OddsError
+from controller.rules.axman import AXMAN_DECK_COUNTS
 from controller.rules.cards import Card, Rank, Suit
 
 Classify = Callable[[tuple[Card, ...]], str | None]
@@ -86,19 +88,13 @@ def count_axman(decks: int, hits: dict[tuple[int, bool], bool], classify: Classi
     pools = (4 * decks,) * 12 + (3 * decks, decks)
     shares = tuple(_suit_shares(i, decks) for i in range(14))
     counts: dict[tuple[str | None, int, int], int] = {}
-    cache: dict[tuple[Card, ...], str | None] = {}
+    line_of = cache(classify)  # many rank and suit splits share a representative hand
     for hand in dealer_hands(value_shoe, hits):
         for symbols, orders in _rank_splits(hand):
             kd = symbols[_KD]
             for cards, ways in _suit_classes(symbols, pools, shares):
-                line = cache.get(cards, _UNSEEN)
-                if line is _UNSEEN:
-                    line = cache[cards] = classify(cards)
-                _add_player(counts, line, orders * ways, hand.size, kd, decks)
+                _add_player(counts, line_of(cards), orders * ways, hand.size, kd, decks)
     return AxManCounts(counts, 52 * decks)
-
-
-_UNSEEN = "\0unseen"
 
 
 def _suit_shares(index: int, decks: int) -> tuple[int, ...]:
@@ -281,6 +277,6 @@ def check_decks(decks: int) -> None:
     Raises:
         OddsError: any other deck count.
     """
-    if decks not in (6, 8):
+    if decks not in AXMAN_DECK_COUNTS:
         raise OddsError(f"--decks {decks}: AxMan is offered only with 6 or 8 decks "
                         "(58 Pa. Code 633c.12(a))")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 from controller.odds.combinatorics import falling
 
@@ -108,7 +107,6 @@ def _count(
     return CoupCounts(counts, falling(size, 6), examples)
 
 
-@cache
 def _initial_pairs(
     shoe: tuple[int, ...],
 ) -> tuple[tuple[tuple[int, int], tuple[int, int], int], ...]:

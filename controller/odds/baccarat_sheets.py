@@ -7,16 +7,16 @@ by its `Coup.outcome` and `dragon_result` on a deal that ends that way.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
 from functools import cache
 from typing import Final
 
 from controller.odds.baccarat import Coup, CoupCounts, count_coups
-from controller.odds.parsheet import LOSES, PUSH, ParLine, ParSheet, Payout, to_one
+from controller.odds.parsheet import LOSES, PUSH, ParLine, ParSheet, Payout, odds_payout, ratio
 from controller.rules import baccarat as rules
 from controller.rules.cards import Card, Rank, Suit
-from controller.rules.money import Odds
 from controller.rules.options import BaccaratRules
 from controller.rules.paytables import DragonBonusPays
 
@@ -43,20 +43,14 @@ def rules_coup(decks: int, coup: Coup) -> rules.Coup:
     return rules.Coup(tuple(_BY_VALUE[v] for v in player), tuple(_BY_VALUE[v] for v in banker))
 
 
-def _odds(odds: Odds) -> Fraction:
-    return Fraction(odds.win, odds.per)
-
-
 def _sheet(bet: str, decks: int, classify: Callable[[rules.Coup], str],
            lines: list[tuple[str, Payout]], notes: tuple[str, ...] = ()) -> ParSheet:
     """Settle each distinct ending once with `classify`, then add up the counts per line."""
     table = coups(decks)
-    by_line: dict[str, int] = {}
+    by_line: Counter[str] = Counter()
     for coup, count in table.counts.items():
-        name = classify(rules_coup(decks, coup))
-        by_line[name] = by_line.get(name, 0) + count
-    return ParSheet(bet, decks, tuple(ParLine(name, payout, Fraction(by_line.get(name, 0),
-                                                                     table.total))
+        by_line[classify(rules_coup(decks, coup))] += count
+    return ParSheet(bet, decks, tuple(ParLine(name, payout, Fraction(by_line[name], table.total))
                                       for name, payout in lines), notes=notes)
 
 
@@ -67,7 +61,7 @@ def _winner(coup: rules.Coup) -> str:
 
 def banker(decks: int, settings: BaccaratRules) -> ParSheet:
     """The Banker wager: pays its odds less the commission on the win."""
-    net = _odds(settings.banker_pays) * (1 - Fraction(settings.commission_percent, 100))
+    net = ratio(settings.banker_pays) * (1 - Fraction(settings.commission_percent, 100))
     win = Payout(f"{settings.banker_pays} less {settings.commission_percent}% commission", net)
     return _sheet("baccarat-banker", decks, _winner,
                   [("banker wins", win), ("tie", PUSH), ("player wins", LOSES)],
@@ -78,7 +72,7 @@ def banker(decks: int, settings: BaccaratRules) -> ParSheet:
 def player(decks: int, settings: BaccaratRules) -> ParSheet:
     """The Player wager."""
     return _sheet("baccarat-player", decks, _winner,
-                  [("player wins", to_one(_odds(settings.player_pays))), ("tie", PUSH),
+                  [("player wins", odds_payout(settings.player_pays)), ("tie", PUSH),
                    ("banker wins", LOSES)])
 
 
@@ -87,7 +81,7 @@ def tie(decks: int, settings: BaccaratRules) -> ParSheet:
     def tied(coup: rules.Coup) -> str:
         return "tie" if coup.outcome is rules.Outcome.TIE else "no tie"
     return _sheet("baccarat-tie", decks, tied,
-                  [("tie", to_one(_odds(settings.tie_pays))), ("no tie", LOSES)])
+                  [("tie", odds_payout(settings.tie_pays)), ("no tie", LOSES)])
 
 
 def dragon(decks: int, pays: DragonBonusPays, *, side: str) -> ParSheet:
@@ -104,11 +98,11 @@ def dragon(decks: int, pays: DragonBonusPays, *, side: str) -> ParSheet:
             return f"non-natural win by {min(margin, 9)}"
         return "anything else"
 
-    lines: list[tuple[str, Payout]] = [("natural win", to_one(_odds(pays.natural_win))),
+    lines: list[tuple[str, Payout]] = [("natural win", odds_payout(pays.natural_win)),
                                        ("natural tie", PUSH)]
     for by in range(9, 3, -1):
         odds = pays.margin_odds(by)
         if odds is not None:
-            lines.append((f"non-natural win by {by}", to_one(_odds(odds))))
+            lines.append((f"non-natural win by {by}", odds_payout(odds)))
     lines.append(("anything else", LOSES))
     return _sheet(f"dragon-{side}", decks, classify, lines)

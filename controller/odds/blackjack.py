@@ -8,9 +8,8 @@ fixed positions of an exchangeable shuffle, so other players' cards need not be 
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections import Counter
 from fractions import Fraction
-from typing import TypeVar
 
 from controller.odds.combinatorics import deals, falling
 from controller.odds.errors import OddsError
@@ -21,11 +20,13 @@ from controller.odds.parsheet import (
     ParSheet,
     Payout,
     for_one,
+    odds_payout,
+    ratio,
     to_one,
 )
 from controller.odds.shoes import each_card, named_cards, shoe_size
 from controller.rules.cards import Rank
-from controller.rules.money import ForOne, MeterShare, Odds
+from controller.rules.money import ForOne, MeterShare
 from controller.rules.paytables import (
     Blazing7sPays,
     LuckyLadiesPays,
@@ -43,13 +44,6 @@ from controller.rules.sidebets import (
 )
 from controller.rules.sidebets import match_the_dealer as count_matches
 
-K = TypeVar("K", bound=Hashable)
-
-
-def odds_payout(odds: Odds) -> Payout:
-    """A rules `Odds` ("to 1") as a par-sheet payout."""
-    return to_one(Fraction(odds.win, odds.per))
-
 
 def _title(key: str) -> str:
     return key.replace("_", " ")
@@ -58,10 +52,10 @@ def _title(key: str) -> str:
 def perfect_pairs(decks: int, pays: PerfectPairsPays) -> ParSheet:
     """Perfect Pairs on the player's first two cards."""
     classes = each_card(decks)
-    counts: dict[PerfectPairsLine | None, int] = {}
+    counts: Counter[PerfectPairsLine | None] = Counter()
     for deal in deals(classes, (2,)):
         (player,) = deal.cards(classes)
-        _add(counts, perfect_pairs_line(*player), deal.weight)
+        counts[perfect_pairs_line(*player)] += deal.weight
     total = falling(shoe_size(decks), 2)
     lines = [ParLine(_title(line.value), odds_payout(pays.odds(line)),
                      Fraction(counts.get(line, 0), total)) for line in PerfectPairsLine]
@@ -77,7 +71,7 @@ def lucky_ladies(decks: int, pays: LuckyLadiesPays) -> ParSheet:
     """
     classes = each_card(decks)
     size = shoe_size(decks)
-    counts: dict[LuckyLadiesLine | None, int] = {}
+    counts: Counter[LuckyLadiesLine | None] = Counter()
     for deal in deals(classes, (2,)):
         (player,) = deal.cards(classes)
         aces = 4 * decks - sum(card.rank is Rank.ACE for card in player)
@@ -85,9 +79,8 @@ def lucky_ladies(decks: int, pays: LuckyLadiesPays) -> ParSheet:
         blackjacks = 2 * aces * tens
         others = falling(size - 2, 2) - blackjacks
         if blackjacks:
-            _add(counts, lucky_ladies_line(*player, dealer_blackjack=True),
-                 deal.weight * blackjacks)
-        _add(counts, lucky_ladies_line(*player, dealer_blackjack=False), deal.weight * others)
+            counts[lucky_ladies_line(*player, dealer_blackjack=True)] += deal.weight * blackjacks
+        counts[lucky_ladies_line(*player, dealer_blackjack=False)] += deal.weight * others
     total = falling(size, 4)
     lines = [ParLine(_title(line.value).replace("queen hearts", "queen of hearts"),
                      odds_payout(pays.odds(line)), Fraction(counts.get(line, 0), total))
@@ -106,24 +99,25 @@ _MATCH_LINES = (
 
 
 def match_the_dealer(bet: str, decks: int, pays: MatchPays, *, spanish: bool) -> ParSheet:
-    """Match the Dealer: each of the player's two cards against the dealer's up card."""
+    """Match the Dealer: each of the player's two cards against the dealer's up card.
+
+    With `spanish`, the shoe is of 48-card Spanish decks (Spanish 21).
+    """
     classes = each_card(decks, spanish=spanish)
-    counts: dict[Matches, int] = {}
+    counts: Counter[Matches] = Counter()
     for deal in deals(classes, (2, 1)):
         player, (up,) = deal.cards(classes)
-        _add(counts, count_matches(player[0], player[1], up), deal.weight)
+        counts[count_matches(player[0], player[1], up)] += deal.weight
     total = falling(shoe_size(decks, spanish=spanish), 3)
     lines = []
     for name, matches in _MATCH_LINES:
-        win = matches.suited * _ratio(pays.suited) + matches.unsuited * _ratio(pays.unsuited)
+        win = matches.suited * ratio(pays.suited) + matches.unsuited * ratio(pays.unsuited)
         lines.append(ParLine(name, to_one(win), Fraction(counts.get(matches, 0), total)))
     lines.append(ParLine("no match", LOSES, Fraction(counts.get(Matches(0, 0), 0), total)))
-    return ParSheet(bet, decks, tuple(lines),
-                    notes=("Each matching card wins its own odds; two matches pay the sum.",))
-
-
-def _ratio(odds: Odds) -> Fraction:
-    return Fraction(odds.win, odds.per)
+    notes = ["Each matching card wins its own odds; two matches pay the sum."]
+    if spanish:
+        notes.append(f"{decks} Spanish decks of 48 cards.")
+    return ParSheet(bet, decks, tuple(lines), notes=tuple(notes))
 
 
 def blazing7s(decks: int, pays: Blazing7sPays, meter: Fraction) -> ParSheet:
@@ -137,10 +131,10 @@ def blazing7s(decks: int, pays: Blazing7sPays, meter: Fraction) -> ParSheet:
         raise OddsError(f"--meter {meter}: the meter must be a positive whole number of cents "
                         f"when multiplied by the {pays.wager / 100:.2f} wager")
     classes = named_cards(decks, lambda card: card.rank is Rank.SEVEN)
-    counts: dict[Blazing7sLine | None, int] = {}
+    counts: Counter[Blazing7sLine | None] = Counter()
     for deal in deals(classes, (2, 1)):
         player, (up,) = deal.cards(classes)
-        _add(counts, blazing7s_line(player[0], player[1], up), deal.weight)
+        counts[blazing7s_line(player[0], player[1], up)] += deal.weight
     total = falling(shoe_size(decks), 3)
     lines = [ParLine(_B7_NAMES[line], _blazing_payout(pays.pay(line), pays.wager,
                                                       meter_cents.numerator),
@@ -170,9 +164,3 @@ def _blazing_payout(pay: ForOne | MeterShare, wager: int, meter_cents: int) -> P
     returned = pay.of(meter_cents)
     return for_one(Fraction(returned, wager),
                    f"{pay.percent}% of meter ({returned / 100:,.2f} for {wager / 100:.2f})")
-
-
-def _add(counts: dict[K, int], key: K, weight: int) -> None:
-    counts[key] = counts.get(key, 0) + weight
-
-

@@ -8,7 +8,16 @@ from typing import Final
 from controller.odds.axman import check_decks, count_axman
 from controller.odds.combinatorics import falling
 from controller.odds.dealer import dealer_hands, hit_table, sequence_count
-from controller.odds.parsheet import LOSES, NOT_A_WAGER, JsonValue, ParLine, ParSheet, to_one
+from controller.odds.parsheet import (
+    LOSES,
+    NOT_A_WAGER,
+    JsonValue,
+    ParLine,
+    ParSheet,
+    exact_text,
+    ratio,
+    to_one,
+)
 from controller.rules.axman import AxManLine, axman_lines
 from controller.rules.cards import Card, Rank, Suit
 from controller.rules.hands import dealer_must_draw
@@ -80,7 +89,7 @@ def dealer_outcomes(decks: int, *, hits_soft_17: bool) -> ParSheet:
         matrix.append(_row(name, blackjack, dist, given))
         breakdown.append({
             "up": name, "up_probability": float(chance_up), "blackjack": float(blackjack),
-            "blackjack_exact": _exact(blackjack),
+            "blackjack_exact": exact_text(blackjack),
             "totals": {o: float(dist.get(o, Fraction(0))) for o in TOTALS},
             "totals_given_no_blackjack": {o: float(p) for o, p in given.items()},
         })
@@ -109,10 +118,6 @@ def _row(name: str, blackjack: Fraction, dist: dict[str, Fraction],
 _HEADER: Final = ("Up", "Blackjack", *TOTALS, "|", *(f"{o}|noBJ" for o in TOTALS))
 
 
-def _exact(value: Fraction) -> str:
-    return f"{value.numerator}/{value.denominator}"
-
-
 _AXMAN_NAMES: Final = {line: line.value.replace("_", " ") for line in AxManLine}
 
 
@@ -130,7 +135,7 @@ def axman(decks: int, pays: AxManPays, *, hits_soft_17: bool) -> ParSheet:
         odds = pays.odds(line)
         for held, label in ((0, ""), (1, ", one KD in player's two cards"),
                             (2, ", two KD in player's two cards")):
-            win = Fraction(odds.win, odds.per) * pays.multiplier(held)
+            win = ratio(odds) * pays.multiplier(held)
             lines.append(ParLine(_AXMAN_NAMES[line] + label, to_one(win),
                                  counts.probability(line.value, held)))
     losing = sum((counts.probability(None, held) for held in range(3)), Fraction(0))

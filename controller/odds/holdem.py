@@ -8,19 +8,18 @@ file `controller/default_table.toml` lists with its source.
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 from typing import Final
 
 from controller.odds.combinatorics import deals, falling
 from controller.odds.errors import OddsError
-from controller.odds.parsheet import LOSES, ParLine, ParSheet, to_one
+from controller.odds.parsheet import LOSES, ParLine, ParSheet, odds_payout
 from controller.odds.shoes import each_card
 from controller.rules.cards import Card, Rank, deck
 from controller.rules.paytables import HoldemBonusLine, HoldemBonusPays
-from controller.tableconfig import load_default_table
 
-__all__ = ["HoldemBonusLine", "HoldemBonusPays", "default_holdem_pays", "holdem_bonus",
-           "holdem_bonus_line"]
+__all__ = ["HoldemBonusLine", "HoldemBonusPays", "holdem_bonus", "holdem_bonus_line"]
 
 _NAMES: Final = {
     HoldemBonusLine.ACES_WITH_DEALER_ACES: "A-A, dealer A-A",
@@ -32,11 +31,6 @@ _NAMES: Final = {
     HoldemBonusLine.ACE_QUEEN_OR_JACK_UNSUITED: "A-Q or A-J unsuited",
     HoldemBonusLine.PAIR_2_TO_10: "pair 2-2 to T-T",
 }
-
-
-def default_holdem_pays() -> HoldemBonusPays:
-    """The shipped pay table: `[paytables.holdem-bonus]` of `controller/default_table.toml`."""
-    return load_default_table().game.paytables.holdem_bonus
 
 
 def holdem_bonus_line(player: tuple[Card, Card],
@@ -70,16 +64,15 @@ def holdem_bonus(decks: int, pays: HoldemBonusPays) -> ParSheet:
     if decks != 1:
         raise OddsError(f"--decks {decks}: Texas Hold'em Bonus is dealt from one 52-card deck")
     classes = each_card(1)
-    counts: dict[HoldemBonusLine | None, int] = {}
+    counts: Counter[HoldemBonusLine | None] = Counter()
     for deal in deals(classes, (2,)):
         (player,) = deal.cards(classes)
         for dealer, ways in _dealer_hands(player):
-            line = holdem_bonus_line((player[0], player[1]), dealer)
-            counts[line] = counts.get(line, 0) + deal.weight * ways
+            counts[holdem_bonus_line((player[0], player[1]), dealer)] += deal.weight * ways
     total = falling(52, 4)
-    lines = [ParLine(_NAMES[line], to_one(Fraction(pays.odds(line).win, pays.odds(line).per)),
-                     Fraction(counts.get(line, 0), total)) for line in HoldemBonusLine]
-    lines.append(ParLine("anything else", LOSES, Fraction(counts.get(None, 0), total)))
+    lines = [ParLine(_NAMES[line], odds_payout(pays.odds(line)), Fraction(counts[line], total))
+             for line in HoldemBonusLine]
+    lines.append(ParLine("anything else", LOSES, Fraction(counts[None], total)))
     return ParSheet("holdem-bonus", 1, tuple(lines),
                     notes=("Default pay table: the standard published Bonus pay table "
                            "([paytables.holdem-bonus] of controller/default_table.toml cites "

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Final
 
 from controller.odds.errors import OddsError
+from controller.rules.money import Odds
 
 JsonValue = None | bool | int | float | str | list["JsonValue"] | dict[str, "JsonValue"]
 
@@ -36,6 +37,16 @@ def to_one(odds: Fraction | int) -> Payout:
     """A win paid `odds` to 1 (the stake comes back on top)."""
     value = Fraction(odds)
     return Payout(f"{_number(value)}:1", value)
+
+
+def ratio(odds: Odds) -> Fraction:
+    """A pay table's "to 1" odds as an exact number (3:2 -> 3/2)."""
+    return Fraction(odds.win, odds.per)
+
+
+def odds_payout(odds: Odds) -> Payout:
+    """A pay table's "to 1" odds as a par-sheet payout."""
+    return to_one(ratio(odds))
 
 
 def for_one(returned: Fraction | int, label: str | None = None) -> Payout:
@@ -106,7 +117,7 @@ class ParSheet:
                 "name": line.name,
                 "pays": line.payout.label,
                 "probability": float(line.probability),
-                "exact": _exact(line.probability),
+                "exact": exact_text(line.probability),
             }
             for line in self.lines
         ]
@@ -115,7 +126,7 @@ class ParSheet:
             "decks": self.decks,
             "lines": lines,
             "house_edge": None if edge is None else float(edge),
-            "house_edge_exact": None if edge is None else _exact(edge),
+            "house_edge_exact": None if edge is None else exact_text(edge),
             "method": "exact enumeration (fractions.Fraction), shoe dealt without replacement",
         }
         data.update(self.extras)
@@ -154,7 +165,8 @@ def _contribution(line: ParLine) -> str:
     return f"{float(line.probability * line.payout.net):+.6f}"
 
 
-def _exact(value: Fraction) -> str:
+def exact_text(value: Fraction) -> str:
+    """An exact probability as JSON carries it: `numerator/denominator`."""
     return f"{value.numerator}/{value.denominator}"
 
 

@@ -10,6 +10,7 @@ from typing import Final
 from controller.odds import baccarat_sheets, blackjack, dealer_sheets, holdem, spanish21
 from controller.odds.errors import OddsError
 from controller.odds.parsheet import ParSheet
+from controller.rules.axman import AXMAN_DECK_COUNTS
 from controller.rules.cards import ALLOWED_DECK_COUNTS
 from controller.rules.meter import ProgressiveSettings
 from controller.rules.options import BaccaratRules
@@ -92,10 +93,8 @@ def _mtd(settings: Settings) -> ParSheet:
 
 def _mtd_spanish(settings: Settings) -> ParSheet:
     pays = settings.paytables.match_the_dealer_spanish21.for_decks(settings.decks)
-    sheet = blackjack.match_the_dealer("spanish21-match-the-dealer", settings.decks, pays,
-                                       spanish=True)
-    return ParSheet(sheet.bet, sheet.decks, sheet.lines,
-                    notes=(*sheet.notes, f"{settings.decks} Spanish decks of 48 cards."))
+    return blackjack.match_the_dealer("spanish21-match-the-dealer", settings.decks, pays,
+                                      spanish=True)
 
 
 BETS: Final[dict[str, Bet]] = {bet.name: bet for bet in (
@@ -114,7 +113,7 @@ BETS: Final[dict[str, Bet]] = {bet.name: bet for bet in (
         lambda s: blackjack.blazing7s(s.decks, s.paytables.blazing7s, s.meter),
         frozenset({"meter"})),
     Bet("axman", "dealer's final hand as a poker hand, KD wild (exact)",
-        (6, 8), (6, 8), "paytables.axman",
+        AXMAN_DECK_COUNTS, (6, 8), "paytables.axman",
         lambda s: dealer_sheets.axman(s.decks, s.paytables.axman, hits_soft_17=s.hits_soft_17),
         frozenset({"soft17"})),
     Bet("dealer-outcomes", "dealer's final total per up card, and blackjack per up card",

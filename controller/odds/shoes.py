@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from controller.odds.combinatorics import CardClass
-from controller.rules.cards import Card, deck
+from controller.rules.cards import SPANISH_DECK_SIZE, STANDARD_DECK_SIZE, Card, deck
 
 
 def each_card(decks: int, *, spanish: bool = False) -> tuple[CardClass, ...]:
@@ -41,4 +41,4 @@ def _distinct_ranks(cards: list[Card], wanted: int) -> tuple[Card, ...]:
 
 def shoe_size(decks: int, *, spanish: bool = False) -> int:
     """Cards in a shoe of `decks` decks."""
-    return decks * len(deck(spanish=spanish))
+    return decks * (SPANISH_DECK_SIZE if spanish else STANDARD_DECK_SIZE)

@@ -8,6 +8,7 @@ super bonus awards.
 
 from __future__ import annotations
 
+from collections import Counter
 from fractions import Fraction
 
 from controller.odds.combinatorics import deals, falling
@@ -36,11 +37,10 @@ def bonus_cards(decks: int, pays: Spanish21BonusPays) -> ParSheet:
     """
     classes = named_cards(decks, lambda card: card.rank in (Rank.SIX, Rank.SEVEN, Rank.EIGHT),
                           spanish=True)
-    counts: dict[tuple[Spanish21Bonus | None, bool], int] = {}
+    counts: Counter[tuple[Spanish21Bonus | None, bool]] = Counter()
     for deal in deals(classes, (3, 1)):
         player, (up,) = deal.cards(classes)
-        key = (spanish21_bonus(player), is_super_bonus(player, up))
-        counts[key] = counts.get(key, 0) + deal.weight
+        counts[spanish21_bonus(player), is_super_bonus(player, up)] += deal.weight
     total = falling(shoe_size(decks, spanish=True), 4)
     lines: list[ParLine] = []
     for pattern, name in _PATTERNS:

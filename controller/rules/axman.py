@@ -19,6 +19,9 @@ from controller.rules.cards import Card, Rank, Suit
 
 KING_OF_DIAMONDS: Final = Card(Rank.KING, Suit.DIAMONDS)
 
+AXMAN_DECK_COUNTS: Final = (6, 8)
+"""The shoes AxMan may be offered with: six or eight decks (633c.12(a))."""
+
 
 class AxManLine(StrEnum):
     """AxMan pay lines, keyed as in `[paytables.axman]`."""
@@ -43,11 +46,6 @@ _ALL_VALUES: Final = tuple(range(2, 15))
 _WHEEL: Final = frozenset({14, 2, 3, 4, 5})
 
 Reading = tuple[tuple[int, Suit], ...]
-
-
-def poker_value(rank: Rank) -> int:
-    """Poker rank value, ace high: `2`=2 ... `T`=10, `J`=11, `Q`=12, `K`=13, `A`=14."""
-    return _HIGH[rank]
 
 
 def axman_lines(dealer_cards: Sequence[Card]) -> frozenset[AxManLine]:
@@ -80,8 +78,8 @@ def _readings(hand: Sequence[Card]) -> Iterator[Reading]:
 
 
 def _lines_of(reading: Reading, *, full: bool) -> set[AxManLine]:
-    counts = sorted(Counter(value for value, _ in reading).values(), reverse=True)
-    pairs = Counter(value for value, _ in reading)
+    by_value = Counter(value for value, _ in reading)
+    counts = sorted(by_value.values(), reverse=True)
     lines: set[AxManLine] = set()
     if counts[0] >= 4:
         lines.add(AxManLine.FOUR_OF_A_KIND)
@@ -89,7 +87,7 @@ def _lines_of(reading: Reading, *, full: bool) -> set[AxManLine]:
         lines.add(AxManLine.THREE_OF_A_KIND)
     if len(counts) > 1 and counts[1] >= 2:
         lines.add(AxManLine.TWO_PAIR)
-    if any(n >= 2 and value >= 11 for value, n in pairs.items()):
+    if any(n >= 2 and value >= 11 for value, n in by_value.items()):
         lines.add(AxManLine.JACKS_OR_BETTER)
     if full:
         lines |= _five_card_lines(reading, counts)

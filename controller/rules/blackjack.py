@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from controller.rules.axman import AXMAN_DECK_COUNTS
 from controller.rules.cards import Card, Rank
 from controller.rules.errors import RulesError
 from controller.rules.hands import (
@@ -174,11 +175,12 @@ class BlackjackRound:
         return is_two_card_21(self.dealer[:2])
 
     def seat_state(self, seat: int) -> SeatState:
-        """The state of seat number `seat`."""
-        for state in self.seats:
-            if state.seat == seat:
-                return state
-        raise RulesError(f"seat {seat} has no wager this round")
+        """The state of seat number `seat`.
+
+        Raises:
+            RulesError: the seat has no wager this round.
+        """
+        return self.seats[_seat_index(self, seat)]
 
 
 def start_round(table: BlackjackTable, bets: Sequence[SeatBets]) -> BlackjackRound:
@@ -211,7 +213,7 @@ def _check_bets(table: BlackjackTable, bet: SeatBets) -> None:
     if blazing is not None and blazing != table.paytables.blazing7s.wager:
         raise RulesError(f"seat {bet.seat}: the Blazing 7's wager is fixed at "
                          f"{table.paytables.blazing7s.wager} cents, got {blazing}")
-    if SideBet.AXMAN in bet.side_bets and table.decks not in (6, 8):
+    if SideBet.AXMAN in bet.side_bets and table.decks not in AXMAN_DECK_COUNTS:
         raise RulesError(f"seat {bet.seat}: AxMan is offered only at 6- or 8-deck tables")
 
 
@@ -272,7 +274,7 @@ def _after_card(hand: Hand, rules: BlackjackRules) -> Hand:
         return hand
     if hand.split_aces and not rules.hit_split_aces:
         return replace(hand, finished=True)
-    if total == 21 or (rules.charlie_cards and len(hand.cards) >= rules.charlie_cards):
+    if total == 21 or is_charlie(hand, rules):
         return replace(hand, finished=True)
     return hand
 
@@ -284,17 +286,15 @@ def _seat_index(round_: BlackjackRound, seat: int) -> int:
     raise RulesError(f"seat {seat} has no wager this round")
 
 
+def _with_seat(round_: BlackjackRound, index: int, seat: SeatState) -> BlackjackRound:
+    return replace(round_, seats=(*round_.seats[:index], seat, *round_.seats[index + 1:]))
+
+
 def _with_hand(round_: BlackjackRound, index: int, hand_index: int, hand: Hand,
                seat: SeatState | None = None) -> BlackjackRound:
     seat = seat or round_.seats[index]
     hands = (*seat.hands[:hand_index], hand, *seat.hands[hand_index + 1:])
-    seats = (*round_.seats[:index], replace(seat, hands=hands), *round_.seats[index + 1:])
-    return replace(round_, seats=seats)
-
-
-def _with_hands(round_: BlackjackRound, index: int, hands: tuple[Hand, ...]) -> BlackjackRound:
-    seat = replace(round_.seats[index], hands=hands)
-    return replace(round_, seats=(*round_.seats[:index], seat, *round_.seats[index + 1:]))
+    return _with_seat(round_, index, replace(seat, hands=hands))
 
 
 # ----------------------------------------------------------------------------- phases
@@ -357,11 +357,15 @@ def dealer_plays(round_: BlackjackRound) -> bool:
     return axman or any(not hand_decided(h, round_.rules) for s in round_.seats for h in s.hands)
 
 
+def is_charlie(hand: Hand, rules: BlackjackRules) -> bool:
+    """`rules.charlie_cards` or more cards without busting (a Charlie wins 1:1)."""
+    return 0 < rules.charlie_cards <= len(hand.cards) and not hand.busted
+
+
 def hand_decided(hand: Hand, rules: BlackjackRules) -> bool:
     """A hand whose result no dealer card can change."""
-    charlie = bool(rules.charlie_cards) and len(hand.cards) >= rules.charlie_cards
     return (hand.busted or hand.surrendered or hand.rescued or hand.blackjack
-            or hand.even_money or (charlie and not hand.busted))
+            or hand.even_money or is_charlie(hand, rules))
 
 
 # ----------------------------------------------------------------------------- insurance
@@ -388,9 +392,7 @@ def insure(round_: BlackjackRound, seat: int, amount: int) -> BlackjackRound:
     limit = max_insurance(state.bets.wager, round_.rules.insurance_chip)
     if not round_.rules.insurance or not 0 < amount <= limit or state.hands[0].even_money:
         raise RulesError(f"seat {seat}: insurance of {amount} not allowed (up to {limit})")
-    seats = list(round_.seats)
-    seats[index] = replace(state, insurance=amount)
-    return replace(round_, seats=tuple(seats))
+    return _with_seat(round_, index, replace(state, insurance=amount))
 
 
 def take_even_money(round_: BlackjackRound, seat: int) -> BlackjackRound:
@@ -544,4 +546,4 @@ def _split(round_: BlackjackRound, seat_index: int, hand_index: int) -> Blackjac
     pair = tuple(Hand(cards=(card,), stake=hand.stake, from_split=True, split_aces=aces)
                  for card in hand.cards)
     hands = (*seat.hands[:hand_index], *pair, *seat.hands[hand_index + 1:])
-    return _with_hands(round_, seat_index, hands)
+    return _with_seat(round_, seat_index, replace(seat, hands=hands))

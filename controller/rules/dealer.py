@@ -19,7 +19,6 @@ from controller.rules.baccarat import (
     BaccaratSeat,
     Coup,
     Outcome,
-    baccarat_total,
     check_baccarat_bets,
     deal_card,
     next_side,
@@ -210,11 +209,3 @@ def play_baccarat_round(rules: BaccaratRules, dragon: DragonBonusPays,
         return VoidedRound("the shoe ran out of cards mid-coup", tuple(shoe.used))
     nets = settle_baccarat(coup, sorted(seats, key=lambda s: s.seat), rules, dragon)
     return BaccaratRoundResult(coup.player, coup.banker, coup.outcome, nets, tuple(shoe.used))
-
-
-def describe_coup(result: BaccaratRoundResult) -> str:
-    """`Player 5H 2C (7)  Banker KS 9D (9)  -> banker` for readable output."""
-    player = " ".join(str(c) for c in result.player)
-    banker = " ".join(str(c) for c in result.banker)
-    return (f"Player {player} ({baccarat_total(result.player)})  "
-            f"Banker {banker} ({baccarat_total(result.banker)})  -> {result.result.value}")

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Final
 
+from controller.rules.axman import AXMAN_DECK_COUNTS
 from controller.rules.cards import ALLOWED_DECK_COUNTS
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
@@ -164,18 +165,20 @@ def table_from_mapping(data: Mapping[str, object] | None) -> TableSettings:
         ConfigError: unknown key, wrong type or impossible value.
     """
     reader = SectionReader("table", data)
-    game = Game(reader.text("game", Game.BLACKJACK.value, [g.value for g in Game]))
-    decks = reader.integer("decks", 8 if game is Game.BACCARAT else 6, minimum=1)
+    defaults = TableSettings()
+    game = Game(reader.text("game", defaults.game.value, [g.value for g in Game]))
+    decks = reader.integer("decks", 8 if game is Game.BACCARAT else defaults.decks, minimum=1)
     if decks not in ALLOWED_DECK_COUNTS:
         raise reader.error("decks", f"a shoe holds 1, 2, 4, 5, 6 or 8 decks, not {decks}")
     settings = TableSettings(
-        name=reader.text("name", "table"), game=game, decks=decks,
-        seats=reader.integer("seats", 7, minimum=1, maximum=9),
-        penetration=reader.integer("penetration", 75, minimum=10, maximum=95),
-        cut_from_end=reader.integer("cut_from_end", 14, minimum=6, maximum=200),
+        name=reader.text("name", defaults.name), game=game, decks=decks,
+        seats=reader.integer("seats", defaults.seats, minimum=1, maximum=9),
+        penetration=reader.integer("penetration", defaults.penetration, minimum=10, maximum=95),
+        cut_from_end=reader.integer("cut_from_end", defaults.cut_from_end, minimum=6,
+                                    maximum=200),
         side_bets=reader.strings("side_bets", SIDE_BETS_BY_GAME[game], SIDE_BETS_BY_GAME[game]),
-        min_wager=reader.integer("min_wager", 500, minimum=1),
-        max_wager=reader.integer("max_wager", 500_000, minimum=1),
+        min_wager=reader.integer("min_wager", defaults.min_wager, minimum=1),
+        max_wager=reader.integer("max_wager", defaults.max_wager, minimum=1),
     )
     reader.finish()
     if settings.max_wager < settings.min_wager:
@@ -200,10 +203,6 @@ class GameConfig:
         """The blackjack-family rules of `game`."""
         return {Game.BLACKJACK: self.blackjack, Game.SPANISH21: self.spanish21,
                 Game.COMMUNITY: self.community}[game]
-
-
-OWNED_SECTIONS: Final = ("table", "rules", "paytables", "progressive")
-"""Top-level sections of the table file that the game rules validate."""
 
 
 def game_config_from_mapping(document: Mapping[str, object]) -> GameConfig:
@@ -244,10 +243,8 @@ def check_consistency(config: GameConfig) -> None:
         ConfigError: naming the offending key.
     """
     table = config.table
-    if SideBet.AXMAN in table.side_bets and table.decks not in (6, 8):
+    if SideBet.AXMAN in table.side_bets and table.decks not in AXMAN_DECK_COUNTS:
         raise ConfigError(f"[table] side_bets: AxMan is offered only at 6- or 8-deck tables "
                           f"(58 Pa. Code 633c.12(a)); this table has {table.decks}")
     if SideBet.MATCH_THE_DEALER in table.side_bets:
-        pays = (config.paytables.match_the_dealer_spanish21 if table.game is Game.SPANISH21
-                else config.paytables.match_the_dealer)
-        pays.for_decks(table.decks)
+        config.paytables.match_the_dealer_for(table.game).for_decks(table.decks)

@@ -16,6 +16,7 @@ from typing import Final, Generic, TypeVar
 from controller.rules.axman import AxManLine
 from controller.rules.cards import ALLOWED_DECK_COUNTS
 from controller.rules.errors import ConfigError
+from controller.rules.hands import Game
 from controller.rules.money import ForOne, MeterShare, Odds
 from controller.rules.reader import SectionReader
 from controller.rules.sidebets import (
@@ -261,6 +262,12 @@ class Paytables:
     dragon_bonus: DragonBonusPays = DragonBonusPays()
     holdem_bonus: HoldemBonusPays = HoldemBonusPays()
 
+    def match_the_dealer_for(self, game: Game) -> MatchTheDealerPays:
+        """The Match the Dealer tables of `game` (Spanish 21 has its own)."""
+        if game is Game.SPANISH21:
+            return self.match_the_dealer_spanish21
+        return self.match_the_dealer
+
 
 def read_fields(reader: SectionReader, defaults: T, *, skip: tuple[str, ...] = ()) -> T:
     """Override `defaults` (a frozen dataclass) with the section's keys, by field type.
@@ -295,8 +302,12 @@ def _simple(name: str, data: object, defaults: T,
     return result
 
 
-def _match_the_dealer(name: str, data: object) -> MatchTheDealerPays:
-    reader = SectionReader(f"paytables.{name}", data)
+def _match_the_dealer(name: str, tables: Mapping[str, object],
+                      default: MatchTheDealerPays) -> MatchTheDealerPays:
+    """`[paytables.<name>.N]` per deck count N (none set: `default`; some: only those)."""
+    if name not in tables:
+        return default
+    reader = SectionReader(f"paytables.{name}", tables[name])
     rows: list[tuple[int, MatchPays]] = []
     for key in reader.names():
         if not key.isdigit() or int(key) not in ALLOWED_DECK_COUNTS:
@@ -360,11 +371,9 @@ def paytables_from_mapping(data: Mapping[str, object] | None) -> Paytables:
     return Paytables(
         perfect_pairs=_simple("perfect-pairs", raw.get("perfect-pairs"), defaults.perfect_pairs),
         lucky_ladies=_simple("lucky-ladies", raw.get("lucky-ladies"), defaults.lucky_ladies),
-        match_the_dealer=(_match_the_dealer("match-the-dealer", raw["match-the-dealer"])
-                          if "match-the-dealer" in raw else defaults.match_the_dealer),
-        match_the_dealer_spanish21=(
-            _match_the_dealer("match-the-dealer-spanish21", raw["match-the-dealer-spanish21"])
-            if "match-the-dealer-spanish21" in raw else defaults.match_the_dealer_spanish21),
+        match_the_dealer=_match_the_dealer("match-the-dealer", raw, defaults.match_the_dealer),
+        match_the_dealer_spanish21=_match_the_dealer("match-the-dealer-spanish21", raw,
+                                                     defaults.match_the_dealer_spanish21),
         blazing7s=_simple("blazing7s", raw.get("blazing7s"), defaults.blazing7s,
                           _check_blazing7s),
         axman=_simple("axman", raw.get("axman"), defaults.axman, _check_axman),

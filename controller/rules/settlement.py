@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from controller.rules.axman import axman_lines, kings_of_diamonds
-from controller.rules.blackjack import BlackjackRound, Hand, Phase, SeatState
+from controller.rules.blackjack import BlackjackRound, Hand, Phase, SeatState, is_charlie
 from controller.rules.cards import Card
 from controller.rules.errors import RulesError
 from controller.rules.hands import Game, hand_value
@@ -117,7 +117,7 @@ def hand_net(round_: BlackjackRound, hand: Hand) -> int:
         return rules.blackjack_pays.winnings(hand.stake)
     if round_.dealer_blackjack:
         return -hand.at_risk
-    if rules.charlie_cards and len(hand.cards) >= rules.charlie_cards:
+    if is_charlie(hand, rules):
         return hand.at_risk
     return _compare(round_, hand)
 
@@ -181,10 +181,8 @@ def side_bet_net(round_: BlackjackRound, seat: SeatState, name: str, amount: int
         ll = lucky_ladies_line(first, second, dealer_blackjack=round_.dealer_blackjack)
         winnings = pays.lucky_ladies.odds(ll).winnings(amount) if ll else 0
     elif name == SideBet.MATCH_THE_DEALER:
-        table = (pays.match_the_dealer_spanish21 if round_.rules.game is Game.SPANISH21
-                 else pays.match_the_dealer)
-        winnings = table.for_decks(round_.table.decks).winnings(
-            match_the_dealer(first, second, up), amount)
+        table = pays.match_the_dealer_for(round_.rules.game).for_decks(round_.table.decks)
+        winnings = table.winnings(match_the_dealer(first, second, up), amount)
     elif name == SideBet.AXMAN:
         line = pays.axman.best(axman_lines(round_.dealer))
         kings = kings_of_diamonds(first, second)

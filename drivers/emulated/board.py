@@ -265,6 +265,10 @@ class BoardEmulator:
         with self._progress:
             return self._progress.wait_for(condition, timeout)
 
+    def _tick_ms(self) -> int:
+        """The board's millisecond tick (`tick_ms` fields): its clock, wrapping at 2**32."""
+        return int(self.clock() * 1000) & 0xFFFF_FFFF
+
     def _pty_write(self, data: bytes) -> None:
         if self.write_observer is not None:
             self.write_observer(data)

@@ -19,9 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Final
 
-from drivers.config import LayoutConfig
+from drivers.config import KEY_NORMAL, LayoutConfig
 from drivers.errors import DeviceClosedError, DeviceUnavailableError, DriverError
 from drivers.events import (
     BetSensorChanged,
@@ -36,9 +35,8 @@ from drivers.events import (
     ShoeLoaded,
 )
 from drivers.interfaces import LampState, ShoeState
+from drivers.sign import check_amount, check_fault_text, check_win
 from drivers.timing import ManualScheduler, Scheduler
-
-MAX_CENTS: Final = 0xFFFF_FFFF
 
 
 class _FakeDevice:
@@ -191,7 +189,7 @@ class FakeLayout(_FakeDevice):
     def turn_key(self, position: str) -> None:
         """Stimulus: the supervisor turns the key to a position (`normal` or a configured one)."""
         self._check_usable()
-        if position != "normal" and position not in self._config.key_switches:
+        if position != KEY_NORMAL and position not in self._config.key_switches:
             raise DriverError(self._name, f"no key position {position!r}")
         for name in self._config.key_switches:
             self._inputs[name] = name == position
@@ -220,16 +218,18 @@ class FakeSign(_FakeDevice):
 
     def show_amount(self, cents: int) -> None:
         """Record an amount."""
-        self._record("amount", _cents(self._name, cents))
+        check_amount(self._name, cents)
+        self._record("amount", cents)
 
     def show_win(self, seat: int, cents: int, hold_s: int = 20) -> None:
         """Record a win."""
-        check_win(self._name, seat, hold_s)
-        self._record("win", seat, _cents(self._name, cents), hold_s)
+        check_win(self._name, seat, cents, hold_s)
+        self._record("win", seat, cents, hold_s)
 
     def show_fault(self, text: str) -> None:
         """Record a fault text."""
-        self._record("fault", check_fault_text(self._name, text))
+        check_fault_text(self._name, text)
+        self._record("fault", text)
 
     def go_silent(self) -> None:
         """Stimulus: the sign stops answering (a `LinkDown` is reported)."""
@@ -243,23 +243,3 @@ class FakeSign(_FakeDevice):
         self._check_usable()
         self.shown.append((self._scheduler.now(), what, fields))
 
-
-def _cents(device: str, cents: int) -> int:
-    if not 0 <= cents <= MAX_CENTS:
-        raise DriverError(device, f"amount: {cents} cents is out of range 0..{MAX_CENTS}")
-    return cents
-
-
-def check_win(device: str, seat: int, hold_s: int) -> None:
-    """Refuse a seat or hold time the sign cannot show."""
-    if not 1 <= seat <= 9:
-        raise DriverError(device, f"seat: {seat} is out of range 1..9")
-    if not 1 <= hold_s <= 30:
-        raise DriverError(device, f"hold_s: {hold_s} is out of range 1..30")
-
-
-def check_fault_text(device: str, text: str) -> str:
-    """Refuse a fault text the sign cannot show."""
-    if len(text.encode("utf-8")) > 16 or not text.isascii():
-        raise DriverError(device, f"text: {text!r} is not at most 16 ASCII characters")
-    return text

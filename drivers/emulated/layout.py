@@ -93,24 +93,21 @@ class LayoutEmulator(BoardEmulator):
         """The supervisor turns the key to `normal`, `supervisor` or `reset`."""
         with self._lock:
             self.position = position
-            self.endpoint.emit("key_switch", position=position, tick_ms=self._tick())
+            self.endpoint.emit("key_switch", position=position, tick_ms=self._tick_ms())
         self.send_now()
 
     # ------------------------------------------------------------ internals
 
-    def _tick(self) -> int:
-        return int(self.clock() * 1000) & 0xFFFF_FFFF
-
     def _sensor(self, spot: int, covered: bool) -> None:
         with self._lock:
             (self.covered.add if covered else self.covered.discard)(spot)
-            self.endpoint.emit("bet_sensor", spot=spot, covered=covered, tick_ms=self._tick())
+            self.endpoint.emit("bet_sensor", spot=spot, covered=covered, tick_ms=self._tick_ms())
         self.send_now()
 
     def _button(self, button: int, pressed: bool) -> None:
         with self._lock:
             (self.pressed.add if pressed else self.pressed.discard)(button)
-            self.endpoint.emit("button", button=button, pressed=pressed, tick_ms=self._tick())
+            self.endpoint.emit("button", button=button, pressed=pressed, tick_ms=self._tick_ms())
         self.send_now()
 
     # Handlers run on the runner thread inside the endpoint's lock; they only touch the

@@ -1,9 +1,9 @@
 """The device end of a real pseudo-terminal, so drivers and pyserial run unchanged on emulators.
 
-`PtyPort` opens a pty pair with `os.openpty()`, keeps both ends (so the host may close and
-reopen the port without the pty vanishing), puts the terminal in raw mode, and serves the
-master end from one I/O thread: bytes the host writes go to `on_receive`; `write()` queues
-bytes for the host without ever blocking the caller. With `link_dir`, a stable symlink
+`PtyPort` opens a raw pty pair (`firmware_bridge.runner.open_pty`), keeps both ends (so the
+host may close and reopen the port without the pty vanishing), and serves the master end
+from one I/O thread: bytes the host writes go to `on_receive`; `write()` queues bytes for
+the host without ever blocking the caller. With `link_dir`, a stable symlink
 (`<link_dir>/<name>`) points at the current terminal, as a udev rule names a real port.
 
 Stimulus:
@@ -22,10 +22,11 @@ import logging
 import os
 import selectors
 import threading
-import tty
 from collections.abc import Callable
 from pathlib import Path
 from typing import Final
+
+from firmware_bridge.runner import open_pty
 
 _LOG = logging.getLogger(__name__)
 _READ_SIZE: Final = 4096
@@ -75,10 +76,9 @@ class PtyPort:
         with self._lock:
             if self.plugged:
                 return self
-            self._master, self._slave = os.openpty()
-            tty.setraw(self._slave)
-            os.set_blocking(self._master, False)
-            self._tty_path = os.ttyname(self._slave)
+            pair = open_pty()
+            self._master, self._slave = pair.master_fd, pair.slave_fd
+            self._tty_path = pair.slave_path
             self._wake_r, self._wake_w = os.pipe()
             self._pending.clear()
             self.plugged = True

@@ -21,7 +21,6 @@ Observation:
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any, Final
 
 from drivers.emulated.board import BoardEmulator
@@ -50,7 +49,6 @@ class ShoeEmulator(BoardEmulator):
         self._next_quality = 100
         self._lid_open = False
         self._jammed = False
-        self._ticks = time.monotonic
         self.endpoint.on("get_shoe_state", self._answer_state)
 
     # ------------------------------------------------------------ stimulus
@@ -139,8 +137,7 @@ class ShoeEmulator(BoardEmulator):
                                quality=self._next_quality)
         self._next_quality = 100
         self.drawn.append((card_no, code if how is None else None))
-        tick_ms = int(self._ticks() * 1000) & 0xFFFF_FFFF
-        self.endpoint.emit("card_out", card_no=card_no, tick_ms=tick_ms)
+        self.endpoint.emit("card_out", card_no=card_no, tick_ms=self._tick_ms())
 
     def _set_condition(self, name: str, **field: bool) -> None:
         with self._lock:

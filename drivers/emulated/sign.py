@@ -103,10 +103,11 @@ class SignEmulator(BoardEmulator):
 
     def _on_get_sign_state(self, message: Message) -> None:
         with self._lock:
-            fields: dict[str, int | bool | str] = {"update": self.last_update, "mode": self.mode,
-                      "amount_cents": self.amount, "fault_text": self.text if
-                      self.mode == "fault" else "", "brightness": self.brightness,
-                      "failsafe": self.endpoint.failsafe}
+            fields: dict[str, int | bool | str] = {
+                "update": self.last_update, "mode": self.mode, "amount_cents": self.amount,
+                "fault_text": self.text if self.mode == "fault" else "",
+                "brightness": self.brightness, "failsafe": self.endpoint.failsafe,
+            }
         self.endpoint.send("sign_state", **fields)
 
     def _on_failsafe(self, active: bool) -> None:

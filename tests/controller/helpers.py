@@ -1,19 +1,27 @@
-"""Building a table runtime in a temporary directory for controller tests."""
+"""Building a table runtime in a temporary directory for controller tests, and driving it."""
 
 from __future__ import annotations
 
+import random
 import time
-from dataclasses import replace
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from controller.baccarat import BaccaratModel
-from controller.blackjack import BlackjackModel
+from controller.app import model_factory
 from controller.journal import JournalStore
+from controller.rules.cards import Card, Rank, deck
 from controller.rules.hands import Game
 from controller.rules.options import GameConfig
+from controller.rules.strategy import PlayerPolicy
 from controller.runtime import RecordingOutputs, TableRuntime
 from controller.tableconfig import load_default_table
 from controller.tablemodel import Setup
+from controller.tablesim import bot_move
+
+CARDS = [str(c) for c in deck()]
+TENS = [c for c in CARDS if Card.parse(c).rank.is_ten_value]
+ACES = [c for c in CARDS if c[0] == "A"]
 
 
 def config(game: str = "blackjack", decks: int | None = None) -> GameConfig:
@@ -29,9 +37,9 @@ def config(game: str = "blackjack", decks: int | None = None) -> GameConfig:
 def runtime(state_dir: Path, game: str = "blackjack", burn: bool = False,
             durable: bool = True) -> TableRuntime:
     cfg = config(game)
-    factory = BaccaratModel if game == "baccarat" else BlackjackModel
     journal = JournalStore(state_dir, clock=time.monotonic, durable=durable)
-    return TableRuntime(Setup(cfg, burn=burn), journal, RecordingOutputs(), factory, "test")
+    return TableRuntime(Setup(cfg, burn=burn), journal, RecordingOutputs(),
+                        model_factory(cfg.table.game), "test")
 
 
 def open_round(rt: TableRuntime, wagers: dict[int, dict[str, int]]) -> None:
@@ -44,3 +52,75 @@ def open_round(rt: TableRuntime, wagers: dict[int, dict[str, int]]) -> None:
             else:
                 assert rt.fire("wager", seat=seat, bet=bet, cents=cents), (seat, bet)
     assert rt.fire("no_more_bets")
+
+
+def deal(rt: TableRuntime, *codes: str) -> None:
+    """Each card is accepted by the procedure."""
+    for code in codes:
+        assert rt.fire("card", code=code), code
+
+
+def kinds(rt: TableRuntime) -> list[str]:
+    """The kinds of every journal record so far."""
+    return [e.kind for e in rt.journal.entries()]
+
+
+# ---------------------------------------------------------------- hole-card secrecy (R5)
+@dataclass(frozen=True)
+class HolePair:
+    """Two rounds dealt alike but for the hole card: both with a dealer blackjack or neither.
+
+    Attributes:
+        seats: Seats playing.
+        first: The initial deal in dealing order, "XX" where the hole card goes.
+        holes: The two hole cards.
+        rest: The cards after the initial deal.
+        up: The dealer's up card.
+    """
+
+    seats: int
+    first: list[str]
+    holes: tuple[str, str]
+    rest: list[str]
+    up: str
+
+
+def hole_pair(rng: random.Random, up: str) -> tuple[str, str]:
+    """Two hole cards of one class under `up`: both complete a blackjack, or neither does."""
+    rank = Card.parse(up).rank
+    completes = TENS if rank is Rank.ACE else ACES if rank.is_ten_value else []
+    pool = completes if completes and rng.random() < 0.5 else [
+        c for c in CARDS if c not in completes]
+    return rng.choice(pool), rng.choice(pool)
+
+
+def random_hole_pair(rng: random.Random) -> HolePair:
+    """A random pair of rounds; four in five have an ace or a ten up (a peek is due)."""
+    seats = rng.randint(1, 3)
+    initial = [rng.choice(CARDS) for _ in range(seats * 2 + 2)]
+    up = initial[seats]
+    if rng.random() < 0.8:
+        up = rng.choice(ACES + TENS)
+        initial[seats] = up
+    holes = hole_pair(rng, up)
+    rest = [rng.choice(CARDS) for _ in range(12)]
+    first = [*initial[:seats], up, *initial[seats + 1:2 * seats + 1], "XX"]
+    return HolePair(seats, first, holes, rest, up)
+
+
+def next_round(rt: TableRuntime) -> None:
+    """Clear the last round and change the shoe, so every pair starts alike."""
+    if rt.model.state == "round_over":
+        rt.fire("clear_round")
+    if rt.model.state == "betting":
+        rt.fire("new_shoe")
+
+
+def act(rt: TableRuntime, stream: Iterator[str], policy: PlayerPolicy) -> None:
+    """The dealer deals the next card if one is due; else the bot players decide."""
+    if rt.model.card_due_to() is not None:
+        rt.fire("card", code=next(stream))
+        return
+    button = bot_move(rt.model, policy)
+    assert button is not None, rt.model.state
+    rt.fire(button)

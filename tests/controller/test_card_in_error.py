@@ -7,16 +7,7 @@ it, it is burned.
 
 from pathlib import Path
 
-from .helpers import open_round, runtime
-
-
-def deal(rt, *codes: str) -> None:
-    for code in codes:
-        assert rt.fire("card", code=code), code
-
-
-def kinds(rt) -> list[str]:
-    return [e.kind for e in rt.journal.entries()]
+from .helpers import deal, kinds, open_round, runtime
 
 
 def two_seats_at_15_and_17(tmp_path: Path):

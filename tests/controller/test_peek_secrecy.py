@@ -8,33 +8,16 @@ hole card is turned over must be identical between the two rounds of a pair.
 import random
 from pathlib import Path
 
-from controller.blackjack import BlackjackModel
-from controller.rules import blackjack as bj
-from controller.rules.cards import Card, Rank, deck
-from controller.rules.strategy import BasicStrategyPolicy, Situation
+from controller.rules.strategy import BasicStrategyPolicy
 
-from .helpers import open_round, runtime
+from .helpers import act, next_round, open_round, random_hole_pair, runtime
 
 PAIRS = 1000
-CARDS = [str(c) for c in deck()]
-TENS = [c for c in CARDS if Card.parse(c).rank.is_ten_value]
-ACES = [c for c in CARDS if c[0] == "A"]
-
-
-def hole_pair(rng: random.Random, up: str) -> tuple[str, str]:
-    rank = Card.parse(up).rank
-    completes = TENS if rank is Rank.ACE else ACES if rank.is_ten_value else []
-    pool = completes if completes and rng.random() < 0.5 else [
-        c for c in CARDS if c not in completes]
-    return rng.choice(pool), rng.choice(pool)
 
 
 def play(rt, seats: int, first: list[str], hole: str, rest: list[str],
          whole: bool = False) -> list:
-    if rt.model.state == "round_over":
-        rt.fire("clear_round")
-    if rt.model.state == "betting":
-        rt.fire("new_shoe")
+    next_round(rt)
     start = len(rt.outputs.applied)
     open_round(rt, {s: {"main": 1000, "blazing7s": 500} for s in range(1, seats + 1)})
     stream = iter([*first[:-1], hole, *rest])
@@ -42,26 +25,11 @@ def play(rt, seats: int, first: list[str], hole: str, rest: list[str],
     revealed_at = None
     while rt.model.state != "round_over":
         mark = len(rt.outputs.applied)
-        act(rt.model, rt, stream, policy)
+        act(rt, stream, policy)
         game = rt.model.game
         if game is not None and game.hole_revealed and revealed_at is None:
             revealed_at = mark
     return rt.outputs.applied[start:] if whole else rt.outputs.applied[start:revealed_at]
-
-
-def act(model: BlackjackModel, rt, stream, policy) -> None:
-    if model.card_due_to() is not None:
-        rt.fire("card", code=next(stream))
-    elif model.insurance_seat() is not None:
-        rt.fire("no_insurance")
-    else:
-        game = model.game
-        turn = bj.current_hand(game)
-        seat = game.seats[turn[0]]
-        hand = seat.hands[turn[1]]
-        situation = Situation(seat.seat, turn[1], hand.cards, game.up_card,
-                              bj.legal_actions(game), game.rules, hand.stake)
-        rt.fire(policy.decide(situation).action.value)
 
 
 def test_public_effects_are_identical_for_holes_of_one_class(tmp_path: Path) -> None:
@@ -70,18 +38,11 @@ def test_public_effects_are_identical_for_holes_of_one_class(tmp_path: Path) -> 
     table_a = runtime(tmp_path / "a", durable=False)
     table_b = runtime(tmp_path / "b", durable=False)
     for n in range(PAIRS):
-        seats = rng.randint(1, 3)
-        initial = [rng.choice(CARDS) for _ in range(seats * 2 + 2)]
-        up = initial[seats]
-        if rng.random() < 0.8:
-            up = rng.choice(ACES + TENS)
-            initial[seats] = up
-        hole_a, hole_b = hole_pair(rng, up)
-        rest = [rng.choice(CARDS) for _ in range(12)]
-        first = [*initial[:seats], up, *initial[seats + 1:2 * seats + 1], "XX"]
-        a = play(table_a, seats, first, hole_a, rest)
-        b = play(table_b, seats, first, hole_b, rest)
-        assert a == b, (n, up, hole_a, hole_b)
+        pair = random_hole_pair(rng)
+        hole_a, hole_b = pair.holes
+        a = play(table_a, pair.seats, pair.first, hole_a, pair.rest)
+        b = play(table_b, pair.seats, pair.first, hole_b, pair.rest)
+        assert a == b, (n, pair.up, hole_a, hole_b)
         compared += 1
     assert compared == PAIRS
 

@@ -15,7 +15,7 @@ import pytest
 from controller import audit, meter_cli, progressive
 from drivers import events as ev
 
-from .helpers import open_round, runtime
+from .helpers import kinds, open_round, runtime
 
 
 def drawn(rt, count: int, code: str, last: bool = False) -> None:
@@ -27,10 +27,6 @@ def drawn(rt, count: int, code: str, last: bool = False) -> None:
 def deal(rt, codes: list[str]) -> None:
     for count, code in enumerate(codes, start=1):
         drawn(rt, count, code, last=count == len(codes))
-
-
-def kinds(rt) -> list[str]:
-    return [e.kind for e in rt.journal.entries()]
 
 
 def test_the_last_card_as_hole_card_with_a_stand_due_settles_the_round(tmp_path: Path) -> None:
@@ -169,10 +165,7 @@ def test_a_meter_void_that_does_not_follow_is_a_reconciliation_problem() -> None
 
 
 def _entries(state_dir: Path, kinds_wanted):
-    from controller.journal import JournalStore
+    from controller.journal import open_existing
 
-    store = JournalStore(state_dir, clock=lambda: 0.0)
-    try:
+    with open_existing(state_dir) as store:
         return list(store.entries(kinds_wanted))
-    finally:
-        store.close()

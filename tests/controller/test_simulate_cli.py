@@ -158,3 +158,25 @@ def test_a_seed_deals_the_same_games_on_both_paths_across_shuffles(
     assert code == 0
     assert devices.splitlines() == in_process.splitlines()
     assert len(devices.splitlines()) == 14
+
+
+@pytest.mark.parametrize(("game", "decks", "changes", "expected"), [
+    ("blackjack", 6, {}, 234),                       # 75% of 312
+    ("blackjack", 6, {"penetration": 60}, 187),
+    ("spanish21", 8, {"penetration": 80}, 307),      # Spanish decks: 384 cards
+    ("baccarat", 8, {}, 402),                        # 14 cards behind the cut card
+    ("baccarat", 8, {"cut_from_end": 20}, 396),
+])
+def test_the_emulated_shoe_takes_its_cut_card_from_the_table_settings(
+        game: str, decks: int, changes: dict[str, int], expected: int) -> None:
+    from dataclasses import replace
+
+    from controller import tablesim
+    from controller.rules.hands import Game
+    from controller.tableconfig import load_default_table
+
+    table = replace(load_default_table().game.table, game=Game(game), decks=decks, **changes)
+    size = decks * (48 if game == "spanish21" else 52)
+    assert tablesim.cut_card_after(table, size) == expected
+    shoe = tablesim.rig_devices(table, 3, 1, None)["shoe"]
+    assert shoe["cut_card_from_end"] == size - expected

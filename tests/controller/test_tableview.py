@@ -25,8 +25,7 @@ from controller.tableview import (
     render,
 )
 
-from .helpers import open_round, runtime
-from .test_peek_secrecy import ACES, CARDS, TENS, act, hole_pair
+from .helpers import act, next_round, open_round, random_hole_pair, runtime
 
 SHOE = ShoeLayout(312, 234)
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -284,10 +283,7 @@ def test_baccarat_drawing_rules(player: str, banker: str, rules: tuple[str, str]
 def frames_until_reveal(rt, seats: int, first: list[str], hole: str,
                         rest: list[str]) -> list[tuple[Snapshot, str, str]]:
     """Every frame of a round from no more bets until the hole card is turned over."""
-    if rt.model.state == "round_over":
-        rt.fire("clear_round")
-    if rt.model.state == "betting":
-        rt.fire("new_shoe")
+    next_round(rt)
     memory = Memory.starting(rt.model)
     open_round(rt, {s: {"main": 1000, "perfect-pairs": 100, "blazing7s": 500}
                     for s in range(1, seats + 1)})
@@ -300,7 +296,7 @@ def frames_until_reveal(rt, seats: int, first: list[str], hole: str,
         if game is None or not game.hole_revealed:
             snap = capture(rt, memory, SHOE)
             frames.append((snap, render(snap, 200), render(snap, 80, color=True)))
-        act(rt.model, rt, stream, policy)
+        act(rt, stream, policy)
     return frames
 
 
@@ -311,18 +307,11 @@ def test_frames_before_the_reveal_are_identical_for_holes_of_one_class(
     table_b = runtime(tmp_path / "b", durable=False)
     compared = 0
     for n in range(250):
-        seats = rng.randint(1, 3)
-        initial = [rng.choice(CARDS) for _ in range(seats * 2 + 2)]
-        up = initial[seats]
-        if rng.random() < 0.8:
-            up = rng.choice(ACES + TENS)
-            initial[seats] = up
-        hole_a, hole_b = hole_pair(rng, up)
-        rest = [rng.choice(CARDS) for _ in range(12)]
-        first = [*initial[:seats], up, *initial[seats + 1:2 * seats + 1], "XX"]
-        a = frames_until_reveal(table_a, seats, first, hole_a, rest)
-        b = frames_until_reveal(table_b, seats, first, hole_b, rest)
-        assert a == b, (n, up, hole_a, hole_b)
+        pair = random_hole_pair(rng)
+        hole_a, hole_b = pair.holes
+        a = frames_until_reveal(table_a, pair.seats, pair.first, hole_a, pair.rest)
+        b = frames_until_reveal(table_b, pair.seats, pair.first, hole_b, pair.rest)
+        assert a == b, (n, pair.up, hole_a, hole_b)
         compared += len(a)
     assert compared > 1000
 

@@ -26,6 +26,7 @@ def test_shows_amount_win_and_fault_in_order(sign_harness):
     (lambda sign: sign.show_win(0, 100), r"seat: 0 is out of range 1..9"),
     (lambda sign: sign.show_win(1, 100, hold_s=31), r"hold_s: 31 is out of range 1..30"),
     (lambda sign: sign.show_fault("X" * 17), r"text: .* at most 16"),
+    (lambda sign: sign.show_fault("BELL\x07"), r"text: .* printable ASCII"),
 ])
 def test_what_the_sign_cannot_show_is_refused_naming_the_device(sign_harness, call, message):
     with pytest.raises(DriverError, match=r"^\[devices.sign\] " + message):

@@ -82,3 +82,23 @@ def test_a_bad_rig_file_is_a_usage_error_naming_the_key(hil: pytest.Pytester):
     hil.makepyfile("def test_any(table):\n    pass\n")
     result = hil.runpytest("--rig", "bad.toml")
     result.stderr.fnmatch_lines(["*rig file bad.toml: [[]rig[]] featurs: unknown key*"])
+
+
+def test_a_misspelt_rig_setting_is_a_usage_error_naming_the_key(hil: pytest.Pytester):
+    hil.makefile(".toml", bad='[rig]\nname = "x"\n[rig.settings]\nretransmit_timout_ms = 10\n')
+    hil.makepyfile("def test_any(table):\n    pass\n")
+    result = hil.runpytest("--rig", "bad.toml")
+    result.stderr.fnmatch_lines(
+        ["*rig file bad.toml: [[]rig.settings[]] retransmit_timout_ms: unknown key*"])
+
+
+def test_rig_settings_change_only_the_link_timing_they_name(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.syspath_prepend(HIL.parent)
+    from firmware_bridge import LinkTiming
+    from hil_tests.rig import rig_timing
+
+    assert rig_timing({}) is None
+    timing = rig_timing({"retransmit_timeout_ms": 10, "window": 8})
+    assert timing is not None
+    assert (timing.retransmit_timeout, timing.window) == (0.01, 8)
+    assert timing.max_retransmit_timeout == LinkTiming().max_retransmit_timeout

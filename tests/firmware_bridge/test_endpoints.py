@@ -11,9 +11,16 @@ from firmware_bridge import (
     FakeClock,
     HostEndpoint,
 )
-from firmware_bridge.codec import Message
+from firmware_bridge.codec import Codec, Message
 from firmware_bridge.errors import BridgeError, CodecError, LinkDown
-from firmware_bridge.framing import FrameErrorKind, FrameKind
+from firmware_bridge.framing import (
+    Frame,
+    FrameDecoder,
+    FrameErrorKind,
+    FrameKind,
+    encode_frame,
+    nonce_payload,
+)
 from firmware_bridge.host import EventBaseline
 from firmware_bridge.status import (
     BoardReportedError,
@@ -57,6 +64,16 @@ class Rig:
 
     def of(self, kind: type) -> list:
         return [n for n in self.notices if isinstance(n, kind)]
+
+
+def board_in_session(catalogue: Catalogue) -> tuple[FakeClock, DeviceEndpoint, Codec]:
+    """A demo board endpoint whose session was opened by hand (no host endpoint)."""
+    clock = FakeClock()
+    board = catalogue.board("demo")
+    device = DeviceEndpoint(board, DeviceIdentity("1.0.0"), clock)
+    device.start()
+    device.feed(encode_frame(Frame(FrameKind.RESET, payload=nonce_payload(7))))
+    return clock, device, Codec(board)
 
 
 @pytest.fixture
@@ -181,14 +198,7 @@ def test_events_emitted_before_the_host_arrives_are_kept_and_sent_after_identify
 def test_an_event_not_acknowledged_by_the_application_is_repeated(
     demo_catalogue: Catalogue,
 ) -> None:
-    from firmware_bridge.codec import Codec
-    from firmware_bridge.framing import Frame, FrameDecoder, encode_frame, nonce_payload
-
-    clock = FakeClock()
-    device = DeviceEndpoint(demo_catalogue.board("demo"), DeviceIdentity("1.0.0"), clock)
-    codec = Codec(demo_catalogue.board("demo"))
-    device.start()
-    device.feed(encode_frame(Frame(FrameKind.RESET, payload=nonce_payload(7))))
+    clock, device, codec = board_in_session(demo_catalogue)
     device.feed(encode_frame(Frame(FrameKind.DATA, 0, 0, codec.encode("identify"))))
     device.emit("input_changed", input=1, active=True, label="AGAIN")
     device.feed(encode_frame(Frame(FrameKind.ACK, 1, 2)))  # link-level ack only
@@ -291,14 +301,7 @@ def test_board_reports_commands_it_cannot_carry_out(demo_catalogue: Catalogue) -
 
 
 def test_board_refuses_commands_before_identify(demo_catalogue: Catalogue) -> None:
-    from firmware_bridge.codec import Codec
-    from firmware_bridge.framing import Frame, FrameDecoder, encode_frame, nonce_payload
-
-    clock = FakeClock()
-    device = DeviceEndpoint(demo_catalogue.board("demo"), DeviceIdentity("1.0.0"), clock)
-    device.start()
-    codec = Codec(demo_catalogue.board("demo"))
-    device.feed(encode_frame(Frame(FrameKind.RESET, payload=nonce_payload(7))))
+    _, device, codec = board_in_session(demo_catalogue)
     device.feed(encode_frame(Frame(FrameKind.DATA, 0, 0, codec.encode(
         "set_output", {"output": 1, "level": "on"}))))
     frames = FrameDecoder().feed(device.take_output())
@@ -358,6 +361,20 @@ def test_traffic_records_mask_secret_fields(table_catalogue: Catalogue) -> None:
     assert "card_read count=1 card_no=1 code=*** quality=97" in texts
     assert not [r for r in rig.of(TrafficRecord) if "QH" in r.text]
     assert rig.messages("card_read")[0]["code"] == "QH"  # the application gets the value
+
+
+def test_a_damaged_frame_is_recorded_without_its_bytes(table_catalogue: Catalogue) -> None:
+    # Its secret fields cannot be masked when it cannot be decoded (R17).
+    rig = Rig(table_catalogue, DeviceIdentity("2.0.0"), Expectation("shoe"), kind="shoe")
+    rig.pair.start()
+    rig.run(0.05)
+    rig.device.faults.corrupt_next(1, kind=FrameKind.DATA)
+    rig.device.emit("card_read", card_no=1, code="QH", quality=97)
+    rig.run(0.5)
+    (error,) = [r.text for r in rig.host.history() if r.direction is TrafficDirection.ERROR]
+    assert error.startswith(("bad_crc: ", "bad_cobs: "))
+    assert "(" not in error
+    assert rig.messages("card_read")[0]["code"] == "QH"  # retransmitted, then delivered
 
 
 def test_a_lossy_line_still_delivers_every_event_once(demo_catalogue: Catalogue) -> None:

@@ -75,6 +75,19 @@ def drop_kind(kind: FrameKind) -> Fault:
     return lambda wire: [] if frame_kind(wire) is kind else [wire]
 
 
+def drop_first(kind: FrameKind) -> Fault:
+    """Lose the first frame of `kind`; pass every other frame."""
+    dropped: list[bytes] = []
+
+    def fault(wire: bytes) -> list[bytes]:
+        if frame_kind(wire) is kind and not dropped:
+            dropped.append(wire)
+            return []
+        return [wire]
+
+    return fault
+
+
 def test_session_opens_with_reset_and_reset_ack() -> None:
     pair = Pair().start()
     assert pair.host.state is pair.board.state is LinkState.UP
@@ -137,15 +150,7 @@ def test_every_message_arrives_once_in_order_over_a_bad_line(seed: int) -> None:
 
 def test_a_lost_data_frame_is_retransmitted_after_100_ms() -> None:
     pair = Pair().start()
-    dropped: list[bytes] = []
-
-    def drop_first_data(wire: bytes) -> list[bytes]:
-        if frame_kind(wire) is FrameKind.DATA and not dropped:
-            dropped.append(wire)
-            return []
-        return [wire]
-
-    pair.to_board = drop_first_data
+    pair.to_board = drop_first(FrameKind.DATA)
     start = pair.clock()
     pair.host.send(b"\x10hello")
     pair.run(0.3)
@@ -263,18 +268,12 @@ def test_a_restarted_board_is_noticed_at_once_by_its_no_session() -> None:
 
 def test_a_repeated_reset_does_not_restart_the_session() -> None:
     pair = Pair()
-    dropped: list[bytes] = []
-
-    def lose_first_reset_ack(wire: bytes) -> list[bytes]:
-        if frame_kind(wire) is FrameKind.RESET_ACK and not dropped:
-            dropped.append(wire)
-            return []
-        return [wire]
-
-    pair.to_host = lose_first_reset_ack
+    pair.to_host = drop_first(FrameKind.RESET_ACK)
     pair.start()
     pair.run(0.3)
     assert pair.host.state is LinkState.UP
+    resets = [w for _, r, w in pair.wire_log if r is Role.HOST and frame_kind(w) is FrameKind.RESET]
+    assert len(resets) == 2  # the first answer was lost, so the host asked again
     assert pair.board.stats().sessions == pair.host.stats().sessions == 1
 
 

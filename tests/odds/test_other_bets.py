@@ -7,21 +7,23 @@ import pytest
 
 from controller.odds import blackjack, holdem, spanish21
 from controller.odds.errors import OddsError
-from controller.rules.paytables import Blazing7sPays, Spanish21BonusPays
+from controller.odds.parsheet import ParSheet
+from controller.rules.paytables import Blazing7sPays, HoldemBonusPays, Spanish21BonusPays
+from controller.tableconfig import load_default_table
 
 
-def probabilities(sheet: object) -> dict[str, Fraction]:
-    return {line.name: line.probability for line in sheet.lines}  # type: ignore[attr-defined]
+def probabilities(sheet: ParSheet) -> dict[str, Fraction]:
+    return {line.name: line.probability for line in sheet.lines}
 
 
 def test_holdem_bonus_default_pay_table_is_the_packaged_file() -> None:
-    pays = holdem.default_holdem_pays()
-    assert pays == holdem.HoldemBonusPays()
+    pays = load_default_table().game.paytables.holdem_bonus
+    assert pays == HoldemBonusPays()
     assert str(pays.aces_with_dealer_aces) == "1000:1"
 
 
 def test_holdem_bonus_by_hand_count() -> None:
-    sheet = holdem.holdem_bonus(1, holdem.default_holdem_pays())
+    sheet = holdem.holdem_bonus(1, HoldemBonusPays())
     hands = Fraction(1, comb(52, 2))
     dealer_aces = Fraction(1, comb(50, 2))
     got = probabilities(sheet)
@@ -41,7 +43,7 @@ def test_holdem_bonus_by_hand_count() -> None:
 
 def test_holdem_bonus_only_one_deck() -> None:
     with pytest.raises(OddsError, match="one 52-card deck"):
-        holdem.holdem_bonus(2, holdem.default_holdem_pays())
+        holdem.holdem_bonus(2, HoldemBonusPays())
 
 
 def test_spanish21_bonus_cards_by_hand_count() -> None:

@@ -40,15 +40,20 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def meter_options(args: argparse.Namespace) -> tuple[int, int, int]:
+    """(start, reset, increment) of the Blazing 7's meter, defaults filled in."""
+    given = (args.meter_start, args.meter_reset, args.meter_increment)
+    start, reset, increment = (default if value is None else value
+                               for value, default in zip(given, DEFAULT_METER, strict=True))
+    return start, reset, increment
+
+
 def oracle_records(args: argparse.Namespace, cards: list[str]) -> list[dict[str, Any]]:
     """What the oracle deals from `cards` with the simulate options `args`."""
     bets = parse_bets(args.bets)
     if args.game == "baccarat":
         return play_baccarat_shoe(dict.fromkeys(range(1, args.seats + 1), bets), cards)
-    start = DEFAULT_METER[0] if args.meter_start is None else args.meter_start
-    reset = DEFAULT_METER[1] if args.meter_reset is None else args.meter_reset
-    increment = DEFAULT_METER[2] if args.meter_increment is None else args.meter_increment
-    table = Table(args.game, args.decks or 6, False, start, reset, increment)
+    table = Table(args.game, args.decks or 6, False, *meter_options(args))
     side = {name: cents for name, cents in bets.items() if name != "main"}
     seats = [Seat(n, bets["main"], side) for n in range(1, args.seats + 1)]
     return play_blackjack_shoe(table, seats, cards)
@@ -62,11 +67,7 @@ def main(argv: list[str]) -> int:
     if args.oracle_only:
         sys.stdout.writelines(json.dumps(record) + "\n" for record in expected)
         return 0
-    meter = None
-    if args.game != "baccarat":
-        meter = (DEFAULT_METER[0] if args.meter_start is None else args.meter_start,
-                 DEFAULT_METER[1] if args.meter_reset is None else args.meter_reset,
-                 DEFAULT_METER[2] if args.meter_increment is None else args.meter_increment)
+    meter = None if args.game == "baccarat" else meter_options(args)
     with tempfile.TemporaryDirectory() as tmp:
         run = run_simulate(Path(tmp), args.game, cards, seats=args.seats,
                            bets=parse_bets(args.bets), decks=args.decks, meter=meter,

@@ -36,7 +36,7 @@ def test_five_card_lines(cards: str, line: AxManLine | None, odds: int) -> None:
         assert PAYS.odds(line).win == odds
 
 
-# 633c.12(g) and RULES.md:60-61: fewer than five cards, only JoB pair, two pair, trips, quads.
+# 633c.12(g) and RULES.md:61-62: fewer than five cards, only JoB pair, two pair, trips, quads.
 @pytest.mark.parametrize(("cards", "line"), [
     ("QS QH", AxManLine.JACKS_OR_BETTER),
     ("5S 5H 7D", None),
@@ -51,7 +51,7 @@ def test_fewer_than_five_cards(cards: str, line: AxManLine | None) -> None:
     assert best(cards) == line
 
 
-# 633c.12(j), RULES.md:58-60: KD wild for any rank, stays a diamond; best-paying reading.
+# 633c.12(j), RULES.md:59-61: KD wild for any rank, stays a diamond; best-paying reading.
 @pytest.mark.parametrize(("cards", "line"), [
     ("KD AS", AxManLine.JACKS_OR_BETTER),                   # KD reads as an ace
     ("KD 5S 5H", AxManLine.THREE_OF_A_KIND),

@@ -15,7 +15,7 @@ from controller.rules.hands import (
 )
 
 
-# RULES.md:10-11 values: 2-9 face, T J Q K 10, A 11 or 1.
+# RULES.md:11-12 values: 2-9 face, T J Q K 10, A 11 or 1.
 @pytest.mark.parametrize(("cards", "total", "soft"), [
     ("AS KD", 21, True),
     ("AS AH", 12, True),
@@ -40,7 +40,7 @@ def test_pairs_are_by_value(cards: str, pair: bool) -> None:
     assert is_pair(parse_cards(cards)) is pair
 
 
-# RULES.md:14-15 / R7: each seat up from the dealer's left, dealer up, again, dealer hole.
+# RULES.md:15-16 / R7: each seat up from the dealer's left, dealer up, again, dealer hole.
 def test_initial_deal_order() -> None:
     assert initial_deal_order([5, 1, 3]) == (
         Position(1), Position(3), Position(5), Position(DEALER),

@@ -59,7 +59,7 @@ class Case:
 
 
 CASES = [
-    # RULES.md:85-86 bonuses only on unsplit, undoubled hands: a split five-card 21 pays 1:1.
+    # RULES.md:82 bonuses only on unsplit, undoubled hands: a split five-card 21 pays 1:1.
     Case("Spanish 21: no five-card bonus after a split", SPANISH,
          "2S 9C 2H 8D 3C 4D 5S 7C 9H", (1000,), (P, H, H, H, S), {1: [1000, -1000]}),
     Case("Spanish 21: six-card 21 pays 2:1", SPANISH, "2S 9C 2H 8D 3C 3D 4S 7H", (1000,),
@@ -71,7 +71,7 @@ CASES = [
     # Three suited 7s without a 7 up: the 7-7-7 one-suit bonus only, no super bonus.
     Case("Spanish 21: suited 7-7-7 without a 7 up pays 2:1 and nothing else", SPANISH,
          "7H 9C 7H 8D 7H", (1000,), (H,), {1: [2000]}, side_bets={1: {}}),
-    # RULES.md:86-88 the super bonus needs a 5.00 wager; no award, so no envy either.
+    # RULES.md:84-86 the super bonus needs a 5.00 wager; no award, so no envy either.
     Case("Spanish 21: no super bonus below 5.00", SPANISH, "7H 9S 7C 7H 8S KS 7H",
          (400, 1000), (H, S), {1: [800], 2: [0]}, side_bets={1: {}, 2: {}}),
     # Seed 000: "Bonus payoffs do not apply after splitting or doubling."
@@ -128,6 +128,10 @@ def test_round(case: Case) -> None:
 
 
 def test_no_rescue_offered_after_a_busting_double_and_rescue_after_a_live_one() -> None:
+    busted = Script((D,), {})
+    play_blackjack_round(SPANISH, [SeatBets(1, 1000)], busted,
+                         iter(parse_cards("8S 9C 6H 5D KH 7C")))
+    assert len(busted.legal) == 1  # the double was the only decision asked
     script = Script((P, D, X, S), {})
     play_blackjack_round(SPANISH, [SeatBets(1, 1000)], script,
                          iter(parse_cards("8S 9C 8H 8D 3C 2C KH")))

@@ -75,7 +75,7 @@ def nets(result: BlackjackRoundResult) -> dict[int, list[int]]:
 
 
 def test_win_lose_push_and_double() -> None:
-    # RULES.md:14-15 dealing order; :30 double one card; :37 ties push; :18 dealer stands 17.
+    # RULES.md:15-16 dealing order; :30 double one card; :37 ties push; :18 dealer stands 17.
     result = play("TS 5C 9D 7H 9H 6D 5S TD 8S KS",
                   [SeatBets(1, 1000), SeatBets(2, 1000), SeatBets(3, 1000)],
                   S, D, H)
@@ -290,6 +290,11 @@ def test_community_one_split_and_no_double_on_split_aces() -> None:
     assert Action.SPLIT not in legal_actions(round_)
     assert Action.SURRENDER not in legal_actions(round_)
     assert Odds(6, 5).winnings(251) == 301
+    # Split aces take one card each and are over: no double, no decision at all.
+    round_ = act(_deal_initial("AS 9C AH 7D", [SeatBets(1, 1000)], table=table), P)
+    round_ = deal(deal(round_, Card.parse("5C")), Card.parse("6D"))
+    assert legal_actions(round_) == frozenset()
+    assert round_.phase is Phase.DEALER
 
 
 def test_step_errors() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from controller.rules.blackjack import Action
 from controller.rules.cards import Card, parse_cards
-from controller.rules.options import BLACKJACK_RULES, SPANISH21_RULES
+from controller.rules.options import BLACKJACK_RULES, SPANISH21_RULES, BlackjackRules
 from controller.rules.strategy import (
     SPANISH21_RESCUE,
     UP_CARDS,
@@ -47,8 +47,8 @@ NO_DAS = replace(BLACKJACK_RULES, double_after_split=False)
     ("TS 2H", "4D", SPANISH21_RULES, Action.HIT),            # Spanish: hit 12 v 4
     ("5S 4H", "6D", SPANISH21_RULES, Action.DOUBLE),
 ])
-def test_chart_cells(cards: str, up: str, rules: object, action: Action) -> None:
-    assert basic_strategy(parse_cards(cards), Card.parse(up), ALL, rules).action is action  # type: ignore[arg-type]
+def test_chart_cells(cards: str, up: str, rules: BlackjackRules, action: Action) -> None:
+    assert basic_strategy(parse_cards(cards), Card.parse(up), ALL, rules).action is action
 
 
 def test_fallbacks_when_an_action_is_not_open() -> None:

@@ -83,7 +83,7 @@ def test_send_to_a_vanished_socket_logs_and_returns_false(tmp_path: Path, caplog
     notifier = sdnotify.Notifier(str(tmp_path / "gone.sock"))
     assert not notifier.watchdog()
     notifier.close()
-    assert "sd_notify" in caplog.text
+    assert f"sd_notify to {tmp_path / 'gone.sock'} failed" in caplog.text
 
 
 @pytest.mark.parametrize(

@@ -9,18 +9,11 @@ import pytest
 
 from vision import Recognizer
 from vision.corners import outline_corners
-from vision.evaluate import Tally, stress_scene
+from vision.evaluate import Tally, iou, stress_scene
 from vision.locate import locate_cards
 from vision.synth import CardStyle, Effects, Placement, compose, scatter
 
 pytestmark = pytest.mark.usefixtures("typefaces")
-
-
-def iou(first: np.ndarray, second: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(first.astype(np.float32), second.astype(np.float32))
-    union = cv2.contourArea(first.astype(np.float32)) + cv2.contourArea(
-        second.astype(np.float32)) - inter
-    return float(inter / union)
 
 
 def dealt_hand(codes: list[str], width: float = 140.0, angle: float = 8.0) -> list[Placement]:

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.evaluate import iou
 from vision.locate import find_cards, order_corners
 from vision.synth import (
     BACKGROUNDS,
@@ -19,13 +20,6 @@ from vision.synth import (
 )
 
 
-def overlap(first: np.ndarray, second: np.ndarray) -> float:
-    inter, _ = cv2.intersectConvexConvex(first.astype(np.float32), second.astype(np.float32))
-    union = cv2.contourArea(first.astype(np.float32)) + cv2.contourArea(
-        second.astype(np.float32)) - inter
-    return float(inter / union)
-
-
 @pytest.mark.parametrize("background", BACKGROUNDS)
 def test_every_scattered_card_is_found_once(background: str) -> None:
     rng = np.random.default_rng(BACKGROUNDS.index(background))
@@ -35,7 +29,7 @@ def test_every_scattered_card_is_found_once(background: str) -> None:
     found = find_cards(scene.frame)
     assert len(found) == len(scene.quads)
     for truth in scene.quads:
-        assert max(overlap(truth, quad) for quad in found) > 0.9
+        assert max(iou(truth, quad) for quad in found) > 0.9
 
 
 def test_an_empty_table_has_no_cards() -> None:
@@ -55,7 +49,7 @@ def test_a_court_card_is_one_card_not_two() -> None:
                     "grey-table")
     found = find_cards(scene.frame)
     assert len(found) == 1
-    assert overlap(found[0], scene.quads[0]) > 0.93
+    assert iou(found[0], scene.quads[0]) > 0.93
 
 
 def test_corners_are_ordered_from_a_short_edge_clockwise() -> None:
@@ -80,4 +74,4 @@ def test_small_and_tilted_cards_are_found() -> None:
     found = find_cards(scene.frame)
     assert len(found) == 2
     for truth in scene.quads:
-        assert max(overlap(truth, quad) for quad in found) > 0.85
+        assert max(iou(truth, quad) for quad in found) > 0.85

@@ -1,0 +1,72 @@
+"""Where paper meets table: brightness across a card's side, edge lines and where they meet.
+
+Shared by the whole-card finder (`vision.locate`) and the finder of overlapping cards
+(`vision.corners`), which both move rough outlines onto the card's edge in the
+full-resolution frame.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Vector = npt.NDArray[np.float64]
+Line = tuple[Vector, Vector]
+"""A point on the line and its unit direction."""
+
+_MIN_FALL = 8.0
+"""Grey levels by which brightness must fall across a side for a clear edge."""
+
+
+def min_channel(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The per-pixel minimum of B, G and R: paper stays bright, black and red ink go dark."""
+    if image.ndim == 2:
+        return image
+    blue, green, red = cv2.split(image)
+    return cv2.min(cv2.min(blue, green), red)
+
+
+def edge_line(image: npt.NDArray[np.uint8], points: npt.NDArray[np.floating],
+              outward: npt.NDArray[np.floating], offsets: npt.NDArray[np.floating],
+              min_strong: int) -> Line | None:
+    """The line of steepest fall from paper to table across a side.
+
+    Args:
+        image: The frame (BGR, or its `min_channel` already).
+        points: Points along the side (n x 2, frame pixels).
+        outward: Unit normal of the side, from paper towards the table.
+        offsets: Where the brightness is sampled across the side at each point, along
+            `outward` (pixels).
+        min_strong: Fewest points that must show a clear fall for a line to be fitted.
+
+    Returns:
+        The fitted line, or None when too few points show a clear edge.
+    """
+    samples = points[:, None, :] + offsets[None, :, None] * outward
+    map_x = np.ascontiguousarray(samples[..., 0], np.float32)
+    map_y = np.ascontiguousarray(samples[..., 1], np.float32)
+    values = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    profile = min_channel(values).astype(np.float32)
+    fall = profile[:, :-2] - profile[:, 2:]
+    steepest = fall.argmax(axis=1)
+    strong = fall[np.arange(len(steepest)), steepest] > _MIN_FALL
+    if int(strong.sum()) < min_strong:
+        return None
+    edge = points[strong] + offsets[steepest[strong] + 1][:, None] * outward
+    vx, vy, x0, y0 = cv2.fitLine(edge.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
+
+
+def intersect(p: npt.NDArray[np.floating], r: npt.NDArray[np.floating],
+              q: npt.NDArray[np.floating], s: npt.NDArray[np.floating]) -> Vector | None:
+    """Where the line through `p` along `r` meets the line through `q` along `s`.
+
+    Returns:
+        The meeting point, or None when the lines are parallel.
+    """
+    denominator = r[0] * s[1] - r[1] * s[0]
+    if abs(denominator) < 1e-6:
+        return None
+    t = ((q[0] - p[0]) * s[1] - (q[1] - p[1]) * s[0]) / denominator
+    return np.asarray(p + t * r, np.float64)

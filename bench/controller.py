@@ -26,12 +26,10 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
 
 from controller import simulate, tablesim  # noqa: E402
-from controller.app import TableApp, build_app  # noqa: E402
+from controller.app import TableApp  # noqa: E402
 from controller.runtime import ControllerEvent  # noqa: E402
-from controller.tableconfig import TableFile  # noqa: E402
 from drivers.emulated.board import table_catalogue  # noqa: E402
 from drivers.emulated.shoe_model import ShoeContents  # noqa: E402
-from drivers.registry import BuildOptions  # noqa: E402
 from firmware_bridge.codec import Codec  # noqa: E402
 from firmware_bridge.framing import Frame, FrameKind, encode_frame  # noqa: E402
 
@@ -44,15 +42,9 @@ def options(extra: list[str]) -> simulate.Options:
 
 
 def peek_app(workdir: Path) -> TableApp:
-    opts = options([])
-    devices = tablesim.rig_devices(opts.config.table, 1, 1, None)
-    (workdir / "ports").mkdir(parents=True)
-    app = build_app(TableFile("bench", opts.config, {"devices": devices}), allow_emulated=True,
-                    state_dir=workdir / "state", devices=devices, burn=False,
-                    options=BuildOptions(workdir=workdir / "ports"))
-    app.start(require_authentic=False)
-    tablesim.wait_for_links(app)
-    return app
+    return tablesim.start_rig_app("bench", options([]).config,
+                                  tablesim.RigSpec(1, 1, burn=False),
+                                  state_dir=workdir / "state", ports=workdir / "ports")
 
 
 def peek_latencies(app: TableApp) -> list[float]:

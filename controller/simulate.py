@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from controller import tablesim, tableview
-from controller.app import TableApp, build_app, model_factory
+from controller.app import TableApp, model_factory
 from controller.journal import JournalStore
 from controller.loop import EventLoop
 from controller.procedure_base import HOLD_STATES
@@ -38,10 +38,9 @@ from controller.rules.money import format_cents
 from controller.rules.options import GameConfig, check_consistency
 from controller.rules.strategy import BasicStrategyPolicy, PlayerPolicy, StandPolicy
 from controller.runtime import ControllerEvent, RecordingOutputs, TableRuntime, config_digest
-from controller.tableconfig import TableFile, load_default_table
+from controller.tableconfig import load_default_table
 from controller.tablemodel import Setup, TableModel
 from drivers import events as ev
-from drivers.registry import BuildOptions
 
 DEFAULT_ROUNDS = 100
 MAX_PACE = 10.0
@@ -445,20 +444,14 @@ def main(argv: list[str]) -> int:
 
 def _run_on_devices(options: Options, state_dir: Path, workdir: Path) -> int:
     table = options.config.table
-    (workdir / "ports").mkdir(exist_ok=True)
-    devices = tablesim.rig_devices(table, options.seats, options.seed, options.scripted,
-                                   camera=options.camera)
-    table_file = TableFile("simulate", options.config, {"game": table.game.value,
-                                                        "seed": options.seed,
-                                                        "devices": devices,
-                                                        "vision": tablesim.RIG_VISION})
-    app = build_app(table_file, allow_emulated=True, state_dir=state_dir,
-                    devices=devices, burn=options.scripted is None,
-                    meter_start=options.meter_start,
-                    options=BuildOptions(workdir=workdir / "ports"))
+    rig = tablesim.RigSpec(options.seats, options.seed, options.scripted, options.camera,
+                           options.meter_start)
+    app = tablesim.start_rig_app("simulate", options.config, rig, state_dir=state_dir,
+                                 ports=workdir / "ports",
+                                 extra={"game": table.game.value, "seed": options.seed})
     try:
-        runtime = app.start(require_authentic=False)
-        tablesim.wait_for_links(app)
+        runtime = app.runtime
+        assert runtime is not None
         plan = tablesim.Plan(options.seats, options.rounds, options.bets, options.policy,
                              options.seed, scripted=options.scripted is not None,
                              camera=options.camera)

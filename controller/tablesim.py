@@ -15,18 +15,21 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any, Final
 
-from controller.app import TableApp
+from controller.app import TableApp, build_app
 from controller.blackjack import BlackjackModel
 from controller.procedure_base import HOLD_STATES
 from controller.rules import blackjack as bj
 from controller.rules.cards import SPANISH_DECK_SIZE, STANDARD_DECK_SIZE
 from controller.rules.hands import Game, Position
-from controller.rules.options import TableSettings
+from controller.rules.options import GameConfig, TableSettings
 from controller.rules.strategy import PlayerPolicy, Situation
 from controller.runtime import BUTTONS, ControllerEvent, TableRuntime
+from controller.tableconfig import TableFile
 from controller.tablemodel import TableModel
+from drivers.registry import BuildOptions
 
 STEP_TIMEOUT_S: Final = 10.0
 CAMERA_TIMEOUT_S: Final = 120.0
@@ -349,6 +352,44 @@ class PtySimulation:
 
     def _drain(self) -> None:
         self.app.loop.run_until_idle()
+
+
+@dataclass(frozen=True)
+class RigSpec:
+    """The simulated table's rig and start-up choices.
+
+    Seats, seed, a scripted shoe or a camera, the burn after a shuffle (never with a scripted
+    shoe) and the meter of a brand-new journal.
+    """
+
+    seats: int
+    seed: int
+    script: list[str] | None = None
+    camera: bool = False
+    meter_start: int | None = None
+    burn: bool = True
+
+
+def start_rig_app(name: str, config: GameConfig, rig: RigSpec, *, state_dir: Path,
+                  ports: Path, extra: dict[str, Any] | None = None) -> TableApp:
+    """Build and start the table on the emulated rig and wait for every link.
+
+    The journal lives in `state_dir`, the ptys' links in `ports`; `extra` adds keys to the
+    table document. The caller closes `app.devices`.
+    """
+    devices = rig_devices(config.table, rig.seats, rig.seed, rig.script, camera=rig.camera)
+    ports.mkdir(parents=True, exist_ok=True)
+    document = {"devices": devices, "vision": RIG_VISION, **(extra or {})}
+    app = build_app(TableFile(name, config, document), allow_emulated=True,
+                    state_dir=state_dir, devices=devices, burn=rig.burn and rig.script is None,
+                    meter_start=rig.meter_start, options=BuildOptions(workdir=ports))
+    try:
+        app.start(require_authentic=False)
+        wait_for_links(app)
+    except BaseException:
+        app.devices.close()
+        raise
+    return app
 
 
 def wait_for_links(app: TableApp, timeout: float = STEP_TIMEOUT_S) -> None:

@@ -13,12 +13,10 @@ from pathlib import Path
 import pytest
 
 from controller import simulate, tablesim
-from controller.app import TableApp, build_app
+from controller.app import TableApp
 from controller.journal import JournalStore
 from controller.rules.cards import shoe
 from controller.rules.strategy import BasicStrategyPolicy
-from controller.tableconfig import TableFile
-from drivers.registry import BuildOptions
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 
@@ -63,14 +61,9 @@ def test_simulate_with_the_camera_checks_every_card_and_plays_the_same(
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[TableApp]:
     opts = simulate.build_options(simulate._parser().parse_args(["--camera"]))
-    devices = tablesim.rig_devices(opts.config.table, 3, 5, None, camera=True)
-    (tmp_path / "ports").mkdir()
-    built = build_app(TableFile("test", opts.config, {"devices": devices,
-                                                      "vision": tablesim.RIG_VISION}),
-                      allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
-                      burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
-    built.start(require_authentic=False)
-    tablesim.wait_for_links(built)
+    built = tablesim.start_rig_app("test", opts.config,
+                                   tablesim.RigSpec(3, 5, camera=True, burn=False),
+                                   state_dir=tmp_path / "state", ports=tmp_path / "ports")
     try:
         yield built
     finally:

@@ -10,22 +10,16 @@ import pytest
 
 from controller import simulate, tablesim
 from controller.app import TableApp, build_app
-from controller.rules import blackjack as bj
-from controller.rules import dealer
-from controller.rules.baccarat import BaccaratSeat
-from controller.rules.cards import Card, shoe
-from controller.rules.meter import new_meter
+from controller.rules.cards import shoe
 from controller.rules.strategy import BasicStrategyPolicy
 from controller.runtime import ControllerEvent
 from controller.tableconfig import TableFile
 from drivers.registry import BuildOptions
+from tests.controller.helpers import SCRIPT_BETS, reference_rounds
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 
-BETS = {"blackjack": "main=1000,perfect-pairs=100,lucky-ladies=100,match-the-dealer=100,"
-                     "blazing7s=500,axman=100",
-        "spanish21": "main=1000,match-the-dealer=100",
-        "baccarat": "banker=1000,player=500,tie=100,dragon-player=100,dragon-banker=100"}
+BETS = SCRIPT_BETS
 
 
 def options(game: str, extra: list[str] = ()):
@@ -34,24 +28,7 @@ def options(game: str, extra: list[str] = ()):
 
 def reference(game: str, cards: list[str]) -> list[dict]:
     opts = options(game, ["--bets", BETS[game], "--seats", "4"])
-    cfg, bets = opts.config, opts.bets
-    stream = iter(Card.parse(c) for c in cards)
-    meter, out = new_meter(cfg.progressive), []
-    while True:
-        if game == "baccarat":
-            result = dealer.play_baccarat_round(cfg.baccarat, cfg.paytables.dragon_bonus,
-                                                [BaccaratSeat(s, bets) for s in range(1, 5)],
-                                                stream)
-        else:
-            side = {k: v for k, v in bets.items() if k != "main"}
-            result = dealer.play_blackjack_round(
-                bj.BlackjackTable.from_config(cfg),
-                [bj.SeatBets(s, bets["main"], side) for s in range(1, 5)],
-                BasicStrategyPolicy(), stream, meter)
-        if isinstance(result, dealer.VoidedRound):
-            return out
-        meter = getattr(result, "meter", None) or meter
-        out.append(json.loads(json.dumps(result.as_record(len(out) + 1))))
+    return reference_rounds(opts.config, opts.bets, cards)
 
 
 @pytest.mark.parametrize("game", ["blackjack", "spanish21", "baccarat"])
@@ -73,14 +50,9 @@ def test_scripted_shoes_over_ptys_match_the_reference_dealer(tmp_path: Path, gam
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[TableApp]:
-    opts = options("blackjack")
-    devices = tablesim.rig_devices(opts.config.table, 3, 1, None)
-    (tmp_path / "ports").mkdir()
-    built = build_app(TableFile("test", opts.config, {"devices": devices}),
-                      allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
-                      burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
-    built.start(require_authentic=False)
-    tablesim.wait_for_links(built)
+    built = tablesim.start_rig_app("test", options("blackjack").config,
+                                   tablesim.RigSpec(3, 1, burn=False),
+                                   state_dir=tmp_path / "state", ports=tmp_path / "ports")
     try:
         yield built
     finally:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Iterator
@@ -10,10 +11,14 @@ from pathlib import Path
 
 from controller.app import model_factory
 from controller.journal import JournalStore
+from controller.rules import blackjack as bj
+from controller.rules import dealer
+from controller.rules.baccarat import BaccaratSeat
 from controller.rules.cards import Card, Rank, deck
 from controller.rules.hands import Game
+from controller.rules.meter import new_meter
 from controller.rules.options import GameConfig
-from controller.rules.strategy import PlayerPolicy
+from controller.rules.strategy import BasicStrategyPolicy, PlayerPolicy
 from controller.runtime import RecordingOutputs, TableRuntime
 from controller.tableconfig import load_default_table
 from controller.tablemodel import Setup
@@ -22,6 +27,12 @@ from controller.tablesim import bot_move
 CARDS = [str(c) for c in deck()]
 TENS = [c for c in CARDS if Card.parse(c).rank.is_ten_value]
 ACES = [c for c in CARDS if c[0] == "A"]
+
+#: `--bets` for scripted-shoe runs: every wager each game offers, on every seat.
+SCRIPT_BETS = {"blackjack": "main=1000,perfect-pairs=100,lucky-ladies=100,match-the-dealer=100,"
+                            "blazing7s=500,axman=100",
+               "spanish21": "main=1000,match-the-dealer=100",
+               "baccarat": "banker=1000,player=500,tie=100,dragon-player=100,dragon-banker=100"}
 
 
 def config(game: str = "blackjack", decks: int | None = None) -> GameConfig:
@@ -124,3 +135,28 @@ def act(rt: TableRuntime, stream: Iterator[str], policy: PlayerPolicy) -> None:
     button = bot_move(rt.model, policy)
     assert button is not None, rt.model.state
     rt.fire(button)
+
+
+def reference_rounds(cfg: GameConfig, bets: dict[str, int], cards: list[str],
+                     seats: int = 4) -> list[dict]:
+    """The rounds the rules engine's reference dealer deals from `cards` (basic strategy, the
+    same `bets` on every seat), as `shoectl simulate --json` records, up to the voided one."""
+    stream = iter(Card.parse(c) for c in cards)
+    out: list[dict] = []
+    meter = new_meter(cfg.progressive)
+    while True:
+        if cfg.table.game is Game.BACCARAT:
+            result = dealer.play_baccarat_round(
+                cfg.baccarat, cfg.paytables.dragon_bonus,
+                [BaccaratSeat(s, bets) for s in range(1, seats + 1)], stream)
+        else:
+            side = {k: v for k, v in bets.items() if k != "main"}
+            result = dealer.play_blackjack_round(
+                bj.BlackjackTable.from_config(cfg),
+                [bj.SeatBets(s, bets["main"], side) for s in range(1, seats + 1)],
+                BasicStrategyPolicy(), stream, meter)
+        if isinstance(result, dealer.VoidedRound):
+            return out
+        if getattr(result, "meter", None) is not None:
+            meter = result.meter
+        out.append(json.loads(json.dumps(result.as_record(len(out) + 1))))

@@ -5,14 +5,9 @@ from pathlib import Path
 import pytest
 
 from controller import procedure
-from controller.rules import blackjack as bj
-from controller.rules import dealer
-from controller.rules.baccarat import BaccaratSeat
-from controller.rules.cards import Card, shoe
-from controller.rules.meter import new_meter
-from controller.rules.strategy import BasicStrategyPolicy
+from controller.rules.cards import shoe
 
-from .helpers import config, deal, kinds, open_round, runtime
+from .helpers import SCRIPT_BETS, config, deal, kinds, open_round, reference_rounds, runtime
 
 
 def test_player_blackjack_hand_worked(tmp_path: Path) -> None:
@@ -186,6 +181,7 @@ def test_meter_correction_needs_the_key(tmp_path: Path) -> None:
 def test_scripted_shoes_match_the_reference_dealer(tmp_path: Path, game: str, seed: int,
                                                    capsys) -> None:
     from controller import simulate
+    from controller.simulate import parse_bets
 
     spanish = game == "spanish21"
     cards = [str(c) for c in shoe(8 if game == "baccarat" else 6, spanish=spanish)]
@@ -193,43 +189,13 @@ def test_scripted_shoes_match_the_reference_dealer(tmp_path: Path, game: str, se
     cards = cards[:120]
     path = tmp_path / "shoe.txt"
     path.write_text("\n".join(cards) + "\n")
-    bets = {"blackjack": "main=1000,perfect-pairs=100,lucky-ladies=100,match-the-dealer=100,"
-                         "blazing7s=500,axman=100",
-            "spanish21": "main=1000,match-the-dealer=100",
-            "baccarat": "banker=1000,player=500,tie=100,dragon-player=100,dragon-banker=100"}
+    bets = SCRIPT_BETS
     assert simulate.main(["--in-process", "--game", game, "--shoe-file", str(path), "--json",
                           "--seats", "4",
                           "--rounds", "1000", "--bets", bets[game],
                           "--state-dir", str(tmp_path / "s")]) == 0
     mine = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert mine == reference(game, cards, bets[game])
-
-
-def reference(game: str, cards: list[str], bets_text: str) -> list[dict]:
-    from controller.rules.hands import Game
-    from controller.simulate import parse_bets
-
-    cfg = config(game)
-    bets = parse_bets(bets_text)
-    stream = iter(Card.parse(c) for c in cards)
-    out: list[dict] = []
-    meter = new_meter(cfg.progressive)
-    while True:
-        if cfg.table.game is Game.BACCARAT:
-            result = dealer.play_baccarat_round(cfg.baccarat, cfg.paytables.dragon_bonus,
-                                                [BaccaratSeat(s, bets) for s in range(1, 5)],
-                                                stream)
-        else:
-            side = {k: v for k, v in bets.items() if k != "main"}
-            result = dealer.play_blackjack_round(
-                bj.BlackjackTable.from_config(cfg),
-                [bj.SeatBets(s, bets["main"], side) for s in range(1, 5)],
-                BasicStrategyPolicy(), stream, meter)
-        if isinstance(result, dealer.VoidedRound):
-            return out
-        if getattr(result, "meter", None) is not None:
-            meter = result.meter
-        out.append(json.loads(json.dumps(result.as_record(len(out) + 1))))
+    assert mine == reference_rounds(config(game), parse_bets(bets[game]), cards)
 
 
 def test_every_callback_and_condition_resolves() -> None:

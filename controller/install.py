@@ -6,8 +6,9 @@ development environment). The steps:
 
 1. a virtual environment at PREFIX/venv with the project installed from the checkout,
    byte-compiled with hash-checked .pyc files (so nothing is rewritten at run time);
-2. the systemd unit (paths filled in), the udev rules, the sysusers.d file and a journald
-   drop-in that keeps logs across power loss;
+2. the systemd unit (paths filled in), the udev rules, the sysusers.d file, a journald
+   drop-in that keeps logs across power loss and a system drop-in that arms the hardware
+   watchdog;
 3. /etc/shoectl/config.toml from the commented template, only if there is none yet (an
    existing configuration is never overwritten; the template is kept beside the venv);
 4. the SHA-256 manifest of everything above (R16), checked by the service at every start;
@@ -41,6 +42,7 @@ UNIT_PATH: Final = "/etc/systemd/system/shoectl.service"
 UDEV_PATH: Final = "/etc/udev/rules.d/70-shoectl.rules"
 SYSUSERS_PATH: Final = "/etc/sysusers.d/shoectl.conf"
 JOURNALD_PATH: Final = "/etc/systemd/journald.conf.d/shoectl.conf"
+WATCHDOG_PATH: Final = "/etc/systemd/system.conf.d/shoectl-watchdog.conf"
 COMMAND_LINK: Final = "/usr/local/bin/shoectl"
 SERVICE_GROUP: Final = "shoectl"
 _SOURCE_SKIP: Final = (".venv", ".git", "build", "dist", "__pycache__", ".mypy_cache",
@@ -159,7 +161,10 @@ def _relocate_scripts(venv: Path, target_venv: str) -> None:
 
 
 def install_system_files(layout: Layout) -> list[str]:
-    """Install the unit, udev rules, sysusers and journald files; return their target paths."""
+    """Install the unit and the system drop-ins; return their target paths.
+
+    The drop-ins: udev rules, sysusers, journald (persistent logs), the hardware watchdog.
+    """
     systemd = layout.source / "systemd"
     unit = render_unit((systemd / "shoectl.service").read_text(encoding="utf-8"),
                        layout.prefix, layout.config_dir)
@@ -168,6 +173,8 @@ def install_system_files(layout: Layout) -> list[str]:
         UDEV_PATH: (systemd / "udev/70-shoectl.rules").read_text(encoding="utf-8"),
         SYSUSERS_PATH: (systemd / "sysusers.d/shoectl.conf").read_text(encoding="utf-8"),
         JOURNALD_PATH: _JOURNALD_DROP_IN,
+        WATCHDOG_PATH:
+            (systemd / "system.conf.d/shoectl-watchdog.conf").read_text(encoding="utf-8"),
         f"{layout.prefix}/README.md": (layout.source / "README.md").read_text(encoding="utf-8"),
         f"{layout.prefix}/config.toml.template":
             (systemd / "config.toml.template").read_text(encoding="utf-8"),

@@ -222,6 +222,7 @@ meters() {
         --state-dir /var/lib/shoectl > "$out/meters_$1.json" 2> "$out/meters_$1.err"
 }
 show ready
+systemctl show -p RuntimeWatchdogUSec -p RebootWatchdogUSec > "$out/manager.txt"
 sleep $((WATCHDOG * 2))
 show steady
 meters before
@@ -353,6 +354,12 @@ def test_service_becomes_ready(booted) -> None:
     assert ready["ActiveState"] == "active", ready
     assert ready["SubState"] == "running"
     assert ready["NRestarts"] == "0"
+
+
+def test_pid1_reads_the_hardware_watchdog_drop_in(booted) -> None:
+    manager = _properties(booted["results"], "manager")
+    assert manager["RuntimeWatchdogUSec"] == "14s"
+    assert manager["RebootWatchdogUSec"] == "2min"
 
 
 def test_healthy_loop_keeps_the_watchdog_fed(booted) -> None:

@@ -39,6 +39,8 @@ def _mode(path: Path) -> int:
     [
         ("etc/udev/rules.d/70-shoectl.rules", 0o644, "systemd/udev/70-shoectl.rules"),
         ("etc/sysusers.d/shoectl.conf", 0o644, "systemd/sysusers.d/shoectl.conf"),
+        ("etc/systemd/system.conf.d/shoectl-watchdog.conf", 0o644,
+         "systemd/system.conf.d/shoectl-watchdog.conf"),
         ("etc/shoectl/config.toml", 0o640, "systemd/config.toml.template"),
         ("opt/shoectl/config.toml.template", 0o644, "systemd/config.toml.template"),
         ("opt/shoectl/README.md", 0o644, "README.md"),

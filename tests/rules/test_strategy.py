@@ -22,6 +22,7 @@ from controller.rules.strategy import (
 ALL = frozenset({Action.HIT, Action.STAND, Action.DOUBLE, Action.SPLIT, Action.SURRENDER})
 H17 = replace(BLACKJACK_RULES, dealer_hits_soft_17=True)
 NO_DAS = replace(BLACKJACK_RULES, double_after_split=False)
+SPANISH_H17 = replace(SPANISH21_RULES, dealer_hits_soft_17=True)
 
 
 @pytest.mark.parametrize(("cards", "up", "rules", "action"), [
@@ -43,7 +44,15 @@ NO_DAS = replace(BLACKJACK_RULES, double_after_split=False)
     ("5S 5H", "9D", BLACKJACK_RULES, Action.DOUBLE),         # fives play as hard 10
     ("AS AH", "AD", BLACKJACK_RULES, Action.SPLIT),
     ("2S 3H", "6D", BLACKJACK_RULES, Action.HIT),
-    ("TS 6H", "AD", SPANISH21_RULES, Action.SURRENDER),
+    ("TS 9H", "AD", H17, Action.STAND),                      # hard 18-21 never surrender
+    ("9S 9H", "AD", H17, Action.STAND),                      # nines v A: stand on 18
+    ("QS 9H", "AD", SPANISH_H17, Action.STAND),
+    ("QS 6H", "AD", SPANISH21_RULES, Action.HIT),            # Spanish S17: hit 16 v A
+    ("QS 6H", "AD", SPANISH_H17, Action.SURRENDER),          # H17: surrender it
+    ("QS 7H", "AD", SPANISH21_RULES, Action.SURRENDER),      # 17 v A: surrender
+    ("7S 6H", "5D", SPANISH21_RULES, Action.HIT),            # Spanish: hit 13 v 5
+    ("AS 2H", "6D", SPANISH21_RULES, Action.HIT),            # no soft-13 double (no redouble)
+    ("AS AH", "AD", SPANISH21_RULES, Action.HIT),            # split aces take one card
     ("TS 2H", "4D", SPANISH21_RULES, Action.HIT),            # Spanish: hit 12 v 4
     ("5S 4H", "6D", SPANISH21_RULES, Action.DOUBLE),
 ])

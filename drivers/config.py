@@ -333,6 +333,8 @@ class LayoutConfig:
         timeout_ms: Silence after which the board's link is declared down.
         debounce_ms: Input debounce time (GPIO; the board debounces by itself).
         pull: `up` (inputs active low) or `down` (active high); GPIO only.
+        lamps_active: `high` (a lamp is lit by a high output, as through a driver transistor)
+            or `low` (lit by a low output, as on most relay boards); GPIO only.
         blink_hz: Blink rate of a blinking lamp (GPIO; the board blinks by itself).
     """
 
@@ -347,6 +349,7 @@ class LayoutConfig:
     debounce_ms: int = 20
     pull: str = "up"
     blink_hz: float = 2.0
+    lamps_active: str = "high"
 
     def inputs(self) -> dict[str, int]:
         """Every input (sensors, buttons, key switches) by name."""
@@ -384,9 +387,10 @@ def read_layout(section: Section, kind: str) -> LayoutConfig:
     blink = float(section.get("blink_hz", (float, int), 2.0)) if gpio else 2.0
     if not 0.1 <= blink <= 20.0:
         raise section.error("blink_hz", f"{blink} is out of range 0.1..20")
+    lamps_active = section.choice("lamps_active", ("high", "low"), "high") if gpio else "high"
     return LayoutConfig(section.name, kind, tables["lamps"], tables["bet_sensors"],
                         tables["buttons"], tables["key_switches"], port, timeout, debounce, pull,
-                        blink)
+                        blink, lamps_active)
 
 
 def _refuse_duplicates(section: Section, tables: dict[str, dict[str, int]], shared: bool) -> None:

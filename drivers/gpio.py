@@ -4,7 +4,8 @@
 on a Pi 5 the `rpi-lgpio` package provides the same module. Tests and the `emulated-gpio`
 kind pass an `drivers.emulated.gpio.EmulatedGpio` instead.
 
-Hardware: lamps on outputs through a driver transistor (HIGH = lit); bet sensors, buttons and
+Hardware: lamps on outputs through a driver transistor (HIGH = lit), or through a relay board
+that switches on a low output (`lamps_active = "low"`); bet sensors, buttons and
 the key switch's position contacts (one input per position besides `normal`) on inputs with
 the Pi's internal pull-up (`pull = "up"`, contact to ground, active low) or pull-down. Inputs
 are debounced here: a change is reported once the pin has been stable for `debounce_ms`
@@ -20,6 +21,7 @@ Config::
     buttons = { no_more_bets = 13 }
     key_switches = { supervisor = 19 }
     debounce_ms = 20
+    lamps_active = "high"
 """
 
 from __future__ import annotations
@@ -180,7 +182,7 @@ class GpioLayout:
             gpio.setwarnings(False)
             gpio.setmode(gpio.BCM)
             for pin in self._lamps.values():
-                gpio.setup(pin, gpio.OUT, initial=gpio.LOW)
+                gpio.setup(pin, gpio.OUT, initial=self._lamp_level(lit=False))
             for item in self._inputs.values():
                 gpio.setup(item.pin, gpio.IN, pull_up_down=pull)
                 item.active = self._is_active(gpio.input(item.pin))
@@ -292,7 +294,12 @@ class GpioLayout:
     def _write_lamp(self, lamp: str) -> None:
         state = self._lamp_state[lamp]
         lit = state is LampState.ON or (state is LampState.FLASH and self._flash_phase)
-        self._gpio.output(self._lamps[lamp], self._gpio.HIGH if lit else self._gpio.LOW)
+        self._gpio.output(self._lamps[lamp], self._lamp_level(lit=lit))
+
+    def _lamp_level(self, *, lit: bool) -> int:
+        """The output level that lights (or darkens) a lamp on this layout's wiring."""
+        high = lit == (self._config.lamps_active == "high")
+        return self._gpio.HIGH if high else self._gpio.LOW
 
     def _arm_flash(self) -> None:
         flashing = LampState.FLASH in self._lamp_state.values()
@@ -316,7 +323,7 @@ class GpioLayout:
         for pin in self._inputs:
             gpio.remove_event_detect(pin)
         for pin in self._lamps.values():
-            gpio.output(pin, gpio.LOW)
+            gpio.output(pin, self._lamp_level(lit=False))
         gpio.cleanup([*self._lamps.values(), *self._inputs])
 
     def _check_open(self) -> None:

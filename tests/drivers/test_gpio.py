@@ -131,6 +131,28 @@ def test_lamps_on_off_and_all_safe(layout, gpio):
     assert [level for _, level in gpio.history(17)] == [0, 1, 0]
 
 
+def test_active_low_lamps_are_dark_high_from_set_up_to_release(gpio, clock, events):
+    config = parse_device("layout", {**LAYOUT, "lamps_active": "low"}, allow_emulated=False)
+    device = GpioLayout(config, events.append, gpio=gpio, scheduler=clock)
+    device.start()
+    assert gpio.level(17) == gpio.level(27) == gpio.HIGH  # set up dark: never a lit blip
+    device.set_lamp("seat1.bet", LampState.ON)
+    assert gpio.level(17) == gpio.LOW
+    device.set_lamp("no_more_bets", LampState.FLASH)
+    clock.advance(0.5)
+    assert [level for _, level in gpio.history(27)] == [1, 1, 0, 1]  # dark, then lit at 0.25 s
+    device.all_safe()
+    assert gpio.level(17) == gpio.level(27) == gpio.HIGH
+    device.set_lamp("seat1.bet", LampState.ON)
+    device.close()
+    assert [level for _, level in gpio.history(17)] == [1, 0, 1, 0, 1]
+
+
+def test_lamp_polarity_is_checked_and_named(gpio):
+    with pytest.raises(ConfigError, match=r"\[devices.layout\] lamps_active"):
+        parse_device("layout", {**LAYOUT, "lamps_active": "inverted"}, allow_emulated=False)
+
+
 def test_flashing_lamp_toggles_at_the_blink_rate(layout, gpio, clock):
     layout.set_lamp("no_more_bets", LampState.FLASH)
     clock.advance(1.0)  # 2 Hz: a change every 0.25 s

@@ -46,7 +46,9 @@ class ShoeState:
     """What left the shoe since the last shuffle (for the can-the-shoe-hold-it check, R9).
 
     `empty` is set when the shoe reports its last card out; it matters only once a card is
-    due.
+    due. `last_card_no` is the shoe's own number of the last card handled since the shoe was
+    loaded (0: none yet): the next must be the one after it, else a card left the shoe that
+    the journal never recorded (or one is reported twice).
     """
 
     seen: dict[str, int] = field(default_factory=dict)
@@ -54,6 +56,7 @@ class ShoeState:
     shuffles: int = 0
     cards_out: int = 0
     empty: bool = False
+    last_card_no: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data."""

@@ -207,12 +207,28 @@ class TableRuntime:
         return _SHOE_FAULTS.get(event.kind, "shoe_error"), {"reason": reason}
 
     def _shoe_loaded(self) -> tuple[str, dict[str, Any]]:
+        self.model.shoe.last_card_no = 0  # a loaded shoe numbers its cards from 1 again
         if self.model.state in ("shoe_loading", "reshuffle_discards"):
             return "shuffle_done", {}
         self._commit(self.model, [Journal("shoe:loaded", {"state": self.model.state})])
         return "", {}
 
     def _card(self, event: ev.CardDrawn) -> tuple[str, dict[str, Any]]:
+        last = self.model.shoe.last_card_no
+        if last and event.count <= last:
+            self._commit(self.model, [
+                Journal("shoe:card_repeated", {"card_no": event.count, "last": last}),
+                OpLog(f"shoe reported card {event.count} again: ignored", "warning")])
+            return "", {}
+        self.model.shoe.last_card_no = event.count
+        if last and event.count > last + 1:
+            # Cards left the shoe while nothing recorded them (e.g. the controller lost
+            # power after the board's event was acknowledged): the supervisor decides.
+            self._commit(self.model, [Journal("shoe:card_after_gap", {
+                "card_no": event.count, "card": event.code, "missing": [last + 1,
+                                                                       event.count - 1]})])
+            return "shoe_error", {"reason": f"cards {last + 1}..{event.count - 1} left the "
+                                            "shoe but were never recorded"}
         fault = self.pending_faults.pop(event.count, None)
         if fault is ev.ShoeFaultKind.FACE_UP:
             return "face_up_card", {"count": event.count}

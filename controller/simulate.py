@@ -275,6 +275,7 @@ class ShoeSource:
         if self.scripted:
             return
         self.shuffles += 1
+        self.count = 0
         self.cards = [str(c) for c in shoe(self.decks, spanish=self.game is Game.SPANISH21)]
         random.Random(tablesim.shuffle_seed(self.seed, self.shuffles)).shuffle(self.cards)
         self.cut_out = False
@@ -319,6 +320,7 @@ class Simulation:
         self.watch: Callable[[], None] | None = None  # after every action: the live view
         if self.model.state != "shoe_loading":
             self.source.resume(self.model.shoe.seen)  # restarted mid-shoe
+            self.source.count = self.model.shoe.last_card_no
             self.dealt_in_shoe = self.model.shoe.cards_out
             self.source.cut_out = self.model.shoe.cut_seen
 

@@ -98,7 +98,16 @@ class DeviceOutputs:
 
 
 def model_factory(game: Game) -> ModelFactory:
-    """The procedure model of a game's family."""
+    """The procedure model of a game's family.
+
+    Raises:
+        ConfigError: The game has rules and par sheets but no dealing procedure here (the
+            community-card game: one set of starting cards shared by every station).
+    """
+    if game is Game.COMMUNITY:
+        raise ConfigError("[table] game: `community` has its rules and par sheets, but no "
+                          "table procedure in this release (blackjack, spanish21 and "
+                          "baccarat have one)")
     return BaccaratModel if game is Game.BACCARAT else BlackjackModel
 
 
@@ -229,9 +238,11 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
         options: Registry build options.
 
     Raises:
-        ConfigError: A bad `[devices.*]` section (naming device and key).
+        ConfigError: A bad `[devices.*]` section (naming device and key), or a game with no
+            table procedure.
         DriverError: A device cannot be built.
     """
+    model_factory(table.game.table.game)  # a game with no procedure is refused up front
     raw = devices if devices is not None else table.document.get("devices", {})
     config = parse_devices(raw, allow_emulated=allow_emulated, camera_kinds=kinds(Role.CAMERA))
     vision = vision_settings_from_mapping(table.document.get("vision"))

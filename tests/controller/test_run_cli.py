@@ -61,6 +61,20 @@ def test_a_deck_count_without_match_the_dealer_is_refused_with_exit_2(
     assert not (tmp_path / "state").exists()
 
 
+def test_a_game_with_no_table_procedure_is_refused_with_exit_2(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "table.toml"
+    text = default_table_text().replace('game = "blackjack"', 'game = "community"', 1)
+    text = text.replace('side_bets = ["perfect-pairs", "lucky-ladies", "match-the-dealer", '
+                        '"blazing7s", "axman"]', "side_bets = []", 1)
+    path.write_text(text + DEVICES, encoding="utf-8")
+    assert run_cli.main(["--config", str(path), "--allow-emulated", "--state-dir",
+                         str(tmp_path / "state")]) == run_cli.EXIT_CONFIG
+    err = capsys.readouterr().err
+    assert "[table] game: `community` has its rules and par sheets, but no table procedure" in err
+    assert not (tmp_path / "state").exists()
+
+
 @pytest.mark.parametrize(("vision", "message"), [
     ('on_camera_down = "ignore"', "[vision] on_camera_down: expected one of warn, stop"),
     ("frames = 0", "[vision] frames: must be 1..20, got 0"),

@@ -7,6 +7,11 @@ software (R16) and then runs the loop. Public effects reach the devices through
 `DeviceOutputs`; a device that is down only logs here (its driver reports `LinkDown`, which
 the procedure turns into a refusal of progressive wagers, R15).
 
+The shoe is built to acknowledge its board's events only once handled: `TableApp.handle`
+tells it after the runtime has committed a record of the shoe to the journal, so a card the
+Pi received but never recorded (power lost in between) stays with the board, which repeats
+it to the next run, where the card-number check takes it as the next card.
+
 Hook points for the appliance: `TableApp.start` records the software check through
 `controller.integrity.authenticate_at_start`, sends READY through `controller.sdnotify`, and
 the loop pings the watchdog only while the table is healthy.
@@ -17,7 +22,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +47,7 @@ from controller.tableconfig import TableFile
 from controller.tablemodel import Setup
 from drivers.config import Role, is_emulated, parse_devices
 from drivers.errors import DriverError
+from drivers.events import CardDrawn, ShoeFault, ShoeLoaded
 from drivers.interfaces import LampState as DeviceLamp
 from drivers.registry import BuildOptions, Devices, build_devices, kinds
 
@@ -172,9 +178,17 @@ class TableApp:
             raise
 
     def handle(self, event: object) -> None:
-        """The loop handler (events that arrive before `start` wait in the loop)."""
+        """The loop handler (events that arrive before `start` wait in the loop).
+
+        Once the runtime has returned (the journal holds the event), a shoe's record is
+        declared handled, and only then does its board drop the events behind it; if the
+        runtime raises, nothing is declared and the board keeps them.
+        """
         assert self.runtime is not None
         self.runtime.handle(event)
+        shoe = self.devices.shoe
+        if shoe is not None and isinstance(event, CardDrawn | ShoeFault | ShoeLoaded):
+            shoe.handled(event)
 
     def run_forever(self) -> None:
         """Run the loop until `loop.stop()`, pinging the watchdog while healthy."""
@@ -249,7 +263,8 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
     zones = table_zones(table.game.table.game, table.game.table.seats)
     check_positions(vision, zones)
     loop = EventLoop(_not_started)
-    options = options or BuildOptions()
+    # The shoe's board keeps each event until the journal holds it (`TableApp.handle`).
+    options = replace(options or BuildOptions(), ack_when_handled=True)
     renderer = None
     if config.camera is not None and is_emulated(config.camera.kind):
         from controller.tablecamera import emulated_renderer

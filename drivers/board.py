@@ -7,7 +7,9 @@ is a `HandshakeError` naming the device and every mismatching field), releases t
 failsafe once the driver has reconciled the board, and reports `LinkUp` / `LinkDown`.
 When the port vanishes (cable pulled) it reopens it every `RECONNECT_INTERVAL` until the
 board is back, carrying the counted-event position over, so no event is lost or delivered
-twice across the gap.
+twice across the gap. With `ack_when_handled` the board's counted events are acknowledged
+only when the driver's owner has handled what they reported (`acknowledge`), so an event
+the host received but never handled (the host lost power) is repeated to the next host.
 
 Threads: the bridge's reader thread only queues work; one worker thread per device runs
 every message handler, reconciliation and reconnection in order, so `LinkUp` always comes
@@ -109,10 +111,12 @@ class BoardConnection:
         link: How to reach it.
         sink: Where `LinkUp`, `LinkDown` and `DeviceFault` go.
         scheduler: Clock for event times.
+        ack_when_handled: Acknowledge counted events only as `acknowledge` is told (False:
+            as they arrive).
     """
 
     def __init__(self, device: str, board_kind: str, link: LinkOptions, sink: EventSink,
-                 scheduler: Scheduler | None = None) -> None:
+                 scheduler: Scheduler | None = None, *, ack_when_handled: bool = False) -> None:
         self.device = device
         self.url = link.url
         self._link = link
@@ -123,6 +127,9 @@ class BoardConnection:
         self.on_connected: Callable[[BoardConnection], None] = lambda connection: None
         self._client: BridgeClient | None = None
         self._baseline: EventBaseline | None = None
+        self._ack_when_handled = ack_when_handled
+        self._ack_lock = threading.Lock()
+        self._handled: tuple[int | None, int] | None = None  # (boot id, count) declared
         self._work: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
         self._worker: threading.Thread | None = None
         self._closed = threading.Event()
@@ -195,6 +202,22 @@ class BoardConnection:
         """Tell the board the host is in control (after reconciling it)."""
         self.send("failsafe", active=False)
 
+    def acknowledge(self, boot_id: int | None, count: int) -> None:
+        """Every counted event of board boot `boot_id` up to `count` is handled (any thread).
+
+        Only with `ack_when_handled`: the board is sent `event_ack` for it (cumulative and
+        never backwards; kept across a reconnection and sent to the new session).
+        """
+        if not self._ack_when_handled:
+            return
+        with self._ack_lock:
+            known = self._handled
+            if known is None or known[0] != boot_id or count > known[1]:
+                self._handled = (boot_id, count)
+            client = self._client
+            if client is not None:
+                client.acknowledge_handled(count, boot_id)
+
     def stats(self) -> BridgeStats | None:
         """The bridge's counters for the current connection (None while reconnecting)."""
         client = self._client
@@ -223,7 +246,11 @@ class BoardConnection:
 
     def _connect(self) -> BridgeClient:
         client = self._new_client()
-        self._client = client  # before connect: its `Connected` event may run at once
+        with self._ack_lock:
+            self._client = client  # before connect: its `Connected` event may run at once
+            if self._handled is not None:  # declared while no client was there to take it
+                boot_id, count = self._handled
+                client.acknowledge_handled(count, boot_id)
         try:
             client.connect(timeout=HANDSHAKE_TIMEOUT)
         except HandshakeMismatch as exc:
@@ -240,7 +267,8 @@ class BoardConnection:
         transport = None if link.transport_factory is None else link.transport_factory()
         client = BridgeClient(link.url, link.catalogue, self._expect, baudrate=link.baudrate,
                               timing=link.timing, event_baseline=self._baseline,
-                              transport=transport)
+                              transport=transport,
+                              ack_on="handled" if self._ack_when_handled else "receipt")
         client.subscribe("*", lambda message: self._work.put(lambda: self._dispatch(message)))
         client.subscribe_events(lambda event: self._work.put(lambda: self._on_bridge(event)))
         return client
@@ -366,15 +394,19 @@ class BoardDriver:
         sink: Where events go.
         emulated: True when the board is an emulator (status then says EMULATED).
         scheduler: Clock for event times.
+        ack_when_handled: Acknowledge the board's counted events only once the owner has
+            handled what they reported (`BoardConnection.acknowledge`).
     """
 
     def __init__(self, name: str, board_kind: str, link: LinkOptions, sink: EventSink, *,
-                 emulated: bool, scheduler: Scheduler | None = None) -> None:
+                 emulated: bool, scheduler: Scheduler | None = None,
+                 ack_when_handled: bool = False) -> None:
         self._name = name
         self._emulated = emulated
         self._sink = sink
         self._clock = scheduler or MonotonicScheduler()
-        self._board = BoardConnection(name, board_kind, link, sink, self._clock)
+        self._board = BoardConnection(name, board_kind, link, sink, self._clock,
+                                      ack_when_handled=ack_when_handled)
 
     @property
     def name(self) -> str:

@@ -114,6 +114,16 @@ class ShoeScanner(Device, Protocol):
             DriverError: The shoe did not answer in time or the link is down.
         """
 
+    def handled(self, record: DriverEvent) -> None:
+        """Say that `record` and every record this shoe reported before it are durably handled.
+
+        `record` is a `CardDrawn`, `ShoeFault` or `ShoeLoaded` this shoe reported. A shoe
+        built to acknowledge only handled records (the controller's, which calls this once
+        the journal holds the record) tells its board only then, so the board repeats to the
+        next run whatever was never handled; any other shoe, and any record it did not
+        report, ignores this. Never raises; safe from any thread.
+        """
+
 
 @runtime_checkable
 class LayoutLamps(Device, Protocol):

@@ -72,6 +72,10 @@ class BuildOptions:
         reservations: GPIO pins held by every device of this process.
         camera_render: Draws the layout for the emulated camera (the composition root
             passes `vision.synth.LayoutRenderer`; drivers never import vision).
+        ack_when_handled: The shoe acknowledges the board's events only once the owner
+            says it handled their records (`ShoeScanner.handled`); the controller sets it.
+            Off (the default) the board's events are acknowledged as they arrive, for
+            sinks that never call `handled` (tests, the bench console).
     """
 
     catalogue: Catalogue | None = None
@@ -80,6 +84,7 @@ class BuildOptions:
     workdir: Path | None = None
     reservations: PinReservations = field(default_factory=PinReservations)
     camera_render: Render | None = None
+    ack_when_handled: bool = False
 
     def table_catalogue(self) -> Catalogue:
         """The catalogue to use."""
@@ -215,7 +220,8 @@ def _start_emulator(emulator_type: Callable[..., BoardEmulator],
 
 def _serial_shoe(config: ShoeConfig, sink: EventSink, options: BuildOptions) -> Built:
     link = _serial_link(config, options)
-    return BridgeShoe(config.name, link, sink, scheduler=options.scheduler), None
+    return BridgeShoe(config.name, link, sink, scheduler=options.scheduler,
+                      ack_when_handled=options.ack_when_handled), None
 
 
 def _usb_shoe(config: ShoeConfig, sink: EventSink, options: BuildOptions,
@@ -224,7 +230,8 @@ def _usb_shoe(config: ShoeConfig, sink: EventSink, options: BuildOptions,
     assert isinstance(port, UsbPortConfig)  # guaranteed by the config reader
     link = options.link(describe(port), config.timeout_ms,
                         transport_factory=lambda: UsbTransport(port, backend=backend))
-    return BridgeShoe(config.name, link, sink, emulated=emulated, scheduler=options.scheduler)
+    return BridgeShoe(config.name, link, sink, emulated=emulated, scheduler=options.scheduler,
+                      ack_when_handled=options.ack_when_handled)
 
 
 def _emulated_shoe(config: ShoeConfig, sink: EventSink, options: BuildOptions) -> Built:
@@ -248,7 +255,8 @@ def _emulated_shoe(config: ShoeConfig, sink: EventSink, options: BuildOptions) -
                                 config.timeout_ms)
         return _usb_shoe(usb_config, sink, options, EmulatedUsbBackend(usb_device), True), emulator
     link, emulator = _start_emulator(partial(ShoeEmulator, contents), config, options)
-    shoe = BridgeShoe(config.name, link, sink, emulated=True, scheduler=options.scheduler)
+    shoe = BridgeShoe(config.name, link, sink, emulated=True, scheduler=options.scheduler,
+                      ack_when_handled=options.ack_when_handled)
     return shoe, emulator
 
 

@@ -7,6 +7,15 @@ all are counted events, so none is lost or repeated. This driver pairs them into
 turns the other reports into `ShoeFault` and `ShoeLoaded`. Card codes go only into the
 event records, never into a log line (R17).
 
+With `ack_when_handled` (the controller's choice) the board's events are acknowledged only
+when the owner calls `handled(record)` for the record they produced, i.e. once it has
+durably recorded it: if the host loses power before that, the board repeats the events to
+the next host and no card is lost. The driver keeps, for each record it posted, the board
+count to acknowledge then: the count of the message that produced it, or, while a card's
+read waits for its `card_out` (a `card_read` posts nothing; an unreadable or face-up card's
+`ShoeFault` comes before its `CardDrawn`), the count before that card's first message, so a
+card is acknowledged only with its `CardDrawn`.
+
 Config::
 
     [devices.shoe]
@@ -18,14 +27,28 @@ Config::
 from __future__ import annotations
 
 import logging
+import threading
+from collections import deque
+from collections.abc import Callable
+from functools import partial
+from typing import Final
 
 from drivers.board import BoardDriver, LinkOptions
-from drivers.events import CardDrawn, EventSink, ShoeFault, ShoeFaultKind, ShoeLoaded
+from drivers.events import (
+    CardDrawn,
+    DriverEvent,
+    EventSink,
+    ShoeFault,
+    ShoeFaultKind,
+    ShoeLoaded,
+)
 from drivers.interfaces import ShoeState
 from drivers.timing import Scheduler
 from firmware_bridge import Message
 
 _LOG = logging.getLogger(__name__)
+POSTED_LIMIT: Final = 1024
+"""Records kept awaiting `handled` at most (the board holds far fewer events unacknowledged)."""
 
 
 class BridgeShoe(BoardDriver):
@@ -37,13 +60,23 @@ class BridgeShoe(BoardDriver):
         sink: Where events go.
         emulated: True when the board is an emulator (status then says EMULATED).
         scheduler: Clock for event times.
+        ack_when_handled: Acknowledge the board's events only as `handled` is called for
+            the records they produced (False: as they arrive, and `handled` does nothing).
     """
 
     def __init__(self, name: str, link: LinkOptions, sink: EventSink, *,
-                 emulated: bool = False, scheduler: Scheduler | None = None) -> None:
-        super().__init__(name, "shoe", link, sink, emulated=emulated, scheduler=scheduler)
+                 emulated: bool = False, scheduler: Scheduler | None = None,
+                 ack_when_handled: bool = False) -> None:
+        super().__init__(name, "shoe", link, sink, emulated=emulated, scheduler=scheduler,
+                         ack_when_handled=ack_when_handled)
         self._reads: dict[int, tuple[str | None, int]] = {}
         self._cards_out = 0
+        self._ack_when_handled = ack_when_handled
+        self._posted: deque[tuple[DriverEvent, int | None, int]] = deque(maxlen=POSTED_LIMIT)
+        self._posted_lock = threading.Lock()
+        self._boot_id: int | None = None
+        self._count = 0  # the board count of the message being handled
+        self._settled = 0  # the last count after which no card waited for its card_out
         handlers = {
             "card_read": self._on_read, "card_unreadable": self._on_unreadable,
             "card_face_up": self._on_face_up, "card_out": self._on_out,
@@ -51,7 +84,7 @@ class BridgeShoe(BoardDriver):
             "jam": self._on_jam, "lid": self._on_lid, "shoe_loaded": self._on_loaded,
         }
         for message, handler in handlers.items():
-            self._board.handle(message, handler)
+            self._board.handle(message, partial(self._counted, handler))
 
     def query_state(self) -> ShoeState:
         """Ask the board for `shoe_state`."""
@@ -59,7 +92,48 @@ class BridgeShoe(BoardDriver):
         return ShoeState(cards_out=reply.int("card_no"), lid_open=reply.flag("lid_open"),
                          jammed=reply.flag("jammed"), empty=reply.flag("empty"))
 
+    def handled(self, record: DriverEvent) -> None:
+        """The owner has durably handled `record` (and every record posted before it).
+
+        With `ack_when_handled` the board is told (`event_ack`) up to the count noted for
+        `record` when it was posted; a record this driver did not post is ignored. Safe
+        from any thread.
+        """
+        if not self._ack_when_handled:
+            return
+        with self._posted_lock:
+            index = next((i for i, (posted, _, _) in enumerate(self._posted)
+                          if posted is record), None)
+            if index is None:
+                return
+            for _ in range(index):
+                self._posted.popleft()
+            _, boot_id, count = self._posted.popleft()
+        self._board.acknowledge(boot_id, count)
+
     # ------------------------------------------------------------ handlers (worker thread)
+
+    def _counted(self, handler: Callable[[Message], None], message: Message) -> None:
+        identity = self._board.identity
+        boot_id = identity.boot_id if identity is not None else None
+        if boot_id != self._boot_id:  # a restarted board counts from 1 again
+            self._boot_id, self._settled = boot_id, 0
+        self._count = message.int("count")
+        handler(message)
+        if not self._card_waiting():
+            self._settled = self._count
+
+    def _card_waiting(self) -> bool:
+        """True while a card was read (or found unreadable) but has not left the shoe."""
+        return any(card_no > self._cards_out for card_no in self._reads)
+
+    def _post(self, record: DriverEvent, *, before_card: bool = False) -> None:
+        if self._ack_when_handled:
+            waiting = before_card or self._card_waiting()
+            count = self._settled if waiting else self._count
+            with self._posted_lock:
+                self._posted.append((record, self._boot_id, count))
+        self._sink(record)
 
     def _on_read(self, message: Message) -> None:
         self._reads[message.int("card_no")] = (message.text("code"), message.int("quality"))
@@ -67,12 +141,13 @@ class BridgeShoe(BoardDriver):
     def _on_unreadable(self, message: Message) -> None:
         card_no = message.int("card_no")
         self._reads[card_no] = (None, 0)
-        self._fault(ShoeFaultKind.UNREADABLE, card_no, True, message.text("reason"))
+        self._fault(ShoeFaultKind.UNREADABLE, card_no, True, message.text("reason"),
+                    before_card=True)
 
     def _on_face_up(self, message: Message) -> None:
         card_no = message.int("card_no")
         self._reads[card_no] = (None, 0)
-        self._fault(ShoeFaultKind.FACE_UP, card_no, True)
+        self._fault(ShoeFaultKind.FACE_UP, card_no, True, before_card=True)
 
     def _on_out(self, message: Message) -> None:
         card_no = message.int("card_no")
@@ -80,11 +155,12 @@ class BridgeShoe(BoardDriver):
         if read is None:
             # The board must report the read before the exit; a missing one is a fault
             # of the board, and the card is reported as unreadable rather than lost.
-            self._fault(ShoeFaultKind.UNREADABLE, card_no, True, "no read before card_out")
+            self._fault(ShoeFaultKind.UNREADABLE, card_no, True, "no read before card_out",
+                        before_card=True)
             read = (None, 0)
         self._cards_out = card_no
         code, quality = read
-        self._sink(CardDrawn(self._name, card_no, code, quality, self._clock.now()))
+        self._post(CardDrawn(self._name, card_no, code, quality, self._clock.now()))
 
     def _on_cut_card(self, message: Message) -> None:
         self._fault(ShoeFaultKind.CUT_CARD, message.int("card_no"), True)
@@ -102,9 +178,11 @@ class BridgeShoe(BoardDriver):
         self._reads.clear()
         self._cards_out = 0
         _LOG.info("%s: shoe loaded", self._name)
-        self._sink(ShoeLoaded(self._name, self._clock.now()))
+        self._post(ShoeLoaded(self._name, self._clock.now()))
 
-    def _fault(self, kind: ShoeFaultKind, count: int, active: bool, detail: str = "") -> None:
+    def _fault(self, kind: ShoeFaultKind, count: int, active: bool, detail: str = "", *,
+               before_card: bool = False) -> None:
         _LOG.info("%s: %s (active=%s) at card %d", self._name, kind, active, count)
-        self._sink(ShoeFault(self._name, kind, count, active, self._clock.now(), detail))
+        self._post(ShoeFault(self._name, kind, count, active, self._clock.now(), detail),
+                   before_card=before_card)
 

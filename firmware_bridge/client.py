@@ -28,7 +28,7 @@ from firmware_bridge.errors import (
     RequestTimeoutError,
 )
 from firmware_bridge.handshake import BoardIdentity, Expectation
-from firmware_bridge.host import EventBaseline, HostEndpoint, Notice
+from firmware_bridge.host import AckOn, EventBaseline, HostEndpoint, Notice
 from firmware_bridge.link import LinkTiming
 from firmware_bridge.status import (
     BridgeEvent,
@@ -77,6 +77,8 @@ class BridgeClient:
             records (bench use only, R17).
         transport: the transport to use (default: a `SerialTransport` for `url`); any
             object with `Transport`'s three methods.
+        ack_on: when counted events are acknowledged to the board: "receipt" (as they
+            arrive) or "handled" (only what the owner declares with `acknowledge_handled`).
     """
 
     def __init__(  # noqa: PLR0913 - independent, defaulted options
@@ -84,12 +86,13 @@ class BridgeClient:
         baudrate: int = DEFAULT_BAUDRATE, clock: Clock = monotonic,
         timing: LinkTiming | None = None, event_baseline: EventBaseline | None = None,
         history: int = 200, reveal_secrets: bool = False,
-        transport: Transport | None = None,
+        transport: Transport | None = None, ack_on: AckOn = "receipt",
     ) -> None:
         self.url = url
         self._engine = HostEndpoint(
             url, catalogue, expect or Expectation(), clock, timing=timing,
             event_baseline=event_baseline, history=history, reveal_secrets=reveal_secrets,
+            ack_on=ack_on,
         )
         self._transport: Transport = transport or SerialTransport(url, baudrate=baudrate)
         self._lock = threading.RLock()
@@ -168,7 +171,9 @@ class BridgeClient:
     def subscribe(self, name: str, sink: MessageSink) -> None:
         """Hand every received `name` message to `sink` (on the reader thread; be quick).
 
-        `name` "*" subscribes to every message. Counted events arrive once each.
+        `name` "*" subscribes to every message. Counted events arrive once each (with
+        `ack_on="handled"` the board repeats them until `acknowledge_handled`, across host
+        restarts too).
         """
         with self._lock:
             self._subscribers.setdefault(name, []).append(sink)
@@ -200,6 +205,16 @@ class BridgeClient:
         """What the board reported in the last successful handshake."""
         with self._lock:
             return self._engine.identity
+
+    def acknowledge_handled(self, count: int, boot_id: int | None = None) -> None:
+        """Declare every counted event up to `count` handled (safe from any thread).
+
+        With `ack_on="handled"` the board is sent `event_ack` for it (cumulative, never
+        beyond what was delivered, never backwards; `HostEndpoint.acknowledge_handled`).
+        """
+        with self._lock:
+            self._engine.acknowledge_handled(count, boot_id)
+            self._flush()
 
     def event_position(self) -> EventBaseline | None:
         """The counted-event position to persist, to pass as `event_baseline` next run."""

@@ -12,6 +12,7 @@ import logging
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from firmware_bridge import catalogue as cat
 from firmware_bridge.catalogue import BoardCatalogue, Catalogue
@@ -42,14 +43,26 @@ IDENTIFY_RETRY = 1.0
 LINK_ONLY = BoardCatalogue("link", ())
 Notice = Message | BridgeEvent | TrafficRecord
 """What the host endpoint hands its owner, in order: messages, link events, traffic."""
+AckOn = Literal["receipt", "handled"]
+"""When the host acknowledges a counted event: on receipt, or once its owner handled it."""
+ACK_ON: tuple[AckOn, ...] = ("receipt", "handled")
 
 
 @dataclass(frozen=True, slots=True)
 class EventBaseline:
-    """Where counted events stood when the host last ran (e.g. from the audit journal)."""
+    """Where counted events stood when the host last ran (e.g. from the audit journal).
+
+    Attributes:
+        boot_id: the board boot the counts belong to.
+        last_count: the last count delivered to the owner.
+        handled: with `ack_on="handled"`, the last count the owner had declared handled
+            when that was behind `last_count` (0: none yet); None: every count up to
+            `last_count` was handled.
+    """
 
     boot_id: int
     last_count: int
+    handled: int | None = None
 
 
 class HostEndpoint:
@@ -65,13 +78,21 @@ class HostEndpoint:
         history: traffic records kept for the post-mortem.
         reveal_secrets: show secret fields, and the bytes of damaged frames, in traffic
             records (bench use only, R17).
+        ack_on: "receipt" acknowledges each new counted event as it is delivered;
+            "handled" delivers it unacknowledged and acknowledges only what the owner
+            declares handled with `acknowledge_handled` (PROTOCOL.md, "Counted events").
+
+    Raises:
+        ValueError: if `ack_on` is neither "receipt" nor "handled".
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0913 - independent, defaulted options
         self, where: str, catalogue: Catalogue, expect: Expectation, clock: Clock, *,
         timing: LinkTiming | None = None, event_baseline: EventBaseline | None = None,
-        history: int = 200, reveal_secrets: bool = False,
+        history: int = 200, reveal_secrets: bool = False, ack_on: AckOn = "receipt",
     ) -> None:
+        if ack_on not in ACK_ON:
+            raise ValueError(f"{where}: ack_on must be 'receipt' or 'handled', not {ack_on!r}")
         self.where = where
         self._catalogue = catalogue
         self._expect = expect
@@ -88,6 +109,10 @@ class HostEndpoint:
         self._receiver = CountedEventReceiver(
             base.last_count if base else None, base.boot_id if base else None
         )
+        self._ack_on = ack_on
+        self._handled: int | None = None  # the last count the owner declared handled
+        if base is not None:
+            self._handled = base.last_count if base.handled is None else base.handled
         self._history: deque[TrafficRecord] = deque(maxlen=history)
         self._notices: list[Notice] = []
         self._output: list[bytes] = []
@@ -164,10 +189,38 @@ class HostEndpoint:
         notices, self._notices = self._notices, []
         return notices
 
+    def acknowledge_handled(self, count: int, boot_id: int | None = None) -> None:
+        """Declare every counted event up to `count` handled (with `ack_on="handled"`).
+
+        The board is sent `event_ack` for the highest count declared so far: never beyond
+        the last count delivered, never going backwards. While the board is not connected
+        the count is kept and acknowledged when the board repeats an event. `boot_id`, when
+        given, names the board boot that `count` belongs to; a count of another boot is
+        ignored (a restarted board counts from 1 again). With `ack_on="receipt"` every
+        event is acknowledged already and this does nothing.
+        """
+        receiver = self._receiver
+        last = receiver.last_count
+        if self._ack_on != "handled" or last is None or count <= 0:
+            return
+        if boot_id is not None and boot_id != receiver.boot_id:
+            return
+        count = min(count, last)
+        if self._handled is not None and count <= self._handled:
+            return
+        self._handled = count
+        if self.state is ClientState.READY:
+            self._acknowledge(count)
+
     def event_position(self) -> EventBaseline | None:
         """The counted-event position to persist, to pass as `event_baseline` next run."""
         boot_id, last = self._receiver.boot_id, self._receiver.last_count
-        return None if boot_id is None or last is None else EventBaseline(boot_id, last)
+        if boot_id is None or last is None:
+            return None
+        handled = self._handled or 0
+        if self._ack_on == "receipt" or handled >= last:
+            return EventBaseline(boot_id, last)
+        return EventBaseline(boot_id, last, handled)
 
     def history(self) -> list[TrafficRecord]:
         """The last traffic records, oldest first (the post-mortem dump)."""
@@ -245,6 +298,8 @@ class HostEndpoint:
         self.identity = identity
         self.state = ClientState.READY
         restarted = self._receiver.on_identity(identity.boot_id)
+        if restarted:
+            self._handled = 0
         self._record(TrafficDirection.LINK, f"handshake passed: {identity.describe()}")
         logger.info("%s: connected: %s", self.where, identity.describe())
         self._notices.append(Connected(self.where, identity, restarted))
@@ -259,10 +314,12 @@ class HostEndpoint:
 
     def _on_counted(self, message: Message) -> None:
         receipt = self._receiver.accept(message.int(cat.COUNT_FIELD))
-        try:
-            self.send(cat.EVENT_ACK, {cat.COUNT_FIELD: receipt.ack})
-        except BridgeError as error:  # the board repeats the event; it is acknowledged then
-            self._record(TrafficDirection.ERROR, f"event_ack not sent: {error}")
+        if self._ack_on == "receipt":
+            self._acknowledge(receipt.ack)
+        elif not receipt.deliver and self._handled:
+            # Handled mode: a new event waits for `acknowledge_handled`; a repeated one is
+            # answered with what the owner has handled, never more.
+            self._acknowledge(min(self._handled, receipt.ack))
         if not receipt.deliver:
             self._counts["duplicates"] += 1
             return
@@ -272,6 +329,12 @@ class HostEndpoint:
             logger.error("%s: counted events %d..%d were lost", self.where, first, last)
             self._notices.append(EventsMissed(self.where, message.name, first, last))
         self._notices.append(message)
+
+    def _acknowledge(self, count: int) -> None:
+        try:
+            self.send(cat.EVENT_ACK, {cat.COUNT_FIELD: count})
+        except BridgeError as error:  # the board repeats the event; it is acknowledged then
+            self._record(TrafficDirection.ERROR, f"event_ack not sent: {error}")
 
     def _send_identify(self) -> None:
         self._identify_sent = self._clock()

@@ -119,6 +119,48 @@ def test_unreadable_card_holds_the_table_until_the_supervisor_key(app: TableApp)
     assert layout.wait_until(lambda: lamp(app, "fault") == "off")
 
 
+def test_a_card_received_but_never_journalled_is_taken_after_a_power_loss(
+    tmp_path: Path, app: TableApp
+) -> None:
+    sim = driver(app)
+    sim.step()
+    while app.runtime.model.state == "betting":
+        sim.step()
+    last = app.runtime.model.shoe.last_card_no
+    shoe_emulator = app.devices.emulators["shoe"]
+    waiting = app.loop.pending()
+    shoe_emulator.draw()
+    # The card reaches the controller's loop, which never gets to journal it: the Pi loses
+    # power. The shoe board keeps its power, and the card it was never told was handled.
+    assert shoe_emulator.wait_until(lambda: app.loop.pending() > waiting, 5)
+    for device in app.devices.all():
+        device.close()
+    app.runtime.journal.close()
+    for name, emulator in app.devices.emulators.items():
+        if name != "shoe":
+            emulator.close()
+    assert shoe_emulator.stats().events_pending == 2  # card_read and card_out
+    opts = options("blackjack")
+    devices = tablesim.rig_devices(opts.config.table, 3, 1, None)
+    devices["shoe"] = {"kind": "serial", "url": shoe_emulator.path}  # the same board
+    (tmp_path / "ports2").mkdir()
+    again = build_app(TableFile("test", opts.config, {"devices": devices}),
+                      allow_emulated=True, state_dir=app.state_dir, devices=devices, burn=False,
+                      options=BuildOptions(workdir=tmp_path / "ports2"))
+    again.start(require_authentic=False)
+    try:
+        tablesim.wait_for_links(again)
+        model = again.runtime.model
+        assert again.loop.run_until(lambda: model.shoe.last_card_no == last + 1, 10)
+        assert model.state != "shoe_error"
+        kinds = {entry.kind for entry in again.runtime.journal.entries(
+            ["shoe:card_after_gap", "shoe:card_repeated"])}
+        assert kinds == set()
+        assert shoe_emulator.wait_until(lambda: shoe_emulator.stats().events_pending == 0, 5)
+    finally:
+        again.devices.close()
+
+
 def test_a_restart_reasserts_the_lamps(tmp_path: Path, app: TableApp) -> None:
     sim = driver(app)
     sim.step()

@@ -9,7 +9,8 @@ Stimulus:
     `turn_key(position)`; `FakeSign.go_silent()` / `answer_again()`.
 
 Observation:
-    `FakeShoe.state`; `FakeLayout.lamps` (current states) and `FakeLayout.timeline`
+    `FakeShoe.state` and `FakeShoe.handled_records` (what the owner declared handled);
+    `FakeLayout.lamps` (current states) and `FakeLayout.timeline`
     (every `(time, lamp, state)`); `FakeSign.shown` (every `(time, what, fields)`).
 
 Every event is delivered synchronously to the sink on the caller's thread.
@@ -26,6 +27,7 @@ from drivers.events import (
     BetSensorChanged,
     ButtonPressed,
     CardDrawn,
+    DriverEvent,
     EventSink,
     KeySwitchTurned,
     LinkDown,
@@ -107,11 +109,16 @@ class FakeShoe(_FakeDevice):
     def __init__(self, name: str, sink: EventSink, scheduler: Scheduler | None = None) -> None:
         super().__init__(name, sink, scheduler)
         self.state = ShoeState(cards_out=0, lid_open=False, jammed=False, empty=False)
+        self.handled_records: list[DriverEvent] = []
 
     def query_state(self) -> ShoeState:
         """The shoe's state as the stimuli left it."""
         self._check_usable()
         return self.state
+
+    def handled(self, record: DriverEvent) -> None:
+        """Note that the owner declared `record` handled (there is no board to tell)."""
+        self.handled_records.append(record)
 
     def load(self) -> None:
         """Stimulus: a new shoe is loaded (card numbers restart)."""

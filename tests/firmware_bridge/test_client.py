@@ -128,6 +128,28 @@ def test_a_counted_event_reaches_subscribers_exactly_once(
     assert everything.count("input_changed") == 20
 
 
+def test_in_handled_mode_the_board_keeps_an_event_until_the_owner_declares_it_handled(
+    board: Board, demo_catalogue: Catalogue
+) -> None:
+    received: queue.Queue[Message] = queue.Queue()
+    with BridgeClient(board.url, demo_catalogue, Expectation("demo"),
+                      ack_on="handled") as client:
+        client.connect(WAIT)
+        client.subscribe("input_changed", received.put)
+        board.endpoint.emit("input_changed", input=1, active=True, label="KEEP")
+        message = received.get(timeout=WAIT)
+        time.sleep(0.6)  # one event-repeat interval: repeated, not delivered again
+        assert received.empty()
+        assert board.endpoint.stats().events_pending == 1
+        identity = client.identity
+        assert identity is not None
+        done = threading.Thread(target=client.acknowledge_handled,
+                                args=(message.int("count"), identity.boot_id))
+        done.start()  # from another thread, as the owner's loop does
+        done.join(WAIT)
+        assert wait_for(lambda: board.endpoint.stats().events_pending == 0)
+
+
 def test_close_puts_the_board_in_failsafe_and_is_idempotent(
     board: Board, client: BridgeClient
 ) -> None:

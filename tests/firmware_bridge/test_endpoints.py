@@ -21,7 +21,7 @@ from firmware_bridge.framing import (
     encode_frame,
     nonce_payload,
 )
-from firmware_bridge.host import EventBaseline
+from firmware_bridge.host import AckOn, EventBaseline
 from firmware_bridge.status import (
     BoardReportedError,
     ClientState,
@@ -40,13 +40,13 @@ class Rig:
 
     def __init__(self, catalogue: Catalogue, identity: DeviceIdentity | None = None,
                  expect: Expectation | None = None, baseline: EventBaseline | None = None,
-                 kind: str = "demo") -> None:
+                 kind: str = "demo", ack_on: AckOn = "receipt") -> None:
         self.clock = FakeClock()
         self.catalogue = catalogue
         self.device = DeviceEndpoint(catalogue.board(kind),
                                      identity or DeviceIdentity("1.0.0", boot_id=42), self.clock)
         self.host = HostEndpoint("mem://demo", catalogue, expect or Expectation(kind),
-                                 self.clock, event_baseline=baseline)
+                                 self.clock, event_baseline=baseline, ack_on=ack_on)
         self.outputs: list[Message] = []
         if kind == "demo":
             self.device.on("set_output", self.outputs.append)
@@ -64,6 +64,11 @@ class Rig:
 
     def of(self, kind: type) -> list:
         return [n for n in self.notices if isinstance(n, kind)]
+
+    def acks(self) -> list[int]:
+        """The counts of every `event_ack` the host sent, in order."""
+        return [int(n.text.rpartition("=")[2]) for n in self.of(TrafficRecord)
+                if n.direction is TrafficDirection.OUT and n.text.startswith("event_ack ")]
 
 
 def board_in_session(catalogue: Catalogue) -> tuple[FakeClock, DeviceEndpoint, Codec]:
@@ -387,3 +392,166 @@ def test_a_lossy_line_still_delivers_every_event_once(demo_catalogue: Catalogue)
         rig.run(0.01)
     rig.run(3.0)
     assert [m["count"] for m in rig.messages("input_changed")] == list(range(1, 101))
+
+
+# ------------------------------------------------------- acknowledging once handled
+
+
+def handled_rig(catalogue: Catalogue, baseline: EventBaseline | None = None) -> Rig:
+    rig = Rig(catalogue, baseline=baseline, ack_on="handled")
+    rig.pair.start()
+    rig.run(0.05)
+    return rig
+
+
+def emit(rig: Rig, events: int) -> None:
+    for number in range(events):
+        rig.device.emit("input_changed", input=number, active=True, label="")
+
+
+def test_receipt_mode_acknowledges_each_event_as_it_arrives(rig: Rig) -> None:
+    emit(rig, 3)
+    rig.run(0.1)
+    assert rig.acks() == [1, 2, 3]
+    assert rig.device.stats().events_pending == 0
+    rig.host.acknowledge_handled(3)  # nothing left to acknowledge
+    rig.run(0.1)
+    assert rig.acks() == [1, 2, 3]
+
+
+def test_handled_mode_delivers_at_once_but_acknowledges_only_when_told(
+    demo_catalogue: Catalogue,
+) -> None:
+    rig = handled_rig(demo_catalogue)
+    emit(rig, 3)
+    rig.run(1.2)  # the board repeats them twice meanwhile
+    assert [m["count"] for m in rig.messages("input_changed")] == [1, 2, 3]
+    assert rig.acks() == []
+    assert rig.host.stats().duplicate_events >= 3
+    assert rig.device.stats().events_pending == 3
+    rig.host.acknowledge_handled(2)
+    rig.run(0.05)
+    assert rig.acks() == [2]
+    assert rig.device.stats().events_pending == 1
+    rig.host.acknowledge_handled(3)
+    rig.run(0.05)
+    assert rig.acks() == [2, 3]
+    assert rig.device.stats().events_pending == 0
+    assert [m["count"] for m in rig.messages("input_changed")] == [1, 2, 3]
+
+
+def test_handled_acknowledgements_never_go_back_nor_beyond_what_was_delivered(
+    demo_catalogue: Catalogue,
+) -> None:
+    rig = handled_rig(demo_catalogue)
+    emit(rig, 2)
+    rig.run(0.05)
+    rig.host.acknowledge_handled(2)
+    rig.host.acknowledge_handled(1)  # an older declaration: nothing sent
+    rig.host.acknowledge_handled(2)  # the same again: nothing sent
+    rig.run(0.05)
+    assert rig.acks() == [2]
+    rig.host.acknowledge_handled(9)  # cut to the 2 delivered: nothing new to send
+    emit(rig, 1)
+    rig.run(0.05)
+    assert rig.acks() == [2]  # event 3 arrived after the declaration: not covered by it
+    assert rig.device.stats().events_pending == 1
+    rig.host.acknowledge_handled(9)
+    rig.run(0.05)
+    assert rig.acks() == [2, 3]
+    assert rig.device.stats().events_pending == 0
+
+
+def test_a_duplicate_in_handled_mode_is_answered_with_the_handled_count_only(
+    demo_catalogue: Catalogue,
+) -> None:
+    rig = handled_rig(demo_catalogue)
+    emit(rig, 3)
+    rig.run(0.05)
+    rig.host.acknowledge_handled(1)
+    rig.run(0.05)
+    assert rig.acks() == [1]
+    rig.run(1.1)  # events 2 and 3 are repeated: duplicates now
+    assert rig.host.stats().duplicate_events >= 2
+    assert set(rig.acks()) == {1}
+    assert rig.device.stats().events_pending == 2
+    assert [m["count"] for m in rig.messages("input_changed")] == [1, 2, 3]
+
+
+def test_a_duplicate_before_anything_was_handled_is_not_acknowledged(
+    demo_catalogue: Catalogue,
+) -> None:
+    rig = handled_rig(demo_catalogue)
+    emit(rig, 1)
+    rig.run(0.6)
+    assert rig.host.stats().duplicate_events == 1
+    assert rig.acks() == []
+
+
+def test_an_event_never_handled_is_delivered_again_to_a_restarted_host(
+    demo_catalogue: Catalogue,
+) -> None:
+    rig = handled_rig(demo_catalogue)
+    emit(rig, 2)
+    rig.run(0.05)
+    rig.host.acknowledge_handled(1)
+    rig.run(0.05)
+    # The host loses power with event 2 delivered but not handled; the board runs on.
+    host = HostEndpoint("mem://demo", demo_catalogue, Expectation("demo"), rig.clock,
+                        ack_on="handled")
+    rig.pair.host = rig.host = host
+    host.start()
+    rig.notices = []
+    rig.run(0.2)
+    assert [m["count"] for m in rig.messages("input_changed")] == [2]
+    assert rig.acks() == []
+    host.acknowledge_handled(2)
+    rig.run(0.05)
+    assert rig.acks() == [2]
+    assert rig.device.stats().events_pending == 0
+
+
+def test_the_event_position_carries_the_handled_count_to_the_next_host(
+    demo_catalogue: Catalogue,
+) -> None:
+    rig = handled_rig(demo_catalogue)
+    emit(rig, 3)
+    rig.run(0.05)
+    rig.host.acknowledge_handled(1)
+    position = rig.host.event_position()
+    assert position == EventBaseline(42, 3, handled=1)
+    host = HostEndpoint("mem://demo", demo_catalogue, Expectation("demo"), rig.clock,
+                        event_baseline=position, ack_on="handled")
+    rig.pair.host = rig.host = host
+    host.start()
+    rig.notices = []
+    rig.run(0.2)
+    assert rig.messages("input_changed") == []  # delivered once already, not again
+    assert set(rig.acks()) == {1}  # the repeats are answered with the handled count
+    host.acknowledge_handled(3)
+    rig.run(0.05)
+    assert rig.acks()[-1] == 3
+    assert host.event_position() == EventBaseline(42, 3)
+
+
+def test_handled_counts_of_an_earlier_board_boot_are_ignored(
+    demo_catalogue: Catalogue,
+) -> None:
+    rig = handled_rig(demo_catalogue, EventBaseline(boot_id=41, last_count=90, handled=80))
+    emit(rig, 2)
+    rig.run(0.05)
+    (connected,) = rig.of(Connected)
+    assert connected.restarted
+    rig.host.acknowledge_handled(85, boot_id=41)  # a late declaration about boot 41
+    rig.run(0.05)
+    assert rig.acks() == []
+    assert rig.device.stats().events_pending == 2
+    rig.host.acknowledge_handled(2, boot_id=42)
+    rig.run(0.05)
+    assert rig.acks() == [2]
+
+
+def test_ack_on_must_be_receipt_or_handled(demo_catalogue: Catalogue) -> None:
+    with pytest.raises(ValueError, match="ack_on must be 'receipt' or 'handled'"):
+        HostEndpoint("mem://demo", demo_catalogue, Expectation("demo"), FakeClock(),
+                     ack_on="never")  # type: ignore[arg-type]

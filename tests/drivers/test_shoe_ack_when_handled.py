@@ -8,45 +8,21 @@ next host; once declared handled, it is never delivered again.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from drivers.board import LinkOptions, link_timing, table_catalogue
 from drivers.emulated.shoe import ShoeEmulator
 from drivers.emulated.shoe_model import ShoeContents
-from drivers.events import CardDrawn, DriverEvent, LinkUp, ShoeFault, ShoeFaultKind, ShoeLoaded
+from drivers.events import CardDrawn, LinkUp, ShoeFault, ShoeFaultKind, ShoeLoaded
 from drivers.shoe import BridgeShoe
+
+from .conftest import Recorder
 
 WAIT = 5.0
 REPEAT = 0.7  # longer than the board's 500 ms event repetition
-
-
-class Sink:
-    """What one host's shoe driver reported, with waiting."""
-
-    def __init__(self) -> None:
-        self.events: list[DriverEvent] = []
-        self._changed = threading.Condition()
-
-    def __call__(self, event: DriverEvent) -> None:
-        with self._changed:
-            self.events.append(event)
-            self._changed.notify_all()
-
-    def of(self, kind: type) -> list[Any]:
-        with self._changed:
-            return [event for event in self.events if isinstance(event, kind)]
-
-    def wait_for(self, kind: type, count: int = 1) -> list[Any]:
-        with self._changed:
-            self._changed.wait_for(lambda: len(self.of(kind)) >= count, WAIT)
-        found = self.of(kind)
-        assert len(found) >= count, f"{len(found)} of {count} {kind.__name__}: {self.events}"
-        return found
 
 
 HOSTS: list[BridgeShoe] = []
@@ -62,7 +38,7 @@ def board(tmp_path: Path) -> Iterator[ShoeEmulator]:
                 HOSTS.pop().close()
 
 
-def connect(board: ShoeEmulator, sink: Sink, *, ack_when_handled: bool) -> BridgeShoe:
+def connect(board: ShoeEmulator, sink: Recorder, *, ack_when_handled: bool) -> BridgeShoe:
     """A new host's shoe driver on the (still running) board."""
     link = LinkOptions(board.path, table_catalogue(), link_timing(1000))
     shoe = BridgeShoe("shoe", link, sink, emulated=True, ack_when_handled=ack_when_handled)
@@ -75,7 +51,7 @@ def pending(board: ShoeEmulator) -> int:
     return board.stats().events_pending
 
 
-def load(board: ShoeEmulator, shoe: BridgeShoe, sink: Sink, codes: list[str]) -> None:
+def load(board: ShoeEmulator, shoe: BridgeShoe, sink: Recorder, codes: list[str]) -> None:
     board.load(ShoeContents.scripted(codes))
     (loaded,) = sink.wait_for(ShoeLoaded)
     shoe.handled(loaded)
@@ -85,7 +61,7 @@ def load(board: ShoeEmulator, shoe: BridgeShoe, sink: Sink, codes: list[str]) ->
 def test_a_card_never_declared_handled_is_delivered_again_to_the_next_host(
     board: ShoeEmulator,
 ) -> None:
-    first = Sink()
+    first = Recorder()
     shoe = connect(board, first, ack_when_handled=True)
     load(board, shoe, first, ["AS", "KH"])
     board.draw()
@@ -95,7 +71,7 @@ def test_a_card_never_declared_handled_is_delivered_again_to_the_next_host(
     assert not board.wait_until(lambda: pending(board) < 2, REPEAT)
     shoe.close()  # the controller loses power; the shoe board runs on
 
-    second = Sink()
+    second = Recorder()
     shoe = connect(board, second, ack_when_handled=True)
     (again,) = second.wait_for(CardDrawn)
     assert (again.count, again.code) == (1, "AS")
@@ -103,7 +79,7 @@ def test_a_card_never_declared_handled_is_delivered_again_to_the_next_host(
     assert board.wait_until(lambda: pending(board) == 0, WAIT)
     shoe.close()
 
-    third = Sink()
+    third = Recorder()
     shoe = connect(board, third, ack_when_handled=True)
     board.draw()
     (card,) = third.wait_for(CardDrawn)
@@ -113,7 +89,7 @@ def test_a_card_never_declared_handled_is_delivered_again_to_the_next_host(
 
 
 def test_acknowledged_on_receipt_a_card_is_never_repeated(board: ShoeEmulator) -> None:
-    first = Sink()
+    first = Recorder()
     shoe = connect(board, first, ack_when_handled=False)
     load(board, shoe, first, ["AS", "KH"])
     board.draw()
@@ -121,7 +97,7 @@ def test_acknowledged_on_receipt_a_card_is_never_repeated(board: ShoeEmulator) -
     assert board.wait_until(lambda: pending(board) == 0, WAIT)  # acknowledged already
     shoe.close()  # had the controller lost power now, card 1 would be lost to it
 
-    second = Sink()
+    second = Recorder()
     shoe = connect(board, second, ack_when_handled=False)
     board.draw()
     (card,) = second.wait_for(CardDrawn)
@@ -132,7 +108,7 @@ def test_acknowledged_on_receipt_a_card_is_never_repeated(board: ShoeEmulator) -
 def test_an_unreadable_cards_fault_is_acknowledged_only_with_the_card(
     board: ShoeEmulator,
 ) -> None:
-    sink = Sink()
+    sink = Recorder()
     shoe = connect(board, sink, ack_when_handled=True)
     load(board, shoe, sink, ["AS", "KH"])
     board.unreadable_next()
@@ -150,7 +126,7 @@ def test_an_unreadable_cards_fault_is_acknowledged_only_with_the_card(
 def test_a_reconnection_neither_repeats_a_card_nor_forgets_to_acknowledge_it(
     board: ShoeEmulator,
 ) -> None:
-    sink = Sink()
+    sink = Recorder()
     shoe = connect(board, sink, ack_when_handled=True)
     load(board, shoe, sink, ["AS", "KH"])
     board.draw()

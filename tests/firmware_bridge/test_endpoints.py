@@ -1,6 +1,8 @@
 """Host and board endpoints wired together in memory: handshake, failsafe, counted events,
 errors and the board's fault injection, all on a fake clock."""
 
+from collections.abc import Callable
+
 import pytest
 
 from firmware_bridge import (
@@ -64,6 +66,17 @@ class Rig:
 
     def of(self, kind: type) -> list:
         return [n for n in self.notices if isinstance(n, kind)]
+
+    def restart_host(self, baseline: EventBaseline | None = None, ack_on: AckOn = "receipt",
+                     before_start: Callable[[], None] = lambda: None) -> HostEndpoint:
+        """A new host on the same, still running board (the old one lost power)."""
+        self.host = HostEndpoint("mem://demo", self.catalogue, Expectation("demo"), self.clock,
+                                 event_baseline=baseline, ack_on=ack_on)
+        self.pair.host = self.host
+        before_start()
+        self.host.start()
+        self.notices = []
+        return self.host
 
     def acks(self) -> list[int]:
         """The counts of every `event_ack` the host sent, in order."""
@@ -253,12 +266,8 @@ def test_events_survive_a_host_restart_without_duplicates(demo_catalogue: Catalo
     position = rig.host.event_position()
     assert position == EventBaseline(42, 1)
     # The host restarts with the journalled position; the board kept running.
-    host = HostEndpoint("mem://demo", demo_catalogue, Expectation("demo"), rig.clock,
-                        event_baseline=position)
-    rig.pair.host = rig.host = host
-    rig.device.emit("input_changed", input=2, active=True, label="B")
-    host.start()
-    rig.notices = []
+    rig.restart_host(position, before_start=lambda: rig.device.emit(
+        "input_changed", input=2, active=True, label="B"))
     rig.run(0.2)
     assert [m["label"] for m in rig.messages("input_changed")] == ["B"]
 
@@ -497,11 +506,7 @@ def test_an_event_never_handled_is_delivered_again_to_a_restarted_host(
     rig.host.acknowledge_handled(1)
     rig.run(0.05)
     # The host loses power with event 2 delivered but not handled; the board runs on.
-    host = HostEndpoint("mem://demo", demo_catalogue, Expectation("demo"), rig.clock,
-                        ack_on="handled")
-    rig.pair.host = rig.host = host
-    host.start()
-    rig.notices = []
+    host = rig.restart_host(ack_on="handled")
     rig.run(0.2)
     assert [m["count"] for m in rig.messages("input_changed")] == [2]
     assert rig.acks() == []
@@ -520,11 +525,7 @@ def test_the_event_position_carries_the_handled_count_to_the_next_host(
     rig.host.acknowledge_handled(1)
     position = rig.host.event_position()
     assert position == EventBaseline(42, 3, handled=1)
-    host = HostEndpoint("mem://demo", demo_catalogue, Expectation("demo"), rig.clock,
-                        event_baseline=position, ack_on="handled")
-    rig.pair.host = rig.host = host
-    host.start()
-    rig.notices = []
+    host = rig.restart_host(position, ack_on="handled")
     rig.run(0.2)
     assert rig.messages("input_changed") == []  # delivered once already, not again
     assert set(rig.acks()) == {1}  # the repeats are answered with the handled count

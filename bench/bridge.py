@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without installing
 
-from firmware_bridge import FakeClock, load_catalogue
+from firmware_bridge import load_catalogue
 from firmware_bridge.codec import Codec, FieldValue
 from firmware_bridge.framing import Frame, FrameDecoder, FrameKind, encode_frame
 
@@ -150,7 +150,8 @@ def codec_rows(options: Options) -> list[Row]:
 def host_rows(options: Options) -> list[Row]:
     """Whole host receive path: decode, link, codec, de-duplication, event_ack."""
     from firmware_bridge import DeviceEndpoint, DeviceIdentity, Expectation, HostEndpoint
-    from firmware_bridge.testing import LinkedPair
+    from tests.support.clock import FakeClock
+    from tests.support.linked_pair import LinkedPair
 
     catalogue = load_catalogue(CATALOGUE)
     clock = FakeClock()

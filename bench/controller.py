@@ -25,9 +25,11 @@ from pathlib import Path
 # This script is named like the package it measures: keep its folder off the import path.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
 
-from controller import simulate, tablesim  # noqa: E402
-from controller.app import TableApp  # noqa: E402
-from controller.runtime import ControllerEvent  # noqa: E402
+from controller.cli import simulate_command  # noqa: E402
+from controller.service.app import TableApp  # noqa: E402
+from controller.service.runtime import ControllerEvent  # noqa: E402
+from controller.sim import options as sim_options  # noqa: E402
+from controller.sim import rig  # noqa: E402
 from drivers.emulated.board import table_catalogue  # noqa: E402
 from drivers.emulated.shoe_model import ShoeContents  # noqa: E402
 from firmware_bridge.codec import Codec  # noqa: E402
@@ -37,13 +39,13 @@ BAUD = 115200
 SAMPLES = 200
 
 
-def options(extra: list[str]) -> simulate.Options:
-    return simulate.build_options(simulate._parser().parse_args(extra))
+def options(extra: list[str]) -> sim_options.Options:
+    return simulate_command.parse_options(extra)
 
 
 def peek_app(workdir: Path) -> TableApp:
-    return tablesim.start_rig_app("bench", options([]).config,
-                                  tablesim.RigSpec(1, 1, burn=False),
+    return rig.start_rig_app("bench", options([]).config,
+                                  rig.RigSpec(1, 1, burn=False),
                                   state_dir=workdir / "state", ports=workdir / "ports")
 
 
@@ -98,7 +100,7 @@ def hole_card_wire_ms() -> tuple[int, float]:
 
 def rounds_per_second(extra: list[str], state_dir: Path, rounds: int = 200) -> float:
     start = time.perf_counter()
-    code = simulate.main(["--rounds", str(rounds), "--json", "--state-dir", str(state_dir),
+    code = simulate_command.main(["--rounds", str(rounds), "--json", "--state-dir", str(state_dir),
                           *extra])
     assert code == 0
     return rounds / (time.perf_counter() - start)
@@ -108,10 +110,10 @@ def camera_frame_ms(frames: int = 20) -> tuple[list[float], list[float], int]:
     """Draw and recognise frames of a dealt 7-seat layout; (draw ms, recognise ms, cards)."""
     import random
 
-    from controller.crosscheck import table_zones
+    from controller.camera.crosscheck import table_zones
+    from controller.camera.emulated import TableRenderer
     from controller.rules.cards import shoe
     from controller.rules.hands import Game
-    from controller.tablecamera import TableRenderer
     from vision import Recognizer, load_generic_profile
 
     zones = table_zones(Game.BLACKJACK, 7)

@@ -15,9 +15,9 @@ Sections (all by default):
   and seen obliquely, read with that fold's enrolled profile.
 * `stress-synthetic`: the generic profile on synthetic scenes of new decks drawn in the
   typeface families it was trained on (fresh decks, trained designs), per stress of
-  `vision.evaluate.SINGLE_CARDS`.
+  `vision.build.evaluate.SINGLE_CARDS`.
 * `held-out-styles`: the same stresses on decks whose ranks are printed in the typeface
-  families kept out of training (`vision.typefaces.HELD_OUT_FAMILIES`: designs the generic
+  families kept out of training (`vision.build.typefaces.HELD_OUT_FAMILIES`: designs the generic
   profile never saw), per stress and per family.
 * `overlap`: blackjack hands as dealt (2 to 5 cards, each down and right of the one before,
   only its top-left index showing): cards found, read right, read wrong; trained and
@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # numpy is imported only after the thread count is set
     import numpy as np
 
-    from vision.evaluate import Tally
+    from vision.build.evaluate import Tally
     from vision.profile import DeckProfile
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without installing
@@ -163,7 +163,7 @@ def latency(bench: Bench) -> None:
         for name, recognizer in recognizers.items():
             times = _time(recognizer.recognize, frames)
             _row(size, f"recognize, {name}", times)
-    from vision.evaluate import stress_scene
+    from vision.build.evaluate import stress_scene
 
     hands = [stress_scene("overlap", number).frame for number in range(40)]
     _row((800, 600), "recognize, generic, hands", _time(recognizers["generic"].recognize, hands))
@@ -190,7 +190,7 @@ def _row(size: tuple[int, int], what: str, times: list[float]) -> None:
 @_needs_dev
 def enrolled(bench: Bench) -> None:
     from vision import Recognizer
-    from vision.evaluate import Tally
+    from vision.build.evaluate import Tally
 
     total = Tally()
     for fold in (1, 2, 3, 4):
@@ -207,7 +207,7 @@ def enrolled(bench: Bench) -> None:
 @_needs_dev
 def generic(bench: Bench) -> None:
     from vision import Recognizer, load_generic_profile
-    from vision.evaluate import Tally
+    from vision.build.evaluate import Tally
 
     recognizer = Recognizer(load_generic_profile())
     tally = Tally()
@@ -221,7 +221,7 @@ def stress_real(bench: Bench) -> None:
     import numpy as np
 
     from vision import Recognizer
-    from vision.evaluate import Tally
+    from vision.build.evaluate import Tally
 
     for name, change in REAL_STRESSES.items():
         total = Tally()
@@ -310,13 +310,13 @@ REAL_STRESSES: dict[str, Callable[[np.ndarray, np.random.Generator], np.ndarray]
 
 
 def stress_synthetic(bench: Bench) -> None:
-    from vision.typefaces import TRAINING_FAMILIES
+    from vision.build.typefaces import TRAINING_FAMILIES
 
     _stresses(bench, TRAINING_FAMILIES, "trained typefaces")
 
 
 def held_out_styles(bench: Bench) -> None:
-    from vision.typefaces import HELD_OUT_FAMILIES
+    from vision.build.typefaces import HELD_OUT_FAMILIES
 
     by_family = _stresses(bench, HELD_OUT_FAMILIES, "held-out typefaces")
     for family, tally in sorted(by_family.items()):
@@ -326,8 +326,8 @@ def held_out_styles(bench: Bench) -> None:
 def _stresses(bench: Bench, families: tuple[str, ...], label: str) -> dict[str, Tally]:
     """Each single-card stress on decks of `families`; returns the tallies by family."""
     from vision import Recognizer, load_generic_profile
-    from vision.evaluate import SINGLE_CARDS, Tally, stress_scene
-    from vision.typefaces import STROKE, face_named
+    from vision.build.evaluate import SINGLE_CARDS, Tally, stress_scene
+    from vision.build.typefaces import STROKE, face_named
 
     recognizer = Recognizer(load_generic_profile())
     total, by_family = Tally(), {}
@@ -353,8 +353,8 @@ def _scene_numbers(bench: Bench) -> range:
 
 def overlap(bench: Bench) -> None:
     from vision import Recognizer, load_generic_profile
-    from vision.evaluate import Tally, stress_scene
-    from vision.typefaces import HELD_OUT_FAMILIES, TRAINING_FAMILIES
+    from vision.build.evaluate import Tally, stress_scene
+    from vision.build.typefaces import HELD_OUT_FAMILIES, TRAINING_FAMILIES
 
     recognizer = Recognizer(load_generic_profile())
     for label, families in (("trained typefaces", TRAINING_FAMILIES),

@@ -1,7 +1,7 @@
 """Camera sources: frames of the table layout for the card-recognition cross-check.
 
 Every source satisfies `CameraSource` (and the common `Device` life cycle): `open()` and
-`close()` are idempotent, `read()` returns a `Frame` (BGR pixels, a monotonic timestamp and
+`close()` are idempotent, `read()` returns a `CapturedFrame` (BGR pixels, a monotonic timestamp and
 a running number) or raises a `DriverError` naming the device. Kinds, as configured in
 `[devices.camera]`:
 
@@ -13,7 +13,7 @@ a running number) or raises a `DriverError` naming the device. Kinds, as configu
 * `video` (`VideoFileCamera`): the frames of a video file;
 * `emulated` (`EmulatedLayoutCamera`): frames drawn from the cards currently dealt onto each
   layout position, by a `render` callable injected by the composition root (drivers do not
-  import `vision`; `vision.synth.LayoutRenderer` is the renderer).
+  import `vision`; `vision.build.synth.LayoutRenderer` is the renderer).
 
 `build_camera` validates a section's options and builds the source; `CAMERA_KINDS` lists the
 kinds for the device registry.
@@ -34,12 +34,12 @@ import numpy as np
 import numpy.typing as npt
 
 from drivers.device import Device
-from drivers.errors import ConfigError, DeviceClosedError, DeviceUnavailableError, DriverError
+from drivers.errors import DeviceClosedError, DeviceConfigError, DeviceUnavailableError, DriverError
+from firmware_bridge.clock import Clock
 
 _LOG = logging.getLogger(__name__)
 
 Image = npt.NDArray[np.uint8]
-Clock = Callable[[], float]
 Render = Callable[[Mapping[str, Sequence[str]]], Image]
 """Draws the layout: position name -> the card codes there, in the order dealt."""
 
@@ -56,7 +56,7 @@ class EndOfFramesError(FrameReadError, EOFError):
 
 
 @dataclass(frozen=True, slots=True)
-class Frame:
+class CapturedFrame:
     """One captured frame.
 
     Attributes:
@@ -90,7 +90,7 @@ class CameraSource(Device, Protocol):
             DeviceUnavailableError: The camera, file or library is not there.
         """
 
-    def read(self) -> Frame:
+    def read(self) -> CapturedFrame:
         """Take one frame.
 
         Raises:
@@ -148,14 +148,14 @@ class _Source(ABC):
                 self._open = False
                 self._release()
 
-    def read(self) -> Frame:
+    def read(self) -> CapturedFrame:
         """Take the next frame."""
         with self._lock:
             if not self._open:
                 raise DeviceClosedError(self._name, "camera is not open")
             image = self._grab()
             self._count += 1
-            return Frame(_checked(self._name, image), self._clock(), self._count)
+            return CapturedFrame(_checked(self._name, image), self._clock(), self._count)
 
     @abstractmethod
     def _acquire(self) -> None:
@@ -278,8 +278,8 @@ class Picamera2Camera(_Source):
     Args:
         name: Device name for messages.
         camera: Camera number (0 for the first CSI camera).
-        width: Frame width.
-        height: Frame height.
+        width: CapturedFrame width.
+        height: CapturedFrame height.
         clock: Timestamp source (monotonic seconds).
         factory: Builds the `Picamera2` object from the camera number (tests inject a fake;
             None imports picamera2).
@@ -523,11 +523,12 @@ def build_camera(name: str, kind: str, options: Mapping[str, Any], *,
         clock: Timestamp source (monotonic seconds by default).
 
     Raises:
-        ConfigError: Unknown kind, unknown or missing key, or a value of the wrong type,
+        DeviceConfigError: Unknown kind, unknown or missing key, or a value of the wrong type,
             naming the key.
     """
     if kind not in CAMERA_KINDS:
-        raise ConfigError(name, "kind", f"{kind!r}: expected one of {', '.join(CAMERA_KINDS)}")
+        raise DeviceConfigError(name, "kind",
+                                f"{kind!r}: expected one of {', '.join(CAMERA_KINDS)}")
     reader = _Options(name, kind, options)
     source = _BUILDERS[kind](reader, render, clock)
     reader.refuse_unknown()
@@ -546,24 +547,24 @@ class _Options:
         self.used.add(key)
         if key not in self.options:
             if required:
-                raise ConfigError(self.name, key, f"required for kind {self.kind!r}")
+                raise DeviceConfigError(self.name, key, f"required for kind {self.kind!r}")
             return default
         value = self.options[key]
         if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
             expected = " or ".join(t.__name__ for t in types)
-            raise ConfigError(self.name, key, f"expected {expected}, got {value!r}")
+            raise DeviceConfigError(self.name, key, f"expected {expected}, got {value!r}")
         return value
 
     def positive(self, key: str, default: int | None = None) -> int | None:
         value = self.get(key, (int,), default)
         if value is not None and value <= 0:
-            raise ConfigError(self.name, key, f"must be positive, got {value}")
+            raise DeviceConfigError(self.name, key, f"must be positive, got {value}")
         return value
 
     def refuse_unknown(self) -> None:
         unknown = sorted(set(self.options) - self.used)
         if unknown:
-            raise ConfigError(self.name, unknown[0], f"unknown key for kind {self.kind!r}")
+            raise DeviceConfigError(self.name, unknown[0], f"unknown key for kind {self.kind!r}")
 
 
 def _v4l2(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
@@ -601,15 +602,15 @@ def _video(options: _Options, render: Render | None, clock: Clock | None) -> Cam
 
 EMULATED_RENDER_KEYS: Final = ("width", "height", "card_width", "background", "seed")
 """Keys of an emulated camera section that configure its renderer (the composition root
-passes them to `vision.synth.LayoutRenderer`; see `emulated_render_options`)."""
+passes them to `vision.build.synth.LayoutRenderer`; see `emulated_render_options`)."""
 
 
 def _emulated(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
     emulated_render_options(options.name, options.options)
     options.used.update(EMULATED_RENDER_KEYS)
     if render is None:
-        raise ConfigError(options.name, "kind", "the emulated camera needs a layout renderer "
-                          "from the composition root (vision.synth.LayoutRenderer)")
+        raise DeviceConfigError(options.name, "kind", "the emulated camera needs a layout renderer "
+                          "from the composition root (vision.build.synth.LayoutRenderer)")
     return EmulatedLayoutCamera(options.name, render, clock=clock)
 
 
@@ -617,24 +618,24 @@ def emulated_render_options(name: str, options: Mapping[str, Any]) -> dict[str, 
     """The renderer settings of an emulated camera section, validated.
 
     Returns:
-        Keyword arguments for `vision.synth.LayoutRenderer`: `size`, `card_width`,
+        Keyword arguments for `vision.build.synth.LayoutRenderer`: `size`, `card_width`,
         `background`, `seed` (only those present in the section).
 
     Raises:
-        ConfigError: A value of the wrong type or range, naming the key.
+        DeviceConfigError: A value of the wrong type or range, naming the key.
     """
     reader = _Options(name, "emulated", options)
     found: dict[str, Any] = {}
     width, height = reader.positive("width"), reader.positive("height")
     if (width is None) != (height is None):
-        raise ConfigError(name, "width" if width is None else "height",
+        raise DeviceConfigError(name, "width" if width is None else "height",
                           "give both width and height, or neither")
     if width is not None:
         found["size"] = (width, height)
     card_width = reader.get("card_width", (int, float))
     if card_width is not None:
         if card_width <= 0:
-            raise ConfigError(name, "card_width", f"must be positive, got {card_width}")
+            raise DeviceConfigError(name, "card_width", f"must be positive, got {card_width}")
         found["card_width"] = float(card_width)
     for key, types in (("background", (str,)), ("seed", (int,))):
         value = reader.get(key, types)
@@ -645,7 +646,7 @@ def emulated_render_options(name: str, options: Mapping[str, Any]) -> dict[str, 
 
 def _no_render(options: _Options, render: Render | None) -> None:
     if render is not None:
-        raise ConfigError(options.name, "kind", f"kind {options.kind!r} takes no renderer")
+        raise DeviceConfigError(options.name, "kind", f"kind {options.kind!r} takes no renderer")
 
 
 _BUILDERS: Final[dict[str, Callable[[_Options, Render | None, Clock | None], CameraSource]]] = {

@@ -3,7 +3,7 @@
 Each section's name is the device's role (`shoe`, `layout`, `sign`, `camera`) and its `kind`
 picks the implementation. Every key is checked: an unknown key, a wrong type, an out-of-range
 value, a bad or doubly used GPIO pin, or an emulated kind without the explicit flag each
-raise `ConfigError` naming the section and the key, e.g. `[devices.shoe] url: ...`.
+raise `DeviceConfigError` naming the section and the key, e.g. `[devices.shoe] url: ...`.
 
 Example::
 
@@ -36,7 +36,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
 
-from drivers.errors import ConfigError
+from drivers.errors import DeviceConfigError
 
 
 class Role(StrEnum):
@@ -77,9 +77,9 @@ class Section:
         self._raw = raw
         self._read: set[str] = set()
 
-    def error(self, key: str, message: str) -> ConfigError:
+    def error(self, key: str, message: str) -> DeviceConfigError:
         """Return the error for `key` in this section."""
-        return ConfigError(self.name, key, message)
+        return DeviceConfigError(self.name, key, message)
 
     def has(self, key: str) -> bool:
         """True when the key is present (and mark it read)."""
@@ -90,7 +90,7 @@ class Section:
         """Return the value of `key`, checking its TOML type; `default` when absent.
 
         Raises:
-            ConfigError: The key is missing with no default, or has the wrong type.
+            DeviceConfigError: The key is missing with no default, or has the wrong type.
         """
         self._read.add(key)
         if key not in self._raw:
@@ -503,12 +503,12 @@ def parse_devices(
         camera_kinds: Kinds accepted for `[devices.camera]` (from the camera driver).
 
     Raises:
-        ConfigError: Naming the device and the key.
+        DeviceConfigError: Naming the device and the key.
     """
     found: dict[str, DeviceConfig] = {}
     for name, raw in devices.items():
         if not isinstance(raw, Mapping):
-            raise ConfigError(name, "", f"expected a table [devices.{name}]")
+            raise DeviceConfigError(name, "", f"expected a table [devices.{name}]")
         found[name] = parse_device(name, raw, allow_emulated=allow_emulated,
                                    camera_kinds=camera_kinds)
     return DevicesConfig(**found)  # type: ignore[arg-type]
@@ -524,7 +524,7 @@ def parse_device(
     """Validate one `[devices.<name>]` section; see `parse_devices`."""
     roles = tuple(role.value for role in Role)
     if name not in roles:
-        raise ConfigError(name, "", f"unknown device; expected one of {', '.join(roles)}")
+        raise DeviceConfigError(name, "", f"unknown device; expected one of {', '.join(roles)}")
     role = Role(name)
     section = Section(name, raw)
     kinds = camera_kinds if role is Role.CAMERA else KINDS[role]

@@ -15,7 +15,7 @@ class DriverError(Exception):
         super().__init__(f"[devices.{device}] {message}" if device else message)
 
 
-class ConfigError(DriverError, ValueError):
+class DeviceConfigError(DriverError, ValueError):
     """A `[devices.*]` section that cannot be built: unknown key, bad value, pin conflict."""
 
     def __init__(self, device: str, key: str, message: str) -> None:

@@ -33,9 +33,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
 from drivers.config import KEY_NORMAL, LayoutConfig
-from drivers.errors import ConfigError, DeviceClosedError, DeviceUnavailableError, DriverError
+from drivers.errors import DeviceClosedError, DeviceConfigError, DeviceUnavailableError, DriverError
 from drivers.events import BetSensorChanged, ButtonPressed, EventSink, KeySwitchTurned
-from drivers.interfaces import LampState
+from drivers.interfaces import LampMode
 from drivers.timing import MonotonicScheduler, Scheduler, Timer
 
 _LOG = logging.getLogger(__name__)
@@ -100,13 +100,14 @@ class PinReservations:
         """Reserve every pin for `device`, or none of them.
 
         Raises:
-            ConfigError: A pin is already held (naming the key and the holder).
+            DeviceConfigError: A pin is already held (naming the key and the holder).
         """
         with self._lock:
             for label, pin in pins.items():
                 holder = self._owners.get(pin)
                 if holder is not None:
-                    raise ConfigError(device, label, f"GPIO pin {pin} is already used by {holder}")
+                    raise DeviceConfigError(device, label,
+                                            f"GPIO pin {pin} is already used by {holder}")
             self._owners.update({pin: f"[devices.{device}] {label}" for label, pin in pins.items()})
 
     def release(self, pins: Iterable[int]) -> None:
@@ -149,7 +150,7 @@ class GpioLayout:
         self._reservations.reserve(config.name, _labelled_pins(config))
         self._lock = threading.RLock()
         self._lamps = dict(config.lamps)
-        self._lamp_state = dict.fromkeys(config.lamps, LampState.OFF)
+        self._lamp_state = dict.fromkeys(config.lamps, LampMode.OFF)
         self._inputs = {pin: _Input(name, role, pin) for name, role, pin in _inputs(config)}
         self._flash_phase = False
         self._flash_timer: Timer | None = None
@@ -214,13 +215,13 @@ class GpioLayout:
         """Every configured lamp."""
         return tuple(self._lamps)
 
-    def set_lamp(self, lamp: str, state: LampState) -> None:
+    def set_lamp(self, lamp: str, state: LampMode) -> None:
         """Light, darken or flash one lamp."""
         self._check_started()
         if lamp not in self._lamps:
             raise DriverError(self.name, f"lamps: no lamp named {lamp!r}")
         with self._lock:
-            self._lamp_state[lamp] = LampState(state)
+            self._lamp_state[lamp] = LampMode(state)
             self._write_lamp(lamp)
             self._arm_flash()
 
@@ -229,7 +230,7 @@ class GpioLayout:
         self._check_started()
         with self._lock:
             for lamp in self._lamps:
-                self._lamp_state[lamp] = LampState.OFF
+                self._lamp_state[lamp] = LampMode.OFF
                 self._write_lamp(lamp)
 
     # ------------------------------------------------------------ LayoutInputs
@@ -293,7 +294,7 @@ class GpioLayout:
 
     def _write_lamp(self, lamp: str) -> None:
         state = self._lamp_state[lamp]
-        lit = state is LampState.ON or (state is LampState.FLASH and self._flash_phase)
+        lit = state is LampMode.ON or (state is LampMode.FLASH and self._flash_phase)
         self._gpio.output(self._lamps[lamp], self._lamp_level(lit=lit))
 
     def _lamp_level(self, *, lit: bool) -> int:
@@ -302,7 +303,7 @@ class GpioLayout:
         return self._gpio.HIGH if high else self._gpio.LOW
 
     def _arm_flash(self) -> None:
-        flashing = LampState.FLASH in self._lamp_state.values()
+        flashing = LampMode.FLASH in self._lamp_state.values()
         if flashing and self._flash_timer is None:
             half_period = 0.5 / self._config.blink_hz
             self._flash_timer = self._scheduler.call_later(half_period, self._flash)
@@ -314,7 +315,7 @@ class GpioLayout:
                 return
             self._flash_phase = not self._flash_phase
             for lamp, state in self._lamp_state.items():
-                if state is LampState.FLASH:
+                if state is LampMode.FLASH:
                     self._write_lamp(lamp)
             self._arm_flash()
 

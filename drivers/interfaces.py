@@ -22,8 +22,8 @@ from typing import Protocol, runtime_checkable
 from drivers.camera import CameraSource
 from drivers.device import Device
 from drivers.errors import (
-    ConfigError,
     DeviceClosedError,
+    DeviceConfigError,
     DeviceUnavailableError,
     DriverError,
     HandshakeError,
@@ -48,7 +48,7 @@ __all__ = [
     "ButtonPressed",
     "CameraSource",
     "CardDrawn",
-    "ConfigError",
+    "DeviceConfigError",
     "Device",
     "DeviceClosedError",
     "DeviceFault",
@@ -59,7 +59,7 @@ __all__ = [
     "HandshakeError",
     "JackpotSign",
     "KeySwitchTurned",
-    "LampState",
+    "LampMode",
     "LayoutInputs",
     "LayoutLamps",
     "LinkDown",
@@ -72,7 +72,7 @@ __all__ = [
 ]
 
 
-class LampState(StrEnum):
+class LampMode(StrEnum):
     """What a lamp shows (the values match the controller's lamp effects)."""
 
     OFF = "off"
@@ -133,7 +133,7 @@ class LayoutLamps(Device, Protocol):
     def lamp_names(self) -> tuple[str, ...]:
         """Every configured lamp."""
 
-    def set_lamp(self, lamp: str, state: LampState) -> None:
+    def set_lamp(self, lamp: str, state: LampMode) -> None:
         """Set one lamp.
 
         Raises:

@@ -27,12 +27,12 @@ from drivers.board import BoardConnection, BoardDriver, LinkOptions
 from drivers.config import BOARD_KEY_POSITIONS, KEY_NORMAL, LayoutConfig
 from drivers.errors import DeviceUnavailableError, DriverError
 from drivers.events import BetSensorChanged, ButtonPressed, EventSink, KeySwitchTurned
-from drivers.interfaces import LampState
+from drivers.interfaces import LampMode
 from drivers.timing import Scheduler
 from firmware_bridge import Message
 
 _LOG = logging.getLogger(__name__)
-LAMP_MODES: Final = {LampState.OFF: "off", LampState.ON: "on", LampState.FLASH: "blink_slow"}
+LAMP_MODES: Final = {LampMode.OFF: "off", LampMode.ON: "on", LampMode.FLASH: "blink_slow"}
 
 
 class BridgeLayout(BoardDriver):
@@ -51,7 +51,7 @@ class BridgeLayout(BoardDriver):
                          scheduler=scheduler)
         self._config = config
         self._lock = threading.Lock()
-        self._lamps = dict.fromkeys(config.lamps, LampState.OFF)
+        self._lamps = dict.fromkeys(config.lamps, LampMode.OFF)
         self._spots = {spot: name for name, spot in config.bet_sensors.items()}
         self._buttons = {button: name for name, button in config.buttons.items()}
         self._inputs = dict.fromkeys(config.inputs(), False)
@@ -67,7 +67,7 @@ class BridgeLayout(BoardDriver):
         """Every configured lamp."""
         return tuple(self._config.lamps)
 
-    def set_lamp(self, lamp: str, state: LampState) -> None:
+    def set_lamp(self, lamp: str, state: LampMode) -> None:
         """Set one lamp; remembered and shown again after a reconnect.
 
         Raises:
@@ -77,15 +77,15 @@ class BridgeLayout(BoardDriver):
         if lamp not in self._lamps:
             raise DriverError(self.name, f"lamps: no lamp named {lamp!r}")
         with self._lock:
-            self._lamps[lamp] = LampState(state)
-        self._send_lamp(lamp, LampState(state))
+            self._lamps[lamp] = LampMode(state)
+        self._send_lamp(lamp, LampMode(state))
 
     def all_safe(self) -> None:
         """Every lamp off."""
         with self._lock:
-            self._lamps = dict.fromkeys(self._lamps, LampState.OFF)
+            self._lamps = dict.fromkeys(self._lamps, LampMode.OFF)
         for lamp in self._lamps:
-            self._send_lamp(lamp, LampState.OFF)
+            self._send_lamp(lamp, LampMode.OFF)
 
     # ------------------------------------------------------------ LayoutInputs
 
@@ -101,7 +101,7 @@ class BridgeLayout(BoardDriver):
 
     # ------------------------------------------------------------ internals
 
-    def _send_lamp(self, lamp: str, state: LampState) -> None:
+    def _send_lamp(self, lamp: str, state: LampMode) -> None:
         if not self._board.up:
             raise DeviceUnavailableError(self.name, f"lamps.{lamp}: the board is not connected; "
                                          "it is set when the board is back")

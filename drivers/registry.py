@@ -36,7 +36,7 @@ from drivers.config import (
     is_emulated,
     parse_devices,
 )
-from drivers.errors import ConfigError, DriverError
+from drivers.errors import DeviceConfigError, DriverError
 from drivers.events import EventSink
 from drivers.gpio import GpioLayout, PinReservations, load_rpi_gpio
 from drivers.interfaces import Device, JackpotSign, LayoutInputs, LayoutLamps, ShoeScanner
@@ -71,7 +71,7 @@ class BuildOptions:
             None).
         reservations: GPIO pins held by every device of this process.
         camera_render: Draws the layout for the emulated camera (the composition root
-            passes `vision.synth.LayoutRenderer`; drivers never import vision).
+            passes `vision.build.synth.LayoutRenderer`; drivers never import vision).
         ack_when_handled: The shoe acknowledges the board's events only once the owner
             says it handled their records (`ShoeScanner.handled`); the controller sets it.
             Off (the default) the board's events are acknowledged as they arrive, for
@@ -163,7 +163,7 @@ def build_devices(devices: DevicesConfig | Mapping[str, Any], sink: EventSink, *
         options: Build options (production defaults when None).
 
     Raises:
-        ConfigError: A bad section, a pin conflict, or an emulated kind without the flag.
+        DeviceConfigError: A bad section, a pin conflict, or an emulated kind without the flag.
         DriverError: A device cannot be built (e.g. RPi.GPIO missing for `gpio`).
     """
     options = options or BuildOptions()
@@ -182,12 +182,12 @@ def build_devices(devices: DevicesConfig | Mapping[str, Any], sink: EventSink, *
 def _build_one(device: Any, sink: EventSink, allow_emulated: bool, options: BuildOptions,
                built: Devices) -> None:
     if is_emulated(device.kind) and not allow_emulated:
-        raise ConfigError(device.name, "kind",
+        raise DeviceConfigError(device.name, "kind",
                           f"{device.kind!r} needs the explicit --allow-emulated flag")
     role = Role(device.name)
     constructor = CONSTRUCTORS.get((role, device.kind))
     if constructor is None:
-        raise ConfigError(device.name, "kind", f"{device.kind!r} has no constructor")
+        raise DeviceConfigError(device.name, "kind", f"{device.kind!r} has no constructor")
     instance, emulator = constructor(device, sink, options)
     setattr(built, role.value, instance)
     if emulator is not None:

@@ -9,7 +9,7 @@ Modules: `framing` (frames, decoder), `cobs`, `catalogue` and `catalogue_file` (
 catalogue and its hash), `codec` (messages), `link` (sessions, sequence numbers,
 retransmission), `events` (counted events), `handshake`, `host` (the host's engine),
 `transport` (pyserial), `client`, `status` (client events and statistics), `device`,
-`faults`, `runner`, `clock`, `console`, `docgen`, `testing` (in-memory wiring for tests).
+`faults`, `runner`, `clock`, `console`, `docgen`.
 """
 
 import logging
@@ -17,7 +17,7 @@ import logging
 from firmware_bridge.catalogue import BoardCatalogue, Catalogue, FieldSpec, MessageSpec
 from firmware_bridge.catalogue_file import load_catalogue, parse_catalogue
 from firmware_bridge.client import BridgeClient
-from firmware_bridge.clock import Clock, FakeClock
+from firmware_bridge.clock import Clock
 from firmware_bridge.codec import Codec, FieldValue, Message
 from firmware_bridge.device import DeviceEndpoint, DeviceIdentity
 from firmware_bridge.errors import (
@@ -28,7 +28,7 @@ from firmware_bridge.errors import (
     FrameError,
     HandshakeMismatch,
     HandshakeTimeoutError,
-    LinkDown,
+    LinkDownError,
     RequestTimeoutError,
     SendQueueFullError,
     TransportError,
@@ -43,9 +43,9 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 __all__ = [
     "BoardCatalogue", "BoardIdentity", "BridgeClient", "BridgeClosedError", "BridgeError",
     "Catalogue", "CatalogueError", "Clock", "Codec", "CodecError", "DeviceEndpoint",
-    "DeviceIdentity", "DeviceRunner", "EventBaseline", "Expectation", "FakeClock", "FdPort",
+    "DeviceIdentity", "DeviceRunner", "EventBaseline", "Expectation", "FdPort",
     "FieldSpec", "FieldValue", "FrameError", "HandshakeMismatch", "HandshakeTimeoutError",
-    "HostEndpoint", "LinkDown", "LinkTiming", "load_catalogue", "Message", "MessageSpec",
+    "HostEndpoint", "LinkDownError", "LinkTiming", "load_catalogue", "Message", "MessageSpec",
     "open_pty", "parse_catalogue", "PtyPair", "RequestTimeoutError", "SendQueueFullError",
     "SerialBytePort", "TransportError",
 ]

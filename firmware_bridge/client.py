@@ -24,7 +24,7 @@ from firmware_bridge.errors import (
     BridgeError,
     CodecError,
     HandshakeTimeoutError,
-    LinkDown,
+    LinkDownError,
     RequestTimeoutError,
 )
 from firmware_bridge.handshake import BoardIdentity, Expectation
@@ -46,7 +46,7 @@ from firmware_bridge.transport import DEFAULT_BAUDRATE, SerialTransport, Transpo
 logger = logging.getLogger(__name__)
 
 MessageSink = Callable[[Message], None]
-EventSink = Callable[[BridgeEvent], None]
+BridgeEventSink = Callable[[BridgeEvent], None]
 TrafficSink = Callable[[TrafficRecord], None]
 ALL_MESSAGES = "*"
 _EVENTS = "events"
@@ -99,7 +99,7 @@ class BridgeClient:
         self._settled = threading.Event()
         self._failure: BridgeError | None = None
         self._subscribers: dict[str, list[MessageSink]] = {}
-        self._event_sinks: list[EventSink] = []
+        self._event_sinks: list[BridgeEventSink] = []
         self._traffic_sinks: list[TrafficSink] = []
         self._waiters: list[_Waiter] = []
         self._calls: list[tuple[str, Callable[[], None]]] = []
@@ -135,7 +135,7 @@ class BridgeClient:
         """Send message `name` with `fields`, reliably and in order.
 
         Raises:
-            LinkDown: if the board is not connected and identified right now.
+            LinkDownError: if the board is not connected and identified right now.
             CodecError: if the message or a field is wrong (names which).
             SendQueueFullError: if too many messages wait for the link.
         """
@@ -151,7 +151,7 @@ class BridgeClient:
 
         Raises:
             RequestTimeoutError: if no response came within `timeout` seconds.
-            LinkDown: if the link was or went down.
+            LinkDownError: if the link was or went down.
             CodecError: if `name` has no response in the catalogue, or a field is wrong.
         """
         with self._lock:
@@ -178,7 +178,7 @@ class BridgeClient:
         with self._lock:
             self._subscribers.setdefault(name, []).append(sink)
 
-    def subscribe_events(self, sink: EventSink) -> None:
+    def subscribe_events(self, sink: BridgeEventSink) -> None:
         """Hand every link event (`Connected`, `Disconnected`, ...) to `sink`."""
         with self._lock:
             self._event_sinks.append(sink)
@@ -234,14 +234,14 @@ class BridgeClient:
     def close(self) -> None:
         """Ask the board to go failsafe (best effort), stop the link, close the port.
 
-        Idempotent; waiting requests fail with `LinkDown`.
+        Idempotent; waiting requests fail with `LinkDownError`.
         """
         with self._lock:
             if self._engine.state is ClientState.CLOSED:
                 return
             self._engine.stop("closed by the host")
             self._flush()
-            self._fail_waiters(LinkDown(f"{self.url}: client closed"))
+            self._fail_waiters(LinkDownError(f"{self.url}: client closed"))
         self._settled.set()
         self._transport.close()
 
@@ -271,7 +271,7 @@ class BridgeClient:
                 return
             self._engine.stop(f"reader failed: {error}")
             self._engine.state = ClientState.FAILED
-            self._failure = LinkDown(f"{self.url}: reader failed: {error}")
+            self._failure = LinkDownError(f"{self.url}: reader failed: {error}")
             self._fail_waiters(self._failure)
             self._queue_event(ReaderFailed(self.url, error))
         self._settled.set()
@@ -292,7 +292,7 @@ class BridgeClient:
             if isinstance(notice, Connected | Refused):
                 self._settled.set()
             if isinstance(notice, Disconnected | Refused):
-                self._fail_waiters(LinkDown(f"{self.url}: {notice.reason}"))
+                self._fail_waiters(LinkDownError(f"{self.url}: {notice.reason}"))
             self._queue_event(notice)
 
     def _deliver(self, message: Message) -> None:

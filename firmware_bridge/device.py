@@ -3,7 +3,7 @@
 `DeviceEndpoint` does everything a board's firmware does for the link, so an emulator
 only adds what its board is for: it registers handlers for the commands it understands,
 sends reports, and emits counted events. The endpoint answers `identify`, runs the link
-layer as `Role.BOARD`, repeats counted events until acknowledged, and keeps the failsafe
+layer as `LinkEnd.BOARD`, repeats counted events until acknowledged, and keeps the failsafe
 state (entered at power-up and whenever the host goes quiet, left only when the host sends
 `failsafe active=false`). It is pure and thread-safe: feed it bytes, poll it, write what
 `take_output` returns (`runner.DeviceRunner` does that over a pty or serial port).
@@ -33,12 +33,12 @@ from firmware_bridge.framing import PROTOCOL_VERSION, DecoderStats, Frame, Frame
 from firmware_bridge.link import (
     Delivered,
     Link,
+    LinkEnd,
     LinkLost,
     LinkState,
     LinkStats,
     LinkTiming,
-    LinkUp,
-    Role,
+    SessionUp,
 )
 
 logger = logging.getLogger(__name__)
@@ -86,7 +86,7 @@ class DeviceEndpoint:
     Args:
         board: the catalogue of this board kind.
         identity: what to answer to `identify`.
-        clock: monotonic seconds (a `FakeClock` in tests).
+        clock: monotonic seconds (a hand-driven clock in tests).
         timing: link parameters (defaults: PROTOCOL.md's).
         event_capacity: counted events kept unacknowledged at most.
         event_repeat: seconds before an unacknowledged counted event is sent again.
@@ -109,7 +109,7 @@ class DeviceEndpoint:
         self._identity = identity
         self._lock = threading.RLock()
         self._decoder = FrameDecoder()
-        self._link = Link(Role.BOARD, clock, timing)
+        self._link = Link(LinkEnd.BOARD, clock, timing)
         self._events = CountedEventSender(clock, event_capacity, event_repeat)
         self._handlers: dict[str, Handler] = {}
         self._failsafe_handlers: list[FailsafeHandler] = []
@@ -226,7 +226,7 @@ class DeviceEndpoint:
         for event in self._link.take_events():
             if isinstance(event, Delivered):
                 self._on_payload(event.payload)
-            elif isinstance(event, LinkUp):
+            elif isinstance(event, SessionUp):
                 self._identified = False
                 self._events.resend_all()
             elif isinstance(event, LinkLost):

@@ -19,7 +19,7 @@ class CodecError(BridgeError, ValueError):
     """A message could not be encoded or decoded; the text names the message and field."""
 
 
-class LinkDown(BridgeError, ConnectionError):  # noqa: N818 - the design guide's name
+class LinkDownError(BridgeError, ConnectionError):
     """The link to the board is not up, so nothing can be sent."""
 
 

@@ -20,7 +20,7 @@ DEFAULT_CAPACITY: Final = 64
 DEFAULT_REPEAT_INTERVAL: Final = 0.5
 
 
-class Verdict(StrEnum):
+class CountVerdict(StrEnum):
     """What the host makes of a counted event."""
 
     NEW = "new"
@@ -39,7 +39,7 @@ class Receipt:
         missed: for GAP, the first and last count that never arrived.
     """
 
-    verdict: Verdict
+    verdict: CountVerdict
     count: int
     ack: int
     missed: tuple[int, int] | None = None
@@ -47,7 +47,7 @@ class Receipt:
     @property
     def deliver(self) -> bool:
         """True if the event must be handed on (it was not seen before)."""
-        return self.verdict is not Verdict.DUPLICATE
+        return self.verdict is not CountVerdict.DUPLICATE
 
 
 class CountedEventReceiver:
@@ -88,11 +88,11 @@ class CountedEventReceiver:
         """Classify the event numbered `count` and record it if new."""
         last = self._last
         if last is not None and count <= last:
-            return Receipt(Verdict.DUPLICATE, count, last)
+            return Receipt(CountVerdict.DUPLICATE, count, last)
         self._last = count
         if last is not None and count > last + 1:
-            return Receipt(Verdict.GAP, count, count, (last + 1, count - 1))
-        return Receipt(Verdict.NEW, count, count)
+            return Receipt(CountVerdict.GAP, count, count, (last + 1, count - 1))
+        return Receipt(CountVerdict.NEW, count, count)
 
 
 @dataclass(slots=True)

@@ -18,11 +18,11 @@ from firmware_bridge import catalogue as cat
 from firmware_bridge.catalogue import BoardCatalogue, Catalogue
 from firmware_bridge.clock import Clock
 from firmware_bridge.codec import Codec, FieldValue, Message
-from firmware_bridge.errors import BridgeError, CodecError, HandshakeMismatch, LinkDown
+from firmware_bridge.errors import BridgeError, CodecError, HandshakeMismatch, LinkDownError
 from firmware_bridge.events import CountedEventReceiver
 from firmware_bridge.framing import BadFrame, Frame, FrameDecoder
 from firmware_bridge.handshake import BoardIdentity, Expectation
-from firmware_bridge.link import Delivered, Link, LinkLost, LinkTiming, LinkUp, Role
+from firmware_bridge.link import Delivered, Link, LinkEnd, LinkLost, LinkTiming, SessionUp
 from firmware_bridge.status import (
     BoardReportedError,
     BridgeEvent,
@@ -98,7 +98,7 @@ class HostEndpoint:
         self._expect = expect
         self._clock = clock
         self._reveal = reveal_secrets
-        self._link = Link(Role.HOST, clock, timing)
+        self._link = Link(LinkEnd.HOST, clock, timing)
         self._decoder = FrameDecoder()
         self._codec = Codec(LINK_ONLY)
         self.state = ClientState.IDLE
@@ -153,12 +153,12 @@ class HostEndpoint:
         """Queue message `name` for reliable, in-order delivery.
 
         Raises:
-            LinkDown: if the board is not connected and identified right now.
+            LinkDownError: if the board is not connected and identified right now.
             CodecError: if the message or a field is wrong (names which).
             SendQueueFullError: if too many messages wait for the link.
         """
         if self.state is not ClientState.READY:
-            raise LinkDown(f"{self.where}: cannot send {name!r}: the board is {self.state}")
+            raise LinkDownError(f"{self.where}: cannot send {name!r}: the board is {self.state}")
         values = dict(fields or {})
         payload = self._codec.encode(name, values)
         self._link.send(payload)
@@ -241,7 +241,7 @@ class HostEndpoint:
         for event in self._link.take_events():
             if isinstance(event, Delivered):
                 self._on_payload(event.payload)
-            elif isinstance(event, LinkUp):
+            elif isinstance(event, SessionUp):
                 self.state = ClientState.HANDSHAKING
                 self._codec = Codec(LINK_ONLY)
                 self._record(TrafficDirection.LINK, f"session {event.session:08x} up")

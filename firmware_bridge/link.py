@@ -1,7 +1,7 @@
 """The link layer: sessions, sequence numbers, acknowledgements, retransmission, liveness.
 
 Pure logic with an injected clock and no I/O, used unchanged at both ends: the host runs
-it as `Role.HOST` (it opens sessions with RESET), a board as `Role.BOARD` (it answers
+it as `LinkEnd.HOST` (it opens sessions with RESET), a board as `LinkEnd.BOARD` (it answers
 RESET and announces NO_SESSION while it has none). The owner feeds decoded frames to
 `on_frame`, calls `poll` after every feed and at least every few tens of milliseconds,
 writes what `take_output` returns, and handles what `take_events` returns. The rules are
@@ -18,14 +18,14 @@ from enum import StrEnum
 from typing import Final
 
 from firmware_bridge.clock import Clock
-from firmware_bridge.errors import LinkDown, SendQueueFullError
+from firmware_bridge.errors import LinkDownError, SendQueueFullError
 from firmware_bridge.framing import DELIMITER, Frame, FrameKind, encode_frame, nonce_payload
 
 SEQ_MODULO: Final = 256
 MAX_WINDOW: Final = 127  # half the sequence space, so "behind" and "ahead" never overlap
 
 
-class Role(StrEnum):
+class LinkEnd(StrEnum):
     """Which end of the link this is."""
 
     HOST = "host"
@@ -74,7 +74,7 @@ class Delivered:
 
 
 @dataclass(frozen=True, slots=True)
-class LinkUp:
+class SessionUp:
     """A session started (`session` is its nonce)."""
 
     session: int
@@ -88,7 +88,7 @@ class LinkLost:
     discarded: int = 0
 
 
-LinkEvent = Delivered | LinkUp | LinkLost
+LinkEvent = Delivered | SessionUp | LinkLost
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +142,7 @@ class Link:
 
     def __init__(
         self,
-        role: Role,
+        role: LinkEnd,
         clock: Clock,
         timing: LinkTiming | None = None,
         nonce_source: Callable[[], int] = _random_nonce,
@@ -189,11 +189,11 @@ class Link:
         """Queue one message payload for reliable, in-order delivery.
 
         Raises:
-            LinkDown: if no session is up.
+            LinkDownError: if no session is up.
             SendQueueFullError: if `timing.queue_limit` messages already wait for the window.
         """
         if self._state is not LinkState.UP:
-            raise LinkDown("the link is down; nothing can be sent until a session is up")
+            raise LinkDownError("the link is down; nothing can be sent until a session is up")
         if len(self._waiting) >= self.timing.queue_limit:
             raise SendQueueFullError(f"{len(self._waiting)} messages already wait for the link")
         self._waiting.append(payload)
@@ -208,7 +208,7 @@ class Link:
             self._on_session_frame(frame)
         elif self._state is not LinkState.UP:
             self._count.ignored_frames += 1
-            self._no_session_due = self.role is Role.BOARD
+            self._no_session_due = self.role is LinkEnd.BOARD
         else:
             self._last_rx = self._clock()
             self._apply_ack(frame.ack)
@@ -258,11 +258,11 @@ class Link:
     # ------------------------------------------------------------------ sessions
 
     def _on_session_frame(self, frame: Frame) -> None:
-        if self.role is Role.BOARD and frame.kind is FrameKind.RESET:
+        if self.role is LinkEnd.BOARD and frame.kind is FrameKind.RESET:
             self._answer_reset(frame.nonce)
-        elif self.role is Role.HOST and frame.kind is FrameKind.RESET_ACK:
+        elif self.role is LinkEnd.HOST and frame.kind is FrameKind.RESET_ACK:
             self._on_reset_ack(frame.nonce)
-        elif self.role is Role.HOST and frame.kind is FrameKind.NO_SESSION:
+        elif self.role is LinkEnd.HOST and frame.kind is FrameKind.NO_SESSION:
             self._last_rx = self._clock()
             if self._state is LinkState.UP:
                 self._go_down("the board has no session (it restarted or timed out)")
@@ -291,7 +291,7 @@ class Link:
         self._ack_due = self._no_session_due = False
         self._reset_retransmission()
         self._count.sessions += 1
-        self._events.append(LinkUp(nonce))
+        self._events.append(SessionUp(nonce))
 
     def _go_down(self, reason: str, *, beacon: bool = True) -> None:
         discarded = len(self._in_flight) + len(self._waiting)
@@ -305,11 +305,11 @@ class Link:
 
     def _begin_down(self) -> None:
         self._state = LinkState.DOWN
-        self._pending_nonce = self._nonce_source() if self.role is Role.HOST else 0
+        self._pending_nonce = self._nonce_source() if self.role is LinkEnd.HOST else 0
         self._send_down_beacon()
 
     def _send_down_beacon(self) -> None:
-        if self.role is Role.HOST:
+        if self.role is LinkEnd.HOST:
             self._emit(Frame(FrameKind.RESET, payload=nonce_payload(self._pending_nonce)))
         else:
             self._emit(Frame(FrameKind.NO_SESSION))

@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from controller import simulate, tablesim
-from controller.app import TableApp
-from controller.journal import JournalStore
+from controller.cli import simulate_command
+from controller.journal.store import JournalStore
 from controller.rules.cards import shoe
 from controller.rules.strategy import BasicStrategyPolicy
+from controller.service.app import TableApp
+from controller.sim import rig
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 
@@ -42,9 +43,10 @@ def test_simulate_with_the_camera_checks_every_card_and_plays_the_same(
     path.write_text("\n".join(cards[:40]) + "\n")
     common = ["--shoe-file", str(path), "--seats", "3", "--rounds", "100", "--json",
               "--bets", "main=1000,blazing7s=500"]
-    assert simulate.main([*common, "--state-dir", str(tmp_path / "plain")]) == 0
+    assert simulate_command.main([*common, "--state-dir", str(tmp_path / "plain")]) == 0
     plain = capsys.readouterr().out
-    assert simulate.main([*common, "--camera", "--state-dir", str(tmp_path / "camera")]) == 0
+    camera_dir = str(tmp_path / "camera")
+    assert simulate_command.main([*common, "--camera", "--state-dir", camera_dir]) == 0
     out, err = capsys.readouterr()
     assert out == plain  # the cross-check watches; it changes nothing in play
     records = [json.loads(line) for line in out.splitlines()]
@@ -60,9 +62,9 @@ def test_simulate_with_the_camera_checks_every_card_and_plays_the_same(
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[TableApp]:
-    opts = simulate.build_options(simulate._parser().parse_args(["--camera"]))
-    built = tablesim.start_rig_app("test", opts.config,
-                                   tablesim.RigSpec(3, 5, camera=True, burn=False),
+    opts = simulate_command.parse_options(["--camera"])
+    built = rig.start_rig_app("test", opts.config,
+                                   rig.RigSpec(3, 5, camera=True, burn=False),
                                    state_dir=tmp_path / "state", ports=tmp_path / "ports")
     try:
         yield built
@@ -72,8 +74,8 @@ def app(tmp_path: Path) -> Iterator[TableApp]:
 
 def test_a_card_the_shoe_never_dealt_holds_the_table_until_the_supervisor_key(
         app: TableApp) -> None:
-    plan = tablesim.Plan(3, 5, {"main": 1000}, BasicStrategyPolicy(), 5, camera=True)
-    sim = tablesim.PtySimulation(app, plan)
+    plan = rig.RigPlan(3, 5, {"main": 1000}, BasicStrategyPolicy(), 5, camera=True)
+    sim = rig.PtySimulation(app, plan)
     model = app.runtime.model
     sim.step()  # shuffle_done
     while model.state == "betting":
@@ -87,7 +89,7 @@ def test_a_card_the_shoe_never_dealt_holds_the_table_until_the_supervisor_key(
     assert model.state == "fault"
     assert not sim.step()  # the auto-dealer stops at the hold
     assert "SUPERVISOR KEY REQUIRED" in app.outputs.dealer_text
-    app.devices.emulators["layout"].click(tablesim.BUTTON_NUMBERS["no_insurance"])
+    app.devices.emulators["layout"].click(rig.BUTTON_NUMBERS["no_insurance"])
     app.loop.run_until(lambda: False, 0.5)
     assert model.state == "fault"  # a dealer button does not clear it
     camera.show({k: [c for c in v if c not in ("KH", "KC")]

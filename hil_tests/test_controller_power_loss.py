@@ -12,22 +12,24 @@ from pathlib import Path
 
 import pytest
 
-from controller import audit, progressive, simulate
-from controller.blackjack import BlackjackModel
-from controller.journal import JournalStore
-from controller.runtime import RecordingOutputs, TableRuntime
-from controller.tablemodel import Setup
+from controller.cli import simulate_command
+from controller.journal import audit
+from controller.journal.store import JournalStore
+from controller.procedure import progressive
+from controller.procedure.blackjack_model import BlackjackModel
+from controller.procedure.table_model import Setup
+from controller.service.runtime import RecordingOutputs, TableRuntime
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 KILLS = 10
 
 
 def config():
-    return simulate.build_options(simulate._parser().parse_args([])).config
+    return simulate_command.parse_options([]).config
 
 
 def start(state_dir: Path, seed: int) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "controller.cli", "simulate", "--rounds", "100000",
+    command = [sys.executable, "-m", "controller", "simulate", "--rounds", "100000",
                "--seed", str(seed), "--state-dir", str(state_dir), "--json"]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             cwd=Path(__file__).resolve().parents[2])

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal import JournalStore
-from controller.tableconfig import default_table_text
+from controller.journal.store import JournalStore
+from controller.service.tableconfig import default_table_text
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 
@@ -38,7 +38,7 @@ def table_file(tmp_path: Path) -> Path:
 
 
 def shoectl(*args: str) -> list[str]:
-    return [sys.executable, "-m", "controller.cli", *args]
+    return [sys.executable, "-m", "controller", *args]
 
 
 def test_emulated_devices_need_the_explicit_flag(tmp_path: Path) -> None:

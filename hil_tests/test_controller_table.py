@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from controller import simulate, tablesim
-from controller.app import TableApp, build_app
+from controller.cli import simulate_command
 from controller.rules.cards import shoe
 from controller.rules.strategy import BasicStrategyPolicy
-from controller.runtime import ControllerEvent
-from controller.tableconfig import TableFile
+from controller.service.app import TableApp, build_app
+from controller.service.runtime import ControllerEvent
+from controller.service.tableconfig import TableFile
+from controller.sim import rig
 from drivers.registry import BuildOptions
 from tests.controller.helpers import SCRIPT_BETS, reference_rounds
 
@@ -23,7 +24,7 @@ BETS = SCRIPT_BETS
 
 
 def options(game: str, extra: list[str] = ()):
-    return simulate.build_options(simulate._parser().parse_args(["--game", game, *extra]))
+    return simulate_command.parse_options(["--game", game, *extra])
 
 
 def reference(game: str, cards: list[str]) -> list[dict]:
@@ -39,7 +40,8 @@ def test_scripted_shoes_over_ptys_match_the_reference_dealer(tmp_path: Path, gam
     cards = cards[:90]
     path = tmp_path / "shoe.txt"
     path.write_text("\n".join(cards) + "\n")
-    assert simulate.main(["--game", game, "--shoe-file", str(path), "--json", "--seats", "4",
+    assert simulate_command.main(["--game", game, "--shoe-file", str(path), "--json",
+                                  "--seats", "4",
                           "--rounds", "1000", "--bets", BETS[game],
                           "--state-dir", str(tmp_path / "state")]) == 0
     out = capsys.readouterr().out
@@ -50,8 +52,8 @@ def test_scripted_shoes_over_ptys_match_the_reference_dealer(tmp_path: Path, gam
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[TableApp]:
-    built = tablesim.start_rig_app("test", options("blackjack").config,
-                                   tablesim.RigSpec(3, 1, burn=False),
+    built = rig.start_rig_app("test", options("blackjack").config,
+                                   rig.RigSpec(3, 1, burn=False),
                                    state_dir=tmp_path / "state", ports=tmp_path / "ports")
     try:
         yield built
@@ -59,18 +61,18 @@ def app(tmp_path: Path) -> Iterator[TableApp]:
         built.devices.close()
 
 
-def driver(app: TableApp) -> tablesim.PtySimulation:
-    plan = tablesim.Plan(3, 1, {"main": 1000, "blazing7s": 500}, BasicStrategyPolicy(), 1)
-    return tablesim.PtySimulation(app, plan)
+def driver(app: TableApp) -> rig.PtySimulation:
+    plan = rig.RigPlan(3, 1, {"main": 1000, "blazing7s": 500}, BasicStrategyPolicy(), 1)
+    return rig.PtySimulation(app, plan)
 
 
 def lamp(app: TableApp, name: str) -> str:
     layout = app.devices.emulators["layout"]
-    number = {n: i for i, n in enumerate(tablesim.BASE_LAMPS)}.get(name)
+    number = {n: i for i, n in enumerate(rig.BASE_LAMPS)}.get(name)
     if number is None:
         seat, what = name.split(".")
         seat_no = int(seat.removeprefix("seat"))
-        number = len(tablesim.BASE_LAMPS) + 2 * seat_no - (2 if what == "turn" else 1)
+        number = len(rig.BASE_LAMPS) + 2 * seat_no - (2 if what == "turn" else 1)
     layout.wait_until(lambda: True, 0.05)
     return layout.lamp(number)
 
@@ -141,7 +143,7 @@ def test_a_card_received_but_never_journalled_is_taken_after_a_power_loss(
             emulator.close()
     assert shoe_emulator.stats().events_pending == 2  # card_read and card_out
     opts = options("blackjack")
-    devices = tablesim.rig_devices(opts.config.table, 3, 1, None)
+    devices = rig.rig_devices(opts.config.table, 3, 1, None)
     devices["shoe"] = {"kind": "serial", "url": shoe_emulator.path}  # the same board
     (tmp_path / "ports2").mkdir()
     again = build_app(TableFile("test", opts.config, {"devices": devices}),
@@ -149,7 +151,7 @@ def test_a_card_received_but_never_journalled_is_taken_after_a_power_loss(
                       options=BuildOptions(workdir=tmp_path / "ports2"))
     again.start(require_authentic=False)
     try:
-        tablesim.wait_for_links(again)
+        rig.wait_for_links(again)
         model = again.runtime.model
         assert again.loop.run_until(lambda: model.shoe.last_card_no == last + 1, 10)
         assert model.state != "shoe_error"
@@ -169,14 +171,14 @@ def test_a_restart_reasserts_the_lamps(tmp_path: Path, app: TableApp) -> None:
     state_dir = app.state_dir
     app.devices.close()  # power lost: the boards go to their failsafe pattern
     opts = options("blackjack")
-    devices = tablesim.rig_devices(opts.config.table, 3, 2, None)
+    devices = rig.rig_devices(opts.config.table, 3, 2, None)
     (tmp_path / "ports2").mkdir()
     again = build_app(TableFile("test", opts.config, {"devices": devices}),
                       allow_emulated=True, state_dir=state_dir, devices=devices, burn=False,
                       options=BuildOptions(workdir=tmp_path / "ports2"))
     again.start(require_authentic=False)
     try:
-        tablesim.wait_for_links(again)
+        rig.wait_for_links(again)
         assert again.runtime.model.state == "dealing"
         layout = again.devices.emulators["layout"]
         assert layout.wait_until(lambda: lamp(again, "seat1.blazing7s") == "on")

@@ -3,16 +3,16 @@
 import pytest
 
 from drivers.events import BetSensorChanged, ButtonPressed, KeySwitchTurned, LinkDown, LinkUp
-from drivers.interfaces import LampState
+from drivers.interfaces import LampMode
 
 
 @pytest.mark.needs("layout", "emulated")
 def test_lamp_commands_reach_the_board_and_are_logged(table):
     emulator, layout = table.emulator("layout"), table.layout
     start = len(emulator.lamp_log)
-    layout.set_lamp("seat1.bet", LampState.ON)
-    layout.set_lamp("no_more_bets", LampState.FLASH)
-    layout.set_lamp("seat1.bet", LampState.OFF)
+    layout.set_lamp("seat1.bet", LampMode.ON)
+    layout.set_lamp("no_more_bets", LampMode.FLASH)
+    layout.set_lamp("seat1.bet", LampMode.OFF)
     assert emulator.wait_until(lambda: len(emulator.lamp_log) >= start + 3)
     logged = [(lamp, mode) for _, lamp, mode in emulator.lamp_log[start:]]
     assert logged == [(1, "on"), (3, "blink_slow"), (1, "off")]
@@ -43,7 +43,7 @@ def test_sensor_button_and_key_events_reach_the_driver(table):
 @pytest.mark.needs("layout", "fault_injection")
 def test_board_goes_failsafe_when_unplugged_and_is_restored_on_replug(table):
     emulator, layout = table.emulator("layout"), table.layout
-    layout.set_lamp("seat2.bet", LampState.ON)
+    layout.set_lamp("seat2.bet", LampMode.ON)
     assert emulator.wait_until(lambda: emulator.lamp(2) == "on")
     mark = table.events.mark()
     emulator.unplug()

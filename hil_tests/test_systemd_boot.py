@@ -27,8 +27,10 @@ from pathlib import Path
 
 import pytest
 
-from controller import audit, install, integrity
-from controller.journal import JournalStore
+from controller.appliance import integrity
+from controller.cli import install_command
+from controller.journal import audit
+from controller.journal.store import JournalStore
 
 REPO = Path(__file__).resolve().parents[1]
 SUITE = "bookworm"
@@ -184,10 +186,19 @@ ExecStartPost=/usr/local/sbin/shoectl-rig-wait %i
 # Fault injection without a hook in the product: the rig's sitecustomize arms the
 # "wedge the main loop" signal in the service's interpreter before `shoectl run` starts.
 WEDGE_SITECUSTOMIZE = """\
-# Test rig only: SIGUSR2 blocks the service's main (loop) thread for good.
-from controller import sdnotify
+# Test rig only: SIGUSR2 blocks the service's main (loop) thread for good, so the loop stops
+# pinging the watchdog and systemd must kill and restart the service.
+import logging
+import signal
+import threading
 
-sdnotify.arm_test_wedge(True)
+
+def _wedge(signum, frame):
+    logging.getLogger("shoectl.test-rig").critical("test wedge: the main loop is blocked")
+    threading.Event().wait()
+
+
+signal.signal(signal.SIGUSR2, _wedge)
 """
 WEDGE_PATH = "/usr/local/lib/shoectl-test-rig"
 
@@ -203,7 +214,7 @@ After={_EMULATOR_UNITS}
 ExecStart=
 ExecStart=/opt/shoectl/venv/bin/shoectl run --config /etc/shoectl/config.toml --allow-emulated
 WatchdogSec={WATCHDOG_S}
-Environment=SHOECTL_TEST_WEDGE_SIGNAL=SIGUSR2 PYTHONPATH={WEDGE_PATH}
+Environment=PYTHONPATH={WEDGE_PATH}
 DeviceAllow=char-pts rw
 """
 
@@ -281,7 +292,7 @@ def _write(path: Path, text: str, mode: int = 0o644) -> None:
 
 def prepare_container(root: Path, results: Path) -> None:
     """Install the project into the container root and add the test rig's files."""
-    assert install.main(["--root", str(root), "--source", str(REPO),
+    assert install_command.main(["--root", str(root), "--source", str(REPO),
                          "--python", HOST_PYTHON]) == 0
     _write(root / "etc/shoectl/config.toml", RIG_CONFIG, 0o640)
     _write(root / "usr/local/sbin/shoectl-rig-emulator", EMULATOR_SCRIPT, 0o755)

@@ -17,5 +17,5 @@ python=${PYTHON:-/usr/bin/python3}
     echo "install.sh: $python cannot make virtual environments: apt-get install python3-venv" >&2
     exit 1
 }
-exec "$python" -c 'import sys; sys.path.insert(0, sys.argv[1]); from controller import install; sys.exit(install.main(sys.argv[2:]))' \
+exec "$python" -c 'import sys; sys.path.insert(0, sys.argv[1]); from controller.cli import install_command; sys.exit(install_command.main(sys.argv[2:]))' \
     "$checkout" --source "$checkout" --python "$python" "$@"

@@ -1,18 +1,18 @@
-from controller import cli
+from controller.cli import shoectl
 
 
 def test_help_lists_commands(capsys) -> None:
-    assert cli.main(["--help"]) == 0
+    assert shoectl.main(["--help"]) == 0
     assert "usage: shoectl COMMAND" in capsys.readouterr().out
 
 
 def test_unknown_command_is_refused(capsys) -> None:
-    assert cli.main(["no-such-command"]) == 2
+    assert shoectl.main(["no-such-command"]) == 2
     assert "unknown command 'no-such-command'" in capsys.readouterr().err
 
 
 def test_every_registered_command_module_has_main() -> None:
     import importlib
 
-    for name, (module, _summary) in cli.COMMANDS.items():
+    for name, (module, _summary) in shoectl.COMMANDS.items():
         assert callable(importlib.import_module(module).main), name

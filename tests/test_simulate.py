@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller import simulate
+from controller.cli import simulate_command
 from controller.rules.baccarat import BaccaratBet, BaccaratSeat
 from controller.rules.blackjack import BlackjackTable, SeatBets
 from controller.rules.cards import Card, shoe
@@ -79,7 +79,7 @@ def test_reference_dealer_records_follow_the_contract() -> None:
 @pytest.mark.parametrize("game", ["blackjack", "spanish21", "baccarat"])
 def test_shoectl_simulate_json_follows_the_contract(game: str,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    assert simulate.main(["--game", game, "--rounds", "3", "--seed", "5", "--json"]) == 0
+    assert simulate_command.main(["--game", game, "--rounds", "3", "--seed", "5", "--json"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 3
     for number, line in enumerate(lines, start=1):
@@ -89,9 +89,9 @@ def test_shoectl_simulate_json_follows_the_contract(game: str,
 
 
 def test_same_seed_same_rounds(capsys: pytest.CaptureFixture[str]) -> None:
-    simulate.main(["--game", "blackjack", "--rounds", "2", "--seed", "9", "--json"])
+    simulate_command.main(["--game", "blackjack", "--rounds", "2", "--seed", "9", "--json"])
     first = capsys.readouterr().out
-    simulate.main(["--game", "blackjack", "--rounds", "2", "--seed", "9", "--json"])
+    simulate_command.main(["--game", "blackjack", "--rounds", "2", "--seed", "9", "--json"])
     assert capsys.readouterr().out == first
 
 
@@ -100,7 +100,7 @@ def test_a_shoe_file_that_runs_out_voids_the_round_in_progress(
     # decisions.md "Shoe": exactly the listed cards; the unfinished round is not reported.
     path = tmp_path / "shoe.txt"
     path.write_text("\n".join(["KS", "QH", "9D", "8C", "2S"]) + "\n")
-    assert simulate.main(["--game", "baccarat", "--seats", "1", "--rounds", "5",
+    assert simulate_command.main(["--game", "baccarat", "--seats", "1", "--rounds", "5",
                           "--shoe-file", str(path), "--json"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 1

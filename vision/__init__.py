@@ -17,7 +17,8 @@ runs. Profiles are files: `shoectl vision enroll` makes one from labelled photos
 the generic profile shipped as `vision/generic_profile.npz` reads decks nobody enrolled.
 """
 
-from vision.errors import DatasetError, FrameError, ProfileError, SceneError, VisionError
+from vision.edges import Image
+from vision.errors import DatasetError, ImageError, ProfileError, SceneError, VisionError
 from vision.locate import Located, LocateParams, find_cards, locate_cards
 from vision.profile import (
     DeckProfile,
@@ -32,7 +33,8 @@ __all__ = [
     "CardReading",
     "DatasetError",
     "DeckProfile",
-    "FrameError",
+    "Image",
+    "ImageError",
     "LocateParams",
     "Located",
     "ProfileError",

@@ -26,9 +26,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.edges import Line, Vector, edge_line, intersect, min_channel
-
-Quad = npt.NDArray[np.float32]
+from vision.edges import EdgeLine, Quad, Vector, edge_line, intersect, min_channel
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +165,7 @@ def _sharpened(grey: npt.NDArray[np.uint8], corner: Corner, scale: float) -> Cor
 
 
 def _edge_line(grey: npt.NDArray[np.uint8], start: Vector, along: Vector, outward: Vector,
-               length: float, reach: float) -> Line | None:
+               length: float, reach: float) -> EdgeLine | None:
     """The line of steepest fall from paper to table along a side (frame pixels)."""
     steps = np.linspace(0.3, 0.85, 12)[:, None] * length
     offsets = np.arange(-reach - 1.5, reach + 1.75, 0.5)

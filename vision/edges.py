@@ -11,8 +11,13 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+Image = npt.NDArray[np.uint8]
+"""A camera frame or a picture: rows of BGR (or grey) pixels."""
+Quad = npt.NDArray[np.float32]
+"""Four corners (x, y) in frame pixels: top-left, top-right, bottom-right, bottom-left of the
+card held upright, so the first edge is a short one. A 180-degree turn is not resolved here."""
 Vector = npt.NDArray[np.float64]
-Line = tuple[Vector, Vector]
+EdgeLine = tuple[Vector, Vector]
 """A point on the line and its unit direction."""
 
 _MIN_FALL = 8.0
@@ -29,7 +34,7 @@ def min_channel(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
 
 def edge_line(image: npt.NDArray[np.uint8], points: npt.NDArray[np.floating],
               outward: npt.NDArray[np.floating], offsets: npt.NDArray[np.floating],
-              min_strong: int) -> Line | None:
+              min_strong: int) -> EdgeLine | None:
     """The line of steepest fall from paper to table across a side.
 
     Args:

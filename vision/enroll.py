@@ -26,13 +26,12 @@ import numpy.typing as npt
 
 from vision.cards import RANKS, RED_SUITS, SUITS
 from vision.classify import NearestNeighbours, log_softmax
+from vision.edges import Image
 from vision.errors import DatasetError
 from vision.index import IndexLayout, read_corners
 from vision.locate import Quad, find_cards, long_over_short
 from vision.profile import ColourModel, DeckProfile
 from vision.recognize import CornerFeatures, decide
-
-Image = npt.NDArray[np.uint8]
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ class VisionError(Exception):
     """Base class of every error raised by `vision`."""
 
 
-class FrameError(VisionError, ValueError):
+class ImageError(VisionError, ValueError):
     """A frame is not an image the recogniser can read (wrong type, shape or depth)."""
 
 

@@ -22,11 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.corners import covered_cards
-from vision.edges import Line, edge_line, intersect, min_channel
-
-Quad = npt.NDArray[np.float32]
-"""Four corners (x, y) in frame pixels: top-left, top-right, bottom-right, bottom-left of the
-card held upright, so the first edge is a short one. A 180-degree turn is not resolved here."""
+from vision.edges import EdgeLine, Quad, edge_line, intersect, min_channel
 
 _EDGE_KERNEL = np.ones((3, 3), np.uint8)
 
@@ -238,7 +234,7 @@ def refine_edges(frame: npt.NDArray[np.uint8], quad: Quad, reach: float) -> Quad
 
 
 def _sides_met(quad: Quad, side_line: Callable[[npt.NDArray[np.float32],
-                                                npt.NDArray[np.float32]], Line | None],
+                                                npt.NDArray[np.float32]], EdgeLine | None],
                max_move: float) -> Quad:
     """The corners where the lines `side_line` fits to `quad`'s sides meet.
 
@@ -262,7 +258,7 @@ def _sides_met(quad: Quad, side_line: Callable[[npt.NDArray[np.float32],
 
 def _edge_line(frame: npt.NDArray[np.uint8], start: npt.NDArray[np.float32],
                end: npt.NDArray[np.float32], centre: npt.NDArray[np.float32],
-               offsets: npt.NDArray[np.float32]) -> Line | None:
+               offsets: npt.NDArray[np.float32]) -> EdgeLine | None:
     direction = end - start
     length = float(np.linalg.norm(direction))
     if length < 8:
@@ -276,7 +272,7 @@ def _edge_line(frame: npt.NDArray[np.uint8], start: npt.NDArray[np.float32],
 
 
 def _side_line(points: npt.NDArray[np.float32], start: npt.NDArray[np.float32],
-               end: npt.NDArray[np.float32]) -> Line | None:
+               end: npt.NDArray[np.float32]) -> EdgeLine | None:
     direction = end - start
     length = float(np.linalg.norm(direction))
     if length < 4:

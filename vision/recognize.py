@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import RED_SUITS
-from vision.errors import FrameError
+from vision.errors import ImageError
 from vision.features import RANK_BOX, SUIT_BOX, glyph_features
 from vision.index import CornerIndex, read_corners
 from vision.locate import LocateParams, Quad, locate_cards, long_over_short
@@ -105,7 +105,7 @@ class CornerFeatures:
 
 
 @dataclass(frozen=True, slots=True)
-class Decision:
+class CardVerdict:
     """The verdict on one card's corners.
 
     Attributes:
@@ -141,7 +141,7 @@ class Recognizer:
         """Find and read every card in a BGR frame, in reading order (top to bottom).
 
         Raises:
-            FrameError: `frame` is not a non-empty uint8 image.
+            ImageError: `frame` is not a non-empty uint8 image.
         """
         frame = check_frame(frame)
         readings = [self.read_covered(frame, card.quad) if card.covered else
@@ -203,7 +203,7 @@ class Recognizer:
 
 
 def decide(profile: DeckProfile, corners: Sequence[CornerFeatures],
-           unsure_below: float) -> Decision:
+           unsure_below: float) -> CardVerdict:
     """Combine the corners of one card into a guess, its confidence and any doubt.
 
     Args:
@@ -228,7 +228,7 @@ def decide(profile: DeckProfile, corners: Sequence[CornerFeatures],
     novelty = max(float(rank_novelty.max()), float(suit_novelty.max()))
     reason = _doubt(novelty, corner_cards == {guess}, float(colour_lp[:, suit].mean()),
                     confidence, unsure_below)
-    return Decision(guess, confidence, reason)
+    return CardVerdict(guess, confidence, reason)
 
 
 def _doubt(novelty: float, corners_agree: bool, colour: float, confidence: float,
@@ -281,18 +281,18 @@ def _reading_order(reading: CardReading) -> tuple[float, float]:
 
 
 def check_frame(frame: object) -> npt.NDArray[np.uint8]:
-    """Return `frame` as a BGR uint8 image, or raise FrameError saying what is wrong with it.
+    """Return `frame` as a BGR uint8 image, or raise ImageError saying what is wrong with it.
 
     Single-channel frames are accepted and read as grey (colour checks then see no red).
     """
     if not isinstance(frame, np.ndarray):
-        raise FrameError(f"frame must be a numpy array, got {type(frame).__name__}")
+        raise ImageError(f"frame must be a numpy array, got {type(frame).__name__}")
     if frame.dtype != np.uint8:
-        raise FrameError(f"frame must be uint8, got {frame.dtype}")
+        raise ImageError(f"frame must be uint8, got {frame.dtype}")
     if frame.ndim == 2:
         frame = np.repeat(frame[:, :, None], 3, axis=2)
     if frame.ndim != 3 or frame.shape[2] != 3:
-        raise FrameError(f"frame must be H x W x 3 (BGR) or H x W, got shape {frame.shape}")
+        raise ImageError(f"frame must be H x W x 3 (BGR) or H x W, got shape {frame.shape}")
     if frame.shape[0] < 32 or frame.shape[1] < 32:
-        raise FrameError(f"frame of {frame.shape[1]}x{frame.shape[0]} pixels is too small")
+        raise ImageError(f"frame of {frame.shape[1]}x{frame.shape[0]} pixels is too small")
     return frame

@@ -13,7 +13,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Final
 
-from controller.odds.baccarat import Coup, CoupCounts, count_coups
+from controller.odds.baccarat_deals import CoupCounts, CoupOutcome, count_coups
 from controller.odds.parsheet import LOSES, PUSH, ParLine, ParSheet, Payout, odds_payout, ratio
 from controller.rules import baccarat as rules
 from controller.rules.cards import Card, Rank, Suit
@@ -37,7 +37,7 @@ def coups(decks: int) -> CoupCounts:
     return count_coups(decks, rules.player_draws, banker_draws)
 
 
-def rules_coup(decks: int, coup: Coup) -> rules.Coup:
+def rules_coup(decks: int, coup: CoupOutcome) -> rules.Coup:
     """A deal (as the rules hold it) that ends in `coup`."""
     player, banker = coups(decks).examples[coup]
     return rules.Coup(tuple(_BY_VALUE[v] for v in player), tuple(_BY_VALUE[v] for v in banker))

@@ -5,9 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Final
 
-from controller.odds.axman import check_decks, count_axman
+from controller.odds.axman_exact import check_decks, count_axman
 from controller.odds.combinatorics import falling
-from controller.odds.dealer import dealer_hands, hit_table, sequence_count
+from controller.odds.dealer_finishes import dealer_hands, hit_table, sequence_count
 from controller.odds.parsheet import (
     LOSES,
     NOT_A_WAGER,

@@ -3,7 +3,7 @@
 The rules package does not deal Hold'em (it is not dealt from a shoe), so the classifier of
 the Bonus lines lives here; the lines and the pay table (`HoldemBonusPays`,
 `[paytables.holdem-bonus]`) are the rules' pay-table model, whose default the shipped table
-file `controller/default_table.toml` lists with its source.
+file `controller/service/default_table.toml` lists with its source.
 """
 
 from __future__ import annotations
@@ -75,8 +75,8 @@ def holdem_bonus(decks: int, pays: HoldemBonusPays) -> ParSheet:
     lines.append(ParLine("anything else", LOSES, Fraction(counts[None], total)))
     return ParSheet("holdem-bonus", 1, tuple(lines),
                     notes=("Default pay table: the standard published Bonus pay table "
-                           "([paytables.holdem-bonus] of controller/default_table.toml cites "
-                           "it).",))
+                           "([paytables.holdem-bonus] of "
+                           "controller/service/default_table.toml cites it).",))
 
 
 def _dealer_hands(player: tuple[Card, ...]) -> list[tuple[tuple[Card, Card], int]]:

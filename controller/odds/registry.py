@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
-from controller.odds import baccarat_sheets, blackjack, dealer_sheets, holdem, spanish21
+from controller.odds import baccarat_sheets, dealer_sheets, first_cards, holdem, spanish21
 from controller.odds.errors import OddsError
 from controller.odds.parsheet import ParSheet
 from controller.rules.axman import AXMAN_DECK_COUNTS
@@ -88,29 +88,29 @@ _SHOE: Final = ALLOWED_DECK_COUNTS
 
 def _mtd(settings: Settings) -> ParSheet:
     pays = settings.paytables.match_the_dealer.for_decks(settings.decks)
-    return blackjack.match_the_dealer("match-the-dealer", settings.decks, pays, spanish=False)
+    return first_cards.match_the_dealer("match-the-dealer", settings.decks, pays, spanish=False)
 
 
 def _mtd_spanish(settings: Settings) -> ParSheet:
     pays = settings.paytables.match_the_dealer_spanish21.for_decks(settings.decks)
-    return blackjack.match_the_dealer("spanish21-match-the-dealer", settings.decks, pays,
+    return first_cards.match_the_dealer("spanish21-match-the-dealer", settings.decks, pays,
                                       spanish=True)
 
 
 BETS: Final[dict[str, Bet]] = {bet.name: bet for bet in (
     Bet("perfect-pairs", "player's first two cards: perfect, coloured or mixed pair",
         _SHOE, (6, 8), "paytables.perfect-pairs",
-        lambda s: blackjack.perfect_pairs(s.decks, s.paytables.perfect_pairs)),
+        lambda s: first_cards.perfect_pairs(s.decks, s.paytables.perfect_pairs)),
     Bet("lucky-ladies", "player's first two cards total 20 (QH pair with dealer blackjack)",
         _SHOE, (6, 8), "paytables.lucky-ladies",
-        lambda s: blackjack.lucky_ladies(s.decks, s.paytables.lucky_ladies)),
+        lambda s: first_cards.lucky_ladies(s.decks, s.paytables.lucky_ladies)),
     Bet("match-the-dealer", "player's two cards against the dealer's up card (per deck count)",
         _SHOE, (6, 8), "paytables.match-the-dealer", _mtd),
     Bet("spanish21-match-the-dealer", "Match the Dealer on Spanish 21 (48-card decks)",
         _SHOE, (6, 8), "paytables.match-the-dealer-spanish21", _mtd_spanish),
     Bet("blazing7s", "player's two cards and the dealer's up card, at a given --meter",
         _SHOE, (6, 8), "paytables.blazing7s",
-        lambda s: blackjack.blazing7s(s.decks, s.paytables.blazing7s, s.meter),
+        lambda s: first_cards.blazing7s(s.decks, s.paytables.blazing7s, s.meter),
         frozenset({"meter"})),
     Bet("axman", "dealer's final hand as a poker hand, KD wild (exact)",
         AXMAN_DECK_COUNTS, (6, 8), "paytables.axman",

@@ -3,7 +3,8 @@
 Every pay table has the Mount Airy defaults of RULES.md (Hold'em Bonus, not dealt from the
 shoe: the published pay table the shipped table file cites); a section in the table file
 replaces the keys it sets. Unknown keys, wrong types and impossible values raise
-`ConfigError` naming the section and the key. `controller/default_table.toml` lists them all.
+`ConfigError` naming the section and the key. `controller/service/default_table.toml` lists
+them all.
 """
 
 from __future__ import annotations
@@ -28,15 +29,15 @@ from controller.rules.sidebets import (
 )
 
 T = TypeVar("T")
-Line = TypeVar("Line", bound=StrEnum)
+LineT = TypeVar("LineT", bound=StrEnum)
 
 
-class OddsPerLine(Generic[Line]):
+class OddsPerLine(Generic[LineT]):
     """A pay table with one `Odds` field per line, named by the line's value."""
 
     __slots__ = ()
 
-    def odds(self, line: Line) -> Odds:
+    def odds(self, line: LineT) -> Odds:
         """The odds `line` pays."""
         odds: Odds = getattr(self, line.value)
         return odds

@@ -1,4 +1,4 @@
-"""Byte-level twins of the table's devices, and in-process fakes of the driver interfaces.
+"""Byte-level twins of the table's devices: the shoe, the layout board (or GPIO), the sign, USB.
 
 Imported only by tests, by `shoectl emulate`, and by the registry when the configuration
 asks for an emulated kind and the process was started with the explicit flag.

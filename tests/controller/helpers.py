@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from controller.app import model_factory
-from controller.journal import JournalStore
+from controller.journal.store import JournalStore
+from controller.procedure.table_model import Setup
 from controller.rules import blackjack as bj
 from controller.rules import dealer
 from controller.rules.baccarat import BaccaratSeat
@@ -19,10 +19,10 @@ from controller.rules.hands import Game
 from controller.rules.meter import new_meter
 from controller.rules.options import GameConfig
 from controller.rules.strategy import BasicStrategyPolicy, PlayerPolicy
-from controller.runtime import RecordingOutputs, TableRuntime
-from controller.tableconfig import load_default_table
-from controller.tablemodel import Setup
-from controller.tablesim import bot_move
+from controller.service.app import model_factory
+from controller.service.runtime import RecordingOutputs, TableRuntime
+from controller.service.tableconfig import load_default_table
+from controller.sim.rig import bot_move
 
 CARDS = [str(c) for c in deck()]
 TENS = [c for c in CARDS if Card.parse(c).rank.is_ten_value]

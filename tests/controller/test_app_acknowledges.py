@@ -4,12 +4,12 @@ from pathlib import Path
 
 import pytest
 
-from controller.app import TableApp
-from controller.journal import JournalError
-from controller.loop import EventLoop
+from controller.journal.store import JournalError
+from controller.service.app import TableApp
+from controller.service.loop import EventLoop
 from drivers import events as ev
-from drivers.emulated.fakes import FakeShoe
 from drivers.registry import Devices
+from tests.support.fakes import FakeShoe
 
 
 class Runtime:

@@ -1,7 +1,7 @@
 """The camera cross-check through the real loop (R9).
 
 The table runtime runs on a real `EventLoop`; the emulated layout camera (`drivers.camera`)
-draws its frames with the injected `TableRenderer` (`vision.synth`); the real camera worker
+draws its frames with the injected `TableRenderer` (`vision.build.synth`); the real camera worker
 reads them on its own thread and runs the generic-profile `vision.Recognizer`; its results
 come back to the loop as events. The tests play the dealer: each card is laid on the camera
 where the procedure's lamps say, then the shoe's event is posted.
@@ -17,15 +17,22 @@ from pathlib import Path
 
 import pytest
 
-from controller.crosscheck import CameraFrame, CameraPolicy, CrossCheck, Sighting, VisionSettings
-from controller.effects import CameraCheck
-from controller.loop import EventLoop
-from controller.runtime import ControllerEvent, TableRuntime
-from controller.tablecamera import CameraWorker, TableRenderer
+from controller.camera.crosscheck import (
+    CameraFrame,
+    CameraPolicy,
+    CrossCheck,
+    Sighting,
+    VisionSettings,
+)
+from controller.camera.emulated import TableRenderer
+from controller.camera.worker import CameraWorker
+from controller.procedure.effects import CameraCheck
+from controller.service.loop import EventLoop
+from controller.service.runtime import ControllerEvent, TableRuntime
 from drivers import events as ev
 from drivers.camera import EmulatedLayoutCamera
 from vision import Recognizer, load_generic_profile
-from vision.synth import BACK
+from vision.build.synth import BACK
 
 from .helpers import open_round, runtime
 

@@ -3,7 +3,7 @@
 import re
 
 from controller.rules.blackjack import max_insurance
-from controller.tableconfig import default_table_text, load_default_table
+from controller.service.tableconfig import default_table_text, load_default_table
 
 
 def _cents(text: str) -> int:

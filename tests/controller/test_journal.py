@@ -3,9 +3,11 @@ from pathlib import Path
 
 import pytest
 
-from controller import audit, journal_cli, meter_cli, progressive
-from controller.effects import Journal
-from controller.journal import GENESIS, JournalError, JournalStore, chain_hash
+from controller.cli import journal_command, meter_command
+from controller.journal import audit
+from controller.journal.store import GENESIS, JournalError, JournalStore, chain_hash
+from controller.procedure import progressive
+from controller.procedure.effects import Journal
 
 
 def make_store(tmp_path: Path) -> JournalStore:
@@ -62,10 +64,10 @@ def seeded(tmp_path: Path) -> None:
 
 def test_verify_passes_then_names_the_first_tampered_record(tmp_path: Path, capsys) -> None:
     seeded(tmp_path)
-    assert journal_cli.main(["verify", "--state-dir", str(tmp_path)]) == 0
+    assert journal_command.main(["verify", "--state-dir", str(tmp_path)]) == 0
     assert "meters reconcile" in capsys.readouterr().out
     tamper(tmp_path, "UPDATE journal SET data = '{\"round\":1}' WHERE seq = 3")
-    assert journal_cli.main(["verify", "--state-dir", str(tmp_path)]) == 1
+    assert journal_command.main(["verify", "--state-dir", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert "record 3" in err
 
@@ -73,7 +75,7 @@ def test_verify_passes_then_names_the_first_tampered_record(tmp_path: Path, caps
 def test_verify_names_a_removed_record(tmp_path: Path, capsys) -> None:
     seeded(tmp_path)
     tamper(tmp_path, "DELETE FROM journal WHERE seq = 2")
-    assert journal_cli.main(["verify", "--state-dir", str(tmp_path)]) == 1
+    assert journal_command.main(["verify", "--state-dir", str(tmp_path)]) == 1
     assert "expected sequence 2" in capsys.readouterr().err
 
 
@@ -108,10 +110,10 @@ def test_corrupt_critical_copy_falls_back_then_fails(tmp_path: Path) -> None:
 
 def test_export_and_meter_cli(tmp_path: Path, capsys) -> None:
     seeded(tmp_path)
-    assert journal_cli.main(["export", "--jsonl", "--state-dir", str(tmp_path)]) == 0
+    assert journal_command.main(["export", "--jsonl", "--state-dir", str(tmp_path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 5
-    assert meter_cli.main(["show", "--json", "--state-dir", str(tmp_path)]) == 0
+    assert meter_command.main(["show", "--json", "--state-dir", str(tmp_path)]) == 0
     import json
 
     shown = json.loads(capsys.readouterr().out)
@@ -119,10 +121,10 @@ def test_export_and_meter_cli(tmp_path: Path, capsys) -> None:
     assert shown["hits"] == 1
     assert shown["cumulative_paid"] == 10_030
     assert shown["progressive_in"] == 3
-    assert meter_cli.main(["history", "--state-dir", str(tmp_path)]) == 0
+    assert meter_command.main(["history", "--state-dir", str(tmp_path)]) == 0
     assert "10%" in capsys.readouterr().out
 
 
 def test_missing_journal_is_a_clear_error(tmp_path: Path, capsys) -> None:
-    assert journal_cli.main(["verify", "--state-dir", str(tmp_path / "none")]) == 1
+    assert journal_command.main(["verify", "--state-dir", str(tmp_path / "none")]) == 1
     assert "no journal" in capsys.readouterr().err

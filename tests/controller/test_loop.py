@@ -1,6 +1,7 @@
 import threading
 
-from controller.loop import EventLoop, FakeClock
+from controller.service.loop import EventLoop
+from tests.support.clock import FakeClock
 
 
 def test_posted_events_run_in_order_on_the_loop() -> None:

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from controller import procedure
+from controller.cli import simulate_command
+from controller.procedure import tables
 from controller.rules.cards import shoe
 
 from .helpers import SCRIPT_BETS, config, deal, kinds, open_round, reference_rounds, runtime
@@ -180,8 +181,7 @@ def test_meter_correction_needs_the_key(tmp_path: Path) -> None:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_scripted_shoes_match_the_reference_dealer(tmp_path: Path, game: str, seed: int,
                                                    capsys) -> None:
-    from controller import simulate
-    from controller.simulate import parse_bets
+    from controller.sim.options import parse_bets
 
     spanish = game == "spanish21"
     cards = [str(c) for c in shoe(8 if game == "baccarat" else 6, spanish=spanish)]
@@ -190,7 +190,8 @@ def test_scripted_shoes_match_the_reference_dealer(tmp_path: Path, game: str, se
     path = tmp_path / "shoe.txt"
     path.write_text("\n".join(cards) + "\n")
     bets = SCRIPT_BETS
-    assert simulate.main(["--in-process", "--game", game, "--shoe-file", str(path), "--json",
+    assert simulate_command.main(["--in-process", "--game", game, "--shoe-file", str(path),
+                                  "--json",
                           "--seats", "4",
                           "--rounds", "1000", "--bets", bets[game],
                           "--state-dir", str(tmp_path / "s")]) == 0
@@ -199,11 +200,11 @@ def test_scripted_shoes_match_the_reference_dealer(tmp_path: Path, game: str, se
 
 
 def test_every_callback_and_condition_resolves() -> None:
-    from controller.baccarat import BaccaratModel
-    from controller.blackjack import BlackjackModel
+    from controller.procedure.baccarat_model import BaccaratModel
+    from controller.procedure.blackjack_model import BlackjackModel
 
     for family, model in (("blackjack", BlackjackModel), ("baccarat", BaccaratModel)):
-        for name in procedure.callback_names(family):
+        for name in tables.callback_names(family):
             assert callable(getattr(model, name, None)) or name.split("_to_")[0] in (
                 "resumes", "returns", "reshuffled"), (family, name)
 
@@ -215,7 +216,7 @@ def test_no_automatic_transitions(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("family", ["blackjack", "baccarat"])
 def test_committed_mermaid_diagram_is_fresh(family: str) -> None:
-    from controller import diagram
+    from controller.procedure import diagram
 
     assert diagram.committed_path(family).read_text() == diagram.mermaid(family)
 

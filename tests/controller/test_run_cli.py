@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from controller import integrity, run_cli
-from controller.journal import JournalStore
-from controller.tableconfig import default_table_text
+from controller.appliance import integrity
+from controller.cli import run_command
+from controller.journal.store import JournalStore
+from controller.service.tableconfig import default_table_text
 from drivers.registry import Devices
 
 DEVICES = """
@@ -53,8 +54,8 @@ def test_a_deck_count_without_match_the_dealer_is_refused_with_exit_2(
     text = default_table_text().replace("decks = 6                   #", "decks = 1 #", 1)
     text = text.replace('"blazing7s", "axman"]', '"blazing7s"]', 1)
     path.write_text(text + DEVICES, encoding="utf-8")
-    assert run_cli.main(["--config", str(path), "--allow-emulated", "--state-dir",
-                         str(tmp_path / "state")]) == run_cli.EXIT_CONFIG
+    assert run_command.main(["--config", str(path), "--allow-emulated", "--state-dir",
+                         str(tmp_path / "state")]) == run_command.EXIT_CONFIG
     err = capsys.readouterr().err
     assert ("[paytables.match-the-dealer] 1: no pay table for a 1-deck shoe "
             "(configured: 8, 6, 5, 4, 2)") in err
@@ -68,8 +69,8 @@ def test_a_game_with_no_table_procedure_is_refused_with_exit_2(
     text = text.replace('side_bets = ["perfect-pairs", "lucky-ladies", "match-the-dealer", '
                         '"blazing7s", "axman"]', "side_bets = []", 1)
     path.write_text(text + DEVICES, encoding="utf-8")
-    assert run_cli.main(["--config", str(path), "--allow-emulated", "--state-dir",
-                         str(tmp_path / "state")]) == run_cli.EXIT_CONFIG
+    assert run_command.main(["--config", str(path), "--allow-emulated", "--state-dir",
+                         str(tmp_path / "state")]) == run_command.EXIT_CONFIG
     err = capsys.readouterr().err
     assert "[table] game: `community` has its rules and par sheets, but no table procedure" in err
     assert not (tmp_path / "state").exists()
@@ -86,7 +87,7 @@ def test_a_bad_vision_key_is_refused_naming_it(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str],
                                                vision: str, message: str) -> None:
     path = table_file(tmp_path, f"\n[vision]\n{vision}\n")
-    assert run_cli.main(["--config", str(path), "--allow-emulated"]) == run_cli.EXIT_CONFIG
+    assert run_command.main(["--config", str(path), "--allow-emulated"]) == run_command.EXIT_CONFIG
     assert message in capsys.readouterr().err
 
 
@@ -107,8 +108,8 @@ def test_software_that_fails_authentication_exits_3_before_devices_and_power_on(
     real_start = Devices.start
     monkeypatch.setattr(Devices, "start", lambda self: started.append("start") or
                         real_start(self))
-    code = run_cli.main(["--config", str(table_file(tmp_path)), "--allow-emulated"])
-    assert code == run_cli.EXIT_INTEGRITY == 3
+    code = run_command.main(["--config", str(table_file(tmp_path)), "--allow-emulated"])
+    assert code == run_command.EXIT_INTEGRITY == 3
     assert "software integrity refused" in capsys.readouterr().err
     kinds = journal_kinds(tmp_path / "state")
     assert kinds == [integrity.KIND_MISMATCH]  # no power:on, nothing else
@@ -126,7 +127,7 @@ def test_a_device_that_cannot_start_exits_1(tmp_path: Path, capsys: pytest.Captu
     path.write_text(default_table_text() + '\n[devices.shoe]\nkind = "serial"\n'
                     f'url = "{tmp_path / "no-such-port"}"\ntimeout_ms = 100\n'
                     f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n', encoding="utf-8")
-    assert run_cli.main(["--config", str(path)]) == run_cli.EXIT_DEVICE
+    assert run_command.main(["--config", str(path)]) == run_command.EXIT_DEVICE
     assert "cannot start" in capsys.readouterr().err
     kinds = journal_kinds(tmp_path / "state")
     assert "power:on" not in kinds  # the devices start before the table powers on

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from controller import cli, selftest
+from controller.appliance import selftest
+from controller.cli import shoectl
 from drivers.camera import FileCamera
 
 TABLE = """
@@ -32,7 +33,7 @@ def test_the_camera_is_checked_for_a_frame(tmp_path: Path,
     config = tmp_path / "table.toml"
     config.write_text(TABLE + '\n[devices.camera]\nkind = "emulated"\nwidth = 640\n'
                               'height = 480\n')
-    code = cli.main(["selftest", "--operator", "CI rig", "--config", str(config),
+    code = shoectl.main(["selftest", "--operator", "CI rig", "--config", str(config),
                      "--state-dir", str(tmp_path / "state"), "--auto", "--timeout", "5"])
     out, err = capsys.readouterr()
     assert code == 0, out + err

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from controller import audit, meter_cli, progressive
+from controller.cli import meter_command
+from controller.journal import audit
+from controller.procedure import progressive
 from drivers import events as ev
 
 from .helpers import kinds, open_round, runtime
@@ -132,7 +134,7 @@ def test_meter_show_and_journal_verify_agree_after_a_void(tmp_path: Path,
     assert rt.fire("void_round", reason="misdeal")
     meters = rt.model.meters
     rt.journal.close()
-    assert meter_cli.main(["show", "--json", "--state-dir", str(tmp_path)]) == 0
+    assert meter_command.main(["show", "--json", "--state-dir", str(tmp_path)]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown == meters.summary()
     assert shown["meter"] == 1_000_000
@@ -165,7 +167,7 @@ def test_a_meter_void_that_does_not_follow_is_a_reconciliation_problem() -> None
 
 
 def _entries(state_dir: Path, kinds_wanted):
-    from controller.journal import open_existing
+    from controller.journal.store import open_existing
 
     with open_existing(state_dir) as store:
         return list(store.entries(kinds_wanted))

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from controller import audit, meter_cli, simulate
-from controller.journal import JournalStore
+from controller.cli import meter_command, simulate_command
+from controller.journal import audit
+from controller.journal.store import JournalStore
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = simulate.main(argv)
+    code = simulate_command.main(argv)
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -114,7 +115,7 @@ def test_a_void_final_round_gives_back_its_meter_increments(
     assert summary is not None, err
     assert summary.group(1) == "10,002.00"  # round 1's two increments stay; round 2's are back
     assert summary.group(2) == "1"
-    assert meter_cli.main(["show", "--json", "--state-dir", str(state)]) == 0
+    assert meter_command.main(["show", "--json", "--state-dir", str(state)]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown["meter"] == records[0]["meter"] == 1_000_200
     assert shown["progressive_in"] == 2
@@ -171,12 +172,12 @@ def test_the_emulated_shoe_takes_its_cut_card_from_the_table_settings(
         game: str, decks: int, changes: dict[str, int], expected: int) -> None:
     from dataclasses import replace
 
-    from controller import tablesim
     from controller.rules.hands import Game
-    from controller.tableconfig import load_default_table
+    from controller.service.tableconfig import load_default_table
+    from controller.sim import rig
 
     table = replace(load_default_table().game.table, game=Game(game), decks=decks, **changes)
     size = decks * (48 if game == "spanish21" else 52)
-    assert tablesim.cut_card_after(table, size) == expected
-    shoe = tablesim.rig_devices(table, 3, 1, None)["shoe"]
+    assert rig.cut_card_after(table, size) == expected
+    shoe = rig.rig_devices(table, 3, 1, None)["shoe"]
     assert shoe["cut_card_from_end"] == size - expected

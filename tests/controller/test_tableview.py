@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from controller import simulate, tableview
+from controller.cli import simulate_command
 from controller.rules import baccarat as bac
 from controller.rules.cards import Card
 from controller.rules.strategy import BasicStrategyPolicy
-from controller.tableview import (
+from controller.sim import options as sim_options
+from controller.sim import simulation, table_view
+from controller.sim.table_view import (
     HIDDEN,
     LiveView,
     Memory,
@@ -66,7 +68,7 @@ class Table:
 
 
 def signed(cents: int) -> str:
-    return tableview._signed(cents)
+    return table_view._signed(cents)
 
 
 # ---------------------------------------------------------------------------- blackjack
@@ -122,7 +124,7 @@ def test_split_double_and_the_nets_of_every_wager_by_name(tmp_path: Path) -> Non
     header = next(line for line in frame.splitlines() if "seat" in line and "cards" in line)
     assert header.split() == ["seat", "cards", "total", "last", "main", "perfect-pairs",
                               "blazing7s", "net"]
-    assert f"players net {signed(tableview.players_net(record))}" in frame
+    assert f"players net {signed(table_view.players_net(record))}" in frame
     assert "rounds 1" in frame
 
 
@@ -159,15 +161,15 @@ def test_blazing_7s_meter_hit_shows_win_seat_and_amount(tmp_path: Path) -> None:
     t = Table(tmp_path)
     t.open({1: {"main": 1000, "blazing7s": 500}})
     meter = t.rt.model.meters.amount
-    assert re.search(rf"Blazing 7's\s+{re.escape(tableview.format_cents(meter))}\s+accepted "
+    assert re.search(rf"Blazing 7's\s+{re.escape(table_view.format_cents(meter))}\s+accepted "
                      r"at no more bets: 1", t.frame())
     t.deal("7D", "7D", "7D", "5C")
     t.fire("stand")
     t.deal("TS")
     assert t.rt.model.state == "round_over"
     frame = t.frame()
-    won = re.escape(tableview.format_cents(meter))
-    reset = re.escape(tableview.format_cents(t.rt.model.meters.amount))
+    won = re.escape(table_view.format_cents(meter))
+    reset = re.escape(table_view.format_cents(t.rt.model.meters.amount))
     assert re.search(rf"Blazing 7's\s+{reset}\s+WIN seat 1 {won}", frame)
     assert re.search(rf"^\s+1\s+7D 7D\s+hard 14\s+stand\s+\+10\.00\s+"
                      rf"{re.escape(signed(meter - 500))}", frame, re.M)
@@ -372,16 +374,16 @@ def test_live_view_paces_cards_throttles_frames_and_redraws_in_place(tmp_path: P
     view.close()
     assert t.rt.model.state == "round_over"
     text = out.getvalue()
-    frames = text.split(tableview.HOME)[1:]
-    assert text.startswith(tableview.HIDE_CURSOR + tableview.CLEAR_SCREEN + tableview.HOME)
-    assert text.count(tableview.CLEAR_SCREEN) == 1  # later frames overwrite in place
-    assert text.endswith(tableview.SHOW_CURSOR)
-    assert all(f.endswith(tableview.CLEAR_BELOW) for f in frames[:-1])
+    frames = text.split(table_view.HOME)[1:]
+    assert text.startswith(table_view.HIDE_CURSOR + table_view.CLEAR_SCREEN + table_view.HOME)
+    assert text.count(table_view.CLEAR_SCREEN) == 1  # later frames overwrite in place
+    assert text.endswith(table_view.SHOW_CURSOR)
+    assert all(f.endswith(table_view.CLEAR_BELOW) for f in frames[:-1])
     elapsed = clock.now - 100.0
     assert view.frames == len(frames) <= elapsed * 10 + 2  # at most 10 frames a second
     # One card every 0.1 s (the first without waiting); the settled round is held on screen.
-    assert sum(clock.waits) == pytest.approx(0.1 * 5 + 0.1 * tableview.ROUND_HOLD_CARDS)
-    assert clock.waits[-1] == pytest.approx(0.1 * tableview.ROUND_HOLD_CARDS)
+    assert sum(clock.waits) == pytest.approx(0.1 * 5 + 0.1 * table_view.ROUND_HOLD_CARDS)
+    assert clock.waits[-1] == pytest.approx(0.1 * table_view.ROUND_HOLD_CARDS)
     # A card whose frame was throttled is drawn during its pause, once a frame is due.
     shown = [ANSI.sub("", f) for f in frames]
     for dealt in range(2, 7):  # (the first card followed the bets with no time between)
@@ -424,7 +426,7 @@ def test_a_short_terminal_gets_the_top_of_the_frame(tmp_path: Path) -> None:
 def run_on_terminal(argv: list[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str]:
     terminal = FakeTerminal()
     monkeypatch.setattr("sys.stdout", terminal)
-    code = simulate.main(argv)
+    code = simulate_command.main(argv)
     return code, terminal.getvalue()
 
 
@@ -434,7 +436,7 @@ def test_simulate_on_a_terminal_draws_the_live_table(
     code, text = run_on_terminal(["--rounds", "2", "--seed", "4", "--pace", "0",
                                   "--state-dir", str(tmp_path), *extra], monkeypatch)
     assert code == 0
-    frames = [ANSI.sub("", f) for f in text.split(tableview.HOME)[1:]]
+    frames = [ANSI.sub("", f) for f in text.split(table_view.HOME)[1:]]
     assert frames
     last = frames[-1]
     assert "shoectl simulate  blackjack, 6 decks  round 2  ROUND OVER" in last
@@ -452,21 +454,21 @@ def test_json_on_a_terminal_is_unchanged(tmp_path: Path, monkeypatch: pytest.Mon
     code, text = run_on_terminal([*argv, "--state-dir", str(tmp_path / "a")], monkeypatch)
     assert code == 0
     monkeypatch.undo()
-    assert simulate.main([*argv, "--state-dir", str(tmp_path / "b")]) == 0
+    assert simulate_command.main([*argv, "--state-dir", str(tmp_path / "b")]) == 0
     assert text == capsys.readouterr().out
     assert [json.loads(line)["round"] for line in text.splitlines()] == [1, 2]
 
 
 @pytest.mark.parametrize("pace", ["-0.1", "11", "nan"])
 def test_a_pace_out_of_range_is_refused(pace: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert simulate.main(["--pace", pace, "--rounds", "1", "--in-process"]) == 2
-    assert f"--pace: 0..{simulate.MAX_PACE} seconds a card, got" in capsys.readouterr().err
+    assert simulate_command.main(["--pace", pace, "--rounds", "1", "--in-process"]) == 2
+    assert f"--pace: 0..{sim_options.MAX_PACE} seconds a card, got" in capsys.readouterr().err
 
 
 def test_the_shoe_line_follows_the_cut_card() -> None:
-    options = simulate.build_options(simulate._parser().parse_args(["--decks", "6"]))
-    assert simulate.shoe_layout(options) == ShoeLayout(312, 234)
-    options = simulate.build_options(simulate._parser().parse_args(["--game", "baccarat"]))
-    assert simulate.shoe_layout(options) == ShoeLayout(416, 402)
-    options = simulate.build_options(simulate._parser().parse_args(["--game", "spanish21"]))
-    assert simulate.shoe_layout(options) == ShoeLayout(288, 216)
+    options = simulate_command.parse_options(["--decks", "6"])
+    assert simulation.shoe_layout(options) == ShoeLayout(312, 234)
+    options = simulate_command.parse_options(["--game", "baccarat"])
+    assert simulation.shoe_layout(options) == ShoeLayout(416, 402)
+    options = simulate_command.parse_options(["--game", "spanish21"])
+    assert simulation.shoe_layout(options) == ShoeLayout(288, 216)

@@ -16,14 +16,14 @@ from typing import Any, ClassVar
 import pytest
 
 from drivers.config import parse_device
-from drivers.emulated.fakes import FakeLayout, FakeShoe, FakeSign
 from drivers.emulated.gpio import EmulatedGpio
 from drivers.emulated.shoe_model import ShoeContents
 from drivers.events import DriverEvent
 from drivers.gpio import GpioLayout
 from drivers.registry import BuildOptions, build_devices
-from drivers.timing import ManualScheduler
 from firmware_bridge import LinkTiming
+from tests.support.fakes import FakeLayout, FakeShoe, FakeSign
+from tests.support.timing import ManualScheduler
 
 FAST = LinkTiming(retransmit_timeout=0.01, max_retransmit_timeout=0.08)
 

@@ -27,7 +27,7 @@ from drivers.camera import (
     build_camera,
     emulated_render_options,
 )
-from drivers.errors import ConfigError, DeviceClosedError, DeviceUnavailableError, DriverError
+from drivers.errors import DeviceClosedError, DeviceConfigError, DeviceUnavailableError, DriverError
 
 
 def ticking_clock() -> Any:
@@ -335,9 +335,9 @@ def test_build_camera_emulated_needs_the_renderer() -> None:
                           render=lambda layout: solid(0))
     assert isinstance(camera, EmulatedLayoutCamera)
     assert camera.emulated
-    with pytest.raises(ConfigError, match="needs a layout renderer"):
+    with pytest.raises(DeviceConfigError, match="needs a layout renderer"):
         build_camera("camera", "emulated", {})
-    with pytest.raises(ConfigError, match="takes no renderer"):
+    with pytest.raises(DeviceConfigError, match="takes no renderer"):
         build_camera("camera", "file", {"path": "x.png"}, render=lambda layout: solid(0))
 
 
@@ -353,7 +353,7 @@ def test_build_camera_emulated_needs_the_renderer() -> None:
 ])
 def test_build_camera_names_the_bad_key(kind: str, options: dict[str, Any], key: str,
                                         message: str) -> None:
-    with pytest.raises(ConfigError) as caught:
+    with pytest.raises(DeviceConfigError) as caught:
         build_camera("camera", kind, options)
     assert caught.value.key == key
     assert message in str(caught.value)
@@ -366,11 +366,11 @@ def test_emulated_render_options_are_validated() -> None:
                                               "background": "felt-blue", "seed": 5}) == {
         "size": (640, 480), "card_width": 90.0, "background": "felt-blue", "seed": 5}
     assert emulated_render_options("camera", {}) == {}
-    with pytest.raises(ConfigError, match="give both width and height"):
+    with pytest.raises(DeviceConfigError, match="give both width and height"):
         emulated_render_options("camera", {"width": 640})
-    with pytest.raises(ConfigError, match="card_width: must be positive"):
+    with pytest.raises(DeviceConfigError, match="card_width: must be positive"):
         emulated_render_options("camera", {"card_width": 0})
-    with pytest.raises(ConfigError, match="unknown key"):
+    with pytest.raises(DeviceConfigError, match="unknown key"):
         build_camera("camera", "emulated", {"zoom": 2}, render=lambda layout: solid(0))
 
 

@@ -12,7 +12,7 @@ from drivers.config import (
     parse_device,
     parse_devices,
 )
-from drivers.errors import ConfigError
+from drivers.errors import DeviceConfigError
 
 GOOD = """
 [devices.shoe]
@@ -41,7 +41,7 @@ def parse(text: str, allow_emulated: bool = False):
 
 
 def refused(text: str, allow_emulated: bool = False) -> str:
-    with pytest.raises(ConfigError) as caught:
+    with pytest.raises(DeviceConfigError) as caught:
         parse(text, allow_emulated)
     return str(caught.value)
 
@@ -171,7 +171,7 @@ def test_script_file_is_read(tmp_path):
 
 
 def test_unreadable_script_file_names_the_key(tmp_path):
-    with pytest.raises(ConfigError, match=r"^\[devices.shoe\] script_file: cannot read"):
+    with pytest.raises(DeviceConfigError, match=r"^\[devices.shoe\] script_file: cannot read"):
         parse_device("shoe", {"kind": "emulated", "script_file": str(tmp_path / "none")},
                      allow_emulated=True)
 

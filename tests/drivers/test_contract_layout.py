@@ -4,7 +4,7 @@ import pytest
 
 from drivers.errors import DriverError
 from drivers.events import BetSensorChanged, ButtonPressed, KeySwitchTurned
-from drivers.interfaces import LampState, LayoutInputs, LayoutLamps
+from drivers.interfaces import LampMode, LayoutInputs, LayoutLamps
 
 
 def test_is_lamps_and_inputs(layout_harness):
@@ -18,25 +18,25 @@ def test_is_lamps_and_inputs(layout_harness):
 
 def test_lamps_show_what_they_are_set_to(layout_harness):
     device = layout_harness.device
-    device.set_lamp("seat1.bet", LampState.ON)
-    device.set_lamp("no_more_bets", LampState.FLASH)
+    device.set_lamp("seat1.bet", LampMode.ON)
+    device.set_lamp("no_more_bets", LampMode.FLASH)
     assert layout_harness.lamp("seat1.bet") == "on"
     assert layout_harness.lamp("no_more_bets") == "flash"
-    device.set_lamp("seat1.bet", LampState.OFF)
+    device.set_lamp("seat1.bet", LampMode.OFF)
     assert layout_harness.lamp("seat1.bet") == "off"
 
 
 def test_all_safe_darkens_every_lamp(layout_harness):
     device = layout_harness.device
     for lamp in device.lamp_names:
-        device.set_lamp(lamp, LampState.ON)
+        device.set_lamp(lamp, LampMode.ON)
     device.all_safe()
     assert [layout_harness.lamp(lamp) for lamp in device.lamp_names] == ["off", "off"]
 
 
 def test_an_unknown_lamp_is_refused_naming_the_device(layout_harness):
     with pytest.raises(DriverError, match=r"^\[devices.layout\] lamps: no lamp named 'seat9'"):
-        layout_harness.device.set_lamp("seat9", LampState.ON)
+        layout_harness.device.set_lamp("seat9", LampMode.ON)
 
 
 def test_a_chip_on_a_bet_sensor_is_reported_both_ways(layout_harness):

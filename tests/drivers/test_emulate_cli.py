@@ -15,7 +15,7 @@ def test_emulate_shoe_prints_its_port_and_deals_on_command(tmp_path: Path):
     script = tmp_path / "shoe.txt"
     script.write_text("AS KH 7D\n")
     with subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "emulate", "shoe", "--shoe-file", str(script),
+        [sys.executable, "-m", "controller", "emulate", "shoe", "--shoe-file", str(script),
          "--link-dir", str(tmp_path)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     ) as process:

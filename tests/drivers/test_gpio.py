@@ -4,11 +4,11 @@ import pytest
 
 from drivers.config import parse_device
 from drivers.emulated.gpio import EmulatedGpio
-from drivers.errors import ConfigError, DeviceClosedError, DeviceUnavailableError, DriverError
+from drivers.errors import DeviceClosedError, DeviceConfigError, DeviceUnavailableError, DriverError
 from drivers.events import BetSensorChanged, ButtonPressed, KeySwitchTurned
 from drivers.gpio import GpioLayout, PinReservations, load_rpi_gpio
-from drivers.interfaces import LampState
-from drivers.timing import ManualScheduler
+from drivers.interfaces import LampMode
+from tests.support.timing import ManualScheduler
 
 LAYOUT = {
     "kind": "gpio",
@@ -122,9 +122,9 @@ def test_zero_debounce_reports_at_once(gpio, clock, events):
 
 
 def test_lamps_on_off_and_all_safe(layout, gpio):
-    layout.set_lamp("seat1.bet", LampState.ON)
+    layout.set_lamp("seat1.bet", LampMode.ON)
     assert gpio.level(17) == gpio.HIGH
-    layout.set_lamp("no_more_bets", LampState.ON)
+    layout.set_lamp("no_more_bets", LampMode.ON)
     layout.all_safe()
     assert gpio.level(17) == gpio.LOW
     assert gpio.level(27) == gpio.LOW
@@ -136,29 +136,29 @@ def test_active_low_lamps_are_dark_high_from_set_up_to_release(gpio, clock, even
     device = GpioLayout(config, events.append, gpio=gpio, scheduler=clock)
     device.start()
     assert gpio.level(17) == gpio.level(27) == gpio.HIGH  # set up dark: never a lit blip
-    device.set_lamp("seat1.bet", LampState.ON)
+    device.set_lamp("seat1.bet", LampMode.ON)
     assert gpio.level(17) == gpio.LOW
-    device.set_lamp("no_more_bets", LampState.FLASH)
+    device.set_lamp("no_more_bets", LampMode.FLASH)
     clock.advance(0.5)
     assert [level for _, level in gpio.history(27)] == [1, 1, 0, 1]  # dark, then lit at 0.25 s
     device.all_safe()
     assert gpio.level(17) == gpio.level(27) == gpio.HIGH
-    device.set_lamp("seat1.bet", LampState.ON)
+    device.set_lamp("seat1.bet", LampMode.ON)
     device.close()
     assert [level for _, level in gpio.history(17)] == [1, 0, 1, 0, 1]
 
 
 def test_lamp_polarity_is_checked_and_named(gpio):
-    with pytest.raises(ConfigError, match=r"\[devices.layout\] lamps_active"):
+    with pytest.raises(DeviceConfigError, match=r"\[devices.layout\] lamps_active"):
         parse_device("layout", {**LAYOUT, "lamps_active": "inverted"}, allow_emulated=False)
 
 
 def test_flashing_lamp_toggles_at_the_blink_rate(layout, gpio, clock):
-    layout.set_lamp("no_more_bets", LampState.FLASH)
+    layout.set_lamp("no_more_bets", LampMode.FLASH)
     clock.advance(1.0)  # 2 Hz: a change every 0.25 s
     times = [t for t, _ in gpio.history(27)]
     assert times == pytest.approx([0.0, 0.0, 0.25, 0.5, 0.75, 1.0])
-    layout.set_lamp("no_more_bets", LampState.OFF)
+    layout.set_lamp("no_more_bets", LampMode.OFF)
     clock.advance(1.0)
     assert gpio.level(27) == gpio.LOW
     assert clock.pending == 0
@@ -166,11 +166,11 @@ def test_flashing_lamp_toggles_at_the_blink_rate(layout, gpio, clock):
 
 def test_unknown_lamp_names_the_device(layout):
     with pytest.raises(DriverError, match=r"^\[devices.layout\] lamps: no lamp named 'seat9'"):
-        layout.set_lamp("seat9", LampState.ON)
+        layout.set_lamp("seat9", LampMode.ON)
 
 
 def test_close_is_idempotent_releases_pins_and_refuses_commands(layout, gpio, clock, events):
-    layout.set_lamp("seat1.bet", LampState.ON)
+    layout.set_lamp("seat1.bet", LampMode.ON)
     gpio.drive(5, 0)  # an edge whose debounce timer is still pending
     layout.close()
     layout.close()
@@ -180,14 +180,15 @@ def test_close_is_idempotent_releases_pins_and_refuses_commands(layout, gpio, cl
     assert not any(gpio.is_setup(pin) for pin in (17, 27, 5, 13, 19, 26))
     assert [name for name in gpio.names() if name == "cleanup"] == ["cleanup"]
     with pytest.raises(DeviceClosedError):
-        layout.set_lamp("seat1.bet", LampState.ON)
+        layout.set_lamp("seat1.bet", LampMode.ON)
 
 
 def test_pin_conflicts_between_devices_are_refused_at_construction(gpio, clock):
     reservations = PinReservations()
     config = parse_device("layout", LAYOUT, allow_emulated=False)
     first = GpioLayout(config, print, gpio=gpio, scheduler=clock, reservations=reservations)
-    with pytest.raises(ConfigError, match=r"GPIO pin 17 is already used by \[devices.layout\]"):
+    used = r"GPIO pin 17 is already used by \[devices.layout\]"
+    with pytest.raises(DeviceConfigError, match=used):
         GpioLayout(config, print, gpio=gpio, scheduler=clock, reservations=reservations)
     first.close()
     GpioLayout(config, print, gpio=gpio, scheduler=clock, reservations=reservations).close()
@@ -197,7 +198,7 @@ def test_commands_before_start_are_refused(gpio, clock):
     config = parse_device("layout", LAYOUT, allow_emulated=False)
     device = GpioLayout(config, print, gpio=gpio, scheduler=clock)
     with pytest.raises(DriverError, match="not started"):
-        device.set_lamp("seat1.bet", LampState.ON)
+        device.set_lamp("seat1.bet", LampMode.ON)
     device.close()
 
 

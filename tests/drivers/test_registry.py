@@ -4,7 +4,7 @@ import pytest
 
 from drivers.camera import CAMERA_KINDS
 from drivers.config import Role
-from drivers.errors import ConfigError, DeviceUnavailableError
+from drivers.errors import DeviceConfigError, DeviceUnavailableError
 from drivers.registry import BuildOptions, build_devices, kinds
 
 
@@ -16,12 +16,12 @@ def test_every_role_has_its_kinds():
 
 
 def test_an_emulated_camera_is_refused_without_the_flag():
-    with pytest.raises(ConfigError, match=r"^\[devices.camera\] kind: 'emulated' needs"):
+    with pytest.raises(DeviceConfigError, match=r"^\[devices.camera\] kind: 'emulated' needs"):
         build_devices({"camera": {"kind": "emulated"}}, print, allow_emulated=False)
 
 
 def test_emulated_kinds_are_refused_without_the_flag():
-    with pytest.raises(ConfigError, match=r"^\[devices.sign\] kind: 'emulated' needs"):
+    with pytest.raises(DeviceConfigError, match=r"^\[devices.sign\] kind: 'emulated' needs"):
         build_devices({"sign": {"kind": "emulated"}}, print, allow_emulated=False)
 
 

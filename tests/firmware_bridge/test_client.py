@@ -23,7 +23,7 @@ from firmware_bridge import (
     FdPort,
     HandshakeMismatch,
     HandshakeTimeoutError,
-    LinkDown,
+    LinkDownError,
     PtyPair,
     RequestTimeoutError,
     TransportError,
@@ -159,7 +159,7 @@ def test_close_puts_the_board_in_failsafe_and_is_idempotent(
     client.close()
     assert wait_for(lambda: board.endpoint.failsafe)
     assert client.state is ClientState.CLOSED
-    with pytest.raises(LinkDown):
+    with pytest.raises(LinkDownError):
         client.send("set_output", output=0, level="off")
     with pytest.raises(BridgeError, match="connect\\(\\) called in state closed"):
         client.connect(0.1)
@@ -235,7 +235,7 @@ def test_a_vanished_port_becomes_an_event_not_a_silent_death(
     while not isinstance(event, ReaderFailed):
         event = events.get(timeout=WAIT)
     assert client.state is ClientState.FAILED
-    with pytest.raises(LinkDown):
+    with pytest.raises(LinkDownError):
         client.send("set_output", output=0, level="off")
 
 

@@ -5,7 +5,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from controller import cli
+from controller.cli import shoectl
 from drivers import console as table_console
 from firmware_bridge import (
     Catalogue,
@@ -65,7 +65,7 @@ def test_console_shows_traffic_and_statistics_and_sends(sign: SignBoard) -> None
 
 
 def test_shoectl_bridge_console_uses_the_table_catalogue(sign: SignBoard, capsys) -> None:
-    status = cli.main(["bridge", "console", sign.pty.slave_path, "--duration", "0.2",
+    status = shoectl.main(["bridge", "console", sign.pty.slave_path, "--duration", "0.2",
                        "--send", "set_brightness", "level=40"])
     text = capsys.readouterr().out
     assert status == 0, text

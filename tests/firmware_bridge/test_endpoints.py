@@ -10,11 +10,10 @@ from firmware_bridge import (
     DeviceEndpoint,
     DeviceIdentity,
     Expectation,
-    FakeClock,
     HostEndpoint,
 )
 from firmware_bridge.codec import Codec, Message
-from firmware_bridge.errors import BridgeError, CodecError, LinkDown
+from firmware_bridge.errors import BridgeError, CodecError, LinkDownError
 from firmware_bridge.framing import (
     Frame,
     FrameDecoder,
@@ -34,7 +33,8 @@ from firmware_bridge.status import (
     TrafficDirection,
     TrafficRecord,
 )
-from firmware_bridge.testing import LinkedPair, RandomFaults, Wire
+from tests.support.clock import FakeClock
+from tests.support.linked_pair import LinkedPair, RandomFaults, Wire
 
 
 class Rig:
@@ -146,7 +146,7 @@ def test_handshake_mismatch_is_refused_naming_expected_and_got(
     assert expected in refused.reason
     assert rig.host.state is ClientState.REFUSED
     assert rig.host.refusal is not None
-    with pytest.raises(LinkDown):
+    with pytest.raises(LinkDownError):
         rig.host.send("set_output", {"output": 0, "level": "on"})
     rig.run(1.0)  # the host fell silent: the board times out and stays failsafe
     assert rig.device.failsafe

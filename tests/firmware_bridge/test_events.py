@@ -3,37 +3,37 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_bridge import FakeClock
-from firmware_bridge.events import CountedEventReceiver, CountedEventSender, Verdict
+from firmware_bridge.events import CountedEventReceiver, CountedEventSender, CountVerdict
+from tests.support.clock import FakeClock
 
 
 def test_receiver_delivers_new_counts_once_and_acknowledges_cumulatively() -> None:
     receiver = CountedEventReceiver()
     first = receiver.accept(41)  # a host with no history takes whatever comes first
-    assert (first.verdict, first.ack, first.deliver) == (Verdict.NEW, 41, True)
-    assert receiver.accept(42).verdict is Verdict.NEW
+    assert (first.verdict, first.ack, first.deliver) == (CountVerdict.NEW, 41, True)
+    assert receiver.accept(42).verdict is CountVerdict.NEW
     repeat = receiver.accept(41)
-    assert (repeat.verdict, repeat.ack, repeat.deliver) == (Verdict.DUPLICATE, 42, False)
+    assert (repeat.verdict, repeat.ack, repeat.deliver) == (CountVerdict.DUPLICATE, 42, False)
 
 
 def test_receiver_reports_a_gap_and_still_delivers() -> None:
     receiver = CountedEventReceiver(last_count=5, boot_id=1)
     receipt = receiver.accept(9)
-    assert (receipt.verdict, receipt.missed, receipt.deliver) == (Verdict.GAP, (6, 8), True)
+    assert (receipt.verdict, receipt.missed, receipt.deliver) == (CountVerdict.GAP, (6, 8), True)
     assert receiver.last_count == 9
 
 
 def test_a_baseline_from_the_journal_suppresses_events_already_handled() -> None:
     receiver = CountedEventReceiver(last_count=10, boot_id=7)
     assert receiver.on_identity(7) is False
-    assert receiver.accept(10).verdict is Verdict.DUPLICATE
-    assert receiver.accept(11).verdict is Verdict.NEW
+    assert receiver.accept(10).verdict is CountVerdict.DUPLICATE
+    assert receiver.accept(11).verdict is CountVerdict.NEW
 
 
 def test_a_new_boot_id_restarts_counting_at_one() -> None:
     receiver = CountedEventReceiver(last_count=10, boot_id=7)
     assert receiver.on_identity(8) is True
-    assert receiver.accept(1).verdict is Verdict.NEW
+    assert receiver.accept(1).verdict is CountVerdict.NEW
     assert receiver.boot_id == 8
 
 

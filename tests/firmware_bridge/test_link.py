@@ -8,11 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_bridge import FakeClock, LinkDown, LinkTiming, SendQueueFullError
+from firmware_bridge import LinkDownError, LinkTiming, SendQueueFullError
 from firmware_bridge.faults import frame_kind
 from firmware_bridge.framing import Frame, FrameDecoder, FrameKind, encode_frame
-from firmware_bridge.link import Delivered, Link, LinkLost, LinkState, LinkUp, Role
-from firmware_bridge.testing import RandomFaults, split_frames
+from firmware_bridge.link import Delivered, Link, LinkEnd, LinkLost, LinkState, SessionUp
+from tests.support.clock import FakeClock
+from tests.support.linked_pair import RandomFaults, split_frames
 
 Fault = Callable[[bytes], list[bytes]]
 TICK = 0.005
@@ -24,13 +25,13 @@ class Pair:
     def __init__(self, timing: LinkTiming | None = None) -> None:
         self.clock = FakeClock()
         nonces = count(0x100)
-        self.host = Link(Role.HOST, self.clock, timing, nonce_source=lambda: next(nonces))
-        self.board = Link(Role.BOARD, self.clock, timing)
+        self.host = Link(LinkEnd.HOST, self.clock, timing, nonce_source=lambda: next(nonces))
+        self.board = Link(LinkEnd.BOARD, self.clock, timing)
         self.to_board: Fault | None = None
         self.to_host: Fault | None = None
-        self.decoders = {Role.HOST: FrameDecoder(), Role.BOARD: FrameDecoder()}
-        self.events: dict[Role, list[object]] = {Role.HOST: [], Role.BOARD: []}
-        self.wire_log: list[tuple[float, Role, bytes]] = []
+        self.decoders = {LinkEnd.HOST: FrameDecoder(), LinkEnd.BOARD: FrameDecoder()}
+        self.events: dict[LinkEnd, list[object]] = {LinkEnd.HOST: [], LinkEnd.BOARD: []}
+        self.wire_log: list[tuple[float, LinkEnd, bytes]] = []
 
     def start(self) -> "Pair":
         self.board.start()
@@ -60,13 +61,13 @@ class Pair:
             self.clock.advance(TICK)
             self.step()
 
-    def delivered(self, role: Role) -> list[bytes]:
+    def delivered(self, role: LinkEnd) -> list[bytes]:
         return [e.payload for e in self.events[role] if isinstance(e, Delivered)]
 
-    def lost(self, role: Role) -> list[LinkLost]:
+    def lost(self, role: LinkEnd) -> list[LinkLost]:
         return [e for e in self.events[role] if isinstance(e, LinkLost)]
 
-    def sent_data(self, role: Role) -> list[tuple[float, bytes]]:
+    def sent_data(self, role: LinkEnd) -> list[tuple[float, bytes]]:
         return [(t, w) for t, r, w in self.wire_log if r is role
                 and frame_kind(w) is FrameKind.DATA]
 
@@ -92,7 +93,7 @@ def test_session_opens_with_reset_and_reset_ack() -> None:
     pair = Pair().start()
     assert pair.host.state is pair.board.state is LinkState.UP
     assert pair.host.session == pair.board.session == 0x100
-    assert isinstance(pair.events[Role.HOST][0], LinkUp)
+    assert isinstance(pair.events[LinkEnd.HOST][0], SessionUp)
 
 
 def test_messages_flow_both_ways_in_order() -> None:
@@ -101,8 +102,8 @@ def test_messages_flow_both_ways_in_order() -> None:
         pair.host.send(bytes([0x10, number]))
         pair.board.send(bytes([0x20, number]))
     pair.run(0.1)
-    assert pair.delivered(Role.BOARD) == [bytes([0x10, n]) for n in range(10)]
-    assert pair.delivered(Role.HOST) == [bytes([0x20, n]) for n in range(10)]
+    assert pair.delivered(LinkEnd.BOARD) == [bytes([0x10, n]) for n in range(10)]
+    assert pair.delivered(LinkEnd.HOST) == [bytes([0x20, n]) for n in range(10)]
 
 
 def send_all(pair: Pair, sent: list[bytes]) -> None:
@@ -111,7 +112,7 @@ def send_all(pair: Pair, sent: list[bytes]) -> None:
             try:
                 pair.host.send(payload)
                 break
-            except (SendQueueFullError, LinkDown):
+            except (SendQueueFullError, LinkDownError):
                 pair.run(0.05)
 
 
@@ -127,9 +128,9 @@ def test_nothing_is_delivered_twice_or_out_of_order_and_every_loss_is_reported(
     sent = [number.to_bytes(2, "big") for number in range(300)]  # seq wraps past 255
     send_all(pair, sent)
     pair.run(20)
-    received = pair.delivered(Role.BOARD)
+    received = pair.delivered(LinkEnd.BOARD)
     assert received == sorted(set(received))
-    assert len(sent) - len(received) <= sum(lost.discarded for lost in pair.lost(Role.HOST))
+    assert len(sent) - len(received) <= sum(lost.discarded for lost in pair.lost(LinkEnd.HOST))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -141,8 +142,8 @@ def test_every_message_arrives_once_in_order_over_a_bad_line(seed: int) -> None:
     sent = [number.to_bytes(2, "big") for number in range(600)]
     send_all(pair, sent)
     pair.run(5)
-    assert pair.lost(Role.HOST) == []
-    assert pair.delivered(Role.BOARD) == sent
+    assert pair.lost(LinkEnd.HOST) == []
+    assert pair.delivered(LinkEnd.BOARD) == sent
     stats = pair.host.stats()
     assert stats.retransmissions > 0
     assert pair.board.stats().duplicates > 0
@@ -154,10 +155,10 @@ def test_a_lost_data_frame_is_retransmitted_after_100_ms() -> None:
     start = pair.clock()
     pair.host.send(b"\x10hello")
     pair.run(0.3)
-    (first, retry) = [t for t, _ in pair.sent_data(Role.HOST)]
+    (first, retry) = [t for t, _ in pair.sent_data(LinkEnd.HOST)]
     assert first == pytest.approx(start, abs=TICK)
     assert retry - first == pytest.approx(0.1, abs=TICK)
-    assert pair.delivered(Role.BOARD) == [b"\x10hello"]
+    assert pair.delivered(LinkEnd.BOARD) == [b"\x10hello"]
     assert pair.host.stats().retransmissions == 1
 
 
@@ -166,10 +167,10 @@ def test_retransmission_backs_off_then_gives_up() -> None:
     pair.to_board = drop_kind(FrameKind.DATA)  # the board hears heartbeats, never the data
     pair.host.send(b"\x10lost")
     pair.run(3.0)
-    first = pair.sent_data(Role.HOST)[0][0]
-    times = [round(t - first, 3) for t, _ in pair.sent_data(Role.HOST)]
+    first = pair.sent_data(LinkEnd.HOST)[0][0]
+    times = [round(t - first, 3) for t, _ in pair.sent_data(LinkEnd.HOST)]
     assert times == pytest.approx([0.0, 0.1, 0.3, 0.7, 1.1, 1.5, 1.9], abs=3 * TICK)
-    (lost,) = pair.lost(Role.HOST)[:1]
+    (lost,) = pair.lost(LinkEnd.HOST)[:1]
     assert lost.reason == "no acknowledgement after 6 retransmissions"
     assert lost.discarded == 1
 
@@ -184,7 +185,7 @@ def test_window_holds_four_frames_in_flight_and_queues_the_rest() -> None:
     assert len(pair.host.take_output()) == 4
     pair.to_host = None
     pair.run(0.2)
-    assert pair.delivered(Role.BOARD) == [bytes([0x10, n]) for n in range(10)]
+    assert pair.delivered(LinkEnd.BOARD) == [bytes([0x10, n]) for n in range(10)]
     assert (pair.host.stats().in_flight, pair.host.stats().queued) == (0, 0)
 
 
@@ -202,7 +203,7 @@ def test_duplicates_are_delivered_once_and_acknowledged_again() -> None:
     for number in range(5):
         pair.host.send(bytes([0x10, number]))
     pair.run(0.1)
-    assert pair.delivered(Role.BOARD) == [bytes([0x10, n]) for n in range(5)]
+    assert pair.delivered(LinkEnd.BOARD) == [bytes([0x10, n]) for n in range(5)]
     assert pair.board.stats().duplicates == 5
 
 
@@ -220,20 +221,20 @@ def test_reordered_frames_are_delivered_in_order() -> None:
     pair.host.send(b"\x10first")
     pair.host.send(b"\x10second")
     pair.run(0.3)
-    assert pair.delivered(Role.BOARD) == [b"\x10first", b"\x10second"]
+    assert pair.delivered(LinkEnd.BOARD) == [b"\x10first", b"\x10second"]
     assert pair.board.stats().out_of_order == 1
 
 
-@pytest.mark.parametrize("silent", [Role.BOARD, Role.HOST])
-def test_a_silent_peer_is_detected_within_one_second(silent: Role) -> None:
+@pytest.mark.parametrize("silent", [LinkEnd.BOARD, LinkEnd.HOST])
+def test_a_silent_peer_is_detected_within_one_second(silent: LinkEnd) -> None:
     pair = Pair().start()
     pair.run(1.0)
-    if silent is Role.BOARD:
+    if silent is LinkEnd.BOARD:
         pair.to_host = lambda wire: []
     else:
         pair.to_board = lambda wire: []
     went_quiet = pair.clock()
-    watcher = Role.HOST if silent is Role.BOARD else Role.BOARD
+    watcher = LinkEnd.HOST if silent is LinkEnd.BOARD else LinkEnd.BOARD
     while not pair.lost(watcher):
         pair.run(TICK)
     detected = pair.clock() - went_quiet
@@ -252,16 +253,16 @@ def test_the_link_recovers_after_an_outage() -> None:
     assert pair.host.session == pair.board.session != 0x100
     pair.host.send(b"\x10after")
     pair.run(0.05)
-    assert pair.delivered(Role.BOARD)[-1] == b"\x10after"
+    assert pair.delivered(LinkEnd.BOARD)[-1] == b"\x10after"
 
 
 def test_a_restarted_board_is_noticed_at_once_by_its_no_session() -> None:
     pair = Pair().start()
     pair.run(0.1)
-    pair.board = Link(Role.BOARD, pair.clock)  # power cycle: a fresh board
+    pair.board = Link(LinkEnd.BOARD, pair.clock)  # power cycle: a fresh board
     pair.board.start()
     pair.step()
-    assert pair.lost(Role.HOST)[0].reason.startswith("the board has no session")
+    assert pair.lost(LinkEnd.HOST)[0].reason.startswith("the board has no session")
     pair.run(0.05)
     assert pair.host.state is pair.board.state is LinkState.UP
 
@@ -272,14 +273,15 @@ def test_a_repeated_reset_does_not_restart_the_session() -> None:
     pair.start()
     pair.run(0.3)
     assert pair.host.state is LinkState.UP
-    resets = [w for _, r, w in pair.wire_log if r is Role.HOST and frame_kind(w) is FrameKind.RESET]
+    resets = [w for _, r, w in pair.wire_log
+              if r is LinkEnd.HOST and frame_kind(w) is FrameKind.RESET]
     assert len(resets) == 2  # the first answer was lost, so the host asked again
     assert pair.board.stats().sessions == pair.host.stats().sessions == 1
 
 
 def test_frames_outside_a_session_are_ignored_and_answered_with_no_session() -> None:
     clock = FakeClock()
-    board = Link(Role.BOARD, clock)
+    board = Link(LinkEnd.BOARD, clock)
     board.start()
     board.take_output()
     board.on_frame(Frame(FrameKind.DATA, 3, 3, b"\x10stale"))
@@ -288,7 +290,7 @@ def test_frames_outside_a_session_are_ignored_and_answered_with_no_session() -> 
     assert frame_kind(answer) is FrameKind.NO_SESSION
     assert board.take_events() == []
     assert board.stats().ignored_frames == 1
-    with pytest.raises(LinkDown):
+    with pytest.raises(LinkDownError):
         board.send(b"\x10x")
 
 
@@ -307,7 +309,8 @@ def test_heartbeats_keep_an_idle_link_up() -> None:
     pair.run(10)
     assert pair.host.state is pair.board.state is LinkState.UP
     assert pair.host.stats().acks_sent >= 10 / 0.2 - 1
-    beats = [t for t, r, w in pair.wire_log if r is Role.BOARD and frame_kind(w) is FrameKind.ACK]
+    beats = [t for t, r, w in pair.wire_log
+             if r is LinkEnd.BOARD and frame_kind(w) is FrameKind.ACK]
     gaps = [b - a for a, b in pairwise(beats)]
     assert max(gaps) <= 0.2 + TICK
 
@@ -315,11 +318,11 @@ def test_heartbeats_keep_an_idle_link_up() -> None:
 def test_stop_ends_the_session_and_falls_silent() -> None:
     pair = Pair().start()
     pair.host.stop("handshake refused")
-    assert pair.lost(Role.HOST) == [] and pair.host.state is LinkState.DOWN  # noqa: PT018
+    assert pair.lost(LinkEnd.HOST) == [] and pair.host.state is LinkState.DOWN  # noqa: PT018
     pair.step()
-    assert isinstance(pair.events[Role.HOST][-1], LinkLost)
+    assert isinstance(pair.events[LinkEnd.HOST][-1], LinkLost)
     pair.run(2)
-    assert not [w for t, r, w in pair.wire_log if r is Role.HOST and t > 0.01]
+    assert not [w for t, r, w in pair.wire_log if r is LinkEnd.HOST and t > 0.01]
     assert pair.board.state is LinkState.DOWN
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge import FakeClock, cobs, docgen, load_catalogue
+from firmware_bridge import cobs, docgen, load_catalogue
 from firmware_bridge.catalogue import LINK_MESSAGES, BoardCatalogue
 from firmware_bridge.codec import Codec
 from firmware_bridge.device import DeviceEndpoint, DeviceIdentity
@@ -23,6 +23,7 @@ from firmware_bridge.framing import (
     crc16,
     encode_frame,
 )
+from tests.support.clock import FakeClock
 
 from .helpers import PROTOCOL_MD, ROOT, TABLE_CATALOGUE, example_catalogue, fenced_blocks
 

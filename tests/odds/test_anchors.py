@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import pytest
 
-from controller.odds import baccarat_sheets, blackjack, dealer_sheets
+from controller.odds import baccarat_sheets, dealer_sheets, first_cards
 from controller.odds.parsheet import ParSheet
 from controller.rules.money import Odds
 from controller.rules.options import BaccaratRules
@@ -88,7 +88,7 @@ def test_dragon_bonus_by_deck_count(decks: int, player: float, banker: float) ->
 
 
 def test_perfect_pairs_pay_table_a_eight_decks() -> None:
-    sheet = blackjack.perfect_pairs(8, PerfectPairsPays())
+    sheet = first_cards.perfect_pairs(8, PerfectPairsPays())
     total = 86_320  # two-card combinations of 416 cards
     assert by_name(sheet) == {"perfect pair": Fraction(1456, total),
                               "coloured pair": Fraction(1664, total),
@@ -98,13 +98,13 @@ def test_perfect_pairs_pay_table_a_eight_decks() -> None:
 
 
 def test_perfect_pairs_six_decks() -> None:
-    assert edge(blackjack.perfect_pairs(6, PerfectPairsPays())) == pytest.approx(0.0611, abs=5e-5)
+    assert edge(first_cards.perfect_pairs(6, PerfectPairsPays())) == pytest.approx(0.0611, abs=5e-5)
 
 
 def test_lucky_ladies_pay_table_a_six_decks() -> None:
     table_a = LuckyLadiesPays(queen_hearts_pair=Odds(125), matched_20=Odds(19),
                               suited_20=Odds(9))
-    sheet = blackjack.lucky_ladies(6, table_a)
+    sheet = first_cards.lucky_ladies(6, table_a)
     total = 9_294_695_280  # ordered player, player, dealer, dealer sequences of 312 cards
     assert by_name(sheet) == {
         "queen of hearts pair dealer blackjack": Fraction(135_360, total),
@@ -128,7 +128,7 @@ def test_lucky_ladies_pay_table_a_six_decks() -> None:
 def test_match_the_dealer_published_tables(decks: int, permutations: dict[str, int],
                                            house_edge: float | None) -> None:
     pays = MatchTheDealerPays("paytables.match-the-dealer", BLACKJACK_MATCH_DEFAULT)
-    sheet = blackjack.match_the_dealer("match-the-dealer", decks, pays.for_decks(decks),
+    sheet = first_cards.match_the_dealer("match-the-dealer", decks, pays.for_decks(decks),
                                        spanish=False)
     total = sum(permutations.values())
     assert by_name(sheet) == {name: Fraction(n, total) for name, n in permutations.items()}
@@ -138,7 +138,7 @@ def test_match_the_dealer_published_tables(decks: int, permutations: dict[str, i
 
 def test_spanish21_match_the_dealer_six_decks() -> None:
     pays = MatchTheDealerPays("paytables.match-the-dealer-spanish21", SPANISH21_MATCH_DEFAULT)
-    sheet = blackjack.match_the_dealer("spanish21-match-the-dealer", 6, pays.for_decks(6),
+    sheet = first_cards.match_the_dealer("spanish21-match-the-dealer", 6, pays.for_decks(6),
                                        spanish=True)
     assert edge(sheet) == pytest.approx(0.03055, abs=5e-6)
 

@@ -8,8 +8,8 @@ from math import factorial, prod
 
 import pytest
 
-from controller.odds import axman as engine
-from controller.odds.cli import main
+from controller.cli.odds_command import main
+from controller.odds import axman_exact as engine
 from controller.odds.combinatorics import falling
 from controller.rules.axman import axman_lines
 from controller.rules.cards import Card

@@ -6,11 +6,11 @@ from itertools import permutations
 
 import pytest
 
-from controller.odds import blackjack
-from controller.odds.baccarat import count_coups_in
+from controller.odds import first_cards
+from controller.odds.baccarat_deals import count_coups_in
 from controller.odds.baccarat_sheets import banker_draws
 from controller.odds.combinatorics import CardClass, deals, falling
-from controller.odds.dealer import dealer_hands, hit_table, sequence_count
+from controller.odds.dealer_finishes import dealer_hands, hit_table, sequence_count
 from controller.odds.dealer_sheets import dealer_hits_rule
 from controller.odds.shoes import each_card, named_cards
 from controller.rules import baccarat as baccarat_rules
@@ -23,7 +23,7 @@ from controller.rules.sidebets import match_the_dealer, perfect_pairs_line
 def test_perfect_pairs_one_deck_equals_every_sequence() -> None:
     counts: Counter[object] = Counter(perfect_pairs_line(a, b)
                                       for a, b in permutations(deck(), 2))
-    sheet = blackjack.perfect_pairs(1, PerfectPairsPays())
+    sheet = first_cards.perfect_pairs(1, PerfectPairsPays())
     total = 52 * 51
     expected = {"perfect pair": 0, "coloured pair": counts["coloured_pair"],
                 "mixed pair": counts["mixed_pair"], "no pair": counts[None]}
@@ -38,7 +38,7 @@ def test_match_the_dealer_one_deck_equals_every_sequence() -> None:
         counts[(matches.suited, matches.unsuited)] += 1
     pays = MatchTheDealerPays("paytables.match-the-dealer",
                               ((1, BLACKJACK_MATCH_DEFAULT[0][1]),)).for_decks(1)
-    sheet = blackjack.match_the_dealer("match-the-dealer", 1, pays, spanish=False)
+    sheet = first_cards.match_the_dealer("match-the-dealer", 1, pays, spanish=False)
     got = {line.name: line.probability for line in sheet.lines}
     total = 52 * 51 * 50
     assert got["two unsuited matches"] == Fraction(counts[(0, 2)], total)

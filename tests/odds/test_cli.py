@@ -6,15 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from controller import cli as shoectl
-from controller.odds import cli
+from controller.cli import odds_command, shoectl
 from controller.odds.registry import BETS
 
 FAST_BETS = [name for name in BETS if name != "axman"]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = cli.main(list(argv))
+    status = odds_command.main(list(argv))
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -158,7 +157,7 @@ def test_match_the_dealer_pay_table_per_deck_count(capsys: pytest.CaptureFixture
 
 
 def test_the_table_file_itself_is_a_pay_table_file(capsys: pytest.CaptureFixture[str]) -> None:
-    table_file = Path(__file__).resolve().parents[2] / "controller" / "default_table.toml"
+    table_file = Path(__file__).resolve().parents[2] / "controller/service/default_table.toml"
     status, out, err = run(capsys, "match-the-dealer", "--decks", "8", "--json", "--paytable",
                            str(table_file))
     assert status == 0, err

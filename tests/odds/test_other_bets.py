@@ -5,11 +5,11 @@ from math import comb
 
 import pytest
 
-from controller.odds import blackjack, holdem, spanish21
+from controller.odds import first_cards, holdem, spanish21
 from controller.odds.errors import OddsError
 from controller.odds.parsheet import ParSheet
 from controller.rules.paytables import Blazing7sPays, HoldemBonusPays, Spanish21BonusPays
-from controller.tableconfig import load_default_table
+from controller.service.tableconfig import load_default_table
 
 
 def probabilities(sheet: ParSheet) -> dict[str, Fraction]:
@@ -66,7 +66,7 @@ def test_spanish21_bonus_cards_by_hand_count() -> None:
 
 def test_blazing7s_three_7d_and_house_edge_at_the_meter() -> None:
     decks = 6
-    sheet = blackjack.blazing7s(decks, Blazing7sPays(), Fraction(2000))
+    sheet = first_cards.blazing7s(decks, Blazing7sPays(), Fraction(2000))
     got = probabilities(sheet)
     size = 52 * decks
     assert got["three 7 of diamonds"] == Fraction(decks * (decks - 1) * (decks - 2),
@@ -77,4 +77,4 @@ def test_blazing7s_three_7d_and_house_edge_at_the_meter() -> None:
 
 def test_blazing7s_meter_must_be_whole_cents() -> None:
     with pytest.raises(OddsError, match="whole number of cents"):
-        blackjack.blazing7s(6, Blazing7sPays(), Fraction(1, 1000))
+        first_cards.blazing7s(6, Blazing7sPays(), Fraction(1, 1000))

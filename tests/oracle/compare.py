@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from controller.simulate import parse_bets, read_shoe_file
+from controller.sim.options import parse_bets, read_shoe_file
 
 from .dealer import Seat, Table, play_baccarat_shoe, play_blackjack_shoe
 from .simulate_runner import run_simulate

@@ -43,7 +43,7 @@ def run_simulate(workdir: Path, game: str, shoe: list[str], *, seats: int, bets:
     """
     path = workdir / f"shoe-{game}-{len(shoe)}.txt"
     path.write_text("# stacked shoe, dealing order\n" + "\n".join(shoe) + "\n", encoding="utf-8")
-    argv = [sys.executable, "-m", "controller.cli", "simulate", "--game", game,
+    argv = [sys.executable, "-m", "controller", "simulate", "--game", game,
             "--shoe-file", str(path), "--strategy", "stand", "--json", "--rounds", "10000",
             "--seats", str(seats), "--bets", bets_argument(bets)]
     if decks is not None:

@@ -10,7 +10,7 @@ from controller.rules.hands import Game
 from controller.rules.money import ForOne, MeterShare, Odds
 from controller.rules.options import GameConfig, game_config_from_mapping
 from controller.rules.paytables import paytables_from_mapping
-from controller.tableconfig import (
+from controller.service.tableconfig import (
     default_table_text,
     load_default_table,
     load_table_file,

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from controller import install, integrity
+from controller.appliance import installer, integrity
+from controller.cli import install_command
 
 REPO = Path(__file__).resolve().parents[2]
 MISSING = [tool for tool in ("systemd-sysusers", "systemctl") if shutil.which(tool) is None]
@@ -26,7 +27,7 @@ def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     args = ["--root", str(root), "--source", str(REPO)]
     if MISSING:
         args.append("--no-activate")
-    assert install.main(args) == 0
+    assert install_command.main(args) == 0
     return root
 
 
@@ -59,7 +60,7 @@ def test_unit_is_installed_with_its_paths_filled_in(root: Path) -> None:
 
 
 def test_render_unit_fills_in_another_prefix() -> None:
-    text = install.render_unit((REPO / "systemd/shoectl.service").read_text(), "/srv/tc",
+    text = installer.render_unit((REPO / "systemd/shoectl.service").read_text(), "/srv/tc",
                                "/etc/tc")
     assert "ExecStart=/srv/tc/venv/bin/shoectl run --config /etc/tc/config.toml" in text
     assert "SHOECTL_MANIFEST=/srv/tc/manifest.sha256" in text
@@ -71,7 +72,8 @@ def test_venv_scripts_point_at_the_target_path_and_run(root: Path) -> None:
     first = script.read_text().splitlines()[0]
     assert first == "#!/opt/shoectl/venv/bin/python"
     python = root / "opt/shoectl/venv/bin/python"
-    done = subprocess.run([str(python), "-c", "import controller.cli, drivers, firmware_bridge"],
+    done = subprocess.run([str(python), "-c",
+                           "import controller.cli.shoectl, drivers, firmware_bridge"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
 
@@ -79,16 +81,16 @@ def test_venv_scripts_point_at_the_target_path_and_run(root: Path) -> None:
 def test_command_is_linked_onto_the_path(root: Path) -> None:
     link = root / "usr/local/bin/shoectl"
     assert os.readlink(link) == "/opt/shoectl/venv/bin/shoectl"
-    assert f"# link {install.COMMAND_LINK} -> /opt/shoectl/venv/bin/shoectl" in (
+    assert f"# link {installer.COMMAND_LINK} -> /opt/shoectl/venv/bin/shoectl" in (
         root / "opt/shoectl/manifest.sha256").read_text()
 
 
 def test_installed_package_is_a_copy_not_the_checkout(root: Path) -> None:
     site = next((root / "opt/shoectl/venv/lib").glob("python3*/site-packages"))
-    assert (site / "controller/integrity.py").read_bytes() == (
-        REPO / "controller/integrity.py").read_bytes()
+    assert (site / "controller/appliance/integrity.py").read_bytes() == (
+        REPO / "controller/appliance/integrity.py").read_bytes()
     assert not list(site.glob("__editable__*"))
-    assert list((site / "controller/__pycache__").glob("integrity.*.pyc"))
+    assert list((site / "controller/appliance/__pycache__").glob("integrity.*.pyc"))
 
 
 def test_manifest_covers_the_venv_and_the_system_files_and_verifies(root: Path) -> None:
@@ -96,8 +98,8 @@ def test_manifest_covers_the_venv_and_the_system_files_and_verifies(root: Path) 
     assert _mode(manifest) == 0o444
     text = manifest.read_text()
     assert "# tree /opt/shoectl/venv\n" in text
-    for target in (install.UNIT_PATH, install.UDEV_PATH, install.SYSUSERS_PATH,
-                   install.JOURNALD_PATH, "/opt/shoectl/venv/bin/shoectl"):
+    for target in (installer.UNIT_PATH, installer.UDEV_PATH, installer.SYSUSERS_PATH,
+                   installer.JOURNALD_PATH, "/opt/shoectl/venv/bin/shoectl"):
         assert f"  {target}\n" in text, target
     assert "  /etc/shoectl/config.toml" not in text  # configuration is checked, not hashed
     report = integrity.verify_manifest(manifest, root)
@@ -124,14 +126,14 @@ def test_offline_activation_creates_the_user_and_enables_the_unit(root: Path) ->
 def test_reinstall_keeps_the_configuration_and_renews_the_manifest(root: Path) -> None:
     config = root / "etc/shoectl/config.toml"
     config.write_text(config.read_text() + "# edited by the casino engineer\n")
-    assert install.main(["--root", str(root), "--source", str(REPO), "--no-venv",
+    assert install_command.main(["--root", str(root), "--source", str(REPO), "--no-venv",
                          "--no-activate"]) == 0
     assert config.read_text().endswith("# edited by the casino engineer\n")
     assert integrity.verify_manifest(root / "opt/shoectl/manifest.sha256", root).ok
 
 
 def test_install_refuses_a_directory_that_is_no_checkout(tmp_path: Path, capsys) -> None:
-    assert install.main(["--root", str(tmp_path), "--source", str(tmp_path)]) == 1
+    assert install_command.main(["--root", str(tmp_path), "--source", str(tmp_path)]) == 1
     assert "is not a shoectl source checkout" in capsys.readouterr().err
 
 
@@ -144,7 +146,7 @@ def test_install_sh_runs_the_installer_with_the_system_python() -> None:
 
 
 def test_config_template_is_a_valid_real_table() -> None:
-    from controller.tableconfig import load_table_file
+    from controller.service.tableconfig import load_table_file
     from drivers.config import parse_devices
 
     table = load_table_file(REPO / "systemd/config.toml.template")
@@ -168,4 +170,4 @@ def test_a_pi5_is_recognised_for_the_rpi_lgpio_drop_in(
     model_file = tmp_path / "model"
     if model is not None:
         model_file.write_text(model, encoding="utf-8")
-    assert install.is_pi5(model_file) is expected
+    assert installer.is_pi5(model_file) is expected

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from controller import integrity
+from controller.appliance import integrity
 
 
 @pytest.fixture

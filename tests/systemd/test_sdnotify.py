@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 import os
-import signal
 import socket
-import subprocess
-import sys
-import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from controller import sdnotify
+from controller.appliance import sdnotify
 
 
 @pytest.fixture
@@ -128,57 +124,3 @@ def test_loop_watchdog_pings_at_half_the_timeout_and_only_when_healthy(listener)
 def test_loop_watchdog_without_timeout_never_pings(listener) -> None:
     address, _ = listener
     assert not sdnotify.LoopWatchdog(sdnotify.Notifier(address), None).tick(healthy=True)
-
-
-def test_test_wedge_is_ignored_unless_allowed(caplog) -> None:
-    env = {"SHOECTL_TEST_WEDGE_SIGNAL": "SIGUSR2"}
-    assert sdnotify.arm_test_wedge(False, env) is None
-    assert "only armed on emulated rigs" in caplog.text
-    assert sdnotify.arm_test_wedge(True, {}) is None
-    with pytest.raises(sdnotify.NotifyError, match="SIGNOPE"):
-        sdnotify.arm_test_wedge(True, {"SHOECTL_TEST_WEDGE_SIGNAL": "SIGNOPE"})
-
-
-def test_test_wedge_blocks_the_main_loop_while_threads_run_on(tmp_path: Path) -> None:
-    script = textwrap.dedent(
-        """
-        import os, signal, sys, threading, time
-        from controller import sdnotify
-        os.environ["SHOECTL_TEST_WEDGE_SIGNAL"] = "SIGUSR2"
-        sdnotify.arm_test_wedge(True)
-        def other_thread():
-            for _ in range(30):
-                time.sleep(0.02)
-            print("thread done", flush=True)
-        threading.Thread(target=other_thread, daemon=True).start()
-        for loop in range(1, 1000):
-            print(loop, flush=True)
-            if loop == 5:
-                os.kill(os.getpid(), signal.SIGUSR2)
-            time.sleep(0.01)
-        """
-    )
-    proc = subprocess.Popen(
-        [sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
-        cwd=Path(__file__).resolve().parents[2],
-    )
-    try:
-        with pytest.raises(subprocess.TimeoutExpired):
-            proc.wait(timeout=2)
-    finally:
-        proc.send_signal(signal.SIGKILL)
-        out, _ = proc.communicate()
-    assert "thread done" in out
-    loops = [int(line) for line in out.split("\n") if line.isdigit()]
-    assert loops[-1] <= 6
-
-
-def test_test_wedge_can_block_a_loop_thread_instead(monkeypatch) -> None:
-    posted = []
-    monkeypatch.setattr(signal, "signal", lambda signum, handler: posted.append(handler))
-    signum = sdnotify.arm_test_wedge(True, {"SHOECTL_TEST_WEDGE_SIGNAL": "usr1"},
-                                     post=posted.append)
-    assert signum == signal.SIGUSR1
-    handler = posted.pop()
-    handler(signum, None)
-    assert posted == [sdnotify._block_forever]

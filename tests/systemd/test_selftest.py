@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from controller import integrity, selftest
-from controller.journal import JournalStore
-from controller.selftest import Action, AutoFloor, ConsoleFloor, Plan, Rig, Verdict
+from controller.appliance import integrity, selftest
+from controller.appliance.selftest import Answer, FloorAction, Rig, SelftestPlan
+from controller.appliance.selftest_floors import AutoFloor, ConsoleFloor
+from controller.journal.store import JournalStore
 from drivers.config import parse_device
-from drivers.emulated.fakes import FakeLayout, FakeShoe, FakeSign
 from drivers.errors import DeviceUnavailableError
-from drivers.interfaces import LampState, ShoeState
+from drivers.interfaces import LampMode, ShoeState
+from tests.support.fakes import FakeLayout, FakeShoe, FakeSign
 
 LAYOUT = {
     "kind": "emulated-gpio",
@@ -31,7 +32,7 @@ KINDS = {"seat1.blazing7s": "sensor", "seat2.blazing7s": "sensor", "no_more_bets
 class DeadLampLayout(FakeLayout):
     """A layout whose seat 2 lamp never lights (a blown bulb)."""
 
-    def set_lamp(self, lamp: str, state: LampState) -> None:
+    def set_lamp(self, lamp: str, state: LampMode) -> None:
         if lamp == "seat2.blazing7s":
             return
         super().set_lamp(lamp, state)
@@ -47,12 +48,12 @@ def _rig(layout_class: type[FakeLayout] = FakeLayout) -> tuple[Rig, FakeShoe, Fa
 
 
 def _auto(layout: FakeLayout, sign: FakeSign, broken_input: str = "") -> AutoFloor:
-    def stimulate(action: Action, name: str) -> None:
+    def stimulate(action: FloorAction, name: str) -> None:
         if name == broken_input:
             return  # the wire to this input is cut: nothing reaches the driver
-        {Action.PLACE_CHIP: layout.place_chip, Action.REMOVE_CHIP: layout.remove_chip,
-         Action.PRESS: layout.press, Action.TURN_KEY: layout.turn_key,
-         Action.TURN_KEY_BACK: lambda _name: layout.turn_key("normal")}[action](name)
+        {FloorAction.PLACE_CHIP: layout.place_chip, FloorAction.REMOVE_CHIP: layout.remove_chip,
+         FloorAction.PRESS: layout.press, FloorAction.TURN_KEY: layout.turn_key,
+         FloorAction.TURN_KEY_BACK: lambda _name: layout.turn_key("normal")}[action](name)
 
     def sign_amount() -> int | None:
         amounts = [fields[0] for _, what, fields in sign.shown if what == "amount"]
@@ -64,7 +65,7 @@ def _auto(layout: FakeLayout, sign: FakeSign, broken_input: str = "") -> AutoFlo
 def _run(rig: Rig, floor, state_dir: Path, **plan) -> selftest.Report:
     plan.setdefault("journal", lambda: selftest.journal_check(state_dir))
     plan.setdefault("input_timeout_s", 0.2)
-    return selftest.run(rig, Plan(meter_cents=1_234_567, lamp_on_s=0, **plan), floor,
+    return selftest.run(rig, SelftestPlan(meter_cents=1_234_567, lamp_on_s=0, **plan), floor,
                         operator="J. Floor", mode="auto", input_kinds=KINDS)
 
 
@@ -83,8 +84,8 @@ def test_healthy_rig_passes_every_item(tmp_path: Path) -> None:
     assert ("layout", "key switch supervisor (turn_key)") in items
     assert ("layout", "key switch supervisor (turn_key_back)") in items
     assert ("sign", "shows $12,345.67") in items
-    assert all(state is LampState.OFF for state in layout.lamps.values())  # left dark
-    assert [lamp for _, lamp, state in layout.timeline if state is LampState.ON] == list(
+    assert all(state is LampMode.OFF for state in layout.lamps.values())  # left dark
+    assert [lamp for _, lamp, state in layout.timeline if state is LampMode.ON] == list(
         LAYOUT["lamps"])  # each lamp lit in turn
 
 
@@ -180,10 +181,10 @@ def test_result_is_recorded_with_who_and_when(tmp_path: Path) -> None:
 def test_console_floor_reads_answers_and_times_out() -> None:
     out = io.StringIO()
     floor = ConsoleFloor(io.StringIO("maybe\ny\nNO\n"), out, timeout_s=1)
-    assert floor.lamp_lit("fault") is Verdict.YES
-    assert floor.sign_shows("$1.00", 100) is Verdict.NO
-    assert floor.lamp_lit("shuffle") is Verdict.NO_ANSWER  # end of input
-    floor.act(Action.PLACE_CHIP, "seat1.blazing7s")
+    assert floor.lamp_lit("fault") is Answer.YES
+    assert floor.sign_shows("$1.00", 100) is Answer.NO
+    assert floor.lamp_lit("shuffle") is Answer.NO_ANSWER  # end of input
+    floor.act(FloorAction.PLACE_CHIP, "seat1.blazing7s")
     text = out.getvalue()
     assert "Is lamp 'fault' lit, and no other? [y/n]" in text
     assert "please answer y or n" in text
@@ -195,7 +196,7 @@ def test_console_floor_gives_up_after_the_timeout() -> None:
     read_end, write_end = os.pipe()
     with os.fdopen(read_end) as stdin, os.fdopen(write_end, "w"):
         floor = ConsoleFloor(stdin, io.StringIO(), timeout_s=0.1)
-        assert floor.lamp_lit("fault") is Verdict.NO_ANSWER
+        assert floor.lamp_lit("fault") is Answer.NO_ANSWER
 
 
 @pytest.mark.parametrize(("cents", "text"), [(0, "$0.00"), (1_234_567, "$12,345.67"),

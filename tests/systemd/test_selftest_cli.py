@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from controller import cli
-from controller.journal import JournalStore
+from controller.cli import shoectl
+from controller.journal.store import JournalStore
 
 EMULATED_TABLE = """
 [table]
@@ -39,7 +39,7 @@ def test_auto_selftest_on_an_emulated_rig_passes_and_is_journalled(tmp_path, cap
     config = tmp_path / "table.toml"
     config.write_text(EMULATED_TABLE)
     state = tmp_path / "state"
-    code = cli.main(["selftest", "--operator", "CI rig", "--config", str(config),
+    code = shoectl.main(["selftest", "--operator", "CI rig", "--config", str(config),
                      "--state-dir", str(state), "--auto", "--timeout", "5"])
     out = capsys.readouterr().out
     assert code == 0, out
@@ -51,7 +51,7 @@ def test_auto_selftest_on_an_emulated_rig_passes_and_is_journalled(tmp_path, cap
     assert record["mode"] == "auto"
     assert record["passed"] is True
     # A second run verifies the journal the first one started.
-    assert cli.main(["selftest", "--operator", "CI rig", "--config", str(config),
+    assert shoectl.main(["selftest", "--operator", "CI rig", "--config", str(config),
                      "--state-dir", str(state), "--auto", "--timeout", "5"]) == 0
     assert "PASS  journal  chain: chain intact: 1 records" in capsys.readouterr().out
 
@@ -63,7 +63,7 @@ def test_auto_selftest_drives_an_emulated_gpio_layout(tmp_path, capsys) -> None:
         'lamps = { "seat1.blazing7s" = 17, fault = 27 }\n'
         'bet_sensors = { "seat1.blazing7s" = 5 }\nbuttons = { no_more_bets = 13 }\n'
         'key_switches = { supervisor = 19 }\n')
-    code = cli.main(["selftest", "--operator", "CI rig", "--config", str(config),
+    code = shoectl.main(["selftest", "--operator", "CI rig", "--config", str(config),
                      "--state-dir", str(tmp_path / "state"), "--auto", "--timeout", "5"])
     out = capsys.readouterr().out
     assert code == 0, out
@@ -79,7 +79,7 @@ def test_dead_shoe_fails_naming_it_and_is_journalled(tmp_path, capsys, monkeypat
     state = tmp_path / "state"
     with open(os.devnull) as no_answers:
         monkeypatch.setattr("sys.stdin", no_answers)
-        code = cli.main(["selftest", "--operator", "J. Floor", "--config", str(config),
+        code = shoectl.main(["selftest", "--operator", "J. Floor", "--config", str(config),
                          "--state-dir", str(state), "--timeout", "1"])
     err = capsys.readouterr().err
     assert code == 1
@@ -93,7 +93,7 @@ def test_dead_shoe_fails_naming_it_and_is_journalled(tmp_path, capsys, monkeypat
 def test_auto_refuses_real_devices(tmp_path, capsys) -> None:
     config = tmp_path / "table.toml"
     config.write_text('[devices.sign]\nkind = "serial"\nurl = "/dev/jackpot-sign"\n')
-    code = cli.main(["selftest", "--operator", "x", "--config", str(config),
+    code = shoectl.main(["selftest", "--operator", "x", "--config", str(config),
                      "--state-dir", str(tmp_path), "--auto"])
     assert code == 2
     assert "--auto needs emulated devices; real: sign" in capsys.readouterr().err
@@ -102,11 +102,11 @@ def test_auto_refuses_real_devices(tmp_path, capsys) -> None:
 def test_bad_configuration_is_named(tmp_path, capsys) -> None:
     config = tmp_path / "table.toml"
     config.write_text('[devices.shoe]\nkind = "serial"\nurl = "/dev/x"\nbaud = 7\n')
-    assert cli.main(["selftest", "--operator", "x", "--config", str(config),
+    assert shoectl.main(["selftest", "--operator", "x", "--config", str(config),
                      "--state-dir", str(tmp_path)]) == 2
     assert "[devices.shoe] baud" in capsys.readouterr().err
 
 
 def test_operator_must_be_named(tmp_path, capsys) -> None:
-    assert cli.main(["selftest", "--operator", " ", "--state-dir", str(tmp_path)]) == 2
+    assert shoectl.main(["selftest", "--operator", " ", "--state-dir", str(tmp_path)]) == 2
     assert "--operator must name who runs the test" in capsys.readouterr().err

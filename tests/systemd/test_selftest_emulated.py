@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from controller import selftest
-from controller.selftest import Plan, Rig
+from controller.appliance import selftest, selftest_floors
+from controller.appliance.selftest import Rig, SelftestPlan
 from drivers.board import LinkOptions, link_timing
 from drivers.config import parse_device
 from drivers.emulated.board import table_catalogue
@@ -25,7 +25,7 @@ LAYOUT = {"kind": "emulated", "lamps": {"seat1.blazing7s": 1, "seat2.blazing7s":
 
 
 @pytest.fixture
-def emulated(tmp_path: Path) -> Iterator[tuple[Rig, selftest.AutoFloor, SignEmulator, dict]]:
+def emulated(tmp_path: Path) -> Iterator[tuple[Rig, selftest_floors.AutoFloor, SignEmulator, dict]]:
     shoe_emu = ShoeEmulator(link_dir=tmp_path).start()
     layout_emu = LayoutEmulator(link_dir=tmp_path).start()
     sign_emu = SignEmulator(link_dir=tmp_path).start()
@@ -41,8 +41,8 @@ def emulated(tmp_path: Path) -> Iterator[tuple[Rig, selftest.AutoFloor, SignEmul
     rig.shoe = BridgeShoe("shoe", link(shoe_emu.path), rig.sink, emulated=True)
     rig.lamps = rig.inputs = layout
     rig.sign = BridgeSign(sign_config, link(sign_emu.path), rig.sink)  # type: ignore[arg-type]
-    floor = selftest.board_floor(layout_config, layout_emu, sign_emu)  # type: ignore[arg-type]
-    kinds = selftest.input_kinds(layout_config)  # type: ignore[arg-type]
+    floor = selftest_floors.board_floor(layout_config, layout_emu, sign_emu)  # type: ignore[arg-type]
+    kinds = selftest_floors.input_kinds(layout_config)  # type: ignore[arg-type]
     try:
         yield rig, floor, sign_emu, kinds
     finally:
@@ -52,7 +52,7 @@ def emulated(tmp_path: Path) -> Iterator[tuple[Rig, selftest.AutoFloor, SignEmul
 
 def test_auto_selftest_passes_on_the_emulated_rig(emulated, tmp_path: Path) -> None:
     rig, floor, _sign, kinds = emulated
-    report = selftest.run(rig, Plan(journal=lambda: selftest.journal_check(tmp_path),
+    report = selftest.run(rig, SelftestPlan(journal=lambda: selftest.journal_check(tmp_path),
                                     meter_cents=1_000_000, input_timeout_s=5, lamp_on_s=0),
                           floor, operator="auto", mode="auto", input_kinds=kinds)
     assert report.passed, "\n".join(report.lines())
@@ -67,6 +67,6 @@ def test_auto_selftest_passes_on_the_emulated_rig(emulated, tmp_path: Path) -> N
 def test_auto_selftest_names_a_sign_that_shows_nothing(emulated, tmp_path: Path) -> None:
     rig, floor, sign_emu, kinds = emulated
     sign_emu.faults.go_silent()
-    report = selftest.run(rig, Plan(meter_cents=500, input_timeout_s=5, lamp_on_s=0),
+    report = selftest.run(rig, SelftestPlan(meter_cents=500, input_timeout_s=5, lamp_on_s=0),
                           floor, operator="auto", mode="auto", input_kinds=kinds)
     assert report.failed_devices() == ("sign",)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.install import render_unit
+from controller.appliance.installer import render_unit
 
 REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "systemd" / "shoectl.service"

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from vision import Recognizer, load_generic_profile
+from vision.build.synth import CardStyle, Placement, compose, random_effects
+from vision.build.typefaces import HELD_OUT_FAMILIES, TRAINING_FAMILIES, missing
 from vision.cards import all_codes
-from vision.synth import CardStyle, Placement, compose, random_effects
-from vision.typefaces import HELD_OUT_FAMILIES, TRAINING_FAMILIES, missing
 
 DEV_PHOTOS = Path(__file__).resolve().parents[2] / ".." / "shared" / "cards-dev"
 """The real photos of one casino deck (never copied into the repository)."""

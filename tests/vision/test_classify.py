@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.build.training import TrainOptions, train_perceptron
 from vision.classify import NearestNeighbours, log_softmax
-from vision.training import TrainOptions, train_perceptron
 
 
 def blobs(seed: int, per_class: int = 40) -> tuple[np.ndarray, np.ndarray]:

@@ -9,15 +9,15 @@ import cv2
 import numpy as np
 import pytest
 
-from controller import cli
+from controller.cli import shoectl
+from vision.build.synth import CardStyle, Placement, compose, scatter
 from vision.cards import all_codes
-from vision.synth import CardStyle, Placement, compose, scatter
 
 from .conftest import SYNTHETIC_DECK
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = cli.main(["vision", *argv])
+    status = shoectl.main(["vision", *argv])
     captured = capsys.readouterr()
     return status, captured.out, captured.err
 
@@ -117,6 +117,6 @@ def test_enroll_refuses_an_output_folder_that_does_not_exist(
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as caught:
-        cli.main(["vision", "read"])
+        shoectl.main(["vision", "read"])
     assert caught.value.code == 2
     assert len(all_codes()) == 52

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from vision import Recognizer
+from vision.build.evaluate import Tally, iou, stress_scene
+from vision.build.synth import CardStyle, Effects, Placement, compose, scatter
 from vision.corners import outline_corners
-from vision.evaluate import Tally, iou, stress_scene
 from vision.locate import locate_cards
-from vision.synth import CardStyle, Effects, Placement, compose, scatter
 
 pytestmark = pytest.mark.usefixtures("typefaces")
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from vision import Recognizer
+from vision.build.evaluate import Tally
 from vision.dataset import read_image, read_labels
 from vision.enroll import EnrolOptions, enroll
-from vision.evaluate import Tally
 
 
 def fold_of(path: Path) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from drivers.camera import EmulatedLayoutCamera, build_camera, emulated_render_options
 from vision import Recognizer
-from vision.synth import BACK, LayoutRenderer
+from vision.build.synth import BACK, LayoutRenderer
 
 
 def test_cards_dealt_to_the_emulated_layout_are_read_back(generic: Recognizer) -> None:

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from vision import Recognizer
+from vision.build.synth import Placement, compose, random_card_style, random_effects
 from vision.cards import all_codes
 from vision.dataset import read_image, read_labels
 from vision.enroll import EnrolOptions, enroll
 from vision.errors import DatasetError
-from vision.synth import Placement, compose, random_card_style, random_effects
 
 from .conftest import SYNTHETIC_DECK as DECK
 

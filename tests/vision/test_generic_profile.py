@@ -1,6 +1,6 @@
-"""The shipped generic profile is what `vision.build_generic` builds.
+"""The shipped generic profile is what `vision.build.generic` builds.
 
-A full rebuild takes minutes (`python -m vision.build_generic --check` does it and compares);
+A full rebuild takes minutes (`python -m vision.build.generic --check` does it and compares);
 these tests show, in seconds, that the script still draws and reads exactly the training
 cards the shipped profile was built from, that the shipped profile still reads fresh
 synthetic decks as its build recorded, and that the whole build runs end to end.
@@ -12,17 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from vision.build_generic import (
+from vision.build.generic import (
     PREFIX,
-    BuildOptions,
+    GenericBuildOptions,
     build,
     compare,
     fingerprint,
     read_all,
     synthetic_samples,
 )
+from vision.build.training import TrainOptions
 from vision.profile import load_generic_profile, load_profile, save_profile
-from vision.training import TrainOptions
 
 pytestmark = pytest.mark.usefixtures("typefaces")
 
@@ -53,7 +53,7 @@ def test_the_shipped_profile_still_reads_synthetic_decks_as_recorded(shipped: ob
 
 
 def test_a_small_build_runs_end_to_end_and_is_deterministic(tmp_path: Path) -> None:
-    options = BuildOptions(cards=120, validation_cards=40, seed=7,
+    options = GenericBuildOptions(cards=120, validation_cards=40, seed=7,
                            train=TrainOptions(hidden=24, epochs=8, members=2, references=100))
     first = build(options)
     save_profile(first, tmp_path / "small.npz")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.build.synth import CardStyle, Effects, Placement, compose
 from vision.features import RANK_BOX, SUIT_BOX, feature_length, glyph_features
 from vision.index import CARD_WIDTH_PX, IndexLayout, read_corners
-from vision.synth import CardStyle, Effects, Placement, compose
 
 LAYOUT = IndexLayout()
 

@@ -6,9 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.evaluate import iou
-from vision.locate import find_cards, order_corners
-from vision.synth import (
+from vision.build.evaluate import iou
+from vision.build.synth import (
     BACKGROUNDS,
     CardStyle,
     Effects,
@@ -18,6 +17,7 @@ from vision.synth import (
     scatter,
     table_background,
 )
+from vision.locate import find_cards, order_corners
 
 
 @pytest.mark.parametrize("background", BACKGROUNDS)

@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision import CardReading, FrameError, Recognizer
-from vision.evaluate import Tally, stress_scene
+from vision import CardReading, ImageError, Recognizer
+from vision.build.evaluate import Tally, stress_scene
+from vision.build.synth import BACK, CardStyle, Effects, Placement, compose
+from vision.build.typefaces import HELD_OUT_FAMILIES
 from vision.recognize import NO_INDEX
-from vision.synth import BACK, CardStyle, Effects, Placement, compose
-from vision.typefaces import HELD_OUT_FAMILIES
 
 pytestmark = pytest.mark.usefixtures("typefaces")
 
@@ -99,9 +99,9 @@ def test_grey_frames_are_read(generic: Recognizer) -> None:
 ])
 def test_things_that_are_not_frames_are_refused(frame: object, message: str,
                                                 generic: Recognizer) -> None:
-    with pytest.raises(FrameError, match=message):
+    with pytest.raises(ImageError, match=message):
         generic.recognize(frame)  # type: ignore[arg-type]
-    assert issubclass(FrameError, ValueError)
+    assert issubclass(ImageError, ValueError)
 
 
 def test_a_stricter_threshold_only_removes_answers(generic: Recognizer) -> None:

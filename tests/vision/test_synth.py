@@ -5,9 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.cards import all_codes, is_code
-from vision.errors import SceneError
-from vision.synth import (
+from vision.build.synth import (
     CardStyle,
     Effects,
     LayoutRenderer,
@@ -19,6 +17,8 @@ from vision.synth import (
     render_card,
     scatter,
 )
+from vision.cards import all_codes, is_code
+from vision.errors import SceneError
 
 pytestmark = pytest.mark.usefixtures("typefaces")
 

@@ -6,10 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.errors import SceneError
-from vision.glyphs import GlyphStyle, random_style, rank_mask
-from vision.synth import random_card_style, render_card
-from vision.typefaces import (
+from vision.build.glyphs import GlyphStyle, random_style, rank_mask
+from vision.build.synth import random_card_style, render_card
+from vision.build.typefaces import (
     FACES,
     HELD_OUT_FAMILIES,
     STROKE,
@@ -18,6 +17,7 @@ from vision.typefaces import (
     faces_of,
     text_mask,
 )
+from vision.errors import SceneError
 
 needs_fonts = pytest.mark.usefixtures("typefaces")
 

@@ -1,0 +1,268 @@
+"""The installer behind `shoectl install`: a Raspberry Pi (or any systemd machine) as an appliance.
+
+Run as root from a source checkout (`sudo systemd/install.sh`, which calls this module with
+the system Python before any virtual environment exists, or `shoectl install` from a
+development environment). The steps:
+
+1. a virtual environment at PREFIX/venv with the project installed from the checkout,
+   byte-compiled with hash-checked .pyc files (so nothing is rewritten at run time);
+2. the systemd unit (paths filled in), the udev rules, the sysusers.d file, a journald
+   drop-in that keeps logs across power loss and a system drop-in that arms the hardware
+   watchdog;
+3. /etc/shoectl/config.toml from the commented template, only if there is none yet (an
+   existing configuration is never overwritten; the template is kept beside the venv);
+4. the SHA-256 manifest of everything above (R16), checked by the service at every start;
+5. activation: the system user and groups (systemd-sysusers), `systemctl enable`, a udev
+   reload. With `--root DIR` everything is written under DIR instead (a scratch root for
+   tests, or an image being built for the same architecture) and activation is done
+   offline (`systemd-sysusers --root`, `systemctl --root enable`) where DIR has an /etc.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from controller.appliance import integrity
+
+_log = logging.getLogger(__name__)
+
+DEFAULT_PREFIX: Final = "/opt/shoectl"
+DEFAULT_CONFIG_DIR: Final = "/etc/shoectl"
+UNIT_PATH: Final = "/etc/systemd/system/shoectl.service"
+UDEV_PATH: Final = "/etc/udev/rules.d/70-shoectl.rules"
+SYSUSERS_PATH: Final = "/etc/sysusers.d/shoectl.conf"
+JOURNALD_PATH: Final = "/etc/systemd/journald.conf.d/shoectl.conf"
+WATCHDOG_PATH: Final = "/etc/systemd/system.conf.d/shoectl-watchdog.conf"
+COMMAND_LINK: Final = "/usr/local/bin/shoectl"
+SERVICE_GROUP: Final = "shoectl"
+_SOURCE_SKIP: Final = (".venv", ".git", "build", "dist", "__pycache__", ".mypy_cache",
+                       ".ruff_cache", ".pytest_cache", ".hypothesis", "*.egg-info")
+_JOURNALD_DROP_IN: Final = """\
+# shoectl: keep the system journal on disk, so operational logs survive a power loss (R14).
+# The secured audit journal is separate (/var/lib/shoectl); this is the service's log.
+[Journal]
+Storage=persistent
+SystemMaxUse=200M
+"""
+
+
+class InstallError(RuntimeError):
+    """An installation step failed; the message names the step and the path."""
+
+
+@dataclass(frozen=True, slots=True)
+class InstallPaths:
+    """Where everything goes: target paths, and the root they are written under.
+
+    Attributes:
+        root: The file system being installed into (`/`, or a staging directory).
+        prefix: Target path of the installation (the venv lives in PREFIX/venv).
+        config_dir: Target path of the configuration directory.
+        source: The source checkout (holds pyproject.toml and systemd/).
+    """
+
+    root: Path
+    prefix: str
+    config_dir: str
+    source: Path
+
+    def on_disk(self, target: str) -> Path:
+        """Where a target path is written now (under the staging root)."""
+        return self.root / target.lstrip("/")
+
+    @property
+    def venv(self) -> str:
+        """Target path of the virtual environment."""
+        return f"{self.prefix}/venv"
+
+    @property
+    def manifest(self) -> str:
+        """Target path of the software manifest."""
+        return f"{self.prefix}/manifest.sha256"
+
+    @property
+    def staged(self) -> bool:
+        """True when installing under a root other than the running system's."""
+        return self.root.resolve() != Path("/")
+
+
+def render_unit(text: str, prefix: str, config_dir: str) -> str:
+    """Fill the unit's absolute paths in for an installation at `prefix`."""
+    return text.replace(DEFAULT_PREFIX, prefix).replace(DEFAULT_CONFIG_DIR, config_dir)
+
+
+def _run(step: str, command: Sequence[str]) -> None:
+    _log.info("%s: %s", step, " ".join(command))
+    done = subprocess.run(list(command), capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        detail = (done.stderr or done.stdout).strip().splitlines()[-5:]
+        raise InstallError(f"{step} failed ({' '.join(command[:3])}...): {' | '.join(detail)}")
+
+
+def _write(path: Path, text: str, mode: int = 0o644) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    path.chmod(mode)
+
+
+def is_pi5(model_file: Path = Path("/proc/device-tree/model")) -> bool:
+    """True on a Raspberry Pi 5, whose GPIO (RP1) the RPi.GPIO package cannot drive."""
+    try:
+        return "Raspberry Pi 5" in model_file.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+def use_rpi_lgpio(venv: Path) -> None:
+    """Swap RPi.GPIO for rpi-lgpio, the drop-in that provides the same module on a Pi 5."""
+    pip = [str(venv / "bin/python"), "-m", "pip"]
+    _run("pip uninstall RPi.GPIO", [*pip, "uninstall", "--yes", "RPi.GPIO"])
+    _run("pip install rpi-lgpio", [*pip, "install", "--quiet", "rpi-lgpio>=0.6,<1"])
+
+
+def build_venv(layout: InstallPaths, python: str) -> None:
+    """Create PREFIX/venv and install the project (a copy of the checkout) into it."""
+    venv = layout.on_disk(layout.venv)
+    _run("venv", [python, "-m", "venv", "--clear", str(venv)])
+    with tempfile.TemporaryDirectory(prefix="shoectl-src-") as scratch:
+        # pip builds in the source tree; a copy keeps the checkout untouched.
+        copy = Path(scratch) / "src"
+        shutil.copytree(layout.source, copy, ignore=shutil.ignore_patterns(*_SOURCE_SKIP))
+        _run("pip install", [str(venv / "bin/python"), "-m", "pip", "install", "--quiet",
+                             "--disable-pip-version-check", "--no-warn-script-location",
+                             str(copy)])
+    if layout.staged:
+        _relocate_scripts(venv, layout.venv)
+    elif is_pi5():
+        use_rpi_lgpio(venv)
+    _run("byte-compile", [str(venv / "bin/python"), "-m", "compileall", "-q", "-f",
+                          "--invalidation-mode", "checked-hash", str(venv / "lib")])
+
+
+def _relocate_scripts(venv: Path, target_venv: str) -> None:
+    """Point the venv's scripts at the target path (a venv records its own location)."""
+    staged = str(venv)
+    for script in (venv / "bin").iterdir():
+        if script.is_symlink() or not script.is_file():
+            continue
+        data = script.read_bytes()
+        if staged.encode() in data:
+            script.write_bytes(data.replace(staged.encode(), target_venv.encode()))
+
+
+def install_system_files(layout: InstallPaths) -> list[str]:
+    """Install the unit and the system drop-ins; return their target paths.
+
+    The drop-ins: udev rules, sysusers, journald (persistent logs), the hardware watchdog.
+    """
+    systemd = layout.source / "systemd"
+    unit = render_unit((systemd / "shoectl.service").read_text(encoding="utf-8"),
+                       layout.prefix, layout.config_dir)
+    files = {
+        UNIT_PATH: unit,
+        UDEV_PATH: (systemd / "udev/70-shoectl.rules").read_text(encoding="utf-8"),
+        SYSUSERS_PATH: (systemd / "sysusers.d/shoectl.conf").read_text(encoding="utf-8"),
+        JOURNALD_PATH: _JOURNALD_DROP_IN,
+        WATCHDOG_PATH:
+            (systemd / "system.conf.d/shoectl-watchdog.conf").read_text(encoding="utf-8"),
+        f"{layout.prefix}/README.md": (layout.source / "README.md").read_text(encoding="utf-8"),
+        f"{layout.prefix}/config.toml.template":
+            (systemd / "config.toml.template").read_text(encoding="utf-8"),
+    }
+    for target, text in files.items():
+        _write(layout.on_disk(target), text)
+    _link_command(layout)
+    return sorted([*files, COMMAND_LINK])
+
+
+def _link_command(layout: InstallPaths) -> None:
+    """Put `shoectl` on root's PATH (for `shoectl selftest`, `shoectl journal verify`)."""
+    link = layout.on_disk(COMMAND_LINK)
+    link.parent.mkdir(parents=True, exist_ok=True)
+    if link.is_symlink() or link.exists():
+        link.unlink()
+    link.symlink_to(f"{layout.venv}/bin/shoectl")
+
+
+def install_config(layout: InstallPaths) -> bool:
+    """Write config.toml from the template unless one exists; return True if written."""
+    config = layout.on_disk(f"{layout.config_dir}/config.toml")
+    if config.exists():
+        _log.info("keeping the existing %s", config)
+        return False
+    template = (layout.source / "systemd/config.toml.template").read_text(encoding="utf-8")
+    _write(config, template, 0o640)
+    config.parent.chmod(0o755)
+    return True
+
+
+def write_manifest(layout: InstallPaths, files: Sequence[str]) -> str:
+    """Write PREFIX/manifest.sha256 (read-only); return the software signature."""
+    text = integrity.build_manifest([layout.venv], files, root=layout.root)
+    path = layout.on_disk(layout.manifest)
+    _write(path, text, 0o444)
+    report = integrity.verify_manifest(path, layout.root)
+    if not report.ok:
+        raise InstallError(f"manifest {path} does not verify: {report.problems[0]}")
+    return report.signature
+
+
+def activate(layout: InstallPaths) -> list[str]:
+    """Create the user and groups, enable the unit, reload udev; return what was done."""
+    done: list[str] = []
+    root_args = [f"--root={layout.root}"] if layout.staged else []
+    if layout.staged and not layout.on_disk("/etc/passwd").exists():
+        return ["activation skipped: the staging root has no /etc/passwd"]
+    _run("sysusers", ["systemd-sysusers", *root_args, str(layout.on_disk(SYSUSERS_PATH))])
+    done.append("system user shoectl and its groups")
+    _group_config(layout)
+    _run("enable", ["systemctl", *root_args, "enable", "shoectl.service"])
+    done.append("shoectl.service enabled")
+    if not layout.staged:
+        _run("reload", ["systemctl", "daemon-reload"])
+        _run("udev", ["udevadm", "control", "--reload"])
+        _run("udev", ["udevadm", "trigger", "--subsystem-match=tty", "--subsystem-match=usb",
+                      "--subsystem-match=gpio"])
+        done.append("systemd and udev reloaded")
+    return done
+
+
+def _group_config(layout: InstallPaths) -> None:
+    """Let the service's group read the configuration (it may hold serial numbers)."""
+    config = layout.on_disk(f"{layout.config_dir}/config.toml")
+    gid = _group_id(layout.on_disk("/etc/group"), SERVICE_GROUP)
+    if gid is not None and config.exists() and os.geteuid() == 0:
+        os.chown(config, 0, gid)
+
+
+def _group_id(group_file: Path, name: str) -> int | None:
+    for line in group_file.read_text(encoding="utf-8").splitlines():
+        fields = line.split(":")
+        if len(fields) >= 3 and fields[0] == name and fields[2].isdigit():
+            return int(fields[2])
+    return None
+
+
+def install(layout: InstallPaths, *, python: str, make_venv: bool, activate_units: bool) -> str:
+    """Run every step; return the software signature (the manifest's SHA-256)."""
+    if not (layout.source / "pyproject.toml").is_file():
+        raise InstallError(f"{layout.source} is not a shoectl source checkout (no pyproject.toml)")
+    if make_venv:
+        build_venv(layout, python)
+    elif not layout.on_disk(layout.venv).is_dir():
+        raise InstallError(f"--no-venv: {layout.on_disk(layout.venv)} does not exist")
+    files = install_system_files(layout)
+    install_config(layout)
+    signature = write_manifest(layout, files)
+    if activate_units:
+        for line in activate(layout):
+            _log.info("%s", line)
+    return signature

@@ -1,0 +1,89 @@
+"""The emulated overhead camera's frames: the layout as the procedure has dealt it.
+
+`TableRenderer` draws the emulated layout camera's frames (`drivers.camera` takes it as its
+injected renderer) with `vision.build.synth`: the i-th card of a position on its i-th slot
+(`controller.camera.worker.layout_points`), each frame placed a little differently, as a
+dealer's hand and a real sensor would, so that another frame is another chance for an unsure
+reading. Only an emulated `[devices.camera]` uses it (`--allow-emulated`, the simulation).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from controller.camera.worker import layout_points, slot_card_width
+from controller.rules.errors import ConfigError
+from drivers.camera import emulated_render_options
+from drivers.config import CameraConfig
+from vision import Image
+from vision.build.synth import BACKGROUNDS, CardStyle, Placement, compose
+
+
+class TableRenderer:
+    """Draws the layout as the emulated overhead camera sees it (`drivers.camera.Render`).
+
+    Args:
+        zones: The table's layout positions.
+        size: Frame (width, height).
+        card_width: Card width in pixels (default: what fits the slots).
+        background: A `vision.build.synth.BACKGROUNDS` table surface.
+        seed: Seed of the table texture and of each frame's placement.
+    """
+
+    def __init__(self, zones: Sequence[str], *, size: tuple[int, int] = (1280, 960),
+                 card_width: float | None = None, background: str = "felt-green",
+                 seed: int = 0) -> None:
+        self.zones = tuple(zones)
+        self.size = size
+        self.card_width = card_width or slot_card_width(self.zones, size)
+        self.points = layout_points(self.zones, size, self.card_width)
+        self.background = background
+        self.seed = seed
+        self.frames = 0
+        self._style = CardStyle()
+
+    def __call__(self, codes_by_position: Mapping[str, Sequence[str]]) -> Image:
+        """The frame showing each position's cards (`vision.build.synth.BACK`: face down).
+
+        Raises:
+            ValueError: A position that is not on this layout.
+        """
+        self.frames += 1
+        rng = np.random.default_rng([self.seed, self.frames])
+        placements = []
+        for zone, codes in codes_by_position.items():
+            if zone not in self.zones:
+                raise ValueError(f"position {zone!r} is not on the layout "
+                                 f"(positions: {', '.join(self.zones)})")
+            for number, code in enumerate(codes):
+                placements.append(self._placement(zone, number, code, rng))
+        return compose(placements, self.size, self._style, self.background, None,
+                       self.seed + self.frames).frame
+
+    def _placement(self, zone: str, number: int, code: str,
+                   rng: np.random.Generator) -> Placement:
+        slots = [name for name in self.points if name.partition(".")[0] == zone]
+        # Beyond its slots a position's cards overlap the last one (not readable: unsure).
+        x, y = self.points[slots[min(number, len(slots) - 1)]]
+        overflow = max(0, number - len(slots) + 1) * 0.25 * self.card_width
+        jitter = 0.04 * self.card_width
+        return Placement(code, (x + overflow + float(rng.uniform(-jitter, jitter)),
+                                y + float(rng.uniform(-jitter, jitter))),
+                         self.card_width, float(rng.uniform(-4.0, 4.0)), 0.0,
+                         seed=self.zones.index(zone) * 32 + number)
+
+
+def emulated_renderer(camera: CameraConfig, zones: Sequence[str]) -> TableRenderer:
+    """The renderer of an emulated `[devices.camera]` section (its width, height...).
+
+    Raises:
+        ConfigError: A render option of the wrong type or value, naming the key.
+        drivers.errors.ConfigError: The same, as the camera driver reports it.
+    """
+    found = emulated_render_options(camera.name, camera.options)
+    if found.get("background", BACKGROUNDS[0]) not in BACKGROUNDS:
+        raise ConfigError(f"[devices.{camera.name}] background: expected one of "
+                          f"{', '.join(BACKGROUNDS)}, got {found['background']!r}")
+    return TableRenderer(zones, **found)

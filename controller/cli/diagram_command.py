@@ -1,0 +1,31 @@
+"""`shoectl diagram GAME --format svg|png|mermaid`: draw a game's procedure."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from controller.procedure.diagram import render
+from controller.procedure.tables import FAMILY
+
+
+def main(argv: list[str]) -> int:
+    """Run `shoectl diagram`."""
+    parser = argparse.ArgumentParser(prog="shoectl diagram",
+                                     description="Draw a game's procedure state machine.")
+    parser.add_argument("game", choices=sorted(FAMILY))
+    parser.add_argument("--format", choices=["mermaid", "svg", "png"], default="mermaid")
+    parser.add_argument("-o", "--output", type=Path, default=None,
+                        help="write to this file (default: stdout)")
+    args = parser.parse_args(argv)
+    try:
+        data = render(FAMILY[args.game], args.format)
+    except RuntimeError as exc:
+        sys.stderr.write(f"shoectl diagram: {exc}\n")
+        return 1
+    if args.output:
+        args.output.write_bytes(data)
+    else:
+        sys.stdout.buffer.write(data)
+    return 0

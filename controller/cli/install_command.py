@@ -1,0 +1,65 @@
+"""`shoectl install`: install shoectl as a systemd service (`controller.appliance.installer`)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Final
+
+from controller.appliance import integrity
+from controller.appliance.installer import (
+    DEFAULT_CONFIG_DIR,
+    DEFAULT_PREFIX,
+    InstallError,
+    InstallPaths,
+    install,
+)
+
+SOURCE_CHECKOUT: Final = Path(__file__).resolve().parents[2]
+"""The checkout this command runs from (the default `--source`)."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="shoectl install",
+        description="Install shoectl as a systemd service: venv, unit, udev rules, system user, "
+                    "configuration template and the software manifest (R16).")
+    parser.add_argument("--root", type=Path, default=Path("/"),
+                        help="install under this directory instead of / (tests, images)")
+    parser.add_argument("--prefix", default=DEFAULT_PREFIX, help="target install path")
+    parser.add_argument("--config-dir", default=DEFAULT_CONFIG_DIR, help="target config path")
+    parser.add_argument("--source", type=Path, default=SOURCE_CHECKOUT,
+                        help="source checkout to install (default: this one)")
+    parser.add_argument("--python", default="/usr/bin/python3", help="interpreter for the venv")
+    parser.add_argument("--no-venv", action="store_true",
+                        help="keep the existing PREFIX/venv (refresh files and manifest only)")
+    parser.add_argument("--no-activate", action="store_true",
+                        help="do not create users, enable the unit or reload udev")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    """Entry point of `shoectl install`."""
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="shoectl install: %(message)s")
+    if args.root.resolve() == Path("/") and os.geteuid() != 0:
+        sys.stderr.write("shoectl install: run as root (or give --root DIR)\n")
+        return 2
+    layout = InstallPaths(args.root.resolve(), args.prefix.rstrip("/"), args.config_dir.rstrip("/"),
+                    args.source.resolve())
+    try:
+        signature = install(layout, python=args.python, make_venv=not args.no_venv,
+                            activate_units=not args.no_activate)
+    except (InstallError, integrity.IntegrityError, OSError) as exc:
+        sys.stderr.write(f"shoectl install: {exc}\n")
+        return 1
+    sys.stdout.write(
+        f"installed shoectl at {layout.on_disk(layout.prefix)}\n"
+        f"software signature (SHA-256 of {layout.manifest}): {signature}\n"
+        f"next: edit {layout.config_dir}/config.toml, then `systemctl start shoectl` and "
+        f"`shoectl selftest --operator NAME`\n"
+    )
+    return 0

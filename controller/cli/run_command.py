@@ -1,0 +1,108 @@
+"""`shoectl run --config FILE [--allow-emulated]`: the table service.
+
+Builds the table from its file (composition root `controller.service.app`), authenticates the
+software (R16), starts the devices, recovers the table from its journal and runs the loop
+until SIGTERM or SIGINT, then records the power-off. Emulated device kinds are refused unless
+`--allow-emulated` is given; with it, a missing manifest is recorded as unverified instead of
+refusing to start (a manifest that is configured and does not match is always refused).
+
+Exit status: 0 after an orderly stop; 1 a device or the journal failed; 2 the configuration
+was refused; 3 the software failed its self-authentication. The systemd unit does not
+restart on 2 or 3 (`RestartPreventExitStatus=2 3`): a restart cannot fix either.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from controller.appliance.integrity import IntegrityError
+from controller.journal import statedir
+from controller.journal.store import JournalError
+from controller.rules.errors import ConfigError
+from controller.service.app import TableApp, build_app
+from controller.service.tableconfig import TableFile, load_table_file
+from drivers.errors import DriverError
+
+_LOG = logging.getLogger(__name__)
+
+EXIT_DEVICE = 1
+EXIT_CONFIG = 2
+EXIT_INTEGRITY = 3
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="shoectl run", description="Run the table service.")
+    parser.add_argument("--config", type=Path, required=True, help="the table file (TOML)")
+    parser.add_argument("--allow-emulated", action="store_true",
+                        help="accept emulated device kinds (never on a live table)")
+    statedir.add_state_dir_option(parser)
+    return parser
+
+
+def journal_dir(table: TableFile, option: Path | None) -> Path:
+    """The state directory: the option, else `[journal] state_dir`, else the default.
+
+    Raises:
+        ConfigError: `[journal]` has an unknown key or a non-string state_dir.
+    """
+    section: Any = table.document.get("journal", {})
+    if not isinstance(section, dict):
+        raise ConfigError("[journal]: expected a table of keys")
+    unknown = sorted(set(section) - {"state_dir"})
+    if unknown:
+        raise ConfigError(f"[journal] {unknown[0]}: unknown key (known keys: state_dir)")
+    configured = section.get("state_dir")
+    if configured is not None and not isinstance(configured, str):
+        raise ConfigError("[journal] state_dir: expected a path string")
+    if option is not None or configured is None:
+        return statedir.resolve(option)
+    return Path(configured)
+
+
+def main(argv: list[str]) -> int:
+    """Run the service; exit 0 after an orderly stop."""
+    args = _parser().parse_args(argv)
+    logging.basicConfig(stream=sys.stderr, level=logging.INFO,
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        table = load_table_file(args.config)
+        app = build_app(table, allow_emulated=args.allow_emulated,
+                        state_dir=journal_dir(table, args.state_dir))
+    except (ConfigError, DriverError) as exc:
+        sys.stderr.write(f"shoectl run: {exc}\n")
+        return EXIT_CONFIG
+    if app.devices.emulated:
+        _LOG.warning("EMULATED devices: %s", ", ".join(app.devices.emulated))
+    return _serve(app, require_authentic=not args.allow_emulated)
+
+
+def _serve(app: TableApp, *, require_authentic: bool) -> int:
+    try:
+        app.start(require_authentic=require_authentic)
+    except IntegrityError as exc:
+        # Checked before any device starts and before power:on (R16); not retried.
+        sys.stderr.write(f"shoectl run: software integrity refused: {exc}\n")
+        app.close("software integrity refused")
+        return EXIT_INTEGRITY
+    except (DriverError, JournalError) as exc:
+        sys.stderr.write(f"shoectl run: cannot start: {exc}\n")
+        app.close("start-up refused")
+        return EXIT_DEVICE
+
+    def stop(signum: int, _frame: FrameType | None) -> None:
+        _LOG.info("signal %d: stopping", signum)
+        app.loop.stop()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        app.run_forever()
+    finally:
+        app.close("service stopped")
+    return 0

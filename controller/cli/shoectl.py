@@ -1,0 +1,61 @@
+"""The `shoectl` command: dispatches `shoectl COMMAND ...` to the module that owns COMMAND.
+
+Each command module exposes `main(argv: list[str]) -> int` and builds its own parser, so
+a command imports only what it needs (OpenCV, for one, is slow to import).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Final, Protocol, cast
+
+COMMANDS: Final[dict[str, tuple[str, str]]] = {
+    "bridge": ("drivers.console", "bridge console: a board's decoded traffic live; send messages"),
+    "diagram": ("controller.cli.diagram_command",
+                "draw a game's procedure state machine (mermaid/svg/png)"),
+    "emulate": ("drivers.emulated.cli", "run a byte-level shoe, layout or sign emulator on a pty"),
+    "install": ("controller.cli.install_command",
+                "install as a systemd service: venv, unit, udev, manifest"),
+    "journal": ("controller.cli.journal_command", "verify or export the secured audit journal"),
+    "meter": ("controller.cli.meter_command", "show the progressive meters and the last 25 hits"),
+    "odds": ("controller.cli.odds_command",
+             "par sheet of a wager: exact line probabilities, house edge"),
+    "selftest": ("controller.cli.selftest_command",
+                 "start-of-day self-test of every device (R2), journalled"),
+    "run": ("controller.cli.run_command", "run the table service on its configured devices"),
+    "simulate": ("controller.cli.simulate_command",
+                 "deal rounds through the whole table, emulated, with bots"),
+    "vision": ("vision.cli", "enrol a deck from labelled photos; read the cards in images"),
+}
+
+
+class _CommandModule(Protocol):
+    def main(self, argv: list[str]) -> int: ...
+
+
+def usage() -> str:
+    """Return the top-level help text listing every command."""
+    width = max((len(name) for name in COMMANDS), default=0)
+    lines = ["usage: shoectl COMMAND [ARGS...]", "", "commands:"]
+    lines += [f"  {name:<{width}}  {summary}" for name, (_, summary) in sorted(COMMANDS.items())]
+    lines += ["", "Run `shoectl COMMAND --help` for a command's options."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one `shoectl` command and return its exit status."""
+    args = sys.argv[1:] if argv is None else argv
+    if not args or args[0] in {"-h", "--help", "help"}:
+        sys.stdout.write(usage() + "\n")
+        return 0 if args else 2
+    name, rest = args[0], args[1:]
+    if name not in COMMANDS:
+        sys.stderr.write(f"shoectl: unknown command {name!r}\n\n{usage()}\n")
+        return 2
+    module = cast(_CommandModule, importlib.import_module(COMMANDS[name][0]))
+    return module.main(rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""`shoectl simulate`: deal rounds through the whole table, emulated, with bots."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from controller.rules.errors import ConfigError
+from controller.sim import simulation
+from controller.sim.options import DEFAULT_ROUNDS, Options, build_options
+from controller.sim.table_view import DEFAULT_PACE
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="shoectl simulate",
+                                description="Deal rounds through the whole controller with "
+                                            "an auto-dealer and bot players.")
+    p.add_argument("--game", choices=["blackjack", "spanish21", "baccarat"],
+                   default="blackjack")
+    p.add_argument("--decks", type=int, default=None, help="decks in the shoe")
+    p.add_argument("--seats", type=int, default=5, help="seats playing (1..table seats)")
+    p.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--state-dir", type=Path, default=None,
+                   help="journal directory (default: a temporary one)")
+    p.add_argument("--strategy", choices=["basic", "stand"], default="basic")
+    p.add_argument("--bets", default=None, help="wagers per seat, e.g. main=1000,blazing7s=500")
+    p.add_argument("--meter-start", type=int, default=None, help="meter at start (cents)")
+    p.add_argument("--meter-reset", type=int, default=None, help="reset amount (cents)")
+    p.add_argument("--meter-increment", type=int, default=None, help="per wager (cents)")
+    p.add_argument("--shoe-file", type=Path, default=None,
+                   help="deal exactly these cards (one code a line), no burn, no cut card")
+    p.add_argument("--json", action="store_true", help="one JSON object per round on stdout")
+    p.add_argument("--in-process", action="store_true",
+                   help="skip the devices: feed the controller's loop directly (faster)")
+    p.add_argument("--camera", action="store_true",
+                   help="add the emulated overhead camera and cross-check every card with "
+                        "the recogniser (several times slower)")
+    p.add_argument("--pace", type=float, default=DEFAULT_PACE, metavar="SECONDS",
+                   help="on a terminal, the live table view deals at most one card every "
+                        f"SECONDS (default {DEFAULT_PACE}; 0: full speed)")
+    return p
+
+
+def parse_options(argv: list[str]) -> Options:
+    """The validated run plan of a `shoectl simulate` command line.
+
+    Raises:
+        ConfigError: An option the simulated table cannot take, named.
+    """
+    return build_options(_parser().parse_args(argv))
+
+
+def main(argv: list[str]) -> int:
+    """Run `shoectl simulate`."""
+    args = _parser().parse_args(argv)
+    try:
+        options = build_options(args)
+    except ConfigError as exc:
+        sys.stderr.write(f"shoectl simulate: {exc}\n")
+        return 2
+    for note in options.notes:
+        sys.stderr.write(f"shoectl simulate: {note}\n")
+    logging.basicConfig(stream=sys.stderr, level=logging.ERROR,
+                        format="%(levelname)s %(name)s: %(message)s")
+    return simulation.run(options)

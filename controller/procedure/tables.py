@@ -1,0 +1,268 @@
+"""The dealing procedures as declarative transition tables: the only place transitions live.
+
+One table per game family: blackjack (also Spanish 21) and Midi Baccarat. Each entry is a
+`transitions` transition: trigger (a domain verb), source, destination (None = internal),
+conditions (named predicates on the model, tried in table order: the first whose conditions
+hold wins) and callbacks (named methods on the model, which only produce effects).
+
+Irregularities (RULES.md, R8) each have their own named trigger. Shoe and reader errors
+stop the table in `shoe_error`; exceptions and device faults in `fault`; only
+`supervisor_clear` (the supervisor key, never a dealer button) leaves either (R9).
+
+`shoectl diagram GAME` draws these tables; `controller/procedure/procedure_<game>.mmd` is the
+committed mermaid rendering, kept fresh by a test.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Final
+
+from transitions import Machine
+
+
+class BJ(StrEnum):
+    """Blackjack and Spanish 21 states."""
+
+    SHOE_LOADING = "shoe_loading"
+    BURN = "burn"
+    BETTING = "betting"
+    DEALING = "dealing"
+    INSURANCE = "insurance"
+    PEEK = "peek"
+    PLAYERS = "players"
+    DEALER = "dealer"
+    SETTLEMENT = "settlement"
+    ROUND_OVER = "round_over"
+    CARD_IN_ERROR = "card_in_error"
+    RESHUFFLE_DISCARDS = "reshuffle_discards"
+    SHOE_ERROR = "shoe_error"
+    FAULT = "fault"
+
+
+class BAC(StrEnum):
+    """Midi Baccarat states."""
+
+    SHOE_LOADING = "shoe_loading"
+    BURN = "burn"
+    BETTING = "betting"
+    DEALING = "dealing"
+    PLAYER_THIRD = "player_third"
+    BANKER_THIRD = "banker_third"
+    SETTLEMENT = "settlement"
+    ROUND_OVER = "round_over"
+    CARD_IN_ERROR = "card_in_error"
+    RESHUFFLE_DISCARDS = "reshuffle_discards"
+    SHOE_ERROR = "shoe_error"
+    FAULT = "fault"
+
+
+Table = tuple[dict[str, Any], ...]
+
+
+def _t(trigger: str, source: Any, dest: Any, conditions: str | list[str] | None = None,
+       after: str | list[str] | None = None, before: str | None = None) -> dict[str, Any]:
+    src = [str(x) for x in source] if isinstance(source, list) else str(source)
+    entry: dict[str, Any] = {"trigger": trigger, "source": src,
+                             "dest": None if dest is None else str(dest)}
+    if conditions:
+        entry["conditions"] = conditions
+    if after:
+        entry["after"] = after
+    if before:
+        entry["before"] = before
+    return entry
+
+
+def _names(states: list[StrEnum]) -> list[str]:
+    return [str(s) for s in states]
+
+
+def _common(S: Any, in_round: list[Any],  # noqa: N803 (S: the family's state enum)
+            resumable: list[Any]) -> list[dict[str, Any]]:
+    """Transitions both families share: shoe, holds, link state, supervisor actions."""
+    every = _names(list(S))
+    live = _names([s for s in S if s not in (S.SHOE_ERROR, S.FAULT)])
+    in_play = _names([*in_round, S.SETTLEMENT, S.CARD_IN_ERROR, S.RESHUFFLE_DISCARDS])
+    rows = [
+        _t("shuffle_done", S.SHOE_LOADING, S.BURN, "burn_needed", after="record_shuffle"),
+        _t("shuffle_done", S.SHOE_LOADING, S.BETTING, after="record_shuffle"),
+        _t("card", S.BURN, S.BETTING, "card_is_possible", after="burn_card"),
+        _t("wager", S.BETTING, None, "wager_allowed", after="place_wager"),
+        _t("bet_sensor", live, None, after="sense_bet"),
+        # Bet sensors lock out at no more bets; the meter rises per accepted wager (R10).
+        _t("no_more_bets", S.BETTING, S.DEALING, "has_wagers", after="lock_out_bets"),
+        # Shoe and reader errors (R9): only the supervisor key leaves shoe_error.
+        _t("card", live, S.SHOE_ERROR, "card_is_impossible", after="record_hold"),
+        _t("card_unreadable", live, S.SHOE_ERROR, after="record_hold"),
+        _t("wrong_back", live, S.SHOE_ERROR, after="record_hold"),
+        _t("shoe_error", live, S.SHOE_ERROR, after="record_hold"),
+        _t("fault", every, S.FAULT, after="record_hold"),
+        # Irregularities that do not stop the table (RULES.md).
+        _t("face_up_card", live, None, after="discard_face_up"),
+        _t("cut_card", live, None, after="note_cut_card"),
+        # The shoe is empty: that matters only once a card is due (decisions.md "Shoe"). A
+        # round that completes with the cards dealt is settled; one that wants a card that
+        # is not there waits for the discards (a live table) or is voided (a shoe file).
+        _t("shoe_empty", _names(in_round), S.RESHUFFLE_DISCARDS, "card_is_wanted",
+           after="record_too_few"),
+        _t("shoe_empty", in_play, None, after="note_shoe_empty"),
+        _t("shoe_empty", [S.SHOE_LOADING, S.BURN, S.BETTING, S.ROUND_OVER], S.SHOE_LOADING,
+           after="record_shoe_finished"),
+        _t("out_of_cards", _names(in_round), S.RESHUFFLE_DISCARDS, "card_is_wanted",
+           after="record_too_few"),
+        # A void round (supervisor key, R9): every wager is returned and the progressive
+        # contributions it collected are reversed by a recorded meter:void.
+        _t("void_round", in_play, S.SHOE_LOADING, ["supervisor_key_on", "shuffle_due"],
+           after="void_in_play"),
+        _t("void_round", in_play, S.BETTING, "supervisor_key_on",
+           after=["void_in_play", "open_betting"]),
+        # The camera cross-check (R9): a mismatch or a card the shoe never dealt.
+        _t("camera_fault", every, S.FAULT, after="record_hold"),
+        _t("camera_status", every, None, after="note_camera_status"),
+        _t("link_down", every, None, after="progressive_link_down"),
+        _t("link_up", every, None, after="progressive_link_up"),
+        _t("meter_correction", every, None, "supervisor_key_on", after="correct_meter"),
+        _t("meter_params", every, None, "supervisor_key_on", after="file_meter_params"),
+        _t("key_off", every, None, after="key_released"),
+        _t("new_shoe", [S.BETTING, S.ROUND_OVER], S.SHOE_LOADING, after="record_new_shoe"),
+    ]
+    rows.extend(_t("shuffle_done", S.RESHUFFLE_DISCARDS, state, f"reshuffled_to_{state}",
+                   after="record_discards_shuffled") for state in resumable)
+    for hold in (S.SHOE_ERROR, S.FAULT):
+        rows.extend(_t("supervisor_clear", hold, state,
+                       ["supervisor_key_on", f"resumes_to_{state}"], after="record_clear")
+                    for state in [*resumable, S.SHOE_LOADING])
+        rows.append(_t("supervisor_clear", hold, S.SHOE_LOADING, "supervisor_key_on",
+                       after="void_and_clear"))
+    return rows
+
+
+def _between_rounds(S: Any) -> list[dict[str, Any]]:  # noqa: N803 (S: the family's state enum)
+    """The end of a round both families share: settlement, then the next round or the shuffle.
+
+    A card drawn when none is due, while bets are open or after settlement, is held in
+    `card_in_error` until the dealer says whether it was exposed; either way it is burned.
+    These rows come after each family's own, which may claim such a card first.
+    """
+    rows = [
+        _t("proceed", S.SETTLEMENT, S.ROUND_OVER, after="settle_round"),
+        _t("card", [S.BETTING, S.ROUND_OVER], S.CARD_IN_ERROR, after="hold_card_in_error"),
+    ]
+    rows.extend(_t(trigger, S.CARD_IN_ERROR, state, f"returns_to_{state}",
+                   after="burn_error_card")
+                for state in (S.BETTING, S.ROUND_OVER)
+                for trigger in ("error_unexposed", "error_exposed"))
+    rows += [
+        # The next round, or the shuffle when the cut card came out (R7).
+        _t("clear_round", S.ROUND_OVER, S.SHOE_LOADING, "shuffle_due", after="close_round"),
+        _t("clear_round", S.ROUND_OVER, S.BETTING, after="open_betting"),
+    ]
+    return rows
+
+
+_BJ_IN_ROUND: Final = [BJ.DEALING, BJ.INSURANCE, BJ.PEEK, BJ.PLAYERS, BJ.DEALER]
+_BJ_RESUMABLE: Final = [BJ.BURN, BJ.BETTING, BJ.DEALING, BJ.INSURANCE, BJ.PEEK, BJ.PLAYERS,
+                        BJ.DEALER, BJ.SETTLEMENT, BJ.ROUND_OVER, BJ.CARD_IN_ERROR,
+                        BJ.RESHUFFLE_DISCARDS]
+
+BLACKJACK_TABLE: Final[Table] = (
+    *_common(BJ, _BJ_IN_ROUND, _BJ_RESUMABLE),
+    # The initial deal (R7) and its irregularities.
+    _t("card", BJ.DEALING, None, "card_is_due", after="deal_card"),
+    _t("seat_no_card", BJ.DEALING, None, "seat_without_card", after="dead_hand"),
+    _t("seat_one_card", BJ.DEALING, None, "seat_in_round", after="second_card_last"),
+    _t("dealer_missed_card", BJ.DEALING, None, "dealer_card_pending",
+       after="dealer_card_last"),
+    _t("proceed", BJ.DEALING, BJ.INSURANCE, "phase_is_insurance", after="open_insurance"),
+    _t("proceed", BJ.DEALING, BJ.PEEK, "phase_is_peek"),
+    _t("proceed", BJ.DEALING, BJ.PLAYERS, "phase_after_peek", after="start_players"),
+    # Insurance and even money, seat by seat, closed before the peek (R4).
+    _t("insurance", BJ.INSURANCE, None, "insurance_allowed", after="take_insurance"),
+    _t("even_money", BJ.INSURANCE, None, "even_money_allowed", after="take_even_money"),
+    _t("no_insurance", BJ.INSURANCE, None, "insurance_due", after="decline_insurance"),
+    _t("proceed", BJ.INSURANCE, BJ.PEEK, "insurance_closed", after="close_insurance"),
+    # The peek: the blackjack lamp is its only output (R5).
+    _t("proceed", BJ.PEEK, BJ.SETTLEMENT, "dealer_has_blackjack", after="reveal_blackjack"),
+    _t("proceed", BJ.PEEK, BJ.PLAYERS, after="peek_clear"),
+    # Player decisions (layout buttons or bots), one hand at a time from the dealer's left.
+    _t("hit", BJ.PLAYERS, None, "can_hit", after="decide"),
+    _t("stand", BJ.PLAYERS, None, "can_stand", after="decide"),
+    _t("double", BJ.PLAYERS, None, "can_double", after="decide"),
+    _t("split", BJ.PLAYERS, None, "can_split", after="decide"),
+    _t("surrender", BJ.PLAYERS, None, "can_surrender", after="decide"),
+    _t("rescue", BJ.PLAYERS, None, "can_rescue", after="decide"),
+    _t("card", BJ.PLAYERS, None, "card_is_due", after="deal_card"),
+    _t("card", [BJ.PLAYERS, BJ.INSURANCE, BJ.PEEK], BJ.CARD_IN_ERROR,
+       after="hold_card_in_error"),
+    _t("proceed", BJ.PLAYERS, BJ.DEALER, "phase_is_dealer", after="reveal_hole"),
+    _t("proceed", BJ.PLAYERS, BJ.SETTLEMENT, "phase_is_complete", after="reveal_hole"),
+    # A card drawn in error: not exposed, it is the next card; exposed, it is offered.
+    *(_t(trigger, BJ.CARD_IN_ERROR, state, f"returns_to_{state}", after=callback)
+      for trigger, callback in (("error_unexposed", "keep_as_next_card"),
+                                ("error_exposed", "offer_exposed_card"))
+      for state in (BJ.PLAYERS, BJ.INSURANCE, BJ.PEEK)),
+    # The dealer's turn: lamps say draw or stand.
+    _t("card", BJ.DEALER, None, "card_is_due", after="deal_card"),
+    _t("proceed", BJ.DEALER, BJ.SETTLEMENT, "phase_is_complete"),
+    # After settlement: a card drawn by a dealer who stood on 17-21 is burned.
+    _t("card", BJ.ROUND_OVER, None, "dealer_stood_17_21", after="burn_overdraw"),
+    *_between_rounds(BJ),
+)
+
+_BAC_IN_ROUND: Final = [BAC.DEALING, BAC.PLAYER_THIRD, BAC.BANKER_THIRD]
+_BAC_RESUMABLE: Final = [BAC.BURN, BAC.BETTING, BAC.DEALING, BAC.PLAYER_THIRD,
+                         BAC.BANKER_THIRD, BAC.SETTLEMENT, BAC.ROUND_OVER,
+                         BAC.CARD_IN_ERROR, BAC.RESHUFFLE_DISCARDS]
+
+BACCARAT_TABLE: Final[Table] = (
+    *_common(BAC, _BAC_IN_ROUND, _BAC_RESUMABLE),
+    # Cards 1 and 3 to Player, 2 and 4 to Banker; then the third-card rules (R19).
+    _t("card", BAC.DEALING, None, "card_is_due", after="deal_card"),
+    _t("proceed", BAC.DEALING, BAC.PLAYER_THIRD, ["four_dealt", "player_due"],
+       after="announce_draw"),
+    _t("proceed", BAC.DEALING, BAC.BANKER_THIRD, ["four_dealt", "banker_due"],
+       after="announce_draw"),
+    _t("proceed", BAC.DEALING, BAC.SETTLEMENT, "coup_complete"),
+    _t("card", BAC.PLAYER_THIRD, None, "card_is_due", after="deal_card"),
+    _t("proceed", BAC.PLAYER_THIRD, BAC.BANKER_THIRD, "banker_due", after="announce_draw"),
+    _t("proceed", BAC.PLAYER_THIRD, BAC.SETTLEMENT, "coup_complete"),
+    _t("card", BAC.BANKER_THIRD, None, "card_is_due", after="deal_card"),
+    _t("proceed", BAC.BANKER_THIRD, BAC.SETTLEMENT, "coup_complete"),
+    *_between_rounds(BAC),
+)
+
+TABLES: Final[dict[str, tuple[type[StrEnum], Table]]] = {
+    "blackjack": (BJ, BLACKJACK_TABLE),
+    "baccarat": (BAC, BACCARAT_TABLE),
+}
+FAMILY: Final = {"blackjack": "blackjack", "spanish21": "blackjack", "baccarat": "baccarat"}
+IN_PLAY: Final[frozenset[str]] = frozenset(
+    str(s) for s in [*_BJ_IN_ROUND, *_BAC_IN_ROUND, BJ.SETTLEMENT, BJ.CARD_IN_ERROR,
+                     BJ.RESHUFFLE_DISCARDS])
+"""States in which a round's wagers are locked in and it is not settled yet (either family)."""
+
+
+def build_machine(model: Any, family: str, initial: str = "shoe_loading") -> Machine:
+    """Bind the family's table to `model` with the settings the procedure relies on.
+
+    Automatic `to_<state>` transitions are off, triggers fired from callbacks queue behind
+    the current one, and invalid triggers raise (the model records them as faults).
+    """
+    states, table = TABLES[family]
+    return Machine(
+        model=model, states=[str(s) for s in states], transitions=list(table),
+        initial=initial, auto_transitions=False, queued=True, send_event=True,
+        ignore_invalid_triggers=False, finalize_event="finalize",
+        on_exception="on_exception", after_state_change="record_state_change",
+    )
+
+
+def callback_names(family: str) -> set[str]:
+    """Every condition and callback name the family's table uses."""
+    names: set[str] = set()
+    for row in TABLES[family][1]:
+        for key in ("conditions", "after", "before"):
+            value = row.get(key)
+            names.update([value] if isinstance(value, str) else value or [])
+    return names

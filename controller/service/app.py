@@ -1,0 +1,326 @@
+"""The composition root: the only module that builds concrete devices (through the registry).
+
+It reads the table file (game sections via `controller.service.tableconfig`, `[devices.*]` via
+`drivers.config`), builds the devices with the loop's `post` as their sink, starts them,
+recovers the table from its journal (re-asserting every public output), authenticates the
+software (R16) and then runs the loop. Public effects reach the devices through
+`DeviceOutputs`; a device that is down only logs here (its driver reports `LinkDown`, which
+the procedure turns into a refusal of progressive wagers, R15).
+
+The shoe is built to acknowledge its board's events only once handled: `TableApp.handle`
+tells it after the runtime has committed a record of the shoe to the journal, so a card the
+Pi received but never recorded (power lost in between) stays with the board, which repeats
+it to the next run, where the card-number check takes it as the next card.
+
+Hook points for the appliance: `TableApp.start` records the software check through
+`controller.appliance.integrity.authenticate_at_start`, sends READY through
+`controller.appliance.sdnotify`, and the loop pings the watchdog only while the table is healthy.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from controller.appliance import integrity, sdnotify
+from controller.camera.crosscheck import (
+    CrossCheck,
+    FrameRequests,
+    VisionSettings,
+    check_positions,
+    table_zones,
+    vision_settings_from_mapping,
+)
+from controller.journal.store import JournalStore
+from controller.procedure.baccarat_model import BaccaratModel
+from controller.procedure.blackjack_model import BlackjackModel
+from controller.procedure.effects import Journal, PublicEffect, SetLamp, ShowDealer, ShowSign
+from controller.procedure.table_model import Setup
+from controller.rules.errors import ConfigError
+from controller.rules.hands import Game
+from controller.service.loop import EventLoop
+from controller.service.runtime import ModelFactory, TableRuntime, config_digest
+from controller.service.tableconfig import TableFile
+from drivers.config import Role, is_emulated, parse_devices
+from drivers.errors import DriverError
+from drivers.events import CardDrawn, ShoeFault, ShoeLoaded
+from drivers.interfaces import LampMode as DeviceLamp
+from drivers.registry import BuildOptions, Devices, build_devices, kinds
+
+if TYPE_CHECKING:  # vision and OpenCV load only when a camera is configured
+    from controller.camera.emulated import TableRenderer
+    from controller.camera.worker import CameraWorker
+    from drivers.camera import CameraSource
+
+_LOG = logging.getLogger(__name__)
+
+SIGN_FAULT_TEXT = "PROGRESSIVE OFF"
+"""What the sign shows while progressive wagers are refused (R15)."""
+
+
+class DeviceOutputs:
+    """Public effects onto the layout lamps, the jackpot sign and the dealer display."""
+
+    def __init__(self, devices: Devices) -> None:
+        self.devices = devices
+        self.dealer_text = ""
+        self.lamps: dict[str, str] = {}
+        self.sign: ShowSign | None = None
+
+    def apply(self, effect: PublicEffect) -> None:
+        """Carry out one public effect; a device that is down is logged, never fatal."""
+        try:
+            self._apply(effect)
+        except DriverError as exc:
+            _LOG.warning("public output not delivered: %s", exc)
+
+    def _apply(self, effect: PublicEffect) -> None:
+        if isinstance(effect, SetLamp):
+            self.lamps[effect.lamp] = effect.state.value
+            layout = self.devices.layout
+            if layout is not None and effect.lamp in layout.lamp_names:
+                layout.set_lamp(effect.lamp, DeviceLamp(effect.state.value))
+        elif isinstance(effect, ShowSign):
+            self.sign = effect
+            self._show_sign(effect)
+        elif isinstance(effect, ShowDealer):
+            self.dealer_text = effect.text
+            _LOG.debug("dealer display: %s", effect.text)
+
+    def _show_sign(self, effect: ShowSign) -> None:
+        sign = self.devices.sign
+        if sign is None or effect.amount is None:
+            return
+        sign.show_amount(effect.amount)
+        if effect.message == "FAULT":
+            sign.show_fault(SIGN_FAULT_TEXT)
+            return
+        sign.show_fault("")
+        if effect.win_seat:
+            sign.show_win(effect.win_seat, effect.win_cents)
+
+
+def model_factory(game: Game) -> ModelFactory:
+    """The procedure model of a game's family.
+
+    Raises:
+        ConfigError: The game has rules and par sheets but no dealing procedure here (the
+            community-card game: one set of starting cards shared by every station).
+    """
+    if game is Game.COMMUNITY:
+        raise ConfigError("[table] game: `community` has its rules and par sheets, but no "
+                          "table procedure in this release (blackjack, spanish21 and "
+                          "baccarat have one)")
+    return BaccaratModel if game is Game.BACCARAT else BlackjackModel
+
+
+@dataclass
+class TableApp:
+    """A built table: devices, loop, runtime (after `start`)."""
+
+    table: TableFile
+    devices: Devices
+    loop: EventLoop
+    state_dir: Path
+    burn: bool = True
+    meter_start: int | None = None
+    runtime: TableRuntime | None = None
+    camera: CameraParts | None = None
+    outputs: DeviceOutputs = field(init=False)
+    notifier: sdnotify.Notifier = field(default_factory=sdnotify.Notifier.from_environment)
+
+    def __post_init__(self) -> None:
+        self.outputs = DeviceOutputs(self.devices)
+
+    def start(self, *, require_authentic: bool) -> TableRuntime:
+        """Start the devices, recover the table from its journal, check the software.
+
+        Raises:
+            DriverError: A device cannot be started (nothing falls back to an emulator).
+            IntegrityError: The installed software does not match its manifest (R16).
+        """
+        journal = JournalStore(self.state_dir, clock=time.monotonic)
+        checks = _software_checks(journal, required=require_authentic)
+        try:
+            self._start_devices()
+        except DriverError:
+            journal.close()
+            raise
+        setup = Setup(self.table.game, burn=self.burn)
+        digest = config_digest(self.table.document)
+        self.runtime = TableRuntime(setup, journal, self.outputs,
+                                    model_factory(self.table.game.table.game), digest,
+                                    meter_start=self.meter_start)
+        for kind, data in checks:
+            self.runtime.record(kind, data)
+        if self.camera is not None:
+            self.runtime.crosscheck = self.camera.crosscheck
+            self.camera.start()
+        self.notifier.ready(f"table {self.table.game.table.name}: {self.runtime.model.state}")
+        return self.runtime
+
+    def _start_devices(self) -> None:
+        """Start every device but the camera: its worker opens it.
+
+        A camera that is down is a cross-check condition (`[vision] on_camera_down`), not a
+        reason to refuse start-up.
+        """
+        camera = self.camera.source if self.camera is not None else None
+        try:
+            for device in self.devices.all():
+                if device is not camera:
+                    device.start()
+        except DriverError:
+            self.devices.close()
+            raise
+
+    def handle(self, event: object) -> None:
+        """The loop handler (events that arrive before `start` wait in the loop).
+
+        Once the runtime has returned (the journal holds the event), a shoe's record is
+        declared handled, and only then does its board drop the events behind it; if the
+        runtime raises, nothing is declared and the board keeps them.
+        """
+        assert self.runtime is not None
+        self.runtime.handle(event)
+        shoe = self.devices.shoe
+        if shoe is not None and isinstance(event, CardDrawn | ShoeFault | ShoeLoaded):
+            shoe.handled(event)
+
+    def run_forever(self) -> None:
+        """Run the loop until `loop.stop()`, pinging the watchdog while healthy."""
+        watchdog = sdnotify.LoopWatchdog.from_environment(self.notifier)
+        if watchdog.period_s:
+            self._schedule_watchdog(watchdog, watchdog.period_s / 2)
+        self.loop.run_forever()
+
+    def _schedule_watchdog(self, watchdog: sdnotify.LoopWatchdog, every: float) -> None:
+        def tick() -> None:
+            watchdog.tick(self.healthy())
+            self.loop.call_later(every, tick)
+        self.loop.call_later(every, tick)
+
+    def healthy(self) -> bool:
+        """The loop runs and the journal answers (a held table is healthy: it waits)."""
+        return self.runtime is not None and self.runtime.journal_ok()
+
+    def close(self, reason: str = "stop") -> None:
+        """Record the power-off, close the devices (outputs to safe) and the journal."""
+        self.notifier.stopping(reason)
+        if self.camera is not None:
+            self.camera.close()
+        if self.runtime is not None:
+            self.runtime.shutdown(reason)
+            self.runtime.journal.close()
+        self.devices.close()
+
+
+def _software_checks(journal: JournalStore, *,
+                     required: bool) -> list[tuple[str, dict[str, Any]]]:
+    """Authenticate the installed software (R16); return the records of the check.
+
+    Raises:
+        IntegrityError: The software does not match its manifest. Refused before power-on:
+            the mismatch is journaled (and the journal closed), nothing else runs.
+    """
+    checks: list[tuple[str, dict[str, Any]]] = []
+    try:
+        integrity.authenticate_at_start(lambda kind, data: checks.append((kind, data)),
+                                        required=required)
+    except integrity.IntegrityError:
+        journal.commit([Journal(kind, data) for kind, data in checks], None)
+        journal.close()
+        raise
+    return checks
+
+
+def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
+              devices: Mapping[str, Any] | None = None, burn: bool = True,
+              meter_start: int | None = None, options: BuildOptions | None = None) -> TableApp:
+    """Build (not start) the table: devices through the registry, the loop as their sink.
+
+    Args:
+        table: The table file.
+        allow_emulated: True only with the explicit `--allow-emulated` flag.
+        state_dir: Where the journal lives.
+        devices: `[devices]` to use instead of the file's (the simulation's own rig).
+        burn: Burn a card after each shuffle (False for scripted shoes).
+        meter_start: Meter amount for a brand-new journal (default: the reset amount).
+        options: Registry build options.
+
+    Raises:
+        ConfigError: A bad `[devices.*]` section (naming device and key), or a game with no
+            table procedure.
+        DriverError: A device cannot be built.
+    """
+    model_factory(table.game.table.game)  # a game with no procedure is refused up front
+    raw = devices if devices is not None else table.document.get("devices", {})
+    config = parse_devices(raw, allow_emulated=allow_emulated, camera_kinds=kinds(Role.CAMERA))
+    vision = vision_settings_from_mapping(table.document.get("vision"))
+    zones = table_zones(table.game.table.game, table.game.table.seats)
+    check_positions(vision, zones)
+    loop = EventLoop(_not_started)
+    # The shoe's board keeps each event until the journal holds it (`TableApp.handle`).
+    options = replace(options or BuildOptions(), ack_when_handled=True)
+    renderer = None
+    if config.camera is not None and is_emulated(config.camera.kind):
+        from controller.camera.emulated import emulated_renderer
+
+        renderer = emulated_renderer(config.camera, zones)
+        options.camera_render = renderer
+    built = build_devices(config, loop.post, allow_emulated=allow_emulated, options=options)
+    app = TableApp(table, built, loop, state_dir, burn=burn, meter_start=meter_start)
+    if built.camera is not None:
+        app.camera = _camera_parts(built.camera, vision, zones, renderer, loop)
+    loop.set_handler(app.handle)
+    return app
+
+
+@dataclass
+class CameraParts:
+    """The cross-check's pieces: the camera, its worker thread and the loop-side judge."""
+
+    source: CameraSource
+    worker: CameraWorker
+    crosscheck: CrossCheck
+
+    def start(self) -> None:
+        """Start the worker and ask for a first frame (is the camera there?)."""
+        self.worker.start()
+        self.crosscheck.probe()
+
+    def close(self) -> None:
+        """Stop the worker (the camera closes with the other devices)."""
+        self.worker.close()
+
+
+def _camera_parts(source: CameraSource, vision: VisionSettings, zones: tuple[str, ...],
+                  renderer: TableRenderer | None, loop: EventLoop) -> CameraParts:
+    """Recogniser, worker and cross-check for the configured camera (vision loads here)."""
+    from controller.camera.worker import CameraWorker, layout_points
+    from vision import Recognizer, VisionError, load_generic_profile, load_profile
+
+    try:
+        profile = load_profile(Path(vision.profile)) if vision.profile else load_generic_profile()
+    except (VisionError, OSError) as exc:
+        raise ConfigError(f"[vision] profile: {exc}") from exc
+    fixed = {name: (x, y) for name, x, y in vision.positions}
+
+    def points(width: int, height: int) -> dict[str, tuple[float, float]]:
+        if fixed:
+            return fixed
+        if renderer is not None and renderer.size == (width, height):
+            return dict(renderer.points)
+        return layout_points(zones, (width, height))
+
+    worker = CameraWorker(source, Recognizer(profile).recognize, loop.post, points)
+    requests: FrameRequests = worker
+    return CameraParts(source, worker, CrossCheck(vision, requests, loop.call_later))
+
+
+def _not_started(event: object) -> None:
+    raise RuntimeError("the table handled an event before it was started")

@@ -1,0 +1,160 @@
+"""The controller's single event loop: one thread owns all state, everything else posts to it.
+
+Drivers call `post` from their reader threads; timers are kept on a heap and fire on the
+loop thread; the clock is injected so tests run on a fake clock with `run_until_idle`
+instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+_LOG = logging.getLogger(__name__)
+
+@dataclass(order=True)
+class TimerHandle:
+    """A scheduled callback; `cancel` it through the loop or directly."""
+
+    when: float
+    order: int
+    callback: Callable[[], None] = field(compare=False)
+    cancelled: bool = field(default=False, compare=False)
+
+    def cancel(self) -> None:
+        """Stop the callback from running (idempotent)."""
+        self.cancelled = True
+
+
+class EventLoop:
+    """A single-threaded dispatcher of posted events and timers.
+
+    Args:
+        handler: Called on the loop thread with each posted event, in order.
+        clock: Monotonic clock (seconds); `time.monotonic` in production.
+    """
+
+    def __init__(self, handler: Callable[[Any], None],
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._handler = handler
+        self.clock = clock
+        self._queue: deque[Any] = deque()
+        self._timers: list[TimerHandle] = []
+        self._order = itertools.count()
+        self._wakeup = threading.Condition()
+        self._stopping = False
+        self.thread_id: int | None = None
+
+    def set_handler(self, handler: Callable[[Any], None]) -> None:
+        """Replace the event handler (the composition root wires it after building)."""
+        self._handler = handler
+
+    def post(self, event: Any) -> None:
+        """Queue an event for the loop thread (safe from any thread)."""
+        with self._wakeup:
+            self._queue.append(event)
+            self._wakeup.notify()
+
+    def call_at(self, when: float, callback: Callable[[], None]) -> TimerHandle:
+        """Run `callback` on the loop thread once the clock reaches `when`."""
+        handle = TimerHandle(when, next(self._order), callback)
+        with self._wakeup:
+            heapq.heappush(self._timers, handle)
+            self._wakeup.notify()
+        return handle
+
+    def call_later(self, delay: float, callback: Callable[[], None]) -> TimerHandle:
+        """Run `callback` on the loop thread `delay` seconds from now."""
+        return self.call_at(self.clock() + delay, callback)
+
+    @staticmethod
+    def cancel(handle: TimerHandle | None) -> None:
+        """Cancel a timer (None and already-run timers are accepted)."""
+        if handle is not None:
+            handle.cancel()
+
+    def stop(self) -> None:
+        """Ask `run_forever` to return after the event in hand (safe from any thread)."""
+        with self._wakeup:
+            self._stopping = True
+            self._wakeup.notify()
+
+    def run_once(self) -> bool:
+        """Handle one due timer or one queued event; return False when there was none."""
+        with self._wakeup:
+            timer = self._pop_due_timer()
+            event = None if timer or not self._queue else (self._queue.popleft(),)
+        if timer is not None:
+            timer.callback()
+            return True
+        if event is not None:
+            self._handler(event[0])
+            return True
+        return False
+
+    def run_until_idle(self, limit: int = 1_000_000) -> int:
+        """Handle every queued event and every timer due now; return how many ran."""
+        self.thread_id = threading.get_ident()
+        ran = 0
+        while ran < limit and self.run_once():
+            ran += 1
+        return ran
+
+    def run_forever(self) -> None:
+        """Dispatch until `stop`; sleep on the condition between events and timers."""
+        self.thread_id = threading.get_ident()
+        while True:
+            with self._wakeup:
+                if self._stopping:
+                    self._stopping = False
+                    return
+                if not self._queue and not self._has_due_timer():
+                    self._wakeup.wait(self._seconds_to_next_timer())
+                    continue
+            self.run_once()
+
+    def run_until(self, done: Callable[[], bool], timeout: float) -> bool:
+        """Dispatch (blocking between events) until `done()` holds; False on timeout."""
+        self.thread_id = threading.get_ident()
+        deadline = self.clock() + timeout
+        while not done():
+            if self.run_once():
+                continue
+            remaining = deadline - self.clock()
+            if remaining <= 0:
+                return False
+            with self._wakeup:
+                if not self._queue and not self._has_due_timer():
+                    next_timer = self._seconds_to_next_timer()
+                    wait = remaining if next_timer is None else min(remaining, next_timer)
+                    self._wakeup.wait(wait)
+        return True
+
+    def pending(self) -> int:
+        """How many events are queued (not timers)."""
+        with self._wakeup:
+            return len(self._queue)
+
+    def _pop_due_timer(self) -> TimerHandle | None:
+        while self._timers and self._timers[0].cancelled:
+            heapq.heappop(self._timers)
+        if self._timers and self._timers[0].when <= self.clock():
+            return heapq.heappop(self._timers)
+        return None
+
+    def _has_due_timer(self) -> bool:
+        now = self.clock()
+        return any(not t.cancelled and t.when <= now for t in self._timers)
+
+    def _seconds_to_next_timer(self) -> float | None:
+        live = [t.when for t in self._timers if not t.cancelled]
+        if not live:
+            return None
+        return max(0.0, min(live) - self.clock())

@@ -1,0 +1,321 @@
+"""The table runtime: driver events in, procedure triggers, journal first, then devices.
+
+It runs on the loop thread only. For every event it fires the matching trigger, takes the
+model's effects, commits the journal records together with the new critical state (meters,
+configuration hash, the round in progress) in one transaction, and only then applies the
+public effects: lamp changes, the sign, the dealer display and the operational log (R14).
+After a restart it rebuilds the exact prior state from the critical state and re-asserts
+every public output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from controller.camera.crosscheck import CameraFrame, CrossCheck
+from controller.journal.store import JournalError, JournalStore, canonical
+from controller.procedure import progressive
+from controller.procedure.effects import (
+    Effect,
+    Journal,
+    LampState,
+    OpLog,
+    PublicEffect,
+    SetLamp,
+    ShowDealer,
+    ShowSign,
+    camera_checks,
+    split,
+)
+from controller.procedure.model import HOLD_STATES
+from controller.procedure.table_model import PublicView, Setup, TableModel
+from controller.rules.cards import Card, CardError
+from drivers import events as ev
+
+_LOG = logging.getLogger(__name__)
+_OPLOG = logging.getLogger("shoectl.table")
+
+
+class PublicOutputs(Protocol):
+    """Where public effects go: the layout lamps, the sign, the dealer display."""
+
+    def apply(self, effect: PublicEffect) -> None:
+        """Carry out one public effect."""
+
+
+class RecordingOutputs:
+    """Public outputs kept in a list (tests, the simulation's table view)."""
+
+    def __init__(self) -> None:
+        self.applied: list[PublicEffect] = []
+
+    def apply(self, effect: PublicEffect) -> None:
+        """Record the effect."""
+        self.applied.append(effect)
+
+
+@dataclass(frozen=True, slots=True)
+class ControllerEvent:
+    """An event from inside the controller (bots, the auto-dealer, a CLI) for the loop.
+
+    Attributes:
+        trigger: The procedure trigger to fire.
+        kwargs: Its arguments (JSON-ready).
+    """
+
+    trigger: str
+    kwargs: dict[str, Any]
+
+
+BUTTONS = frozenset({"no_more_bets", "hit", "stand", "double", "split", "surrender", "rescue",
+                     "insurance", "even_money", "no_insurance", "shuffle_done", "clear_round",
+                     "seat_no_card", "seat_one_card", "dealer_missed_card", "error_exposed",
+                     "error_unexposed", "new_shoe"})
+"""Dealer and player buttons on the layout board, by name (a trigger each)."""
+
+ModelFactory = Callable[[Setup, progressive.Meters, str], TableModel]
+
+
+class TableRuntime:
+    """One table: the procedure model, its journal, its public outputs.
+
+    Args:
+        setup: Validated game configuration.
+        journal: The state directory's journal.
+        outputs: Public devices (or a recorder).
+        factory: Builds the family's model (BlackjackModel or BaccaratModel).
+        config_hash: SHA-256 of the configuration, kept in the critical state.
+    """
+
+    def __init__(self, setup: Setup, journal: JournalStore, outputs: PublicOutputs,
+                 factory: ModelFactory, config_hash: str, meter_start: int | None = None) -> None:
+        self.setup = setup
+        self.meter_start = meter_start
+        self.journal = journal
+        self.outputs = outputs
+        self.config_hash = config_hash
+        self.shown: PublicView | None = None
+        self.pending_faults: dict[int, ev.ShoeFaultKind] = {}
+        self.handled = 0
+        self.handled_kinds: dict[str, int] = {}
+        self.journal_healthy = True
+        self.crosscheck: CrossCheck | None = None
+        self.model = self._start(factory)
+
+    # ------------------------------------------------------------------ start and stop
+    def _start(self, factory: ModelFactory) -> TableModel:
+        critical = self.journal.load_critical()
+        if critical is None:
+            meters, init = progressive.start(self.setup.config.progressive, self.meter_start)
+            model = factory(self.setup, meters, "shoe_loading")
+            self._commit(model, [Journal("power:on", {"first_start": True,
+                                                      "config_hash": self.config_hash}), init])
+        else:
+            meters = progressive.Meters.from_json(critical["meters"])
+            model = factory(self.setup, meters, "shoe_loading")
+            model.restore(critical["procedure"])
+            clean = self.journal.last_kind() == "power:off"
+            records: list[Effect] = [Journal("power:on", {
+                "first_start": False, "clean_shutdown": clean, "resumed_state": model.state,
+                "round": model.round.number, "config_hash": self.config_hash,
+                "config_changed": critical.get("config_hash") != self.config_hash})]
+            self._commit(model, records)
+        self.reassert(model)
+        return model
+
+    def meters_reconcile(self) -> bool:
+        """True when the meters equal what the journal's meter records add up to (R15)."""
+        records = ((e.kind, e.data) for e in self.journal.entries(progressive.METER_KINDS))
+        replayed, problem = progressive.replay(records)
+        return not problem and not progressive.reconcile(self.model.meters, replayed)
+
+    def record(self, kind: str, data: dict[str, Any]) -> None:
+        """Append one journal record now (start-up checks, self-test results)."""
+        self._commit(self.model, [Journal(kind, data)])
+
+    def journal_ok(self) -> bool:
+        """True while the journal accepts writes (the last commit succeeded)."""
+        return self.journal_healthy
+
+    def shutdown(self, reason: str = "stop") -> None:
+        """Record an orderly power-off."""
+        self._commit(self.model, [Journal("power:off", {"reason": reason,
+                                                        "state": self.model.state})])
+
+    def reassert(self, model: TableModel | None = None) -> None:
+        """Send every public output again (after recovery or when a link comes back)."""
+        self.shown = None
+        self._show((model or self.model).public_view())
+
+    # ------------------------------------------------------------------ events
+    def handle(self, event: object) -> None:
+        """The loop handler: one driver or controller event."""
+        name, kwargs = self.translate(event)
+        if name:
+            self.fire(name, **kwargs)
+        self.handled += 1
+        kind = type(event).__name__
+        self.handled_kinds[kind] = self.handled_kinds.get(kind, 0) + 1
+
+    def fire(self, name: str, **kwargs: Any) -> bool:
+        """Fire a trigger, commit its journal records and state, then apply public effects."""
+        fired = self.model.fire(name, **kwargs)
+        self._commit(self.model, self.model.take_effects())
+        return fired
+
+    def translate(self, event: object) -> tuple[str, dict[str, Any]]:  # noqa: PLR0911
+        """Map a driver or controller event to a trigger and its arguments."""
+        if isinstance(event, ControllerEvent):
+            return event.trigger, dict(event.kwargs)
+        if isinstance(event, ev.CardDrawn):
+            return self._card(event)
+        if isinstance(event, ev.ShoeFault):
+            return self._shoe_fault(event)
+        if isinstance(event, ev.ShoeLoaded):
+            return self._shoe_loaded()
+        if isinstance(event, ev.ButtonPressed):
+            return self._button(event.button)
+        if isinstance(event, ev.BetSensorChanged):
+            return "bet_sensor", {"sensor": event.sensor, "occupied": event.occupied}
+        if isinstance(event, ev.KeySwitchTurned):
+            return self._key(event)
+        if isinstance(event, ev.LinkDown):
+            return "link_down", {"device": event.device, "reason": event.reason}
+        if isinstance(event, ev.LinkUp):
+            return "link_up", {"device": event.device, "reconciled": self.meters_reconcile()}
+        if isinstance(event, ev.DeviceFault):
+            return "fault", {"reason": f"{event.device}: {event.reason}"}
+        if isinstance(event, CameraFrame):
+            self._camera_frame(event)
+            return "", {}
+        self._commit(self.model, [OpLog(f"unknown event {type(event).__name__} ignored",
+                                        "warning")])
+        return "", {}
+
+    def _shoe_fault(self, event: ev.ShoeFault) -> tuple[str, dict[str, Any]]:
+        if event.kind in (ev.ShoeFaultKind.UNREADABLE, ev.ShoeFaultKind.FACE_UP):
+            self.pending_faults[event.count] = event.kind  # its CardDrawn follows
+            return "", {}
+        if not event.active:
+            self._commit(self.model, [Journal("shoe:cleared", {"condition": event.kind.value})])
+            return "", {}
+        reason = f"{event.kind.value} {event.detail}".strip()
+        return _SHOE_FAULTS.get(event.kind, "shoe_error"), {"reason": reason}
+
+    def _shoe_loaded(self) -> tuple[str, dict[str, Any]]:
+        self.model.shoe.last_card_no = 0  # a loaded shoe numbers its cards from 1 again
+        if self.model.state in ("shoe_loading", "reshuffle_discards"):
+            return "shuffle_done", {}
+        self._commit(self.model, [Journal("shoe:loaded", {"state": self.model.state})])
+        return "", {}
+
+    def _card(self, event: ev.CardDrawn) -> tuple[str, dict[str, Any]]:
+        last = self.model.shoe.last_card_no
+        if last and event.count <= last:
+            self._commit(self.model, [
+                Journal("shoe:card_repeated", {"card_no": event.count, "last": last}),
+                OpLog(f"shoe reported card {event.count} again: ignored", "warning")])
+            return "", {}
+        self.model.shoe.last_card_no = event.count
+        if last and event.count > last + 1:
+            # Cards left the shoe while nothing recorded them (e.g. the controller lost
+            # power after the board's event was acknowledged): the supervisor decides.
+            self._commit(self.model, [Journal("shoe:card_after_gap", {
+                "card_no": event.count, "card": event.code, "missing": [last + 1,
+                                                                       event.count - 1]})])
+            return "shoe_error", {"reason": f"cards {last + 1}..{event.count - 1} left the "
+                                            "shoe but were never recorded"}
+        fault = self.pending_faults.pop(event.count, None)
+        if fault is ev.ShoeFaultKind.FACE_UP:
+            return "face_up_card", {"count": event.count}
+        if event.code is None or fault is ev.ShoeFaultKind.UNREADABLE:
+            return "card_unreadable", {"reason": f"card {event.count} unreadable"}
+        try:
+            code = str(Card.parse(event.code))
+        except CardError:
+            return "card_unreadable", {"reason": f"card {event.count} is no card code"}
+        return "card", {"code": code, "count": event.count}
+
+    def _camera_frame(self, frame: CameraFrame) -> None:
+        """A frame from the camera worker: judge it, journal the verdict, then act on it."""
+        if self.crosscheck is None:
+            return
+        layout, loose = self.model.camera_layout()
+        verdict = self.crosscheck.on_frame(frame, layout, loose, self.model.round.number)
+        if verdict.effects:
+            self._commit(self.model, verdict.effects)
+        for trigger, kwargs in verdict.triggers:
+            self.fire(trigger, **kwargs)
+
+    def _button(self, button: str) -> tuple[str, dict[str, Any]]:
+        name, _, arg = button.replace(":", ".").partition(".")
+        name = _BUTTON_ALIASES.get(name, name)
+        if name not in BUTTONS:
+            return name, {}
+        return name, ({"seat": int(arg)} if arg.isdigit() else {})
+
+    def _key(self, event: ev.KeySwitchTurned) -> tuple[str, dict[str, Any]]:
+        if event.position == "normal":
+            return "key_off", {}
+        self.model.key_on = f"{event.device}:{event.position}"
+        self._commit(self.model, [Journal("supervisor:key_on", {"who": self.model.key_on})])
+        if self.model.state in HOLD_STATES:
+            return "supervisor_clear", {"who": self.model.key_on}
+        if event.position == "reset":
+            # The keyed reset mechanism (R12): the meter returns to its reset amount.
+            return "meter_correction", {"amount": self.model.meters.params.reset,
+                                        "reason": "keyed meter reset"}
+        return "", {}
+
+    # ------------------------------------------------------------------ commit and apply
+    def critical_state(self, model: TableModel) -> dict[str, Any]:
+        """What survives a power loss: meters, configuration hash, the round in progress."""
+        return {"meters": model.meters.to_json(), "config_hash": self.config_hash,
+                "procedure": model.snapshot()}
+
+    def _commit(self, model: TableModel, effects: list[Effect]) -> None:
+        secure, public = split(effects)
+        try:
+            self.journal.commit(secure, self.critical_state(model))
+        except JournalError:
+            # Nothing public may happen that the journal did not record (R14).
+            self.journal_healthy = False
+            raise
+        for effect in public:
+            self.outputs.apply(effect)
+            if isinstance(effect, OpLog):
+                _OPLOG.log(logging.getLevelName(effect.level.upper()), "%s", effect.message)
+        self._show(model.public_view())
+        checks = camera_checks(effects)
+        if checks and self.crosscheck is not None:
+            self.crosscheck.request(checks, model.round.number)
+
+    def _show(self, view: PublicView) -> None:
+        before = self.shown
+        old_lamps = dict(before.lamps) if before else {}
+        for lamp, state in view.lamps:
+            if old_lamps.get(lamp) != state:
+                self.outputs.apply(SetLamp(lamp, LampState(state)))
+        if before is None or before.dealer_text != view.dealer_text:
+            self.outputs.apply(ShowDealer(view.dealer_text))
+        if before is None or (before.sign_amount, before.sign_message, before.sign_win) != (
+                view.sign_amount, view.sign_message, view.sign_win):
+            self.outputs.apply(ShowSign(view.sign_amount, view.sign_message, *view.sign_win))
+        self.shown = view
+
+
+_BUTTON_ALIASES = {"shuffle": "shuffle_done", "clear": "clear_round"}
+
+_SHOE_FAULTS = {
+    ev.ShoeFaultKind.CUT_CARD: "cut_card",
+    ev.ShoeFaultKind.SHOE_EMPTY: "shoe_empty",
+}
+
+
+def config_digest(document: dict[str, Any]) -> str:
+    """SHA-256 of a configuration document in canonical JSON."""
+    return hashlib.sha256(canonical(document).encode()).hexdigest()

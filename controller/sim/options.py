@@ -1,0 +1,204 @@
+"""The plan of a simulated run: the table configuration, seats, wagers, bots and shoe.
+
+`build_options` turns `shoectl simulate`'s arguments into a validated `Options`: the shipped
+table set to the game, decks, seats, side wagers and meter asked for, the bots' policy and a
+scripted shoe (`--shoe-file`, every card one the shoe can hold). Anything the table cannot take
+is refused with a `ConfigError` naming the option.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from controller.rules.axman import AXMAN_DECK_COUNTS
+from controller.rules.cards import ALLOWED_DECK_COUNTS, Card, CardError, Rank
+from controller.rules.errors import ConfigError
+from controller.rules.hands import Game
+from controller.rules.meter import ProgressiveSettings
+from controller.rules.options import GameConfig, check_consistency
+from controller.rules.strategy import BasicStrategyPolicy, PlayerPolicy, StandPolicy
+from controller.service.tableconfig import load_default_table
+from controller.sim import table_view
+
+DEFAULT_ROUNDS = 100
+
+
+MAX_PACE = 10.0
+
+
+DEFAULT_BETS = {
+    "blackjack": "main=1000,perfect-pairs=100,lucky-ladies=100,match-the-dealer=100,"
+                 "blazing7s=500,axman=100",
+    "spanish21": "main=1000,match-the-dealer=100",
+    "baccarat": "banker=1000,tie=100,dragon-banker=100",
+}
+
+
+@dataclass
+class Options:
+    """Validated simulate options."""
+
+    config: GameConfig
+    seats: int
+    rounds: int
+    seed: int
+    bets: dict[str, int]
+    policy: PlayerPolicy
+    scripted: list[str] | None
+    meter_start: int | None
+    as_json: bool
+    state_dir: Path | None
+    in_process: bool = False
+    notes: list[str] = field(default_factory=list)
+    camera: bool = False
+    pace: float = table_view.DEFAULT_PACE
+
+
+def parse_bets(text: str) -> dict[str, int]:
+    """`main=1000,blazing7s=500` -> {"main": 1000, "blazing7s": 500}.
+
+    Raises:
+        ConfigError: a part is not NAME=CENTS.
+    """
+    bets: dict[str, int] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, eq, value = part.partition("=")
+        if not eq or not value.strip().isdigit():
+            raise ConfigError(f"--bets: {part!r} is not NAME=CENTS")
+        bets[name.strip()] = int(value)
+    return bets
+
+
+def read_shoe_file(path: Path) -> list[str]:
+    """The cards of a scripted shoe, one code a line (blank lines and # comments skipped).
+
+    Raises:
+        ConfigError: unreadable file or a line that is no card (naming the line).
+    """
+    return [card for _, card in read_shoe_lines(path)]
+
+
+def read_shoe_lines(path: Path) -> list[tuple[int, str]]:
+    """(line number, card code) of each card of a scripted shoe file.
+
+    Raises:
+        ConfigError: unreadable file, or a line that is no card (naming file, line, text).
+    """
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise ConfigError(f"--shoe-file {path}: {why}") from exc
+    cards = []
+    for number, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        try:
+            cards.append((number, str(Card.parse(text))))
+        except CardError as exc:
+            raise ConfigError(f"--shoe-file {path} line {number}: {text!r} is not a card "
+                              f"({exc})") from exc
+    return cards
+
+
+def check_shoe_cards(path: Path, cards: list[tuple[int, str]], decks: int,
+                     spanish: bool) -> None:
+    """Refuse, before anything is dealt, a card the configured shoe cannot hold (R9).
+
+    Raises:
+        ConfigError: naming the file, the line and the card: a ten in a Spanish 21 shoe, or
+            one copy more than the shoe's decks hold.
+    """
+    counts: dict[str, int] = {}
+    for number, card in cards:
+        if spanish and Card.parse(card).rank is Rank.TEN:
+            raise ConfigError(f"--shoe-file {path} line {number}: {card} cannot be in a "
+                              "Spanish 21 shoe (its 48-card decks have no tens)")
+        counts[card] = counts.get(card, 0) + 1
+        if counts[card] > decks:
+            raise ConfigError(f"--shoe-file {path} line {number}: {card} is copy "
+                              f"{counts[card]} of {card}, but a {decks}-deck shoe holds "
+                              f"{decks}")
+
+
+def build_options(args: argparse.Namespace) -> Options:
+    """Turn parsed arguments into a table configuration and a run plan.
+
+    Raises:
+        ConfigError: an option the table cannot take.
+    """
+    base = load_default_table().game
+    game = Game(args.game)
+    decks = _checked_decks(args, game, base.table.decks)
+    wanted = parse_bets(args.bets or DEFAULT_BETS[args.game])
+    config = _game_config(base, args, game, decks, wanted)
+    bets, notes = _offered_bets(wanted, config)
+    policy: PlayerPolicy = StandPolicy() if args.strategy == "stand" else BasicStrategyPolicy()
+    scripted = _scripted_shoe(args.shoe_file, decks, game) if args.shoe_file else None
+    return Options(config, args.seats, args.rounds, args.seed, bets, policy, scripted,
+                   args.meter_start, args.json, args.state_dir, args.in_process, notes,
+                   args.camera, args.pace)
+
+
+def _checked_decks(args: argparse.Namespace, game: Game, default_decks: int) -> int:
+    """Refuse seats, decks, pace or a camera the simulated table cannot have; the decks."""
+    if not 1 <= args.seats <= 9:
+        raise ConfigError(f"--seats: 1..9, got {args.seats}")
+    decks: int = args.decks or (8 if game is Game.BACCARAT else default_decks)
+    if decks not in ALLOWED_DECK_COUNTS:
+        raise ConfigError(f"--decks: a shoe holds 1, 2, 4, 5, 6 or 8 decks, not {decks}")
+    if args.camera and args.in_process:
+        raise ConfigError("--camera: the camera is a device; it cannot run with --in-process")
+    if not 0 <= args.pace <= MAX_PACE:
+        raise ConfigError(f"--pace: 0..{MAX_PACE} seconds a card, got {args.pace}")
+    return decks
+
+
+def _game_config(base: GameConfig, args: argparse.Namespace, game: Game, decks: int,
+                 wanted: dict[str, int]) -> GameConfig:
+    """The shipped table set to the game, decks, seats, side wagers and meter asked for."""
+    side_bets = {Game.BLACKJACK: base.table.side_bets, Game.SPANISH21: ("match-the-dealer",),
+                 Game.BACCARAT: ("dragon-bonus",)}[game]
+    if decks not in AXMAN_DECK_COUNTS:
+        side_bets = tuple(b for b in side_bets if b != "axman")
+    if game is not Game.BACCARAT:  # the table offers the side wagers the bots make
+        side_bets = tuple(b for b in side_bets if b in wanted)
+    table = replace(base.table, game=game, decks=decks, side_bets=side_bets,
+                    seats=max(base.table.seats, args.seats))
+    config = replace(base, table=table, progressive=_progressive(base.progressive, args))
+    check_consistency(config)  # e.g. no Match the Dealer pay table for this deck count
+    return config
+
+
+def _scripted_shoe(path: Path, decks: int, game: Game) -> list[str]:
+    """The cards of `--shoe-file`, each one the configured shoe can hold."""
+    lines = read_shoe_lines(path)
+    check_shoe_cards(path, lines, decks, game is Game.SPANISH21)
+    return [card for _, card in lines]
+
+
+def _progressive(base: ProgressiveSettings, args: argparse.Namespace) -> ProgressiveSettings:
+    settings = replace(base, reset=base.reset if args.meter_reset is None else args.meter_reset,
+                       increment=base.increment if args.meter_increment is None
+                       else args.meter_increment)
+    if settings.limit and settings.limit < settings.reset:
+        raise ConfigError("--meter-reset: above the configured limit")
+    return settings
+
+
+def _offered_bets(bets: dict[str, int], config: GameConfig) -> tuple[dict[str, int], list[str]]:
+    game = config.table.game
+    if game is Game.BACCARAT:
+        return bets, []
+    offered = set(config.table.side_bets) | {"main"}
+    kept = {k: v for k, v in bets.items() if k in offered}
+    notes = [f"{name} is not offered at {game.value} with {config.table.decks} decks; ignored"
+             for name in bets if name not in offered]
+    if "main" not in kept:
+        raise ConfigError("--bets: a main wager (main=CENTS) is needed")
+    if "blazing7s" in kept and kept["blazing7s"] != config.paytables.blazing7s.wager:
+        raise ConfigError(f"--bets: blazing7s is a fixed {config.paytables.blazing7s.wager}")
+    return kept, notes

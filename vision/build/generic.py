@@ -1,0 +1,329 @@
+"""Build the generic deck profile from synthetic cards: `python -m vision.build.generic`.
+
+The generic profile reads decks nobody enrolled. It is trained only on cards this package
+draws itself (`vision.build.synth`: ranks in this package's stroke outlines and in the typefaces of
+`vision.build.typefaces.TRAINING_FAMILIES` at many weights and widths, "10" or "T", drawn suits of
+varied proportions, index layouts from small to jumbo, inks and papers), laid on varied
+tables and photographed through varied imperfections (blur, low resolution, noise, JPEG,
+perspective, small cards, glare, tinted light), then read through the same corner reader as
+real frames. A second, independently seeded set of synthetic decks (same families) tunes the
+confidence model (softmax temperatures, novelty limits and the unsure threshold); no real
+photo is used, and no card of `vision.build.typefaces.HELD_OUT_FAMILIES`, on which the profile is
+measured (`bench/vision.py`).
+
+Building needs OpenCV 5 (its font engine) and the DejaVu fonts (Debian `fonts-dejavu-core` and
+`fonts-dejavu-extra`); reading cards with the built profile needs neither.
+
+The build is deterministic for a seed; `tests/vision/test_generic_profile.py` rebuilds a
+smaller profile and checks it agrees with the shipped one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.cards import RANKS, SUITS
+from vision.classify import Perceptron, log_softmax
+from vision.enroll import Sample, by_photo, class_arrays
+from vision.errors import VisionError
+from vision.index import CARD_WIDTH_PX, Box, CornerIndex, IndexLayout, read_corners
+from vision.profile import (
+    ColourModel,
+    DeckProfile,
+    generic_profile_path,
+    load_profile,
+    save_profile,
+)
+from vision.recognize import CornerFeatures, decide
+from vision.build.synth import (
+    BACKGROUNDS,
+    CardStyle,
+    Effects,
+    Placement,
+    RenderedCard,
+    compose,
+    random_card_style,
+    random_effects,
+)
+from vision.build.training import TrainOptions, train_perceptron
+from vision.build.typefaces import TRAINING_FAMILIES, missing
+
+PREFIX = 24
+"""Training samples whose fingerprint the profile records (see `fingerprint`)."""
+GENERIC_LAYOUT = IndexLayout(card_aspect=1.40, width=0.30, height=0.45)
+GENERIC_COLOUR = ColourModel(red_above=0.1, softness=0.025)
+"""Black ink has no red excess after the paper's colour is divided out (redness about 0 up
+to noise); any red ink has a clear excess. The boundary sits just above the noise."""
+
+
+@dataclass(frozen=True, slots=True)
+class GenericBuildOptions:
+    """Generic profile build settings.
+
+    Attributes:
+        cards: Synthetic cards to train on.
+        validation_cards: Synthetic cards (other decks) to tune the confidence model on.
+        seed: Seed of the training decks (validation uses seed + 1).
+        max_wrong: Largest share of validation answers allowed to be wrong.
+        min_unsure_below: The unsure threshold never goes below this (a deck nobody enrolled
+            deserves more caution than an enrolled one).
+        train: Perceptron training settings.
+    """
+
+    cards: int = 12000
+    validation_cards: int = 2500
+    seed: int = 2024
+    max_wrong: float = 0.001
+    min_unsure_below: float = 0.95
+    train: TrainOptions = field(default_factory=TrainOptions)
+
+
+BuildProgress = Callable[[str, int, int], None]
+
+
+def build(options: GenericBuildOptions | None = None, progress: BuildProgress | None = None) -> DeckProfile:
+    """Render, train and tune the generic profile."""
+    options = options or GenericBuildOptions()
+    problems = missing(TRAINING_FAMILIES)
+    if problems:
+        raise VisionError("cannot build the generic profile here: " + "; ".join(problems))
+    started = time.perf_counter()
+    train = synthetic_samples(options.cards, options.seed, progress)
+    validation = synthetic_samples(options.validation_cards, options.seed + 1, progress)
+    rank = _fit("rank", train, validation, options.train)
+    suit = _fit("suit", train, validation, options.train)
+    profile = DeckProfile("generic (synthetic decks)", "generic", GENERIC_LAYOUT, rank, suit,
+                          GENERIC_COLOUR, 1.0, {})
+    unsure_below, figures = choose_threshold(profile, validation, options)
+    info = {"cards": options.cards, "validation_cards": options.validation_cards,
+            "seed": options.seed, "samples": len(train), "train": asdict(options.train),
+            "prefix": fingerprint(train[:PREFIX]),
+            "build_seconds": round(time.perf_counter() - started, 1)} | figures
+    return DeckProfile(profile.name, "generic", GENERIC_LAYOUT, rank, suit, GENERIC_COLOUR,
+                       unsure_below, info)
+
+
+def synthetic_samples(count: int, seed: int, progress: BuildProgress | None = None,
+                      families: tuple[str, ...] = TRAINING_FAMILIES) -> list[Sample]:
+    """Corner samples of `count` synthetic cards, each of a newly drawn deck style.
+
+    A corner is kept only if the reader picked the glyphs that were drawn there, so a label
+    is never attached to the wrong glyph. Card n depends only on (seed, n, families).
+    """
+    samples: list[Sample] = []
+    for number in range(count):
+        rng = np.random.default_rng([seed, number])
+        code = RANKS[int(rng.integers(13))] + SUITS[int(rng.integers(4))]
+        style = random_card_style(rng, families)
+        samples.extend(Sample(code, number, number % 4, CornerFeatures.of(corner), True, side)
+                       for side, corner in _read_synthetic(code, style, number, rng))
+        if progress and (number + 1) % 500 == 0:
+            progress(f"rendered (seed {seed})", number + 1, count)
+    return samples
+
+
+def fingerprint(samples: Sequence[Sample]) -> list[list[Any]]:
+    """A compact record of training samples, by which a rebuild shows it drew the same cards.
+
+    Per sample: card, photo number, sums and norms of the rank and suit features, redness.
+    """
+    return [[s.code, s.photo, round(float(s.features.rank.sum()), 3),
+             round(float(np.linalg.norm(s.features.rank)), 4),
+             round(float(s.features.suit.sum()), 3),
+             round(float(np.linalg.norm(s.features.suit)), 4), round(s.features.redness, 4)]
+            for s in samples]
+
+
+def _read_synthetic(code: str, style: CardStyle, number: int,
+                    rng: np.random.Generator) -> list[tuple[int, CornerIndex]]:
+    width = float(rng.uniform(55, 110) if rng.random() < 0.35 else rng.uniform(100, 330))
+    side = int(width * style.aspect * 1.3) + 8
+    placement = Placement(code, (side / 2, side / 2), width, float(rng.uniform(0, 360)),
+                          float(rng.uniform(0, 0.22)), number)
+    background = BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))]
+    scene = compose([placement], (side, side), style, background,
+                    training_effects(rng, width), int(rng.integers(1 << 30)))
+    quad = scene.quads[0] + rng.normal(0, 0.008 * width, (4, 2)).astype(np.float32)
+    truth = scene.cards[0]
+    return [(side, corner)
+            for side, corner in enumerate(read_corners(scene.frame, quad, GENERIC_LAYOUT))
+            if corner is not None and _picked_drawn_glyphs(corner, truth)]
+
+
+def training_effects(rng: np.random.Generator, card_width: float) -> Effects:
+    """The camera imperfections a training card `card_width` pixels wide is seen through.
+
+    Wider than a typical camera's (`vision.build.synth.random_effects`), so blur, low resolution
+    and heavy JPEG are learned rather than met for the first time at the table; blur and
+    resolution loss are bounded relative to the card's size, so an index is never trained
+    on after it stopped being legible (that would only teach the classifiers to doubt).
+    """
+    effects = random_effects(rng, float(rng.uniform(0.2, 1.2)))
+    blur_limit = 0.012 * card_width
+    effects = replace(effects, blur=min(effects.blur, blur_limit))
+    if rng.random() < 0.15:
+        effects = replace(effects, blur=float(rng.uniform(min(1.2, blur_limit), blur_limit)))
+    if rng.random() < 0.25:
+        effects = replace(effects, downscale=float(rng.uniform(1.3, max(1.3, min(
+            2.8, card_width / 55)))))
+    if rng.random() < 0.2:
+        effects = replace(effects, jpeg_quality=int(rng.integers(30, 55)))
+    return effects
+
+
+def _picked_drawn_glyphs(corner: CornerIndex, truth: RenderedCard) -> bool:
+    scale = (CARD_WIDTH_PX, CARD_WIDTH_PX * GENERIC_LAYOUT.card_aspect)
+    return (_overlap(corner.rank.box, truth.rank_box, scale) > 0.4
+            and _overlap(corner.suit.box, truth.suit_box, scale) > 0.4)
+
+
+def _overlap(found: Box, drawn: tuple[float, float, float, float],
+             scale: tuple[float, float]) -> float:
+    """Intersection over union of a found box and a drawn box (card fractions)."""
+    x0, y0 = drawn[0] * scale[0], drawn[1] * scale[1]
+    x1, y1 = drawn[2] * scale[0], drawn[3] * scale[1]
+    width = min(found[2], x1) - max(found[0], x0)
+    height = min(found[3], y1) - max(found[1], y0)
+    if width <= 0 or height <= 0:
+        return 0.0
+    inter = width * height
+    union = (found[2] - found[0]) * (found[3] - found[1]) + (x1 - x0) * (y1 - y0) - inter
+    return float(inter / union)
+
+
+def _fit(part: str, train: Sequence[Sample], validation: Sequence[Sample],
+         options: TrainOptions) -> Perceptron:
+    """Train one classifier, then set its temperature and novelty limit on validation."""
+    classes, features, labels = class_arrays(train, part)
+    model = train_perceptron(classes, features, labels, options)
+    _, held, truth = class_arrays(validation, part)
+    temperature = fit_scaled_temperature(model.scores(held), truth)
+    return Perceptron(classes, model.mean, model.scale, model.weights, temperature,
+                      model.reference, _novelty_limit(model, held))
+
+
+def fit_scaled_temperature(scores: npt.NDArray[np.float32],
+                           truth: npt.NDArray[np.integer]) -> float:
+    """The softmax temperature that minimises the held-out negative log-likelihood."""
+    rows = np.arange(len(truth))
+    candidates = np.geomspace(0.3, 10.0, 60)
+    losses = [-float(log_softmax(scores / t)[rows, truth].mean()) for t in candidates]
+    return float(candidates[int(np.argmin(losses))])
+
+
+def _novelty_limit(model: Perceptron, held: npt.NDArray[np.float32]) -> float:
+    """Three times the 99th percentile of validation glyphs' hidden-space distance."""
+    probe = Perceptron(model.classes, model.mean, model.scale, model.weights, 1.0,
+                       model.reference, 1.0)
+    return float(3.0 * np.quantile(probe.novelty(held), 0.99))
+
+
+def choose_threshold(profile: DeckProfile, validation: Sequence[Sample],
+                     options: GenericBuildOptions) -> tuple[float, dict[str, float]]:
+    """The lowest unsure threshold keeping validation mistakes rare.
+
+    Returns:
+        The threshold (validation answers wrong at most `max_wrong` of the time) and the
+        validation figures at that threshold.
+    """
+    verdicts = []
+    for corners in by_photo(validation):
+        verdict = decide(profile, [s.features for s in corners], 0.0)
+        verdicts.append((verdict.confidence if not verdict.reason else -1.0,
+                         verdict.guess == corners[0].code))
+    confidences = np.array([c for c, _ in verdicts])
+    right = np.array([r for _, r in verdicts])
+    threshold = options.min_unsure_below
+    for candidate in np.concatenate([[options.min_unsure_below],
+                                     np.linspace(options.min_unsure_below, 0.999, 200)]):
+        answered = confidences >= candidate
+        wrong = float((answered & ~right).sum()) / max(1, len(right))
+        threshold = float(candidate)
+        if wrong <= options.max_wrong:
+            break
+    answered = confidences >= threshold
+    return threshold, {"validation_read": float(len(right)),
+                       "validation_right": float((answered & right).sum() / len(right)),
+                       "validation_answered": float(answered.sum() / len(right)),
+                       "validation_wrong": float((answered & ~right).sum() / len(right))}
+
+
+def read_all(profile: DeckProfile, samples: Sequence[Sample]) -> list[tuple[str, str | None]]:
+    """Per synthetic card: its code and the profile's answer (None when unsure)."""
+    answers = []
+    for corners in by_photo(samples):
+        verdict = decide(profile, [s.features for s in corners], profile.unsure_below)
+        answers.append((corners[0].code, None if verdict.reason else verdict.guess))
+    return answers
+
+
+def compare(shipped: DeckProfile, rebuilt: DeckProfile,
+            samples: Sequence[Sample]) -> dict[str, float]:
+    """How alike two profiles read the same synthetic cards.
+
+    Returns:
+        `agreement` (share of cards given the same answer, unsure counting as an answer) and
+        each profile's share of cards read right.
+    """
+    first, second = read_all(shipped, samples), read_all(rebuilt, samples)
+    total = max(1, len(first))
+    return {"cards": float(len(first)),
+            "agreement": sum(a == b for (_, a), (_, b) in zip(first, second, strict=True)) / total,
+            "shipped_right": sum(code == answer for code, answer in first) / total,
+            "rebuilt_right": sum(code == answer for code, answer in second) / total}
+
+
+def check(path: Path, options: GenericBuildOptions, progress: BuildProgress | None = None,
+          test_cards: int = 400) -> tuple[bool, dict[str, float]]:
+    """Rebuild with `options` and compare with the profile at `path` on fresh synthetic cards.
+
+    Equivalent means: the same training-card fingerprint, the same unsure threshold to within
+    0.01, and the same answer on at least 98% of the test cards.
+    """
+    shipped = load_profile(path)
+    rebuilt = build(options, progress)
+    figures = compare(shipped, rebuilt, synthetic_samples(test_cards, options.seed + 2))
+    same_data = shipped.info.get("prefix") == rebuilt.info.get("prefix")
+    figures["same_training_cards"] = float(same_data)
+    close = abs(shipped.unsure_below - rebuilt.unsure_below) <= 0.01
+    return same_data and close and figures["agreement"] >= 0.98, figures
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Build the generic profile and write it (by default into the package's data folder)."""
+    parser = argparse.ArgumentParser(prog="python -m vision.build.generic",
+                                     description="Build the generic deck profile.")
+    parser.add_argument("--out", default=str(generic_profile_path()), help="output .npz file")
+    defaults = GenericBuildOptions()
+    parser.add_argument("--cards", type=int, default=defaults.cards)
+    parser.add_argument("--validation-cards", type=int, default=defaults.validation_cards)
+    parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--check", action="store_true",
+                        help="rebuild and compare with --out instead of writing it")
+    args = parser.parse_args(argv)
+    options = GenericBuildOptions(args.cards, args.validation_cards, args.seed)
+
+    def report(stage: str, done: int, total: int) -> None:
+        sys.stderr.write(f"{stage}: {done}/{total}\n")
+
+    if args.check:
+        equivalent, figures = check(Path(args.out), options, report)
+        sys.stdout.write(f"{'equivalent' if equivalent else 'DIFFERENT'}: {figures}\n")
+        return 0 if equivalent else 1
+    profile = build(options, report)
+    save_profile(profile, Path(args.out))
+    sys.stdout.write(f"wrote {args.out}: {dict(profile.info)}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

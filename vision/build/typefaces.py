@@ -1,0 +1,151 @@
+"""Real typefaces for synthetic index glyphs, rasterised by OpenCV 5's own font engine.
+
+OpenCV 5 renders text through `cv2.FontFace`: its built-in faces ("sans", a variable-weight
+grotesque, its italic, and "uni", a humanist sans) and any TrueType file it is given. The
+DejaVu faces are read from the machine's font folders when present (Debian's
+`fonts-dejavu-core`, and `fonts-dejavu-extra` for the condensed, oblique and math faces;
+Bitstream Vera licence, which allows use and redistribution; only rendered pixels feed the
+generic profile's training, no font data is kept or shipped).
+
+Faces are grouped in design families. The generic profile trains on `TRAINING_FAMILIES`
+(plus this package's stroke outlines, family "stroke") and is measured on
+`HELD_OUT_FAMILIES`, designs it never saw: the held-out figures are figures on unseen
+typefaces, not on fresh samples of trained ones.
+
+Nothing here is needed to read cards: only the synthetic renderer uses it.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import SceneError
+
+STROKE: Final = "stroke"
+"""Family name of this package's own stroke outlines (`vision.build.strokes`)."""
+FONT_FOLDERS: Final = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
+_RENDER_HEIGHT: Final = 160
+
+
+@dataclass(frozen=True, slots=True)
+class Typeface:
+    """One face a deck's index may be printed in.
+
+    Attributes:
+        name: Short name ("dejavu-serif-bold").
+        family: Design family; held-out evaluation leaves whole families out.
+        source: An OpenCV built-in face ("sans", "italic", "uni") or a font file name.
+        variable: Whether the face has a weight axis (100 thin to 900 black).
+    """
+
+    name: str
+    family: str
+    source: str
+    variable: bool = False
+
+
+FACES: Final = (
+    Typeface("cv-sans", "cv-sans", "sans", variable=True),
+    Typeface("cv-italic", "cv-italic", "italic", variable=True),
+    Typeface("cv-uni", "cv-uni", "uni"),
+    Typeface("dejavu-sans", "dejavu-sans", "DejaVuSans.ttf"),
+    Typeface("dejavu-sans-bold", "dejavu-sans", "DejaVuSans-Bold.ttf"),
+    Typeface("dejavu-sans-condensed", "dejavu-sans", "DejaVuSansCondensed.ttf"),
+    Typeface("dejavu-sans-condensed-bold", "dejavu-sans", "DejaVuSansCondensed-Bold.ttf"),
+    Typeface("dejavu-sans-oblique", "dejavu-sans", "DejaVuSans-Oblique.ttf"),
+    Typeface("dejavu-serif", "dejavu-serif", "DejaVuSerif.ttf"),
+    Typeface("dejavu-serif-bold", "dejavu-serif", "DejaVuSerif-Bold.ttf"),
+    Typeface("dejavu-serif-condensed", "dejavu-serif", "DejaVuSerifCondensed.ttf"),
+    Typeface("dejavu-serif-condensed-bold", "dejavu-serif", "DejaVuSerifCondensed-Bold.ttf"),
+    Typeface("dejavu-serif-italic", "dejavu-serif", "DejaVuSerif-Italic.ttf"),
+    Typeface("dejavu-mono", "dejavu-mono", "DejaVuSansMono.ttf"),
+    Typeface("dejavu-mono-bold", "dejavu-mono", "DejaVuSansMono-Bold.ttf"),
+    Typeface("dejavu-math", "dejavu-math", "DejaVuMathTeXGyre.ttf"),
+)
+TRAINING_FAMILIES: Final = (STROKE, "cv-sans", "cv-italic", "dejavu-sans")
+"""Families the generic profile is trained on."""
+HELD_OUT_FAMILIES: Final = ("cv-uni", "dejavu-mono", "dejavu-serif", "dejavu-math")
+"""Families kept out of training, to measure the generic profile on unseen designs (the
+serif families are held out whole: the only serifs training sees are the stroke outlines')."""
+_BUILT_IN: Final = frozenset({"sans", "italic", "uni"})
+
+
+def faces_of(families: tuple[str, ...]) -> list[Typeface]:
+    """The faces of `families` (the stroke family has none)."""
+    return [face for face in FACES if face.family in families]
+
+
+def face_named(name: str) -> Typeface:
+    """The face called `name`.
+
+    Raises:
+        SceneError: No face has that name.
+    """
+    for face in FACES:
+        if face.name == name:
+            return face
+    raise SceneError(f"unknown typeface {name!r}; known: {', '.join(f.name for f in FACES)}")
+
+
+def missing(families: tuple[str, ...]) -> list[str]:
+    """Why faces of `families` cannot be drawn here, one line each (empty when all can)."""
+    if not hasattr(cv2, "FontFace"):
+        return [f"OpenCV {cv2.__version__} has no FontFace (OpenCV 5 is needed)"]
+    return [f"{face.name}: font file {face.source} not found under "
+            f"{', '.join(str(p) for p in FONT_FOLDERS)}"
+            for face in faces_of(families)
+            if face.source not in _BUILT_IN and _font_file(face.source) is None]
+
+
+@functools.cache
+def _font_file(name: str) -> Path | None:
+    for folder in FONT_FOLDERS:
+        if folder.is_dir():
+            for path in sorted(folder.rglob(name)):
+                return path
+    return None
+
+
+@functools.cache
+def _font(source: str) -> Any:
+    """The OpenCV face for `source`, kept alive for the process (faces must outlive use)."""
+    if not hasattr(cv2, "FontFace"):
+        raise SceneError(f"typefaces need OpenCV 5's FontFace; OpenCV {cv2.__version__} "
+                         "has none")
+    if source in _BUILT_IN:
+        return cv2.FontFace(source)
+    path = _font_file(source)
+    if path is None:
+        raise SceneError(f"font file {source} not found under "
+                         f"{', '.join(str(p) for p in FONT_FOLDERS)}")
+    return cv2.FontFace(str(path))
+
+
+def text_mask(text: str, face: Typeface, weight: int = 400) -> npt.NDArray[np.float32]:
+    """Ink mask (1 = ink) of `text` in `face`, cropped to the ink.
+
+    Args:
+        text: The characters, e.g. "10".
+        face: The typeface.
+        weight: 100 (thin) to 900 (black); only variable faces use it.
+
+    Raises:
+        SceneError: The face cannot be drawn here (see `missing`).
+    """
+    size = _RENDER_HEIGHT
+    canvas = np.zeros((2 * size, size * (len(text) + 1)), np.uint8)
+    cv2.putText(canvas, text, (size // 4, round(1.4 * size)), 255, _font(face.source), size,
+                weight if face.variable else 0)
+    mask = canvas.astype(np.float32) / 255.0
+    rows = np.flatnonzero(mask.max(axis=1) > 0.05)
+    cols = np.flatnonzero(mask.max(axis=0) > 0.05)
+    if rows.size == 0:
+        raise SceneError(f"typeface {face.name} drew nothing for {text!r}")
+    return np.ascontiguousarray(mask[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1])

@@ -11,14 +11,14 @@ the board's state and then releases its failsafe (`send("failsafe", active=False
 
 from __future__ import annotations
 
-import functools
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from firmware_bridge.catalogue import BoardCatalogue, Catalogue
 from firmware_bridge.clock import Clock, monotonic
 from firmware_bridge.codec import FieldValue, Message
+from firmware_bridge.delivery import BridgeEventSink, Delivery, MessageSink, TrafficSink, Waiter
 from firmware_bridge.errors import (
     BridgeClosedError,
     BridgeError,
@@ -28,37 +28,17 @@ from firmware_bridge.errors import (
     RequestTimeoutError,
 )
 from firmware_bridge.handshake import BoardIdentity, Expectation
-from firmware_bridge.host import AckOn, EventBaseline, HostEndpoint, Notice
+from firmware_bridge.host import AckOn, EventBaseline, HostEndpoint
 from firmware_bridge.link import LinkTiming
 from firmware_bridge.status import (
-    BridgeEvent,
     BridgeStats,
     ClientState,
-    Connected,
-    Disconnected,
     ReaderFailed,
-    Refused,
-    SinkFailed,
     TrafficRecord,
 )
 from firmware_bridge.transport import DEFAULT_BAUDRATE, SerialTransport, Transport
 
 logger = logging.getLogger(__name__)
-
-MessageSink = Callable[[Message], None]
-BridgeEventSink = Callable[[BridgeEvent], None]
-TrafficSink = Callable[[TrafficRecord], None]
-ALL_MESSAGES = "*"
-_EVENTS = "events"
-
-
-class _Waiter:
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.done = threading.Event()
-        self.message: Message | None = None
-        self.error: BridgeError | None = None
-
 
 class BridgeClient:
     """The host end of the link to one board, over a serial port.
@@ -98,11 +78,7 @@ class BridgeClient:
         self._lock = threading.RLock()
         self._settled = threading.Event()
         self._failure: BridgeError | None = None
-        self._subscribers: dict[str, list[MessageSink]] = {}
-        self._event_sinks: list[BridgeEventSink] = []
-        self._traffic_sinks: list[TrafficSink] = []
-        self._waiters: list[_Waiter] = []
-        self._calls: list[tuple[str, Callable[[], None]]] = []
+        self._delivery = Delivery(url, self._lock, self._settled)
 
     # ------------------------------------------------------------------ public API
 
@@ -158,12 +134,12 @@ class BridgeClient:
             response = self._engine.board.spec(name).response
             if response is None:
                 raise CodecError(f"{self.url}: {name!r} has no response in the catalogue")
-            waiter = _Waiter(response)
-            self._waiters.append(waiter)
+            waiter = Waiter(response)
+            self._delivery.waiters.append(waiter)
             try:
                 self._engine.send(name, fields)
             except BridgeError:
-                self._waiters.remove(waiter)
+                self._delivery.waiters.remove(waiter)
                 raise
             self._flush()
         return self._await(waiter, name, timeout)
@@ -176,17 +152,17 @@ class BridgeClient:
         restarts too).
         """
         with self._lock:
-            self._subscribers.setdefault(name, []).append(sink)
+            self._delivery.subscribers.setdefault(name, []).append(sink)
 
     def subscribe_events(self, sink: BridgeEventSink) -> None:
         """Hand every link event (`Connected`, `Disconnected`, ...) to `sink`."""
         with self._lock:
-            self._event_sinks.append(sink)
+            self._delivery.event_sinks.append(sink)
 
     def subscribe_traffic(self, sink: TrafficSink) -> None:
         """Hand every traffic record (decoded, secrets masked) to `sink`."""
         with self._lock:
-            self._traffic_sinks.append(sink)
+            self._delivery.traffic_sinks.append(sink)
 
     @property
     def state(self) -> ClientState:
@@ -241,7 +217,7 @@ class BridgeClient:
                 return
             self._engine.stop("closed by the host")
             self._flush()
-            self._fail_waiters(LinkDownError(f"{self.url}: client closed"))
+            self._delivery.fail_waiters(LinkDownError(f"{self.url}: client closed"))
         self._settled.set()
         self._transport.close()
 
@@ -257,13 +233,13 @@ class BridgeClient:
         with self._lock:
             self._engine.feed(data)
             self._dispatch()
-        self._run_calls()
+        self._delivery.run_calls()
 
     def _on_tick(self) -> None:
         with self._lock:
             self._engine.poll()
             self._dispatch()
-        self._run_calls()
+        self._delivery.run_calls()
 
     def _on_reader_error(self, error: BaseException) -> None:
         with self._lock:
@@ -272,39 +248,15 @@ class BridgeClient:
             self._engine.stop(f"reader failed: {error}")
             self._engine.state = ClientState.FAILED
             self._failure = LinkDownError(f"{self.url}: reader failed: {error}")
-            self._fail_waiters(self._failure)
-            self._queue_event(ReaderFailed(self.url, error))
+            self._delivery.fail_waiters(self._failure)
+            self._delivery.queue_event(ReaderFailed(self.url, error))
         self._settled.set()
-        self._run_calls()
+        self._delivery.run_calls()
 
     def _dispatch(self) -> None:
         for notice in self._engine.take_notices():
-            self._route(notice)
+            self._delivery.route(notice)
         self._flush()
-
-    def _route(self, notice: Notice) -> None:
-        if isinstance(notice, TrafficRecord):
-            for traffic_sink in self._traffic_sinks:
-                self._calls.append(("traffic", functools.partial(traffic_sink, notice)))
-        elif isinstance(notice, Message):
-            self._deliver(notice)
-        else:
-            if isinstance(notice, Connected | Refused):
-                self._settled.set()
-            if isinstance(notice, Disconnected | Refused):
-                self._fail_waiters(LinkDownError(f"{self.url}: {notice.reason}"))
-            self._queue_event(notice)
-
-    def _deliver(self, message: Message) -> None:
-        for waiter in self._waiters:
-            if waiter.name == message.name:
-                waiter.message = message
-                self._waiters.remove(waiter)
-                waiter.done.set()
-                break
-        for key in (message.name, ALL_MESSAGES):
-            for sink in self._subscribers.get(key, ()):
-                self._calls.append((key, functools.partial(sink, message)))
 
     # ------------------------------------------------------------------ helpers
 
@@ -336,11 +288,11 @@ class BridgeClient:
         except BridgeError as error:
             logger.warning("%s: %s", self.url, error)
 
-    def _await(self, waiter: _Waiter, name: str, timeout: float) -> Message:
+    def _await(self, waiter: Waiter, name: str, timeout: float) -> Message:
         waiter.done.wait(timeout)
         with self._lock:
-            if waiter in self._waiters:
-                self._waiters.remove(waiter)
+            if waiter in self._delivery.waiters:
+                self._delivery.waiters.remove(waiter)
         if waiter.message is not None:
             return waiter.message
         if waiter.error is not None:
@@ -348,26 +300,3 @@ class BridgeClient:
         raise RequestTimeoutError(
             f"{self.url}: no {waiter.name!r} answered {name!r} in {timeout} s"
         )
-
-    def _fail_waiters(self, error: BridgeError) -> None:
-        for waiter in self._waiters:
-            waiter.error = error
-            waiter.done.set()
-        self._waiters.clear()
-
-    def _queue_event(self, event: BridgeEvent) -> None:
-        for sink in self._event_sinks:
-            self._calls.append((_EVENTS, functools.partial(sink, event)))
-
-    def _run_calls(self) -> None:
-        """Run the sinks collected under the lock, outside it, on the reader thread."""
-        with self._lock:
-            calls, self._calls = self._calls, []
-        for subscription, call in calls:
-            try:
-                call()
-            except Exception as error:
-                logger.exception("%s: sink for %s failed", self.url, subscription)
-                if subscription != _EVENTS:
-                    with self._lock:
-                        self._queue_event(SinkFailed(self.url, subscription, error))

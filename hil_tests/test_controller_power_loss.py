@@ -15,7 +15,7 @@ import pytest
 from controller.cli import simulate_command
 from controller.journal import audit
 from controller.journal.store import JournalStore
-from controller.procedure import progressive
+from controller.procedure import meter_books
 from controller.procedure.blackjack_model import BlackjackModel
 from controller.procedure.table_model import Setup
 from controller.service.runtime import RecordingOutputs, TableRuntime
@@ -42,7 +42,7 @@ def restart_matches_the_stored_state(state_dir: Path, killed: bool) -> str:
     runtime = TableRuntime(Setup(config(), burn=True), store, RecordingOutputs(),
                            BlackjackModel, critical["config_hash"])
     assert runtime.model.snapshot() == critical["procedure"]
-    assert runtime.model.meters.to_json() == critical["meters"]
+    assert runtime.model.progressive.meters.to_json() == critical["meters"]
     power_on = list(store.entries(["power:on"]))[-1]
     assert power_on.data["clean_shutdown"] is not killed
     assert runtime.shown is not None  # public outputs re-asserted
@@ -70,7 +70,7 @@ def test_sigkill_at_many_points_loses_nothing(tmp_path: Path) -> None:
     power_ons = len(list(store.entries(["power:on"])))
     critical = store.load_critical()
     store.close()
-    meters = progressive.Meters.from_json(critical["meters"])
+    meters = meter_books.Meters.from_json(critical["meters"])
     assert meters.progressive_in == contributions > 0
     assert meters.hits == hits
     assert power_ons == 2 * KILLS  # one by each run, one by each check

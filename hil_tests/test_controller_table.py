@@ -95,7 +95,7 @@ def test_sign_silence_refuses_progressive_until_it_answers(app: TableApp) -> Non
     sign = app.devices.emulators["sign"]
     model = app.runtime.model
     sign.go_silent()
-    assert app.loop.run_until(lambda: not model.progressive_open(), 10)
+    assert app.loop.run_until(lambda: not model.progressive.is_open(), 10)
     sign.answer_again()
     assert app.loop.run_until(model.progressive_open, 10)
     kinds = [e.kind for e in app.runtime.journal.entries()]
@@ -128,7 +128,7 @@ def test_a_card_received_but_never_journalled_is_taken_after_a_power_loss(
     sim.step()
     while app.runtime.model.state == "betting":
         sim.step()
-    last = app.runtime.model.shoe.last_card_no
+    last = app.runtime.model.shoe.tally.last_card_no
     shoe_emulator = app.devices.emulators["shoe"]
     waiting = app.loop.pending()
     shoe_emulator.draw()
@@ -153,7 +153,7 @@ def test_a_card_received_but_never_journalled_is_taken_after_a_power_loss(
     try:
         rig.wait_for_links(again)
         model = again.runtime.model
-        assert again.loop.run_until(lambda: model.shoe.last_card_no == last + 1, 10)
+        assert again.loop.run_until(lambda: model.shoe.tally.last_card_no == last + 1, 10)
         assert model.state != "shoe_error"
         kinds = {entry.kind for entry in again.runtime.journal.entries(
             ["shoe:card_after_gap", "shoe:card_repeated"])}

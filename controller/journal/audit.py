@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from controller.journal.store import JournalError, JournalStore, open_existing
-from controller.procedure import progressive
+from controller.procedure import meter_books
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,8 +48,8 @@ def _verify(store: JournalStore) -> AuditReport:
 
 
 def _meter_problem(store: JournalStore, critical: dict[str, object] | None) -> str:
-    records = ((e.kind, e.data) for e in store.entries(progressive.METER_KINDS))
-    replayed, problem = progressive.replay(records)
+    records = ((e.kind, e.data) for e in store.entries(meter_books.METER_KINDS))
+    replayed, problem = meter_books.replay(records)
     if problem:
         return f"meter records inconsistent: {problem}"
     stored = critical.get("meters") if critical else None
@@ -57,10 +57,10 @@ def _meter_problem(store: JournalStore, critical: dict[str, object] | None) -> s
         return "" if replayed is None else "the journal has meter records but no stored meters"
     if not isinstance(stored, dict):
         return "stored meters unreadable"
-    return progressive.reconcile(progressive.Meters.from_json(stored), replayed)
+    return meter_books.reconcile(meter_books.Meters.from_json(stored), replayed)
 
 
-def stored_meters(state_dir: Path) -> progressive.Meters | None:
+def stored_meters(state_dir: Path) -> meter_books.Meters | None:
     """The meters in the critical state of `state_dir` (None when none were recorded).
 
     Raises:
@@ -69,4 +69,4 @@ def stored_meters(state_dir: Path) -> progressive.Meters | None:
     with open_existing(state_dir) as store:
         critical = store.load_critical()
     meters = critical.get("meters") if critical else None
-    return progressive.Meters.from_json(meters) if isinstance(meters, dict) else None
+    return meter_books.Meters.from_json(meters) if isinstance(meters, dict) else None

@@ -1,8 +1,8 @@
-"""The Midi Baccarat procedure model: conditions and callbacks of BACCARAT_TABLE.
+"""The Midi Baccarat procedure model: what the baccarat transition table drives.
 
 The coup is the rules' `Coup`; which hand is due the next card and whether a third card is
 drawn come from `controller.rules.baccarat` (R19), settlement from `settle_baccarat`. The
-lamps tell the dealer which hand draws.
+lamps tell the dealer which hand draws (baccarat cards are dealt face up).
 """
 
 from __future__ import annotations
@@ -11,38 +11,79 @@ from typing import Any
 
 from transitions import EventData
 
+from controller.procedure import meter_books
 from controller.procedure.effects import CameraCheck, Journal, Lamp, LampState, OpLog
-from controller.procedure.progressive import Meters
 from controller.procedure.table_model import Setup, TableModel
+from controller.procedure.table_outputs import TableOutputs
 from controller.procedure.tables import build_machine
+from controller.procedure.wager_book import WagerBook
 from controller.rules import baccarat as bac
 from controller.rules.cards import Card
 
+BACCARAT_BETS = (bac.BaccaratBet.BANKER, bac.BaccaratBet.PLAYER, bac.BaccaratBet.TIE)
+"""The main wagers: a seat needs one of Banker, Player and Tie."""
 
-class BaccaratModel(TableModel):
-    """The model the baccarat transition table drives."""
 
-    def __init__(self, setup: Setup, meters: Meters, initial: str = "shoe_loading") -> None:
-        super().__init__(setup, meters)
-        self.coup = bac.Coup()
-        self.bets: dict[int, dict[str, int]] = {}
-        self.machine = build_machine(self, "baccarat", initial)
-
-    def main_bets(self) -> tuple[str, ...]:
-        """Banker, Player and Tie (a seat needs one of them)."""
-        return (bac.BaccaratBet.BANKER, bac.BaccaratBet.PLAYER, bac.BaccaratBet.TIE)
+class BaccaratWagers(WagerBook):
+    """Baccarat wagers: any of the game's own bets on a seat of the table."""
 
     def wager_allowed(self, event: EventData) -> bool:
         """Condition: a baccarat wager on a seat of this table."""
         seat, bet = int(event.kwargs.get("seat", 0)), str(event.kwargs.get("bet", ""))
         known = bet in [b.value for b in bac.BaccaratBet]
-        in_range = 1 <= seat <= self.setup.config.table.seats
+        in_range = 1 <= seat <= self.model.setup.config.table.seats
         return known and in_range and int(event.kwargs.get("cents", 0)) > 0
+
+
+class BaccaratOutputs(TableOutputs):
+    """The shared lamps, and which hand draws; the display names the hand due a card."""
+
+    model: BaccaratModel
+
+    def __init__(self, model: BaccaratModel) -> None:
+        super().__init__(model)
+        self.model = model
+
+    def lamps(self) -> dict[str, LampState]:
+        """The shared lamps, and which hand draws (baccarat cards are dealt face up)."""
+        on, off = LampState.ON, LampState.OFF
+        lamps = super().lamps()
+        due = self.model.card_due_to()
+        lamps[Lamp.PLAYER_DRAW] = on if due is bac.Side.PLAYER else off
+        lamps[Lamp.BANKER_DRAW] = on if due is bac.Side.BANKER else off
+        return lamps
+
+    def round_text(self) -> str:
+        """The hand due a card, else the state and the coup."""
+        due = self.model.card_due_to()
+        if due is not None:
+            return f"DEAL {due.value.upper()}"
+        return f"{self.model.state.upper()} COUP {self.model.round.number}"
+
+
+class BaccaratModel(TableModel):
+    """The model the baccarat transition table drives.
+
+    Attributes:
+        coup: The rules' coup in play.
+        bets: Each seat's wagers locked at no more bets.
+    """
+
+    outputs: BaccaratOutputs
+
+    def __init__(self, setup: Setup, meters: meter_books.Meters,
+                 initial: str = "shoe_loading") -> None:
+        super().__init__(setup, meters)
+        self.coup = bac.Coup()
+        self.bets: dict[int, dict[str, int]] = {}
+        self.wagers = BaccaratWagers(self, tuple(BACCARAT_BETS))
+        self.outputs = BaccaratOutputs(self)
+        self.machine = build_machine(self, "baccarat", initial)
 
     def lock_out_bets(self, event: EventData) -> None:
         """Callback: no more bets; wagers are checked by the rules and the coup begins."""
         self.bets = {}
-        for seat, wagers in sorted(self.pending_wagers.items()):
+        for seat, wagers in sorted(self.wagers.pending.items()):
             bac.check_baccarat_bets(bac.BaccaratSeat(seat, wagers))
             self.bets[seat] = dict(wagers)
         self.coup = bac.Coup()
@@ -73,13 +114,13 @@ class BaccaratModel(TableModel):
 
     def deal_card(self, event: EventData) -> None:
         """Callback: the card goes to the hand due (journal only)."""
-        card = self.count_card(str(event.kwargs["code"]))
+        card = self.shoe.count_card(str(event.kwargs["code"]))
         side = bac.next_side(self.coup)
         self.coup = bac.deal_card(self.coup, Card.parse(card))
         self.emit(Journal("card:dealt", {"round": self.round.number,
                                          "to": side.value if side else None, "card": card}))
         if side is not None:
-            self.emit(CameraCheck(side.value, card, f"card {self.shoe.cards_out}"))
+            self.emit(CameraCheck(side.value, card, f"card {self.shoe.tally.cards_out}"))
 
     def camera_layout(self) -> tuple[dict[str, list[str | None]], list[str]]:
         """The two hands as dealt."""
@@ -124,7 +165,7 @@ class BaccaratModel(TableModel):
 
     def hold_card_in_error(self, event: EventData) -> None:
         """Callback (irregularity): a card drawn when none is due; it will be burned."""
-        card = self.count_card(str(event.kwargs["code"]))
+        card = self.shoe.count_card(str(event.kwargs["code"]))
         self.error_return = event.transition.source if event.transition else ""
         self.round.next_card = card
         self.emit(Journal("irregularity:card_drawn_in_error", {"card": card}),
@@ -138,22 +179,6 @@ class BaccaratModel(TableModel):
     def wagers_in_play(self) -> list[dict[str, Any]]:
         """Each seat's locked wagers (returned if the coup is voided)."""
         return [{"seat": seat, "wagers": dict(bets)} for seat, bets in sorted(self.bets.items())]
-
-    def lamps(self) -> dict[str, LampState]:
-        """The shared lamps, and which hand draws (baccarat cards are dealt face up)."""
-        on, off = LampState.ON, LampState.OFF
-        lamps = super().lamps()
-        due = self.card_due_to()
-        lamps[Lamp.PLAYER_DRAW] = on if due is bac.Side.PLAYER else off
-        lamps[Lamp.BANKER_DRAW] = on if due is bac.Side.BANKER else off
-        return lamps
-
-    def round_text(self) -> str:
-        """The hand due a card, else the state and the coup."""
-        due = self.card_due_to()
-        if due is not None:
-            return f"DEAL {due.value.upper()}"
-        return f"{self.state.upper()} COUP {self.round.number}"
 
     def snapshot(self) -> dict[str, Any]:
         """The procedure's part of the critical state."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from transitions import EventData, Machine, MachineError
 
@@ -44,12 +44,22 @@ class ProcedureModel:
         self.reshuffle_return = ""
         self._fired: list[tuple[str, bool]] = []
 
-    def __getattr__(self, name: str) -> Callable[[EventData], bool]:
-        """Resolve the generated `resumes_to_<state>` style conditions of the tables."""
-        for prefix, attribute in _RETURN_CONDITIONS.items():
-            if name.startswith(prefix):
-                return _returns(self, attribute, name.removeprefix(prefix), name)
-        raise AttributeError(name)
+    if not TYPE_CHECKING:  # hidden from mypy, so a misspelt attribute stays an error
+
+        def __getattr__(self, name: str) -> Callable[[EventData], Any]:
+            """Resolve the tables' names that are not plain methods of the model.
+
+            `part.method` is a method of one of the model's parts (its shoe, wagers, progressive
+            desk...); `resumes_to_<state>` and its kin are the generated return conditions.
+            """
+            part, dot, method = name.partition(".")
+            if dot:
+                found: Callable[[EventData], Any] = getattr(getattr(self, part), method)
+                return found
+            for prefix, attribute in _RETURN_CONDITIONS.items():
+                if name.startswith(prefix):
+                    return _returns(self, attribute, name.removeprefix(prefix), name)
+            raise AttributeError(name)
 
     # ------------------------------------------------------------------ driving
     def fire(self, name: str, **kwargs: Any) -> bool:

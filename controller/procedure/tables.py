@@ -85,50 +85,50 @@ def _common(S: Any, in_round: list[Any],  # noqa: N803 (S: the family's state en
     live = _names([s for s in S if s not in (S.SHOE_ERROR, S.FAULT)])
     in_play = _names([*in_round, S.SETTLEMENT, S.CARD_IN_ERROR, S.RESHUFFLE_DISCARDS])
     rows = [
-        _t("shuffle_done", S.SHOE_LOADING, S.BURN, "burn_needed", after="record_shuffle"),
-        _t("shuffle_done", S.SHOE_LOADING, S.BETTING, after="record_shuffle"),
-        _t("card", S.BURN, S.BETTING, "card_is_possible", after="burn_card"),
-        _t("wager", S.BETTING, None, "wager_allowed", after="place_wager"),
-        _t("bet_sensor", live, None, after="sense_bet"),
+        _t("shuffle_done", S.SHOE_LOADING, S.BURN, "shoe.burn_needed", after="shoe.record_shuffle"),
+        _t("shuffle_done", S.SHOE_LOADING, S.BETTING, after="shoe.record_shuffle"),
+        _t("card", S.BURN, S.BETTING, "shoe.card_is_possible", after="shoe.burn_card"),
+        _t("wager", S.BETTING, None, "wagers.wager_allowed", after="wagers.place_wager"),
+        _t("bet_sensor", live, None, after="wagers.sense_bet"),
         # Bet sensors lock out at no more bets; the meter rises per accepted wager (R10).
-        _t("no_more_bets", S.BETTING, S.DEALING, "has_wagers", after="lock_out_bets"),
+        _t("no_more_bets", S.BETTING, S.DEALING, "wagers.has_wagers", after="lock_out_bets"),
         # Shoe and reader errors (R9): only the supervisor key leaves shoe_error.
-        _t("card", live, S.SHOE_ERROR, "card_is_impossible", after="record_hold"),
+        _t("card", live, S.SHOE_ERROR, "shoe.card_is_impossible", after="record_hold"),
         _t("card_unreadable", live, S.SHOE_ERROR, after="record_hold"),
         _t("wrong_back", live, S.SHOE_ERROR, after="record_hold"),
         _t("shoe_error", live, S.SHOE_ERROR, after="record_hold"),
         _t("fault", every, S.FAULT, after="record_hold"),
         # Irregularities that do not stop the table (RULES.md).
-        _t("face_up_card", live, None, after="discard_face_up"),
-        _t("cut_card", live, None, after="note_cut_card"),
+        _t("face_up_card", live, None, after="shoe.discard_face_up"),
+        _t("cut_card", live, None, after="shoe.note_cut_card"),
         # The shoe is empty: that matters only once a card is due (decisions.md "Shoe"). A
         # round that completes with the cards dealt is settled; one that wants a card that
         # is not there waits for the discards (a live table) or is voided (a shoe file).
-        _t("shoe_empty", _names(in_round), S.RESHUFFLE_DISCARDS, "card_is_wanted",
-           after="record_too_few"),
-        _t("shoe_empty", in_play, None, after="note_shoe_empty"),
+        _t("shoe_empty", _names(in_round), S.RESHUFFLE_DISCARDS, "shoe.card_is_wanted",
+           after="shoe.record_too_few"),
+        _t("shoe_empty", in_play, None, after="shoe.note_shoe_empty"),
         _t("shoe_empty", [S.SHOE_LOADING, S.BURN, S.BETTING, S.ROUND_OVER], S.SHOE_LOADING,
-           after="record_shoe_finished"),
-        _t("out_of_cards", _names(in_round), S.RESHUFFLE_DISCARDS, "card_is_wanted",
-           after="record_too_few"),
+           after="shoe.record_shoe_finished"),
+        _t("out_of_cards", _names(in_round), S.RESHUFFLE_DISCARDS, "shoe.card_is_wanted",
+           after="shoe.record_too_few"),
         # A void round (supervisor key, R9): every wager is returned and the progressive
         # contributions it collected are reversed by a recorded meter:void.
-        _t("void_round", in_play, S.SHOE_LOADING, ["supervisor_key_on", "shuffle_due"],
+        _t("void_round", in_play, S.SHOE_LOADING, ["supervisor_key_on", "shoe.shuffle_due"],
            after="void_in_play"),
         _t("void_round", in_play, S.BETTING, "supervisor_key_on",
            after=["void_in_play", "open_betting"]),
         # The camera cross-check (R9): a mismatch or a card the shoe never dealt.
         _t("camera_fault", every, S.FAULT, after="record_hold"),
         _t("camera_status", every, None, after="note_camera_status"),
-        _t("link_down", every, None, after="progressive_link_down"),
-        _t("link_up", every, None, after="progressive_link_up"),
-        _t("meter_correction", every, None, "supervisor_key_on", after="correct_meter"),
-        _t("meter_params", every, None, "supervisor_key_on", after="file_meter_params"),
+        _t("link_down", every, None, after="progressive.link_down"),
+        _t("link_up", every, None, after="progressive.link_up"),
+        _t("meter_correction", every, None, "supervisor_key_on", after="progressive.correct_meter"),
+        _t("meter_params", every, None, "supervisor_key_on", after="progressive.file_meter_params"),
         _t("key_off", every, None, after="key_released"),
-        _t("new_shoe", [S.BETTING, S.ROUND_OVER], S.SHOE_LOADING, after="record_new_shoe"),
+        _t("new_shoe", [S.BETTING, S.ROUND_OVER], S.SHOE_LOADING, after="shoe.record_new_shoe"),
     ]
     rows.extend(_t("shuffle_done", S.RESHUFFLE_DISCARDS, state, f"reshuffled_to_{state}",
-                   after="record_discards_shuffled") for state in resumable)
+                   after="shoe.record_discards_shuffled") for state in resumable)
     for hold in (S.SHOE_ERROR, S.FAULT):
         rows.extend(_t("supervisor_clear", hold, state,
                        ["supervisor_key_on", f"resumes_to_{state}"], after="record_clear")
@@ -138,7 +138,8 @@ def _common(S: Any, in_round: list[Any],  # noqa: N803 (S: the family's state en
     return rows
 
 
-def _between_rounds(S: Any) -> list[dict[str, Any]]:  # noqa: N803 (S: the family's state enum)
+def _between_rounds(S: Any, settle: str = "settle_round",  # noqa: N803 (S: the family's states)
+                    hold_error: str = "hold_card_in_error") -> list[dict[str, Any]]:
     """The end of a round both families share: settlement, then the next round or the shuffle.
 
     A card drawn when none is due, while bets are open or after settlement, is held in
@@ -146,8 +147,8 @@ def _between_rounds(S: Any) -> list[dict[str, Any]]:  # noqa: N803 (S: the famil
     These rows come after each family's own, which may claim such a card first.
     """
     rows = [
-        _t("proceed", S.SETTLEMENT, S.ROUND_OVER, after="settle_round"),
-        _t("card", [S.BETTING, S.ROUND_OVER], S.CARD_IN_ERROR, after="hold_card_in_error"),
+        _t("proceed", S.SETTLEMENT, S.ROUND_OVER, after=settle),
+        _t("card", [S.BETTING, S.ROUND_OVER], S.CARD_IN_ERROR, after=hold_error),
     ]
     rows.extend(_t(trigger, S.CARD_IN_ERROR, state, f"returns_to_{state}",
                    after="burn_error_card")
@@ -155,7 +156,7 @@ def _between_rounds(S: Any) -> list[dict[str, Any]]:  # noqa: N803 (S: the famil
                 for trigger in ("error_unexposed", "error_exposed"))
     rows += [
         # The next round, or the shuffle when the cut card came out (R7).
-        _t("clear_round", S.ROUND_OVER, S.SHOE_LOADING, "shuffle_due", after="close_round"),
+        _t("clear_round", S.ROUND_OVER, S.SHOE_LOADING, "shoe.shuffle_due", after="close_round"),
         _t("clear_round", S.ROUND_OVER, S.BETTING, after="open_betting"),
     ]
     return rows
@@ -169,45 +170,48 @@ _BJ_RESUMABLE: Final = [BJ.BURN, BJ.BETTING, BJ.DEALING, BJ.INSURANCE, BJ.PEEK, 
 BLACKJACK_TABLE: Final[Table] = (
     *_common(BJ, _BJ_IN_ROUND, _BJ_RESUMABLE),
     # The initial deal (R7) and its irregularities.
-    _t("card", BJ.DEALING, None, "card_is_due", after="deal_card"),
-    _t("seat_no_card", BJ.DEALING, None, "seat_without_card", after="dead_hand"),
-    _t("seat_one_card", BJ.DEALING, None, "seat_in_round", after="second_card_last"),
-    _t("dealer_missed_card", BJ.DEALING, None, "dealer_card_pending",
-       after="dealer_card_last"),
-    _t("proceed", BJ.DEALING, BJ.INSURANCE, "phase_is_insurance", after="open_insurance"),
+    _t("card", BJ.DEALING, None, "deal.card_is_due", after="deal.deal_card"),
+    _t("seat_no_card", BJ.DEALING, None, "deal.seat_without_card", after="deal.dead_hand"),
+    _t("seat_one_card", BJ.DEALING, None, "deal.seat_in_round", after="deal.second_card_last"),
+    _t("dealer_missed_card", BJ.DEALING, None, "deal.dealer_card_pending",
+       after="deal.dealer_card_last"),
+    _t("proceed", BJ.DEALING, BJ.INSURANCE, "phase_is_insurance", after="insurance.open"),
     _t("proceed", BJ.DEALING, BJ.PEEK, "phase_is_peek"),
-    _t("proceed", BJ.DEALING, BJ.PLAYERS, "phase_after_peek", after="start_players"),
+    _t("proceed", BJ.DEALING, BJ.PLAYERS, "phase_after_peek", after="decisions.start_players"),
     # Insurance and even money, seat by seat, closed before the peek (R4).
-    _t("insurance", BJ.INSURANCE, None, "insurance_allowed", after="take_insurance"),
-    _t("even_money", BJ.INSURANCE, None, "even_money_allowed", after="take_even_money"),
-    _t("no_insurance", BJ.INSURANCE, None, "insurance_due", after="decline_insurance"),
-    _t("proceed", BJ.INSURANCE, BJ.PEEK, "insurance_closed", after="close_insurance"),
+    _t("insurance", BJ.INSURANCE, None, "insurance.allowed", after="insurance.take"),
+    _t("even_money", BJ.INSURANCE, None, "insurance.even_money_allowed",
+       after="insurance.take_even_money"),
+    _t("no_insurance", BJ.INSURANCE, None, "insurance.due", after="insurance.decline"),
+    _t("proceed", BJ.INSURANCE, BJ.PEEK, "insurance.closed", after="insurance.close"),
     # The peek: the blackjack lamp is its only output (R5).
-    _t("proceed", BJ.PEEK, BJ.SETTLEMENT, "dealer_has_blackjack", after="reveal_blackjack"),
-    _t("proceed", BJ.PEEK, BJ.PLAYERS, after="peek_clear"),
+    _t("proceed", BJ.PEEK, BJ.SETTLEMENT, "insurance.dealer_has_blackjack",
+       after="insurance.reveal_blackjack"),
+    _t("proceed", BJ.PEEK, BJ.PLAYERS, after="insurance.peek_clear"),
     # Player decisions (layout buttons or bots), one hand at a time from the dealer's left.
-    _t("hit", BJ.PLAYERS, None, "can_hit", after="decide"),
-    _t("stand", BJ.PLAYERS, None, "can_stand", after="decide"),
-    _t("double", BJ.PLAYERS, None, "can_double", after="decide"),
-    _t("split", BJ.PLAYERS, None, "can_split", after="decide"),
-    _t("surrender", BJ.PLAYERS, None, "can_surrender", after="decide"),
-    _t("rescue", BJ.PLAYERS, None, "can_rescue", after="decide"),
-    _t("card", BJ.PLAYERS, None, "card_is_due", after="deal_card"),
+    _t("hit", BJ.PLAYERS, None, "decisions.can_hit", after="decisions.decide"),
+    _t("stand", BJ.PLAYERS, None, "decisions.can_stand", after="decisions.decide"),
+    _t("double", BJ.PLAYERS, None, "decisions.can_double", after="decisions.decide"),
+    _t("split", BJ.PLAYERS, None, "decisions.can_split", after="decisions.decide"),
+    _t("surrender", BJ.PLAYERS, None, "decisions.can_surrender", after="decisions.decide"),
+    _t("rescue", BJ.PLAYERS, None, "decisions.can_rescue", after="decisions.decide"),
+    _t("card", BJ.PLAYERS, None, "deal.card_is_due", after="deal.deal_card"),
     _t("card", [BJ.PLAYERS, BJ.INSURANCE, BJ.PEEK], BJ.CARD_IN_ERROR,
-       after="hold_card_in_error"),
-    _t("proceed", BJ.PLAYERS, BJ.DEALER, "phase_is_dealer", after="reveal_hole"),
-    _t("proceed", BJ.PLAYERS, BJ.SETTLEMENT, "phase_is_complete", after="reveal_hole"),
+       after="deal.hold_card_in_error"),
+    _t("proceed", BJ.PLAYERS, BJ.DEALER, "phase_is_dealer", after="insurance.reveal_hole"),
+    _t("proceed", BJ.PLAYERS, BJ.SETTLEMENT, "phase_is_complete", after="insurance.reveal_hole"),
     # A card drawn in error: not exposed, it is the next card; exposed, it is offered.
     *(_t(trigger, BJ.CARD_IN_ERROR, state, f"returns_to_{state}", after=callback)
-      for trigger, callback in (("error_unexposed", "keep_as_next_card"),
-                                ("error_exposed", "offer_exposed_card"))
+      for trigger, callback in (("error_unexposed", "deal.keep_as_next_card"),
+                                ("error_exposed", "deal.offer_exposed_card"))
       for state in (BJ.PLAYERS, BJ.INSURANCE, BJ.PEEK)),
     # The dealer's turn: lamps say draw or stand.
-    _t("card", BJ.DEALER, None, "card_is_due", after="deal_card"),
+    _t("card", BJ.DEALER, None, "deal.card_is_due", after="deal.deal_card"),
     _t("proceed", BJ.DEALER, BJ.SETTLEMENT, "phase_is_complete"),
     # After settlement: a card drawn by a dealer who stood on 17-21 is burned.
-    _t("card", BJ.ROUND_OVER, None, "dealer_stood_17_21", after="burn_overdraw"),
-    *_between_rounds(BJ),
+    _t("card", BJ.ROUND_OVER, None, "deal.dealer_stood_17_21", after="deal.burn_overdraw"),
+    *_between_rounds(BJ, settle="settlement.settle_round",
+                     hold_error="deal.hold_card_in_error"),
 )
 
 _BAC_IN_ROUND: Final = [BAC.DEALING, BAC.PLAYER_THIRD, BAC.BANKER_THIRD]

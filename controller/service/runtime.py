@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from controller.camera.crosscheck import CameraFrame, CrossCheck
 from controller.journal.store import JournalError, JournalStore, canonical
-from controller.procedure import progressive
+from controller.procedure import meter_books
 from controller.procedure.effects import (
     Effect,
     Journal,
@@ -32,7 +32,8 @@ from controller.procedure.effects import (
     split,
 )
 from controller.procedure.model import HOLD_STATES
-from controller.procedure.table_model import PublicView, Setup, TableModel
+from controller.procedure.table_model import Setup, TableModel
+from controller.procedure.table_outputs import PublicView
 from controller.rules.cards import Card, CardError
 from drivers import events as ev
 
@@ -77,7 +78,7 @@ BUTTONS = frozenset({"no_more_bets", "hit", "stand", "double", "split", "surrend
                      "error_unexposed", "new_shoe"})
 """Dealer and player buttons on the layout board, by name (a trigger each)."""
 
-ModelFactory = Callable[[Setup, progressive.Meters, str], TableModel]
+ModelFactory = Callable[[Setup, meter_books.Meters, str], TableModel]
 
 
 class TableRuntime:
@@ -110,12 +111,12 @@ class TableRuntime:
     def _start(self, factory: ModelFactory) -> TableModel:
         critical = self.journal.load_critical()
         if critical is None:
-            meters, init = progressive.start(self.setup.config.progressive, self.meter_start)
+            meters, init = meter_books.start(self.setup.config.progressive, self.meter_start)
             model = factory(self.setup, meters, "shoe_loading")
             self._commit(model, [Journal("power:on", {"first_start": True,
                                                       "config_hash": self.config_hash}), init])
         else:
-            meters = progressive.Meters.from_json(critical["meters"])
+            meters = meter_books.Meters.from_json(critical["meters"])
             model = factory(self.setup, meters, "shoe_loading")
             model.restore(critical["procedure"])
             clean = self.journal.last_kind() == "power:off"
@@ -129,9 +130,9 @@ class TableRuntime:
 
     def meters_reconcile(self) -> bool:
         """True when the meters equal what the journal's meter records add up to (R15)."""
-        records = ((e.kind, e.data) for e in self.journal.entries(progressive.METER_KINDS))
-        replayed, problem = progressive.replay(records)
-        return not problem and not progressive.reconcile(self.model.meters, replayed)
+        records = ((e.kind, e.data) for e in self.journal.entries(meter_books.METER_KINDS))
+        replayed, problem = meter_books.replay(records)
+        return not problem and not meter_books.reconcile(self.model.progressive.meters, replayed)
 
     def record(self, kind: str, data: dict[str, Any]) -> None:
         """Append one journal record now (start-up checks, self-test results)."""
@@ -149,7 +150,7 @@ class TableRuntime:
     def reassert(self, model: TableModel | None = None) -> None:
         """Send every public output again (after recovery or when a link comes back)."""
         self.shown = None
-        self._show((model or self.model).public_view())
+        self._show((model or self.model).outputs.public_view())
 
     # ------------------------------------------------------------------ events
     def handle(self, event: object) -> None:
@@ -207,20 +208,20 @@ class TableRuntime:
         return _SHOE_FAULTS.get(event.kind, "shoe_error"), {"reason": reason}
 
     def _shoe_loaded(self) -> tuple[str, dict[str, Any]]:
-        self.model.shoe.last_card_no = 0  # a loaded shoe numbers its cards from 1 again
+        self.model.shoe.tally.last_card_no = 0  # a loaded shoe numbers its cards from 1 again
         if self.model.state in ("shoe_loading", "reshuffle_discards"):
             return "shuffle_done", {}
         self._commit(self.model, [Journal("shoe:loaded", {"state": self.model.state})])
         return "", {}
 
     def _card(self, event: ev.CardDrawn) -> tuple[str, dict[str, Any]]:
-        last = self.model.shoe.last_card_no
+        last = self.model.shoe.tally.last_card_no
         if last and event.count <= last:
             self._commit(self.model, [
                 Journal("shoe:card_repeated", {"card_no": event.count, "last": last}),
                 OpLog(f"shoe reported card {event.count} again: ignored", "warning")])
             return "", {}
-        self.model.shoe.last_card_no = event.count
+        self.model.shoe.tally.last_card_no = event.count
         if last and event.count > last + 1:
             # Cards left the shoe while nothing recorded them (e.g. the controller lost
             # power after the board's event was acknowledged): the supervisor decides.
@@ -267,14 +268,14 @@ class TableRuntime:
             return "supervisor_clear", {"who": self.model.key_on}
         if event.position == "reset":
             # The keyed reset mechanism (R12): the meter returns to its reset amount.
-            return "meter_correction", {"amount": self.model.meters.params.reset,
+            return "meter_correction", {"amount": self.model.progressive.meters.params.reset,
                                         "reason": "keyed meter reset"}
         return "", {}
 
     # ------------------------------------------------------------------ commit and apply
     def critical_state(self, model: TableModel) -> dict[str, Any]:
         """What survives a power loss: meters, configuration hash, the round in progress."""
-        return {"meters": model.meters.to_json(), "config_hash": self.config_hash,
+        return {"meters": model.progressive.meters.to_json(), "config_hash": self.config_hash,
                 "procedure": model.snapshot()}
 
     def _commit(self, model: TableModel, effects: list[Effect]) -> None:
@@ -289,7 +290,7 @@ class TableRuntime:
             self.outputs.apply(effect)
             if isinstance(effect, OpLog):
                 _OPLOG.log(logging.getLevelName(effect.level.upper()), "%s", effect.message)
-        self._show(model.public_view())
+        self._show(model.outputs.public_view())
         checks = camera_checks(effects)
         if checks and self.crosscheck is not None:
             self.crosscheck.request(checks, model.round.number)

@@ -99,10 +99,10 @@ class Simulation:
         self.cards = 0
         self.watch: Callable[[], None] | None = None  # after every action: the live view
         if self.model.state != "shoe_loading":
-            self.source.resume(self.model.shoe.seen)  # restarted mid-shoe
-            self.source.count = self.model.shoe.last_card_no
-            self.dealt_in_shoe = self.model.shoe.cards_out
-            self.source.cut_out = self.model.shoe.cut_seen
+            self.source.resume(self.model.shoe.tally.seen)  # restarted mid-shoe
+            self.source.count = self.model.shoe.tally.last_card_no
+            self.dealt_in_shoe = self.model.shoe.tally.cards_out
+            self.source.cut_out = self.model.shoe.tally.cut_seen
 
     @property
     def model(self) -> TableModel:
@@ -174,8 +174,8 @@ class Simulation:
         model = self.model
         for seat in range(1, self.options.seats + 1):
             for bet, cents in self.options.bets.items():
-                placed = model.pending_wagers.get(seat, {}).get(bet)
-                sensed = model.sensors.get(f"seat{seat}.{bet}")
+                placed = model.wagers.pending.get(seat, {}).get(bet)
+                sensed = model.wagers.sensors.get(f"seat{seat}.{bet}")
                 if bet == "blazing7s" and not sensed:
                     return ev.BetSensorChanged("layout", f"seat{seat}.blazing7s", True,
                                                time.monotonic())

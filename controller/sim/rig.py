@@ -72,7 +72,7 @@ def bot_move(model: TableModel, policy: PlayerPolicy) -> str | None:
     """
     if not isinstance(model, BlackjackModel) or model.game is None:
         return None
-    if model.insurance_seat() is not None:
+    if model.insurance.seat_asked() is not None:
         return "no_insurance"
     if model.decision_due() is None:
         return None
@@ -213,13 +213,13 @@ class PtySimulation:
         shoe = self.model.shoe
         fresh = self._fresh_contents()
         cards = [c for c in iter(fresh.take, None) if c != CUT_CARD]
-        for code, count in shoe.seen.items():
+        for code, count in shoe.tally.seen.items():
             for _ in range(min(count, cards.count(code))):
                 cards.remove(code)
-        if not shoe.cut_seen:
+        if not shoe.tally.cut_seen:
             cut_after = cut_card_after(self.model.setup.config.table,
-                                       len(cards) + shoe.cards_out)
-            cards.insert(max(0, cut_after - shoe.cards_out), CUT_CARD)
+                                       len(cards) + shoe.tally.cards_out)
+            cards.insert(max(0, cut_after - shoe.tally.cards_out), CUT_CARD)
         self._expect("ShoeLoaded", partial(self.shoe.load, ShoeContents(cards)))
 
     def _fresh_contents(self) -> Any:
@@ -292,7 +292,7 @@ class PtySimulation:
                         self._expect("BetSensorChanged",
                                      partial(self.layout.place_chip, seat - 1))
                         return
-                elif bet not in self.model.pending_wagers.get(seat, {}):
+                elif bet not in self.model.wagers.pending.get(seat, {}):
                     self._post(ControllerEvent("wager", {"seat": seat, "bet": bet,
                                                          "cents": cents}))
                     return

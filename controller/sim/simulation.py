@@ -126,7 +126,7 @@ def _run(options: Options, runtime: TableRuntime, sim: _Runner, loop: EventLoop,
     camera = _camera_summary(app)
     _close(runtime, app)
     elapsed = max(time.monotonic() - started, 1e-9)
-    meters = runtime.model.meters
+    meters = runtime.model.progressive.meters
     summary = (f"rounds {tally.rounds}  hands {tally.hands}  "
                f"house win {format_cents(tally.house)}  "
                f"meter {format_cents(meters.amount)}  hits {meters.hits}  "

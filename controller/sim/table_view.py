@@ -27,7 +27,8 @@ from typing import Any, Final, TextIO
 from controller.procedure.baccarat_model import BaccaratModel
 from controller.procedure.blackjack_model import BlackjackModel
 from controller.procedure.model import HOLD_STATES
-from controller.procedure.table_model import PublicView, TableModel
+from controller.procedure.table_model import TableModel
+from controller.procedure.table_outputs import PublicView
 from controller.procedure.tables import FAMILY
 from controller.rules import baccarat as bac
 from controller.rules import blackjack as bj
@@ -173,7 +174,7 @@ def players_net(record: dict[str, Any]) -> int:
 def capture(runtime: TableRuntime, memory: Memory, shoe: ShoeLayout) -> Snapshot:
     """The table's public state now (call on the loop thread, after `memory.observe`)."""
     model = runtime.model
-    view = runtime.shown or model.public_view()
+    view = runtime.shown or model.outputs.public_view()
     table = model.setup.config.table
     if isinstance(model, BaccaratModel):
         sides, seats, result = _baccarat(model)
@@ -216,12 +217,12 @@ def _shoe_text(model: TableModel, layout: ShoeLayout) -> str:
     shoe = model.shoe
     if model.state == "shoe_loading":
         return "shuffling"
-    dealt = f"{shoe.cards_out} dealt"
+    dealt = f"{shoe.tally.cards_out} dealt"
     if layout.cut_after is None:
-        return f"{shoe.cards_out} of {layout.size} dealt (scripted shoe, no cut card)"
-    if shoe.cut_seen:
+        return f"{shoe.tally.cards_out} of {layout.size} dealt (scripted shoe, no cut card)"
+    if shoe.tally.cut_seen:
         return f"{dealt}, cut card out: shuffle after this round"
-    return f"{dealt}, {max(0, layout.cut_after - shoe.cards_out)} to the cut card"
+    return f"{dealt}, {max(0, layout.cut_after - shoe.tally.cards_out)} to the cut card"
 
 
 # ---------------------------------------------------------------------------- blackjack
@@ -244,12 +245,12 @@ def _blackjack(model: BlackjackModel, memory: Memory) -> tuple[tuple[SideRow, ..
 def _bets_placed(model: TableModel) -> tuple[SeatRow, ...]:
     """Wagers on the layout while bets are open (Blazing 7's: the chip on its sensor)."""
     stake = model.setup.config.paytables.blazing7s.wager
-    chips = (_sensor_seat(name) for name, on in model.sensors.items() if on)
-    seats = set(model.pending_wagers) | {seat for seat in chips if seat is not None}
+    chips = (_sensor_seat(name) for name, on in model.wagers.sensors.items() if on)
+    seats = set(model.wagers.pending) | {seat for seat in chips if seat is not None}
     rows = []
     for seat in sorted(seats):
-        wagers = dict(model.pending_wagers.get(seat, {}))
-        if model.sensors.get(f"seat{seat}.{SideBet.BLAZING7S}"):
+        wagers = dict(model.wagers.pending.get(seat, {}))
+        if model.wagers.sensors.get(f"seat{seat}.{SideBet.BLAZING7S}"):
             wagers[SideBet.BLAZING7S] = stake
         rows.append(SeatRow(seat, tuple(wagers.items())))
     return tuple(rows)
@@ -264,7 +265,7 @@ def _sensor_seat(sensor: str) -> int | None:
 def _held_face_up(model: BlackjackModel) -> dict[int, tuple[str, ...]]:
     """Cards of the initial deal already on a seat but not yet taken by the rules' order."""
     held: dict[int, tuple[str, ...]] = {}
-    for (seat, _hand, hole), card in model.held:
+    for (seat, _hand, hole), card in model.deal.held:
         if seat != DEALER and not hole:
             held[seat] = (*held.get(seat, ()), str(card))
     return held
@@ -315,7 +316,7 @@ def _seat(model: BlackjackModel, game: bj.BlackjackRound, seat: bj.SeatState,
         hands.append(HandRow(cards, _hand_total(game, hand, cards), hand.at_risk,
                              memory.decisions.get((seat.seat, index), ""), net, marker))
     nets = tuple(record["side_bets"].items()) if record else None
-    asked = "?" if model.insurance_seat() == seat.seat else ""
+    asked = "?" if model.insurance.seat_asked() == seat.seat else ""
     return SeatRow(seat.seat, tuple(wagers.items()), tuple(hands), nets, asked)
 
 
@@ -345,7 +346,7 @@ def _baccarat(model: BaccaratModel) -> tuple[tuple[SideRow, ...], tuple[SeatRow,
                      banker_rule, "+" if due is bac.Side.BANKER else ""))
     record = model.round.result if model.round.settled else {}
     nets = {s["seat"]: tuple(s["bets"].items()) for s in record.get("seats", [])}
-    bets = model.bets if model.bets else model.pending_wagers
+    bets = model.bets if model.bets else model.wagers.pending
     seats = tuple(SeatRow(seat, tuple(wagers.items()), (), nets.get(seat))
                   for seat, wagers in sorted(bets.items()))
     return sides, seats, _coup_result(coup) if record else ""
@@ -420,7 +421,7 @@ class Memory:
     @classmethod
     def starting(cls, model: TableModel) -> Memory:
         """Totals count from now: rounds settled and meter hits before are not shown."""
-        return cls(results=len(model.results), hits_at_start=model.meters.hits,
+        return cls(results=len(model.results), hits_at_start=model.progressive.meters.hits,
                    held=model.state in HOLD_STATES)
 
     def observe(self, model: TableModel) -> None:
@@ -444,16 +445,16 @@ class Memory:
         act = next((step for step in new_steps if step[0] == "act"), None)
         if act is not None and self.turn is not None:
             self.decisions[self.turn] = str(act[1])
-        for seat in model.answered[self.answered:]:
+        for seat in model.insurance.answered[self.answered:]:
             taken = next((s[0] for s in new_steps if s[0] in DECISION_LABELS and s[1] == seat),
                          None)
             self.decisions[(seat, 0)] = DECISION_LABELS.get(taken or "", "no insurance")
-        self.steps, self.answered = len(model.steps), len(model.answered)
+        self.steps, self.answered = len(model.steps), len(model.insurance.answered)
         self.turn = model.decision_due()
 
     def totals(self, model: TableModel) -> Totals:
         """The running totals now."""
-        return Totals(self.rounds, self.house, model.meters.hits - self.hits_at_start,
+        return Totals(self.rounds, self.house, model.progressive.meters.hits - self.hits_at_start,
                       self.faults, len(model.voided))
 
 
@@ -727,7 +728,7 @@ class LiveView:
         self.frames = 0
         self.last_frame = float("-inf")
         self.last_card = float("-inf")
-        self.cards_out = runtime.model.shoe.cards_out
+        self.cards_out = runtime.model.shoe.tally.cards_out
         self.settled_round = -1
         self.stale = False
 
@@ -739,8 +740,8 @@ class LiveView:
         """Note what the step changed, redraw if a frame is due, pace a dealt card."""
         model = self.runtime.model
         self.memory.observe(model)
-        dealt = model.shoe.cards_out != self.cards_out
-        self.cards_out = model.shoe.cards_out
+        dealt = model.shoe.tally.cards_out != self.cards_out
+        self.cards_out = model.shoe.tally.cards_out
         if model.round.settled and model.round.number != self.settled_round:
             self.settled_round = model.round.number
             self.draw(force=True)

@@ -29,8 +29,8 @@ def draw_in_error(rt, code: str, exposed: bool) -> None:
 def test_the_player_in_turn_takes_the_exposed_card_by_hitting(tmp_path: Path) -> None:
     rt = two_seats_at_15_and_17(tmp_path)
     draw_in_error(rt, "KH", exposed=True)
-    assert rt.model.exposed_card_offered()
-    assert "EXPOSED CARD" in rt.model.public_view().dealer_text
+    assert rt.model.decisions.exposed_card_offered()
+    assert "EXPOSED CARD" in rt.model.outputs.public_view().dealer_text
     assert rt.fire("hit")  # decisions are open while the card is on offer
     seat = rt.model.game.seats[0]
     assert [str(c) for c in seat.hands[0].cards] == ["TS", "5D", "KH"]
@@ -46,7 +46,7 @@ def test_a_player_who_refuses_is_passed_over_and_the_next_takes_it(tmp_path: Pat
                if e.kind == "irregularity:exposed_card_refused"]
     assert refused == [{"seat": 1}]
     assert rt.model.decision_due() == (2, 0)
-    assert rt.model.exposed_card_offered()  # offered on, in order
+    assert rt.model.decisions.exposed_card_offered()  # offered on, in order
     assert rt.fire("hit")
     assert [str(c) for c in rt.model.game.seats[1].hands[0].cards] == ["9H", "8C", "4H"]
 
@@ -90,7 +90,7 @@ def test_an_exposed_card_no_one_can_use_is_burned(tmp_path: Path) -> None:
 def test_an_unexposed_card_is_the_next_card_whoever_draws(tmp_path: Path) -> None:
     rt = two_seats_at_15_and_17(tmp_path)
     draw_in_error(rt, "2C", exposed=False)
-    assert not rt.model.exposed_card_offered()
+    assert not rt.model.decisions.exposed_card_offered()
     assert rt.fire("stand")  # not a refusal: the card was never offered
     assert rt.model.round.refused == []
     assert rt.fire("hit")  # seat 2 draws: it gets the held card, not a new one

@@ -21,7 +21,7 @@ def test_consecutive_numbers_deal_and_a_repeated_one_is_ignored(tmp_path: Path) 
     rt.handle(card(2, "7C"))
     rt.handle(card(2, "7C"))  # the board repeated a report the journal already holds
     assert rt.model.state == "dealing"
-    assert rt.model.shoe.cards_out == 2
+    assert rt.model.shoe.tally.cards_out == 2
     repeated = [e.data for e in rt.journal.entries(["shoe:card_repeated"])]
     assert repeated == [{"card_no": 2, "last": 2}]
 
@@ -46,7 +46,7 @@ def test_the_last_number_survives_a_power_loss(tmp_path: Path) -> None:
     rt.handle(card(2, "7C"))
     rt.journal.close()  # as after kill -9: the next process starts from the journal
     again = runtime(tmp_path)
-    assert again.model.shoe.last_card_no == 2
+    assert again.model.shoe.tally.last_card_no == 2
     again.handle(card(4, "5D"))  # card 3 was acknowledged to the board, never journalled
     assert again.model.state == "shoe_error"
     assert "shoe:card_after_gap" in kinds(again)
@@ -60,6 +60,6 @@ def test_a_loaded_shoe_numbers_its_cards_from_one_again(tmp_path: Path) -> None:
     rt.handle(ev.ShoeLoaded("shoe", time.monotonic()))
     rt.handle(card(1, "8D"))
     assert rt.model.state == "dealing"
-    assert rt.model.shoe.cards_out == 3
-    assert rt.model.shoe.last_card_no == 1
+    assert rt.model.shoe.tally.cards_out == 3
+    assert rt.model.shoe.tally.last_card_no == 1
 

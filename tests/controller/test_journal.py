@@ -6,7 +6,7 @@ import pytest
 from controller.cli import journal_command, meter_command
 from controller.journal import audit
 from controller.journal.store import GENESIS, JournalError, JournalStore, chain_hash
-from controller.procedure import progressive
+from controller.procedure import meter_books
 from controller.procedure.effects import Journal
 
 
@@ -53,11 +53,11 @@ def tamper(tmp_path: Path, sql: str) -> None:
 
 def seeded(tmp_path: Path) -> None:
     store = make_store(tmp_path)
-    meters, init = progressive.start(progressive.MeterParams(reset=100_000, increment=100))
+    meters, init = meter_books.start(meter_books.MeterParams(reset=100_000, increment=100))
     store.commit([init], {"meters": meters.to_json()})
-    meters, recs = progressive.contribute(meters, 1, [1, 2, 3])
+    meters, recs = meter_books.contribute(meters, 1, [1, 2, 3])
     store.commit(recs, {"meters": meters.to_json()})
-    meters, rec, _ = progressive.hit(meters, 1, 3, progressive.HitKind.TENTH)
+    meters, rec, _ = meter_books.hit(meters, 1, 3, meter_books.HitKind.TENTH)
     store.commit([rec], {"meters": meters.to_json()})
     store.close()
 

@@ -133,8 +133,8 @@ def test_irregularities_reorder_the_deal(tmp_path: Path) -> None:
 def test_progressive_lock_out_hit_and_sign(tmp_path: Path) -> None:
     rt = runtime(tmp_path)
     open_round(rt, {1: {"main": 1000, "blazing7s": 500}, 2: {"main": 1000, "blazing7s": 500}})
-    assert rt.model.meters.amount == 1_000_200
-    assert rt.model.meters.progressive_in == 2
+    assert rt.model.progressive.meters.amount == 1_000_200
+    assert rt.model.progressive.meters.progressive_in == 2
     deal(rt, "7D", "7S", "7D", "7D", "7S", "KC")  # seat 1 7D 7D + up 7D: 100%
     while rt.model.state == "players":
         rt.fire("stand")
@@ -144,7 +144,7 @@ def test_progressive_lock_out_hit_and_sign(tmp_path: Path) -> None:
     assert record["seats"][0]["side_bets"]["blazing7s"] == 1_000_200 - 500
     assert record["seats"][1]["side_bets"]["blazing7s"] == 200 * 500 - 500  # any three 7s
     assert record["meter"] == 1_000_000
-    assert rt.model.sign_message.startswith("WIN 1 ")
+    assert rt.model.progressive.sign_message.startswith("WIN 1 ")
     signs = [e for e in rt.outputs.applied if type(e).__name__ == "ShowSign"]
     assert signs[-1].message == "WIN 1 10002.00"
 
@@ -155,14 +155,14 @@ def test_progressive_refused_while_the_sign_link_is_down(tmp_path: Path) -> None
     rt = runtime(tmp_path)
     rt.fire("shuffle_done")
     rt.handle(ev.LinkDown("sign", "timeout", 0.0))
-    assert rt.model.sign() == (1_000_000, "FAULT")
+    assert rt.model.progressive.sign() == (1_000_000, "FAULT")
     assert not rt.fire("wager", seat=1, bet="blazing7s", cents=500)
     rt.fire("wager", seat=1, bet="main", cents=1000)
     rt.fire("bet_sensor", sensor="seat1.blazing7s", occupied=True)
     rt.fire("no_more_bets")
-    assert rt.model.meters.progressive_in == 0
+    assert rt.model.progressive.meters.progressive_in == 0
     rt.handle(ev.LinkUp("sign", "ok", 0.0))
-    assert rt.model.sign() == (1_000_000, "")
+    assert rt.model.progressive.sign() == (1_000_000, "")
 
 
 def test_meter_correction_needs_the_key(tmp_path: Path) -> None:
@@ -199,14 +199,16 @@ def test_scripted_shoes_match_the_reference_dealer(tmp_path: Path, game: str, se
     assert mine == reference_rounds(config(game), parse_bets(bets[game]), cards)
 
 
-def test_every_callback_and_condition_resolves() -> None:
-    from controller.procedure.baccarat_model import BaccaratModel
-    from controller.procedure.blackjack_model import BlackjackModel
-
-    for family, model in (("blackjack", BlackjackModel), ("baccarat", BaccaratModel)):
+def test_every_callback_and_condition_resolves(tmp_path: Path) -> None:
+    for family, game in (("blackjack", "blackjack"), ("baccarat", "baccarat")):
+        model = runtime(tmp_path / game, game).model
         for name in tables.callback_names(family):
-            assert callable(getattr(model, name, None)) or name.split("_to_")[0] in (
-                "resumes", "returns", "reshuffled"), (family, name)
+            resolved = getattr(model, name, None)
+            if name.split("_to_")[0] in ("resumes", "returns", "reshuffled"):
+                continue
+            assert callable(resolved), (family, name)
+            owner = getattr(resolved, "__self__", None)
+            assert owner is model or owner in vars(model).values(), (family, name)
 
 
 def test_no_automatic_transitions(tmp_path: Path) -> None:
@@ -226,9 +228,9 @@ def test_keyed_reset_returns_the_meter_to_its_reset_amount(tmp_path: Path) -> No
 
     rt = runtime(tmp_path)
     open_round(rt, {1: {"main": 1000, "blazing7s": 500}})
-    assert rt.model.meters.amount == 1_000_100
+    assert rt.model.progressive.meters.amount == 1_000_100
     rt.handle(ev.KeySwitchTurned("layout", "reset", 0.0))
-    assert rt.model.meters.amount == 1_000_000
+    assert rt.model.progressive.meters.amount == 1_000_000
     entry = next(e for e in rt.journal.entries() if e.kind == "meter:correction")
     assert entry.data["who"] == "layout:reset"
     assert entry.data["old"] == 1_000_100
@@ -241,10 +243,11 @@ def test_link_back_but_meters_not_reconciling_keeps_progressive_refused(tmp_path
 
     rt = runtime(tmp_path)
     rt.handle(ev.LinkDown("sign", "timeout", 0.0))
-    rt.model.meters = replace(rt.model.meters, amount=rt.model.meters.amount + 1)  # bad RAM
+    desk = rt.model.progressive
+    desk.meters = replace(desk.meters, amount=desk.meters.amount + 1)  # bad RAM
     rt.handle(ev.LinkUp("sign", "ok", 0.0))
-    assert not rt.model.progressive_open()
-    assert rt.model.sign()[1] == "FAULT"
+    assert not rt.model.progressive.is_open()
+    assert rt.model.progressive.sign()[1] == "FAULT"
 
 
 def test_every_state_change_is_journaled(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from controller.cli import meter_command
 from controller.journal import audit
-from controller.procedure import progressive
+from controller.procedure import meter_books
 from drivers import events as ev
 
 from .helpers import kinds, open_round, runtime
@@ -36,7 +36,7 @@ def test_the_last_card_as_hole_card_with_a_stand_due_settles_the_round(tmp_path:
     open_round(rt, {1: {"main": 1000}})
     deal(rt, ["TS", "7C", "9H", "TD"])
     assert rt.model.state == "players"  # not reshuffle_discards: no card is due
-    assert rt.model.shoe.empty
+    assert rt.model.shoe.tally.empty
     assert "shoe:empty" in kinds(rt)
     assert rt.fire("stand")
     assert rt.model.state == "round_over"
@@ -71,7 +71,7 @@ def test_a_card_wanted_from_an_empty_shoe_waits_for_the_discards(tmp_path: Path)
     assert not rt.model.results
     rt.handle(ev.ShoeLoaded("shoe", 0.0))  # the discards are shuffled into the shoe
     assert rt.model.state == "players"
-    assert not rt.model.shoe.empty
+    assert not rt.model.shoe.tally.empty
     drawn(rt, 1, "2C")
     assert rt.fire("stand")
     assert rt.model.results[-1]["seats"][0]["hands"][0]["cards"] == ["TS", "6H", "2C"]
@@ -89,8 +89,8 @@ def locked_round_with_progressive(tmp_path: Path):
     rt = runtime(tmp_path)
     open_round(rt, {1: {"main": 1000, "blazing7s": 500, "perfect-pairs": 100},
                     2: {"main": 2000, "blazing7s": 500}})
-    assert rt.model.meters.amount == 1_000_200
-    assert rt.model.meters.progressive_in == 2
+    assert rt.model.progressive.meters.amount == 1_000_200
+    assert rt.model.progressive.meters.progressive_in == 2
     for count, code in enumerate(["TS", "9H", "6C", "8D"], start=1):
         drawn(rt, count, code)
     return rt
@@ -109,8 +109,8 @@ def test_a_void_round_returns_its_wagers_and_reverses_its_contributions(tmp_path
     assert rt.model.state == "reshuffle_discards"  # the hole card is due
     assert rt.fire("void_round", reason="the shoe ran out")
     assert rt.model.state == "shoe_loading"  # the shoe is empty: a new one first
-    assert rt.model.meters.amount == 1_000_000
-    assert rt.model.meters.progressive_in == 0
+    assert rt.model.progressive.meters.amount == 1_000_000
+    assert rt.model.progressive.meters.progressive_in == 0
     assert not rt.model.results
     assert rt.model.voided == [1]
     [void] = [e.data for e in rt.journal.entries() if e.kind == "round:void"]
@@ -132,16 +132,16 @@ def test_meter_show_and_journal_verify_agree_after_a_void(tmp_path: Path,
     rt = locked_round_with_progressive(tmp_path)
     rt.handle(ev.KeySwitchTurned("layout", "supervisor", 0.0))
     assert rt.fire("void_round", reason="misdeal")
-    meters = rt.model.meters
+    meters = rt.model.progressive.meters
     rt.journal.close()
     assert meter_command.main(["show", "--json", "--state-dir", str(tmp_path)]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown == meters.summary()
     assert shown["meter"] == 1_000_000
-    records = ((e.kind, e.data) for e in _entries(tmp_path, progressive.METER_KINDS))
-    replayed, problem = progressive.replay(records)
+    records = ((e.kind, e.data) for e in _entries(tmp_path, meter_books.METER_KINDS))
+    replayed, problem = meter_books.replay(records)
     assert problem == ""
-    assert progressive.reconcile(meters, replayed) == ""
+    assert meter_books.reconcile(meters, replayed) == ""
 
 
 def test_a_void_between_rounds_opens_the_next_round_on_the_same_shoe(tmp_path: Path) -> None:
@@ -155,13 +155,13 @@ def test_a_void_between_rounds_opens_the_next_round_on_the_same_shoe(tmp_path: P
 
 
 def test_a_meter_void_that_does_not_follow_is_a_reconciliation_problem() -> None:
-    meters, init = progressive.start(progressive.MeterParams(reset=1000, increment=10))
-    after, records = progressive.contribute(meters, 1, [1])
-    voided, record = progressive.void(after, 1, [r.data for r in records])
+    meters, init = meter_books.start(meter_books.MeterParams(reset=1000, increment=10))
+    after, records = meter_books.contribute(meters, 1, [1])
+    voided, record = meter_books.void(after, 1, [r.data for r in records])
     assert record is not None
     assert voided.amount == 1000
     tampered = {**record.data, "after": 1010}
-    _, problem = progressive.replay([(init.kind, init.data), *((r.kind, r.data) for r in records),
+    _, problem = meter_books.replay([(init.kind, init.data), *((r.kind, r.data) for r in records),
                                      ("meter:void", tampered)])
     assert "meter:void" in problem
 

@@ -160,7 +160,7 @@ def test_bets_on_the_layout_before_no_more_bets(tmp_path: Path) -> None:
 def test_blazing_7s_meter_hit_shows_win_seat_and_amount(tmp_path: Path) -> None:
     t = Table(tmp_path)
     t.open({1: {"main": 1000, "blazing7s": 500}})
-    meter = t.rt.model.meters.amount
+    meter = t.rt.model.progressive.meters.amount
     assert re.search(rf"Blazing 7's\s+{re.escape(table_view.format_cents(meter))}\s+accepted "
                      r"at no more bets: 1", t.frame())
     t.deal("7D", "7D", "7D", "5C")
@@ -169,7 +169,7 @@ def test_blazing_7s_meter_hit_shows_win_seat_and_amount(tmp_path: Path) -> None:
     assert t.rt.model.state == "round_over"
     frame = t.frame()
     won = re.escape(table_view.format_cents(meter))
-    reset = re.escape(table_view.format_cents(t.rt.model.meters.amount))
+    reset = re.escape(table_view.format_cents(t.rt.model.progressive.meters.amount))
     assert re.search(rf"Blazing 7's\s+{reset}\s+WIN seat 1 {won}", frame)
     assert re.search(rf"^\s+1\s+7D 7D\s+hard 14\s+stand\s+\+10\.00\s+"
                      rf"{re.escape(signed(meter - 500))}", frame, re.M)

@@ -1,0 +1,77 @@
+"""Settling a blackjack round: every wager through the rules, meter hits counter-clockwise.
+
+`settle_round` (named `settlement.settle_round` in the transition table) settles the rules'
+round with `controller.rules.settlement`, pays Blazing 7's meter hits seat by seat from the
+dealer's right (R13: a second 100% hit in a round is paid from the reset amount) and checks
+the meter's books against the rules' own settlement before the round is recorded.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from transitions import EventData
+
+from controller.procedure import meter_books
+from controller.procedure.effects import Journal, OpLog
+from controller.rules import settlement
+from controller.rules.errors import RulesError
+from controller.rules.money import MeterShare
+from controller.rules.sidebets import SideBet, blazing7s_line
+
+if TYPE_CHECKING:
+    from controller.procedure.blackjack_model import BlackjackModel
+
+
+class BlackjackSettlement:
+    """The settlement of the round in play, and its record."""
+
+    def __init__(self, model: BlackjackModel) -> None:
+        self.model = model
+
+    def settle_round(self, event: EventData) -> None:
+        """Callback: settle every wager through the rules; meter hits counter-clockwise."""
+        model = self.model
+        assert model.game is not None
+        desk = model.progressive
+        hits = self.meter_hits()
+        before = meter_books.rules_state(desk.meters)
+        result = settlement.settle(model.game, before if model.accepted_seats() else None)
+        for seat, kind in hits:
+            desk.pay(seat, kind)
+        if result.meter is not None and result.meter.amount != desk.meters.amount:
+            raise RulesError("the meter books disagree with the rules' settlement")
+        record = self.round_record(result)
+        model.round.settled = True
+        model.round.result = record
+        model.results.append(record)
+        model.emit(Journal("round:settled", record),
+                   OpLog(f"round {model.round.number} settled"))
+
+    def meter_hits(self) -> list[tuple[int, meter_books.HitKind]]:
+        """Each seat's Blazing 7's meter hit, counter-clockwise (from the dealer's right)."""
+        game = self.model.game
+        assert game is not None
+        pays = self.model.setup.config.paytables.blazing7s
+        hits = []
+        for seat in sorted(game.seats, key=lambda s: s.seat, reverse=True):
+            if SideBet.BLAZING7S not in seat.bets.side_bets:
+                continue
+            line = blazing7s_line(seat.first_cards[0], seat.first_cards[1], game.dealer[0])
+            pay = pays.pay(line) if line else None
+            if isinstance(pay, MeterShare):
+                hits.append((seat.seat, meter_books.kind_of(pay)))
+        return hits
+
+    def round_record(self, result: settlement.Settlement) -> dict[str, Any]:
+        """The settled round as journalled and printed (`simulate --json`)."""
+        model = self.model
+        game = model.game
+        assert game is not None
+        seats = [{"seat": s.seat,
+                  "hands": [{"cards": [str(c) for c in h.cards], "net": h.net} for h in s.hands],
+                  "side_bets": {str(k): v for k, v in s.side_bets.items()}}
+                 for s in result.seats]
+        return {"round": model.round.number, "dealer": [str(c) for c in game.dealer],
+                "peeked": game.peeked, "dealer_blackjack": game.dealer_blackjack,
+                "seats": seats, "meter": model.progressive.meters.amount}

@@ -1,0 +1,116 @@
+"""The Blazing 7's meter at this table: its books, the lock-out, links, and what the sign shows.
+
+Conditions and callbacks named `progressive.<name>` in the transition tables. The meter moves
+only through the pure transforms of `controller.procedure.meter_books`, each returning the
+journal record that proves it (R13). Progressive wagers are refused while the sign or the bet
+sensors do not answer (R15).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from transitions import EventData
+
+from controller.procedure import meter_books
+from controller.procedure.effects import Journal, OpLog
+
+if TYPE_CHECKING:
+    from controller.procedure.table_model import TableModel
+
+PROGRESSIVE_DEVICES = frozenset({"sign", "layout"})
+"""Links whose loss refuses progressive wagers (the sign and the bet sensors, R15)."""
+
+
+class ProgressiveDesk:
+    """The meter's books, the links it depends on and the sign's message.
+
+    Attributes:
+        meters: The GLI-12 meters (amount, hits, cumulative paid...).
+        links_down: Devices whose link is down.
+        sign_message: "" for the amount alone, or the `WIN` text of this round's hit.
+        sign_win: (seat, cents) of this round's last meter hit ((0, 0): none).
+    """
+
+    def __init__(self, model: TableModel, meters: meter_books.Meters) -> None:
+        self.model = model
+        self.meters = meters
+        self.links_down: set[str] = set()
+        self.sign_message = ""
+        self.sign_win = (0, 0)
+
+    def is_open(self) -> bool:
+        """Progressive wagers are accepted only while sign and sensors answer (R15)."""
+        return not (self.links_down & PROGRESSIVE_DEVICES)
+
+    def link_down(self, event: EventData) -> None:
+        """Callback: a device link was lost; progressive wagers are refused (R15)."""
+        device = str(event.kwargs.get("device", ""))
+        self.links_down.add(device)
+        self.model.emit(Journal("link:down", {"device": device,
+                                              "reason": event.kwargs.get("reason", "")}),
+                        OpLog(f"link to {device} lost", "error"))
+
+    def link_up(self, event: EventData) -> None:
+        """Callback: a link is back; progressive play resumes once the meters reconcile."""
+        device = str(event.kwargs.get("device", ""))
+        reconciled = bool(event.kwargs.get("reconciled", False))
+        if reconciled:
+            self.links_down.discard(device)
+            line = OpLog(f"link to {device} back")
+        else:
+            line = OpLog(f"link to {device} back, but the meters do not reconcile", "warning")
+        self.model.emit(Journal("link:up", {"device": device, "meters_reconciled": reconciled}),
+                        line)
+
+    def correct_meter(self, event: EventData) -> None:
+        """Callback: a keyed meter correction or reset, recorded with who, old and new."""
+        amount = int(event.kwargs["amount"])
+        self.meters, record = meter_books.correct(self.meters, self.model.key_on, amount,
+                                                  str(event.kwargs.get("reason", "")))
+        self.model.emit(record, OpLog("progressive meter corrected by supervisor"))
+
+    def file_meter_params(self, event: EventData) -> None:
+        """Callback: keyed parameter change, applied after the next 100% hit (R12)."""
+        params = event.kwargs["params"]
+        self.meters, record = meter_books.change_params(self.meters, self.model.key_on, params)
+        self.model.emit(record,
+                        OpLog("progressive parameters filed (apply after the next reset)"))
+
+    def contribute(self) -> list[int]:
+        """At the lock-out: one meter increment per accepted wager; returns the seats."""
+        model = self.model
+        seats = model.wagers.accepted_progressive_seats()
+        self.meters, records = meter_books.contribute(self.meters, model.round.number, seats)
+        model.round.contributions = [dict(r.data) for r in records]
+        model.emit(*records, Journal("bet:lock_out", {"round": model.round.number,
+                                                      "accepted_progressive": seats}))
+        return seats
+
+    def pay(self, seat: int, kind: meter_books.HitKind) -> int:
+        """Pay a meter hit and put `WIN`, the seat and the amount on the sign (R13)."""
+        self.meters, record, paid = meter_books.hit(self.meters, self.model.round.number, seat,
+                                                    kind)
+        self.sign_message = f"WIN {seat} {paid // 100}.{paid % 100:02d}"
+        self.sign_win = (seat, paid)
+        self.model.emit(record, OpLog(f"progressive {kind.value} hit at seat {seat}"))
+        return paid
+
+    def give_back(self, round_number: int, contributions: list[dict[str, Any]]) -> int:
+        """A void round's contributions are reversed (R13); returns the cents given back."""
+        self.meters, record = meter_books.void(self.meters, round_number, contributions)
+        if record is None:
+            return 0
+        self.model.emit(record)
+        return int(record.data["returned"])
+
+    def sign(self) -> tuple[int | None, str]:
+        """What the progressive sign shows: the meter, a win, or a fault (R13, R15)."""
+        if not self.is_open():
+            return self.meters.amount, "FAULT"
+        return self.meters.amount, self.sign_message
+
+    def clear_sign(self) -> None:
+        """The round is over: the sign shows the amount alone again."""
+        self.sign_message = ""
+        self.sign_win = (0, 0)

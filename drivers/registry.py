@@ -125,11 +125,12 @@ class Devices:
         """Names of the EMULATED devices (for logs and the status display)."""
         return tuple(device.name for device in self.all() if device.emulated)
 
-    def start(self) -> None:
-        """Start every device; on a failure, close what was started and re-raise."""
+    def start(self, skip: tuple[object, ...] = ()) -> None:
+        """Start every device but those in `skip`; on a failure, close them all and re-raise."""
         try:
             for device in self.all():
-                device.start()
+                if device not in skip:
+                    device.start()
         except DriverError:
             self.close()
             raise

@@ -149,7 +149,7 @@ def test_a_card_received_but_never_journalled_is_taken_after_a_power_loss(
     again = build_app(TableFile("test", opts.config, {"devices": devices}),
                       allow_emulated=True, state_dir=app.state_dir, devices=devices, burn=False,
                       options=BuildOptions(workdir=tmp_path / "ports2"))
-    again.start(require_authentic=False)
+    again.start()
     try:
         rig.wait_for_links(again)
         model = again.runtime.model
@@ -176,7 +176,7 @@ def test_a_restart_reasserts_the_lamps(tmp_path: Path, app: TableApp) -> None:
     again = build_app(TableFile("test", opts.config, {"devices": devices}),
                       allow_emulated=True, state_dir=state_dir, devices=devices, burn=False,
                       options=BuildOptions(workdir=tmp_path / "ports2"))
-    again.start(require_authentic=False)
+    again.start()
     try:
         rig.wait_for_links(again)
         assert again.runtime.model.state == "dealing"

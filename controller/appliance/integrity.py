@@ -15,10 +15,12 @@ import hashlib
 import logging
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
+
+from controller.service.hosting import KIND_MISMATCH, KIND_UNVERIFIED, KIND_VERIFIED, Recorder
 
 _log = logging.getLogger(__name__)
 
@@ -28,13 +30,6 @@ _TREE: Final = "# tree "
 _LINK: Final = "# link "
 _CHUNK: Final = 1 << 20
 _MAX_REPORTED: Final = 20
-
-KIND_VERIFIED: Final = "system:software-verified"
-KIND_MISMATCH: Final = "system:software-mismatch"
-KIND_UNVERIFIED: Final = "system:software-unverified"
-
-Recorder = Callable[[str, dict[str, Any]], None]
-"""Appends one journal record: `(kind, data)`."""
 
 
 class IntegrityError(RuntimeError):

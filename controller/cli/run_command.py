@@ -14,6 +14,7 @@ restart on 2 or 3 (`RestartPreventExitStatus=2 3`): a restart cannot fix either.
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import signal
 import sys
@@ -21,11 +22,13 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from controller.appliance import integrity, sdnotify
 from controller.appliance.integrity import IntegrityError
 from controller.journal import statedir
 from controller.journal.store import JournalError
 from controller.rules.errors import ConfigError
 from controller.service.app import TableApp, build_app
+from controller.service.hosting import Hosting
 from controller.service.tableconfig import TableFile, load_table_file
 from drivers.errors import DriverError
 
@@ -73,18 +76,28 @@ def main(argv: list[str]) -> int:
     try:
         table = load_table_file(args.config)
         app = build_app(table, allow_emulated=args.allow_emulated,
-                        state_dir=journal_dir(table, args.state_dir))
+                        state_dir=journal_dir(table, args.state_dir),
+                        hosting=appliance_hosting(require_authentic=not args.allow_emulated))
     except (ConfigError, DriverError) as exc:
         sys.stderr.write(f"shoectl run: {exc}\n")
         return EXIT_CONFIG
     if app.devices.emulated:
         _LOG.warning("EMULATED devices: %s", ", ".join(app.devices.emulated))
-    return _serve(app, require_authentic=not args.allow_emulated)
+    return _serve(app)
 
 
-def _serve(app: TableApp, *, require_authentic: bool) -> int:
+def appliance_hosting(*, require_authentic: bool) -> Hosting:
+    """The appliance around the service: the manifest check (R16), sd_notify, the watchdog."""
+    notifier = sdnotify.Notifier.from_environment()
+    return Hosting(
+        authenticate=functools.partial(integrity.authenticate_at_start,
+                                       required=require_authentic),
+        manager=notifier, watchdog=sdnotify.LoopWatchdog.from_environment(notifier))
+
+
+def _serve(app: TableApp) -> int:
     try:
-        app.start(require_authentic=require_authentic)
+        app.start()
     except IntegrityError as exc:
         # Checked before any device starts and before power:on (R16); not retried.
         sys.stderr.write(f"shoectl run: software integrity refused: {exc}\n")

@@ -129,11 +129,6 @@ class JournalStore:
         row = self._db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
         return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
 
-    @property
-    def last_seq(self) -> int:
-        """Sequence number of the newest record (0 when empty)."""
-        return self._last_seq
-
     def last_kind(self) -> str:
         """The kind of the newest record ("" when the journal is empty)."""
         row = self._db.execute("SELECT kind FROM journal ORDER BY seq DESC LIMIT 1").fetchone()

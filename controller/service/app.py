@@ -12,9 +12,10 @@ tells it after the runtime has committed a record of the shoe to the journal, so
 Pi received but never recorded (power lost in between) stays with the board, which repeats
 it to the next run, where the card-number check takes it as the next card.
 
-Hook points for the appliance: `TableApp.start` records the software check through
-`controller.appliance.integrity.authenticate_at_start`, sends READY through
-`controller.appliance.sdnotify`, and the loop pings the watchdog only while the table is healthy.
+What the process around the table provides comes in a `Hosting` (`controller.service.hosting`):
+`TableApp.start` records its software check before any device starts, tells its service manager
+READY once the table is up, and the loop pings its watchdog only while the table is healthy
+(`shoectl run` hands in the appliance's: the manifest check of R16, sd_notify, the watchdog).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.appliance import integrity, sdnotify
 from controller.camera.crosscheck import (
     CrossCheck,
     FrameRequests,
@@ -42,6 +42,7 @@ from controller.procedure.effects import Journal, PublicEffect, SetLamp, ShowDea
 from controller.procedure.table_model import Setup
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
+from controller.service.hosting import Hosting, Watchdog
 from controller.service.loop import EventLoop
 from controller.service.runtime import ModelFactory, TableRuntime, config_digest
 from controller.service.tableconfig import TableFile
@@ -131,20 +132,22 @@ class TableApp:
     runtime: TableRuntime | None = None
     camera: CameraParts | None = None
     outputs: DeviceOutputs = field(init=False)
-    notifier: sdnotify.Notifier = field(default_factory=sdnotify.Notifier.from_environment)
+    hosting: Hosting = field(default_factory=Hosting)
 
     def __post_init__(self) -> None:
         self.outputs = DeviceOutputs(self.devices)
 
-    def start(self, *, require_authentic: bool) -> TableRuntime:
-        """Start the devices, recover the table from its journal, check the software.
+    def start(self) -> TableRuntime:
+        """Check the software, start the devices, recover the table from its journal.
 
         Raises:
             DriverError: A device cannot be started (nothing falls back to an emulator).
-            IntegrityError: The installed software does not match its manifest (R16).
+            Exception: Whatever the hosting's software check raises to refuse the start
+                (the installed software does not match its manifest, R16); its records are
+                journalled first.
         """
         journal = JournalStore(self.state_dir, clock=time.monotonic)
-        checks = _software_checks(journal, required=require_authentic)
+        checks = _software_checks(journal, self.hosting)
         try:
             self._start_devices()
         except DriverError:
@@ -160,7 +163,8 @@ class TableApp:
         if self.camera is not None:
             self.runtime.crosscheck = self.camera.crosscheck
             self.camera.start()
-        self.notifier.ready(f"table {self.table.game.table.name}: {self.runtime.model.state}")
+        self.hosting.manager.ready(
+            f"table {self.table.game.table.name}: {self.runtime.model.state}")
         return self.runtime
 
     def _start_devices(self) -> None:
@@ -170,13 +174,7 @@ class TableApp:
         reason to refuse start-up.
         """
         camera = self.camera.source if self.camera is not None else None
-        try:
-            for device in self.devices.all():
-                if device is not camera:
-                    device.start()
-        except DriverError:
-            self.devices.close()
-            raise
+        self.devices.start(skip=(camera,) if camera is not None else ())
 
     def handle(self, event: object) -> None:
         """The loop handler (events that arrive before `start` wait in the loop).
@@ -193,12 +191,12 @@ class TableApp:
 
     def run_forever(self) -> None:
         """Run the loop until `loop.stop()`, pinging the watchdog while healthy."""
-        watchdog = sdnotify.LoopWatchdog.from_environment(self.notifier)
+        watchdog = self.hosting.watchdog
         if watchdog.period_s:
             self._schedule_watchdog(watchdog, watchdog.period_s / 2)
         self.loop.run_forever()
 
-    def _schedule_watchdog(self, watchdog: sdnotify.LoopWatchdog, every: float) -> None:
+    def _schedule_watchdog(self, watchdog: Watchdog, every: float) -> None:
         def tick() -> None:
             watchdog.tick(self.healthy())
             self.loop.call_later(every, tick)
@@ -210,7 +208,7 @@ class TableApp:
 
     def close(self, reason: str = "stop") -> None:
         """Record the power-off, close the devices (outputs to safe) and the journal."""
-        self.notifier.stopping(reason)
+        self.hosting.manager.stopping(reason)
         if self.camera is not None:
             self.camera.close()
         if self.runtime is not None:
@@ -219,19 +217,17 @@ class TableApp:
         self.devices.close()
 
 
-def _software_checks(journal: JournalStore, *,
-                     required: bool) -> list[tuple[str, dict[str, Any]]]:
-    """Authenticate the installed software (R16); return the records of the check.
+def _software_checks(journal: JournalStore, hosting: Hosting) -> list[tuple[str, dict[str, Any]]]:
+    """Run the hosting's software check (R16); return the records it made.
 
     Raises:
-        IntegrityError: The software does not match its manifest. Refused before power-on:
-            the mismatch is journaled (and the journal closed), nothing else runs.
+        Exception: The check refused the start. Refused before power-on: its records are
+            journaled (and the journal closed), nothing else runs.
     """
     checks: list[tuple[str, dict[str, Any]]] = []
     try:
-        integrity.authenticate_at_start(lambda kind, data: checks.append((kind, data)),
-                                        required=required)
-    except integrity.IntegrityError:
+        hosting.authenticate(lambda kind, data: checks.append((kind, data)))
+    except Exception:
         journal.commit([Journal(kind, data) for kind, data in checks], None)
         journal.close()
         raise
@@ -240,7 +236,8 @@ def _software_checks(journal: JournalStore, *,
 
 def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
               devices: Mapping[str, Any] | None = None, burn: bool = True,
-              meter_start: int | None = None, options: BuildOptions | None = None) -> TableApp:
+              meter_start: int | None = None, options: BuildOptions | None = None,
+              hosting: Hosting | None = None) -> TableApp:
     """Build (not start) the table: devices through the registry, the loop as their sink.
 
     Args:
@@ -251,6 +248,8 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
         burn: Burn a card after each shuffle (False for scripted shoes).
         meter_start: Meter amount for a brand-new journal (default: the reset amount).
         options: Registry build options.
+        hosting: The software check, service manager and watchdog (default: none, the
+            software recorded as unverified).
 
     Raises:
         ConfigError: A bad `[devices.*]` section (naming device and key), or a game with no
@@ -263,7 +262,7 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
     vision = vision_settings_from_mapping(table.document.get("vision"))
     zones = table_zones(table.game.table.game, table.game.table.seats)
     check_positions(vision, zones)
-    loop = EventLoop(_not_started)
+    loop = EventLoop()
     # The shoe's board keeps each event until the journal holds it (`TableApp.handle`).
     options = replace(options or BuildOptions(), ack_when_handled=True)
     renderer = None
@@ -273,7 +272,8 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
         renderer = emulated_renderer(config.camera, zones)
         options.camera_render = renderer
     built = build_devices(config, loop.post, allow_emulated=allow_emulated, options=options)
-    app = TableApp(table, built, loop, state_dir, burn=burn, meter_start=meter_start)
+    app = TableApp(table, built, loop, state_dir, burn=burn, meter_start=meter_start,
+                   hosting=hosting or Hosting())
     if built.camera is not None:
         app.camera = _camera_parts(built.camera, vision, zones, renderer, loop)
     loop.set_handler(app.handle)
@@ -320,7 +320,3 @@ def _camera_parts(source: CameraSource, vision: VisionSettings, zones: tuple[str
     worker = CameraWorker(source, Recognizer(profile).recognize, loop.post, points)
     requests: FrameRequests = worker
     return CameraParts(source, worker, CrossCheck(vision, requests, loop.call_later))
-
-
-def _not_started(event: object) -> None:
-    raise RuntimeError("the table handled an event before it was started")

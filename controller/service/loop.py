@@ -37,11 +37,12 @@ class EventLoop:
     """A single-threaded dispatcher of posted events and timers.
 
     Args:
-        handler: Called on the loop thread with each posted event, in order.
+        handler: Called on the loop thread with each posted event, in order (the composition
+            root may set it later, with `set_handler`, before the loop runs).
         clock: Monotonic clock (seconds); `time.monotonic` in production.
     """
 
-    def __init__(self, handler: Callable[[Any], None],
+    def __init__(self, handler: Callable[[Any], None] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._handler = handler
         self.clock = clock
@@ -95,6 +96,8 @@ class EventLoop:
             timer.callback()
             return True
         if event is not None:
+            if self._handler is None:
+                raise RuntimeError("the event loop runs with no handler set")
             self._handler(event[0])
             return True
         return False

@@ -384,7 +384,7 @@ def start_rig_app(name: str, config: GameConfig, rig: RigSpec, *, state_dir: Pat
                     state_dir=state_dir, devices=devices, burn=rig.burn and rig.script is None,
                     meter_start=rig.meter_start, options=BuildOptions(workdir=ports))
     try:
-        app.start(require_authentic=False)
+        app.start()
         wait_for_links(app)
     except BaseException:
         app.devices.close()

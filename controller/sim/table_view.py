@@ -695,7 +695,7 @@ def terminal_size() -> tuple[int, int]:
     return size.columns, size.lines
 
 
-Waiter = Callable[[float], None]
+Pause = Callable[[float], None]
 """Waits this many seconds while the table's loop keeps handling device events."""
 
 
@@ -717,7 +717,7 @@ class LiveView:
     """
 
     def __init__(self, runtime: TableRuntime, out: TextIO, shoe: ShoeLayout, *,
-                 pace: float = DEFAULT_PACE, wait: Waiter = time.sleep,
+                 pace: float = DEFAULT_PACE, wait: Pause = time.sleep,
                  fps: float = DEFAULT_FPS, clock: Callable[[], float] = time.monotonic,
                  size: Callable[[], tuple[int, int]] | None = None) -> None:
         self.runtime, self.out, self.shoe = runtime, out, shoe

@@ -106,8 +106,8 @@ def test_software_that_fails_authentication_exits_3_before_devices_and_power_on(
     monkeypatch.setenv(integrity.MANIFEST_ENV, str(tampered_manifest(tmp_path)))
     started: list[str] = []
     real_start = Devices.start
-    monkeypatch.setattr(Devices, "start", lambda self: started.append("start") or
-                        real_start(self))
+    monkeypatch.setattr(Devices, "start", lambda self, skip=(): started.append("start") or
+                        real_start(self, skip))
     code = run_command.main(["--config", str(table_file(tmp_path)), "--allow-emulated"])
     assert code == run_command.EXIT_INTEGRITY == 3
     assert "software integrity refused" in capsys.readouterr().err
@@ -123,11 +123,16 @@ def test_a_device_that_cannot_start_exits_1(tmp_path: Path, capsys: pytest.Captu
     manifest = tmp_path / "manifest.sha256"
     manifest.write_text(integrity.build_manifest([], [str(installed)]))
     monkeypatch.setenv(integrity.MANIFEST_ENV, str(manifest))
+    started: list[str] = []
+    real_start = Devices.start
+    monkeypatch.setattr(Devices, "start", lambda self, skip=(): started.append("start") or
+                        real_start(self, skip))
     path = tmp_path / "table.toml"
     path.write_text(default_table_text() + '\n[devices.shoe]\nkind = "serial"\n'
                     f'url = "{tmp_path / "no-such-port"}"\ntimeout_ms = 100\n'
                     f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n', encoding="utf-8")
     assert run_command.main(["--config", str(path)]) == run_command.EXIT_DEVICE
+    assert started == ["start"]  # the same spy sees the devices start once authenticated
     assert "cannot start" in capsys.readouterr().err
     kinds = journal_kinds(tmp_path / "state")
     assert "power:on" not in kinds  # the devices start before the table powers on

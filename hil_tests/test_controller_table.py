@@ -97,7 +97,7 @@ def test_sign_silence_refuses_progressive_until_it_answers(app: TableApp) -> Non
     sign.go_silent()
     assert app.loop.run_until(lambda: not model.progressive.is_open(), 10)
     sign.answer_again()
-    assert app.loop.run_until(model.progressive_open, 10)
+    assert app.loop.run_until(model.progressive.is_open, 10)
     kinds = [e.kind for e in app.runtime.journal.entries()]
     assert "link:down" in kinds
     assert "link:up" in kinds

@@ -33,7 +33,8 @@ kind = "emulated"
 def table_file(tmp_path: Path) -> Path:
     path = tmp_path / "table.toml"
     path.write_text(default_table_text() + DEVICES
-                    + f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n')
+                    + f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n'
+                    + '\n[console]\nlisten = "127.0.0.1:0"\n')
     return path
 
 

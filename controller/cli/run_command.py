@@ -1,8 +1,9 @@
 """`shoectl run --config FILE [--allow-emulated]`: the table service.
 
-Builds the table from its file (composition root `controller.service.app`), authenticates the
-software (R16), starts the devices, recovers the table from its journal and runs the loop
-until SIGTERM or SIGINT, then records the power-off. Emulated device kinds are refused unless
+Builds the table from its file (composition root `controller.service.app`), starts the dealer's
+console (and the pit view) as `[console]` says, authenticates the software (R16), starts the
+devices, recovers the table from its journal and runs the loop until SIGTERM or SIGINT, then
+records the power-off. Emulated device kinds are refused unless
 `--allow-emulated` is given; with it, a missing manifest is recorded as unverified instead of
 refusing to start (a manifest that is configured and does not match is always refused).
 
@@ -30,6 +31,9 @@ from controller.rules.errors import ConfigError
 from controller.service.app import TableApp, build_app
 from controller.service.hosting import Hosting
 from controller.service.tableconfig import TableFile, load_table_file
+from controller.web.server import WebServerError
+from controller.web.settings import console_settings_from_mapping
+from controller.web.table_web import TableWeb, start_web
 from drivers.errors import DriverError
 
 _LOG = logging.getLogger(__name__)
@@ -37,6 +41,7 @@ _LOG = logging.getLogger(__name__)
 EXIT_DEVICE = 1
 EXIT_CONFIG = 2
 EXIT_INTEGRITY = 3
+_LIBRARY_LOGGERS = ("transitions", "uvicorn", "uvicorn.error")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -73,8 +78,11 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO,
                         format="%(levelname)s %(name)s: %(message)s")
+    for noisy in _LIBRARY_LOGGERS:  # their INFO lines say nothing an operator can act on
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     try:
         table = load_table_file(args.config)
+        settings = console_settings_from_mapping(table.document.get("console"))
         app = build_app(table, allow_emulated=args.allow_emulated,
                         state_dir=journal_dir(table, args.state_dir),
                         hosting=appliance_hosting(require_authentic=not args.allow_emulated))
@@ -83,7 +91,16 @@ def main(argv: list[str]) -> int:
         return EXIT_CONFIG
     if app.devices.emulated:
         _LOG.warning("EMULATED devices: %s", ", ".join(app.devices.emulated))
-    return _serve(app)
+    try:
+        web = start_web(settings, app.loop.post)
+    except WebServerError as exc:
+        sys.stderr.write(f"shoectl run: {exc}\n")
+        app.devices.close()
+        return EXIT_DEVICE
+    try:
+        return _serve(app, web)
+    finally:
+        web.stop()
 
 
 def appliance_hosting(*, require_authentic: bool) -> Hosting:
@@ -95,9 +112,9 @@ def appliance_hosting(*, require_authentic: bool) -> Hosting:
         manager=notifier, watchdog=sdnotify.LoopWatchdog.from_environment(notifier))
 
 
-def _serve(app: TableApp) -> int:
+def _serve(app: TableApp, web: TableWeb) -> int:
     try:
-        app.start()
+        runtime = app.start()
     except IntegrityError as exc:
         # Checked before any device starts and before power:on (R16); not retried.
         sys.stderr.write(f"shoectl run: software integrity refused: {exc}\n")
@@ -114,6 +131,7 @@ def _serve(app: TableApp) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    web.attach(runtime)  # the loop runs on this thread and has not started yet
     try:
         app.run_forever()
     finally:

@@ -12,6 +12,8 @@ from typing import Final, Protocol, cast
 
 COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "bridge": ("drivers.console", "bridge console: a board's decoded traffic live; send messages"),
+    "console": ("controller.cli.console_command",
+                "make the pit view's credential (hash-password)"),
     "diagram": ("controller.cli.diagram_command",
                 "draw a game's procedure state machine (mermaid/svg/png)"),
     "emulate": ("drivers.emulated.cli", "run a byte-level shoe, layout or sign emulator on a pty"),

@@ -129,6 +129,10 @@ class JournalStore:
         row = self._db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
         return (0, GENESIS) if row is None else (int(row[0]), str(row[1]))
 
+    def record_count(self) -> int:
+        """How many records the journal holds (sequence numbers run 1, 2, 3...)."""
+        return self._last_seq
+
     def last_kind(self) -> str:
         """The kind of the newest record ("" when the journal is empty)."""
         row = self._db.execute("SELECT kind FROM journal ORDER BY seq DESC LIMIT 1").fetchone()

@@ -82,6 +82,7 @@ class BaccaratModel(TableModel):
 
     def lock_out_bets(self, event: EventData) -> None:
         """Callback: no more bets; wagers are checked by the rules and the coup begins."""
+        self.collecting = {}
         self.bets = {}
         for seat, wagers in sorted(self.wagers.pending.items()):
             bac.check_baccarat_bets(bac.BaccaratSeat(seat, wagers))

@@ -75,6 +75,24 @@ class Decisions:
         """Condition: the rules allow double-down rescue."""
         return self.allows(bj.Action.RESCUE)
 
+    def card_is_a_hit(self, event: EventData) -> bool:
+        """Condition: a card drawn while a hand is due to act is a hit for that hand."""
+        return self.card_is_a_hit_now()
+
+    def card_is_a_hit_now(self) -> bool:
+        """Public: a card drawn now is a hit for the hand due to act (`[table] card_is_a_hit`)."""
+        return (self.model.setup.config.table.card_is_a_hit
+                and not self.exposed_card_offered() and self.allows(bj.Action.HIT))
+
+    def hit_with_card(self, event: EventData) -> None:
+        """Callback: the hand due to act hits, and the card drawn is its card."""
+        model = self.model
+        turn = model.decision_due()
+        model.step(["act", bj.Action.HIT.value, None])
+        model.emit(Journal("decision:hit", {"turn": list(turn or ()), "cents": None,
+                                            "source": "shoe"}))
+        model.deal.deal_card(event)
+
     def decide(self, event: EventData) -> None:
         """Callback: apply the player's decision through the rules.
 
@@ -89,8 +107,9 @@ class Decisions:
         refusing = (self.exposed_card_offered() and action not in TAKES_CARDS
                     and self.allows(bj.Action.HIT))
         model.step(["act", action.value, None if amount is None else int(amount)])
-        model.emit(Journal("decision:" + action.value, {"turn": list(turn or ()),
-                                                        "cents": amount}))
+        model.emit(Journal("decision:" + action.value, {
+            "turn": list(turn or ()), "cents": amount,
+            "source": event.kwargs.get("source", "layout")}))
         if refusing and turn is not None:
             model.round.refused.append(turn[0])
             model.emit(Journal("irregularity:exposed_card_refused", {"seat": turn[0]}),

@@ -5,7 +5,7 @@ peek goes through `controller.rules.blackjack`, and settlement through
 `controller.rules.settlement`. This model holds that round, snapshotted as the list of steps
 that built it and rebuilt by replaying them (R14), and the phase conditions of the table.
 What a live table needs around it are parts the table names `part.method`: the physical
-deal (`deal`), insurance and the peek (`insurance`), decisions (`decisions`), settlement
+deal (`deal`), insurance and the peek (`insurer`), decisions (`decisions`), settlement
 (`settlement`), besides the shared shoe, wagers and progressive; the public outputs
 (`outputs`) and the camera's view (`camera`) read it.
 """
@@ -43,6 +43,8 @@ class BlackjackModel(TableModel):
             them.
         game: The rules' round in play (None between rounds).
         steps: The steps that built `game`, in order (its snapshot).
+        ratio_seats: Seats in play this round whose main wager is not known (settled by
+            ratio: results announced, nets not reported).
     """
 
     outputs: BlackjackOutputs
@@ -53,8 +55,9 @@ class BlackjackModel(TableModel):
         self.rules_table = bj.BlackjackTable.from_config(setup.config)
         self.game: bj.BlackjackRound | None = None
         self.steps: list[Step] = []
+        self.ratio_seats: list[int] = []
         self.deal = DealTracker(self)
-        self.insurance = InsuranceAndPeek(self)
+        self.insurer = InsuranceAndPeek(self)
         self.decisions = Decisions(self)
         self.settlement = BlackjackSettlement(self)
         self.outputs = BlackjackOutputs(self)
@@ -143,22 +146,29 @@ class BlackjackModel(TableModel):
 
     # ------------------------------------------------------------------ betting
     def lock_out_bets(self, event: EventData) -> None:
-        """Callback: no more bets; lock the sensors, light accepted spots, feed the meter."""
+        """Callback: no more bets; lock the sensors, light accepted spots, feed the meter.
+
+        A seat in play whose main wager is not known is dealt on the table minimum and
+        settled by ratio: its results are announced, its nets are not reported.
+        """
+        self.collecting = {}
         accepted = self.progressive.contribute()
         stake = self.setup.config.paytables.blazing7s.wager
+        nominal = self.setup.config.table.min_wager
         bets = []
-        for seat in sorted(self.wagers.pending):
-            wagers = dict(self.wagers.pending[seat])
-            main = wagers.pop("main", 0)
-            if main:
-                if seat in accepted:
-                    wagers[SideBet.BLAZING7S] = stake
-                bets.append([seat, main, wagers])
+        for seat, main in self.wagers.seats_in_play().items():
+            wagers = {k: v for k, v in self.wagers.pending.get(seat, {}).items() if k != "main"}
+            if seat in accepted:
+                wagers[SideBet.BLAZING7S] = stake
+            bets.append([seat, main or nominal, wagers])
+        self.ratio_seats = sorted(s for s, main in self.wagers.seats_in_play().items()
+                                  if main is None)
         self.rebuild([["start", bets]])
-        self.insurance.answered = []
+        self.insurer.answered = []
         assert self.game is not None
         self.deal.start(self.game)
-        self.emit(Journal("round:no_more_bets", {"round": self.round.number, "bets": bets}),
+        self.emit(Journal("round:no_more_bets", {"round": self.round.number, "bets": bets,
+                                                 "ratio_seats": self.ratio_seats}),
                   OpLog(f"no more bets: {len(bets)} seats, {len(accepted)} progressive "
                         "accepted"))
 
@@ -202,9 +212,9 @@ class BlackjackModel(TableModel):
     def discard_round(self) -> None:
         """Forget the round in play: the rules' round, the physical order, held cards."""
         super().discard_round()
-        self.game, self.steps = None, []
+        self.game, self.steps, self.ratio_seats = None, [], []
         self.deal.clear()
-        self.insurance.answered = []
+        self.insurer.answered = []
 
     def wagers_in_play(self) -> list[dict[str, Any]]:
         """Each seat's wagers at stake: main and side wagers, doubles and insurance."""
@@ -218,11 +228,13 @@ class BlackjackModel(TableModel):
     def snapshot(self) -> dict[str, Any]:
         """The procedure's part of the critical state (the round as its steps)."""
         return {**super().snapshot(), "steps": self.steps, "physical": self.deal.physical,
-                "held": self.deal.held, "answered": self.insurance.answered}
+                "held": self.deal.held, "answered": self.insurer.answered,
+                "ratio_seats": self.ratio_seats}
 
     def restore(self, data: dict[str, Any]) -> None:
         """Return to a snapshot by replaying the round's steps through the rules."""
         super().restore(data)
         self.rebuild(list(data["steps"]))
         self.deal.physical, self.deal.held = list(data["physical"]), list(data["held"])
-        self.insurance.answered = list(data["answered"])
+        self.insurer.answered = list(data["answered"])
+        self.ratio_seats = list(data.get("ratio_seats", []))

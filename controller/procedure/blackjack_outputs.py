@@ -39,7 +39,7 @@ class BlackjackOutputs(TableOutputs):
         lamps[Lamp.STAND] = on if model.state == "round_over" and game else off
         accepted = set(model.accepted_seats())
         due = model.card_due_to()
-        turn = model.decision_due() or (model.insurance.seat_asked(), 0)
+        turn = model.decision_due() or (model.insurer.seat_asked(), 0)
         for number in range(1, model.setup.config.table.seats + 1):
             lamps[seat_lamp(number, "blazing7s")] = on if number in accepted else off
             lit = number == turn[0] or (due is not None and due.seat == number)
@@ -57,7 +57,7 @@ class BlackjackOutputs(TableOutputs):
             return f"SEAT {decision[0]} HAND {decision[1] + 1}: EXPOSED CARD - TAKE OR REFUSE"
         if decision:
             return f"SEAT {decision[0]} HAND {decision[1] + 1}: DECIDE"
-        asked = model.insurance.seat_asked()
+        asked = model.insurer.seat_asked()
         if asked:
             return f"SEAT {asked}: INSURANCE?"
         return (f"{model.state.upper()} ROUND {model.round.number} "

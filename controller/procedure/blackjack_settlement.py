@@ -14,6 +14,7 @@ from transitions import EventData
 
 from controller.procedure import meter_books
 from controller.procedure.effects import Journal, OpLog
+from controller.rules import blackjack as bj
 from controller.rules import settlement
 from controller.rules.errors import RulesError
 from controller.rules.money import MeterShare
@@ -23,11 +24,20 @@ if TYPE_CHECKING:
     from controller.procedure.blackjack_model import BlackjackModel
 
 
+HandOutcome = tuple[int, int, str]
+"""(seat, hand number from 1, result: win, blackjack, push, lose or surrender)."""
+
+
 class BlackjackSettlement:
-    """The settlement of the round in play, and its record."""
+    """The settlement of the round in play, its record, and what the dealer announces.
+
+    Attributes:
+        outcomes: Each hand's result in the last round settled (for the dealer's prompt).
+    """
 
     def __init__(self, model: BlackjackModel) -> None:
         self.model = model
+        self.outcomes: list[HandOutcome] = []
 
     def settle_round(self, event: EventData) -> None:
         """Callback: settle every wager through the rules; meter hits counter-clockwise."""
@@ -42,6 +52,7 @@ class BlackjackSettlement:
         if result.meter is not None and result.meter.amount != desk.meters.amount:
             raise RulesError("the meter books disagree with the rules' settlement")
         record = self.round_record(result)
+        self.outcomes = hand_outcomes(model.game, result)
         model.round.settled = True
         model.round.result = record
         model.results.append(record)
@@ -68,10 +79,34 @@ class BlackjackSettlement:
         model = self.model
         game = model.game
         assert game is not None
+        ratio = set(model.ratio_seats)
         seats = [{"seat": s.seat,
-                  "hands": [{"cards": [str(c) for c in h.cards], "net": h.net} for h in s.hands],
+                  "hands": [{"cards": [str(c) for c in h.cards],
+                             "net": None if s.seat in ratio else h.net} for h in s.hands],
                   "side_bets": {str(k): v for k, v in s.side_bets.items()}}
                  for s in result.seats]
         return {"round": model.round.number, "dealer": [str(c) for c in game.dealer],
                 "peeked": game.peeked, "dealer_blackjack": game.dealer_blackjack,
                 "seats": seats, "meter": model.progressive.meters.amount}
+
+
+def hand_outcomes(game: bj.BlackjackRound,
+                  result: settlement.Settlement) -> list[HandOutcome]:
+    """Each settled hand's result, as the dealer announces it."""
+    found = []
+    for state, seat in zip(game.seats, result.seats, strict=True):
+        for number, (hand, settled) in enumerate(zip(state.hands, seat.hands, strict=True), 1):
+            found.append((seat.seat, number, hand_result(hand, settled.net)))
+    return found
+
+
+def hand_result(hand: bj.Hand, net: int) -> str:
+    """win, blackjack, push, lose or surrender (even money is a win)."""
+    if hand.surrendered:
+        return "surrender"
+    if net == 0:
+        return "push"
+    if net < 0:
+        return "lose"
+    natural = hand.blackjack and not hand.from_split and not hand.even_money
+    return "blackjack" if natural else "win"

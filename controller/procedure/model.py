@@ -40,6 +40,7 @@ class ProcedureModel:
         self.outbox: list[Effect] = []
         self.resume_state = ""
         self.hold_reason = ""
+        self.hold_kind = ""
         self.error_return = ""
         self.reshuffle_return = ""
         self._fired: list[tuple[str, bool]] = []
@@ -128,6 +129,7 @@ class ProcedureModel:
         if self.state not in HOLD_STATES:
             self.resume_state = self.state
         self.hold_reason = reason
+        self.hold_kind = "software_fault"
         self.machine.set_state(hold, model=self)
         self.emit(Journal("procedure:hold", {"hold": hold, "reason": reason,
                                              "resume": self.resume_state}),
@@ -138,8 +140,10 @@ class ProcedureModel:
         source = event.transition.source if event.transition else ""
         if source not in HOLD_STATES:
             self.resume_state = source
-        reason = str(event.kwargs.get("reason", event.event.name if event.event else ""))
+        trigger = event.event.name if event.event else ""
+        reason = str(event.kwargs.get("reason", trigger))
         self.hold_reason = reason
+        self.hold_kind = hold_kind(trigger, reason)
         self.emit(Journal("procedure:hold", {"hold": self.state, "reason": reason,
                                              "resume": self.resume_state}),
                   OpLog(f"table stopped ({self.state}): {reason}", "error"))
@@ -151,7 +155,18 @@ class ProcedureModel:
                                                "resumed": self.state}),
                   OpLog(f"supervisor cleared the hold; table resumes in {self.state}"))
         self.hold_reason = ""
+        self.hold_kind = ""
         self.resume_state = ""
+
+
+def hold_kind(trigger: str, reason: str) -> str:
+    """A hold's kind, as the console names it: `jam`, `impossible_card`, `camera`..."""
+    if trigger == "shoe_error":
+        first = reason.split(" ", 1)[0]
+        return first if first in ("jam", "lid_open") else "cards_missing"
+    return {"card": "impossible_card", "card_unreadable": "unreadable_card",
+            "wrong_back": "wrong_back", "camera_fault": "camera",
+            "fault": "device_fault"}.get(trigger, trigger or "fault")
 
 
 _RETURN_CONDITIONS = {"resumes_to_": "resume_state", "returns_to_": "error_return",

@@ -76,6 +76,9 @@ class TableModel(ProcedureModel):
         self.camera_down = ""
         self.results: list[dict[str, Any]] = []
         self.voided: list[int] = []
+        self.collecting: dict[str, list[str | None]] = {}
+        """The last round's cards by position, on the layout until the dealer collects them."""
+        self.collecting_round = 0
 
     # ------------------------------------------------------------------ running
     def fire(self, name: str, **kwargs: Any) -> bool:
@@ -169,6 +172,8 @@ class TableModel(ProcedureModel):
 
     def close_round(self, event: EventData) -> None:
         """Callback: clear the finished round; the next one is numbered when betting opens."""
+        self.collecting = {zone: cards for zone, cards in self.camera_layout()[0].items() if cards}
+        self.collecting_round = self.round.number
         self.discard_round()
         self.wagers.clear()
         self.progressive.clear_sign()
@@ -184,10 +189,16 @@ class TableModel(ProcedureModel):
         """What the camera should see: cards by position (None: face down), and loose cards.
 
         Loose cards were drawn this round but lie on no position (burned, face up in the
-        shoe, held in error): the camera may see them anywhere without a fault.
+        shoe, held in error): the camera may see them anywhere without a fault. Between rounds
+        the last round's cards lie where they were dealt until the next round's lock-out
+        (the dealer collects them while bets are placed).
         """
         loose = [*self.round.loose, *([self.round.next_card] if self.round.next_card else [])]
-        return {}, loose
+        return {zone: list(cards) for zone, cards in self.collecting.items()}, loose
+
+    def layout_round(self) -> int:
+        """The round whose cards lie on the layout: the last one while it is collected."""
+        return self.collecting_round if self.collecting else self.round.number
 
     def note_camera_status(self, event: EventData) -> None:
         """Callback: the camera went down or came back (shown on the dealer display)."""
@@ -207,10 +218,12 @@ class TableModel(ProcedureModel):
             "state": self.state, "round": self.round.to_json(),
             "shoe": self.shoe.tally.to_json(), "sensors": self.wagers.sensors,
             "pending_wagers": {str(k): v for k, v in self.wagers.pending.items()},
+            "unknown_main": sorted(self.wagers.unknown_main),
             "links_down": sorted(desk.links_down), "key_on": self.key_on,
             "sign_message": desk.sign_message, "sign_win": list(desk.sign_win),
             "resume_state": self.resume_state,
-            "hold_reason": self.hold_reason, "error_return": self.error_return,
+            "hold_reason": self.hold_reason, "hold_kind": self.hold_kind,
+            "error_return": self.error_return,
             "reshuffle_return": self.reshuffle_return,
         }
 
@@ -221,6 +234,7 @@ class TableModel(ProcedureModel):
         self.shoe.tally = ShoeTally(**data["shoe"])
         self.wagers.sensors = dict(data["sensors"])
         self.wagers.pending = {int(k): dict(v) for k, v in data["pending_wagers"].items()}
+        self.wagers.unknown_main = set(data.get("unknown_main", []))
         desk = self.progressive
         desk.links_down = set(data["links_down"])
         desk.sign_message = data["sign_message"]
@@ -228,3 +242,4 @@ class TableModel(ProcedureModel):
         for name in ("key_on", "resume_state", "hold_reason", "error_return",
                      "reshuffle_return"):
             setattr(self, name, data[name])
+        self.hold_kind = str(data.get("hold_kind", ""))

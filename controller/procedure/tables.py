@@ -139,7 +139,8 @@ def _common(S: Any, in_round: list[Any],  # noqa: N803 (S: the family's state en
 
 
 def _between_rounds(S: Any, settle: str = "settle_round",  # noqa: N803 (S: the family's states)
-                    hold_error: str = "hold_card_in_error") -> list[dict[str, Any]]:
+                    hold_error: str = "hold_card_in_error",
+                    deal: str = "deal_card") -> list[dict[str, Any]]:
     """The end of a round both families share: settlement, then the next round or the shuffle.
 
     A card drawn when none is due, while bets are open or after settlement, is held in
@@ -148,6 +149,8 @@ def _between_rounds(S: Any, settle: str = "settle_round",  # noqa: N803 (S: the 
     """
     rows = [
         _t("proceed", S.SETTLEMENT, S.ROUND_OVER, after=settle),
+        # The first card out while betting is open closes betting when a seat is in play.
+        _t("card", S.BETTING, S.DEALING, "wagers.has_wagers", after=["lock_out_bets", deal]),
         _t("card", [S.BETTING, S.ROUND_OVER], S.CARD_IN_ERROR, after=hold_error),
     ]
     rows.extend(_t(trigger, S.CARD_IN_ERROR, state, f"returns_to_{state}",
@@ -169,25 +172,27 @@ _BJ_RESUMABLE: Final = [BJ.BURN, BJ.BETTING, BJ.DEALING, BJ.INSURANCE, BJ.PEEK, 
 
 BLACKJACK_TABLE: Final[Table] = (
     *_common(BJ, _BJ_IN_ROUND, _BJ_RESUMABLE),
+    # A seat in play for this round, with its main wager when the dealer knows it.
+    _t("seat", BJ.BETTING, None, "wagers.seat_allowed", after="wagers.set_seat"),
     # The initial deal (R7) and its irregularities.
     _t("card", BJ.DEALING, None, "deal.card_is_due", after="deal.deal_card"),
     _t("seat_no_card", BJ.DEALING, None, "deal.seat_without_card", after="deal.dead_hand"),
     _t("seat_one_card", BJ.DEALING, None, "deal.seat_in_round", after="deal.second_card_last"),
     _t("dealer_missed_card", BJ.DEALING, None, "deal.dealer_card_pending",
        after="deal.dealer_card_last"),
-    _t("proceed", BJ.DEALING, BJ.INSURANCE, "phase_is_insurance", after="insurance.open"),
+    _t("proceed", BJ.DEALING, BJ.INSURANCE, "phase_is_insurance", after="insurer.open"),
     _t("proceed", BJ.DEALING, BJ.PEEK, "phase_is_peek"),
     _t("proceed", BJ.DEALING, BJ.PLAYERS, "phase_after_peek", after="decisions.start_players"),
     # Insurance and even money, seat by seat, closed before the peek (R4).
-    _t("insurance", BJ.INSURANCE, None, "insurance.allowed", after="insurance.take"),
-    _t("even_money", BJ.INSURANCE, None, "insurance.even_money_allowed",
-       after="insurance.take_even_money"),
-    _t("no_insurance", BJ.INSURANCE, None, "insurance.due", after="insurance.decline"),
-    _t("proceed", BJ.INSURANCE, BJ.PEEK, "insurance.closed", after="insurance.close"),
+    _t("insurance", BJ.INSURANCE, None, "insurer.allowed", after="insurer.take"),
+    _t("even_money", BJ.INSURANCE, None, "insurer.even_money_allowed",
+       after="insurer.take_even_money"),
+    _t("no_insurance", BJ.INSURANCE, None, "insurer.due", after="insurer.decline"),
+    _t("proceed", BJ.INSURANCE, BJ.PEEK, "insurer.closed", after="insurer.close"),
     # The peek: the blackjack lamp is its only output (R5).
-    _t("proceed", BJ.PEEK, BJ.SETTLEMENT, "insurance.dealer_has_blackjack",
-       after="insurance.reveal_blackjack"),
-    _t("proceed", BJ.PEEK, BJ.PLAYERS, after="insurance.peek_clear"),
+    _t("proceed", BJ.PEEK, BJ.SETTLEMENT, "insurer.dealer_has_blackjack",
+       after="insurer.reveal_blackjack"),
+    _t("proceed", BJ.PEEK, BJ.PLAYERS, after="insurer.peek_clear"),
     # Player decisions (layout buttons or bots), one hand at a time from the dealer's left.
     _t("hit", BJ.PLAYERS, None, "decisions.can_hit", after="decisions.decide"),
     _t("stand", BJ.PLAYERS, None, "decisions.can_stand", after="decisions.decide"),
@@ -196,10 +201,12 @@ BLACKJACK_TABLE: Final[Table] = (
     _t("surrender", BJ.PLAYERS, None, "decisions.can_surrender", after="decisions.decide"),
     _t("rescue", BJ.PLAYERS, None, "decisions.can_rescue", after="decisions.decide"),
     _t("card", BJ.PLAYERS, None, "deal.card_is_due", after="deal.deal_card"),
+    # A card drawn to the hand due to act is a hit for it.
+    _t("card", BJ.PLAYERS, None, "decisions.card_is_a_hit", after="decisions.hit_with_card"),
     _t("card", [BJ.PLAYERS, BJ.INSURANCE, BJ.PEEK], BJ.CARD_IN_ERROR,
        after="deal.hold_card_in_error"),
-    _t("proceed", BJ.PLAYERS, BJ.DEALER, "phase_is_dealer", after="insurance.reveal_hole"),
-    _t("proceed", BJ.PLAYERS, BJ.SETTLEMENT, "phase_is_complete", after="insurance.reveal_hole"),
+    _t("proceed", BJ.PLAYERS, BJ.DEALER, "phase_is_dealer", after="insurer.reveal_hole"),
+    _t("proceed", BJ.PLAYERS, BJ.SETTLEMENT, "phase_is_complete", after="insurer.reveal_hole"),
     # A card drawn in error: not exposed, it is the next card; exposed, it is offered.
     *(_t(trigger, BJ.CARD_IN_ERROR, state, f"returns_to_{state}", after=callback)
       for trigger, callback in (("error_unexposed", "deal.keep_as_next_card"),
@@ -211,7 +218,7 @@ BLACKJACK_TABLE: Final[Table] = (
     # After settlement: a card drawn by a dealer who stood on 17-21 is burned.
     _t("card", BJ.ROUND_OVER, None, "deal.dealer_stood_17_21", after="deal.burn_overdraw"),
     *_between_rounds(BJ, settle="settlement.settle_round",
-                     hold_error="deal.hold_card_in_error"),
+                     hold_error="deal.hold_card_in_error", deal="deal.deal_card"),
 )
 
 _BAC_IN_ROUND: Final = [BAC.DEALING, BAC.PLAYER_THIRD, BAC.BANKER_THIRD]

@@ -145,6 +145,9 @@ class TableSettings:
         cut_from_end: cards behind the cut card (baccarat).
         side_bets: the side wagers offered.
         min_wager / max_wager: main-wager table limits, cents.
+        card_is_a_hit: a card drawn while a hand is due to act is a hit for it (the dealer
+            draws for a player who signals a hit); False where decisions come only from
+            the layout's or the console's buttons, and such a card is a card drawn in error.
     """
 
     name: str = "table"
@@ -156,6 +159,7 @@ class TableSettings:
     side_bets: tuple[str, ...] = SIDE_BETS_BY_GAME[Game.BLACKJACK]
     min_wager: int = 500
     max_wager: int = 500_000
+    card_is_a_hit: bool = True
 
 
 def table_from_mapping(data: Mapping[str, object] | None) -> TableSettings:
@@ -179,6 +183,7 @@ def table_from_mapping(data: Mapping[str, object] | None) -> TableSettings:
         side_bets=reader.strings("side_bets", SIDE_BETS_BY_GAME[game], SIDE_BETS_BY_GAME[game]),
         min_wager=reader.integer("min_wager", defaults.min_wager, minimum=1),
         max_wager=reader.integer("max_wager", defaults.max_wager, minimum=1),
+        card_is_a_hit=reader.flag("card_is_a_hit", defaults.card_is_a_hit),
     )
     reader.finish()
     if settings.max_wager < settings.min_wager:

@@ -72,6 +72,22 @@ class ControllerEvent:
     kwargs: dict[str, Any]
 
 
+@dataclass(frozen=True, slots=True)
+class RuntimeCall:
+    """Work for the loop thread that needs the runtime itself (the console's commands).
+
+    Attributes:
+        run: Called on the loop thread with the runtime; it may fire triggers and read the
+            model (which only the loop thread may touch).
+    """
+
+    run: Callable[[TableRuntime], None]
+
+
+Watcher = Callable[["TableRuntime"], None]
+"""Called on the loop thread after every commit (the console publishes the table from it)."""
+
+
 BUTTONS = frozenset({"no_more_bets", "hit", "stand", "double", "split", "surrender", "rescue",
                      "insurance", "even_money", "no_insurance", "shuffle_done", "clear_round",
                      "seat_no_card", "seat_one_card", "dealer_missed_card", "error_exposed",
@@ -105,6 +121,9 @@ class TableRuntime:
         self.handled_kinds: dict[str, int] = {}
         self.journal_healthy = True
         self.crosscheck: CrossCheck | None = None
+        self.watchers: list[Watcher] = []
+        self.return_to_betting = True
+        """After settlement the table returns to betting by itself (a live table)."""
         self.model = self._start(factory)
 
     # ------------------------------------------------------------------ start and stop
@@ -154,8 +173,12 @@ class TableRuntime:
 
     # ------------------------------------------------------------------ events
     def handle(self, event: object) -> None:
-        """The loop handler: one driver or controller event."""
-        name, kwargs = self.translate(event)
+        """The loop handler: one driver or controller event, or a call for the runtime."""
+        if isinstance(event, RuntimeCall):
+            event.run(self)
+            name, kwargs = "", dict[str, Any]()
+        else:
+            name, kwargs = self.translate(event)
         if name:
             self.fire(name, **kwargs)
         self.handled += 1
@@ -163,9 +186,16 @@ class TableRuntime:
         self.handled_kinds[kind] = self.handled_kinds.get(kind, 0) + 1
 
     def fire(self, name: str, **kwargs: Any) -> bool:
-        """Fire a trigger, commit its journal records and state, then apply public effects."""
+        """Fire a trigger, commit its journal records and state, then apply public effects.
+
+        A round just settled is committed and shown first; then, on a live table, the table
+        returns to betting (or to the shuffle) as a step of its own.
+        """
         fired = self.model.fire(name, **kwargs)
         self._commit(self.model, self.model.take_effects())
+        if fired and self.return_to_betting and self.model.state == "round_over":
+            self.model.fire("clear_round")
+            self._commit(self.model, self.model.take_effects())
         return fired
 
     def translate(self, event: object) -> tuple[str, dict[str, Any]]:  # noqa: PLR0911
@@ -246,7 +276,7 @@ class TableRuntime:
         if self.crosscheck is None:
             return
         layout, loose = self.model.camera_layout()
-        verdict = self.crosscheck.on_frame(frame, layout, loose, self.model.round.number)
+        verdict = self.crosscheck.on_frame(frame, layout, loose, self.model.layout_round())
         if verdict.effects:
             self._commit(self.model, verdict.effects)
         for trigger, kwargs in verdict.triggers:
@@ -293,7 +323,9 @@ class TableRuntime:
         self._show(model.outputs.public_view())
         checks = camera_checks(effects)
         if checks and self.crosscheck is not None:
-            self.crosscheck.request(checks, model.round.number)
+            self.crosscheck.request(checks, model.layout_round())
+        for watcher in self.watchers:
+            watcher(self)
 
     def _show(self, view: PublicView) -> None:
         before = self.shown

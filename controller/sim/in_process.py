@@ -27,6 +27,7 @@ from controller.service.runtime import (
     config_digest,
 )
 from controller.sim import rig
+from controller.sim.bots import BotHands, bet_command, bot_move, decision_command
 from controller.sim.options import Options
 from drivers import events as ev
 
@@ -95,14 +96,20 @@ class Simulation:
         self.dealt_in_shoe = 0
         self.reported = 0
         self.finished = False
-        self.faults = 0
+        self.holds = 0
         self.cards = 0
+        self.hands = BotHands()
         self.watch: Callable[[], None] | None = None  # after every action: the live view
         if self.model.state != "shoe_loading":
             self.source.resume(self.model.shoe.tally.seen)  # restarted mid-shoe
             self.source.count = self.model.shoe.tally.last_card_no
             self.dealt_in_shoe = self.model.shoe.tally.cards_out
             self.source.cut_out = self.model.shoe.tally.cut_seen
+
+    @property
+    def faults(self) -> int:
+        """Holds met, and commands the table refused the bots."""
+        return self.holds + len(self.hands.refused)
 
     @property
     def model(self) -> TableModel:
@@ -143,20 +150,22 @@ class Simulation:
         """What the dealer or a player does next, given the public state of the table."""
         state = self.model.state
         if state in HOLD_STATES:
-            self.faults += 1
+            self.holds += 1
             return None
         if state == "shoe_loading":
             self.source.shuffle()
             self.dealt_in_shoe = 0
-            return ControllerEvent("shuffle_done", {})
+            return self.hands.call({"command": "shuffle_done"})
         if state == "betting":
             return self._betting()
         if state == "round_over":
-            return ControllerEvent("clear_round", {})
+            return ControllerEvent("clear_round", {})  # the view lingers on it: the dealer
         if state == "burn" or self.model.card_due_to() is not None:
             return self._draw()
-        button = rig.bot_move(self.model, self.options.policy)
-        return None if button is None else ControllerEvent(button, {})
+        button = bot_move(self.model, self.options.policy)
+        if button is None:
+            return None
+        return self.hands.call(decision_command(self.model, button))
 
     def _draw(self) -> object | None:
         if self.source.cut_card_due(self.dealt_in_shoe):
@@ -180,8 +189,8 @@ class Simulation:
                     return ev.BetSensorChanged("layout", f"seat{seat}.blazing7s", True,
                                                time.monotonic())
                 if bet != "blazing7s" and placed is None:
-                    return ControllerEvent("wager", {"seat": seat, "bet": bet, "cents": cents})
-        return ControllerEvent("no_more_bets", {})
+                    return self.hands.call(bet_command(model.setup.game, seat, bet, cents))
+        return self.hands.call({"command": "no_more_bets"})
 
 
 def make_runtime(options: Options, state_dir: Path) -> TableRuntime:

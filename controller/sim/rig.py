@@ -21,14 +21,14 @@ from typing import Any, Final
 from controller.procedure.blackjack_model import BlackjackModel
 from controller.procedure.model import HOLD_STATES
 from controller.procedure.table_model import TableModel
-from controller.rules import blackjack as bj
 from controller.rules.cards import SPANISH_DECK_SIZE, STANDARD_DECK_SIZE
 from controller.rules.hands import Game, Position
 from controller.rules.options import GameConfig, TableSettings
-from controller.rules.strategy import PlayerPolicy, Situation
+from controller.rules.strategy import PlayerPolicy
 from controller.service.app import TableApp, build_app
 from controller.service.runtime import BUTTONS, ControllerEvent, TableRuntime
 from controller.service.tableconfig import TableFile
+from controller.sim.bots import BotHands, bet_command, bot_move
 from drivers.registry import BuildOptions
 
 STEP_TIMEOUT_S: Final = 10.0
@@ -40,6 +40,8 @@ RIG_VISION: Final = {"frames": 6, "frame_interval_ms": 50}
 VOID_REASON: Final = "the shoe ran out with the round in play"
 BASE_LAMPS: Final = ("fault", "no_more_bets", "shuffle", "blackjack", "insurance",
                      "dealer_draw", "dealer_stand", "player_draw", "banker_draw")
+MAIN_SPOTS: Final = 16
+"""The simulated board's first main-spot sensor (seat n's is MAIN_SPOTS + n - 1)."""
 SIM_BUTTONS: Final = tuple(sorted(BUTTONS - {"seat_no_card", "seat_one_card"}))
 BUTTON_NUMBERS: Final = {name: number for number, name in enumerate(SIM_BUTTONS)}
 """The simulated layout board's button numbers."""
@@ -65,28 +67,6 @@ def cut_card_after(table: TableSettings, size: int) -> int:
     return size * table.penetration // 100
 
 
-def bot_move(model: TableModel, policy: PlayerPolicy) -> str | None:
-    """The bot players' button now: no insurance, else the policy's decision for the hand.
-
-    None when no player decision is awaited (baccarat, no round, no hand in turn).
-    """
-    if not isinstance(model, BlackjackModel) or model.game is None:
-        return None
-    if model.insurance.seat_asked() is not None:
-        return "no_insurance"
-    if model.decision_due() is None:
-        return None
-    game = model.game
-    turn = bj.current_hand(game)
-    assert turn is not None
-    assert game.up_card is not None
-    seat = game.seats[turn[0]]
-    hand = seat.hands[turn[1]]
-    situation = Situation(seat.seat, turn[1], hand.cards, game.up_card,
-                          bj.legal_actions(game), game.rules, hand.stake)
-    return policy.decide(situation).action.value
-
-
 def rig_devices(table: TableSettings, seats: int, seed: int,
                 script: list[str] | None, *, camera: bool = False) -> dict[str, Any]:
     """The `[devices]` of the simulated table: emulated shoe, layout board and sign.
@@ -105,7 +85,8 @@ def rig_devices(table: TableSettings, seats: int, seed: int,
     for seat in range(1, seats + 1):
         lamps[f"seat{seat}"] = {"turn": len(BASE_LAMPS) + 2 * seat - 2,
                                 "blazing7s": len(BASE_LAMPS) + 2 * seat - 1}
-    sensors = {f"seat{seat}": {"blazing7s": seat - 1} for seat in range(1, seats + 1)}
+    sensors = {f"seat{seat}": {"blazing7s": seat - 1, "main": MAIN_SPOTS + seat - 1}
+               for seat in range(1, seats + 1)}
     devices: dict[str, Any] = {
         "shoe": shoe,
         "layout": {"kind": "emulated", "lamps": lamps, "bet_sensors": sensors,
@@ -141,13 +122,21 @@ class PtySimulation:
         self.layout = app.devices.emulators["layout"]
         self.reported = 0
         self.finished = False
-        self.faults = 0
+        self.holds = 0
         self.cards = 0
         self.shuffles = 0
         self.chips: set[int] = set()
+        self.chips_round = 0
+        """The round whose chips and cards lie on the layout (the dealer collects them)."""
         self.camera = app.devices.emulators.get("camera")
         self.hole = ""
         self.watch: Callable[[], None] | None = None  # after every action: the live view
+        self.hands = BotHands()
+
+    @property
+    def faults(self) -> int:
+        """Holds met, and commands the table refused the bots."""
+        return self.holds + len(self.hands.refused)
 
     @property
     def model(self) -> TableModel:
@@ -173,7 +162,7 @@ class PtySimulation:
         """Take one dealer or player action; False when the table cannot go on."""
         state = self.model.state
         if state in HOLD_STATES:
-            self.faults += 1
+            self.holds += 1
             return False
         action = self._action_for(state)
         if action is None:
@@ -265,8 +254,10 @@ class PtySimulation:
     def _turn_hole_over(self) -> None:
         """The dealer turns the hole card over once the procedure reveals it."""
         model = self.model
-        if (self.camera is None or not self.hole or not isinstance(model, BlackjackModel)
-                or len(model.dealer_public_cards()) < 2):
+        if self.camera is None or not self.hole or not isinstance(model, BlackjackModel):
+            return
+        settled = len(model.results) > self.reported  # the table may be back at betting
+        if len(model.dealer_public_cards()) < 2 and not settled:
             return
         layout = self.camera.layout()
         dealer = layout.get("dealer", [])
@@ -284,6 +275,9 @@ class PtySimulation:
         self._expect("KeySwitchTurned", lambda: self.layout.turn_key("normal"))
 
     def _bet(self) -> None:
+        if self.chips_round != self.model.round.number:
+            self._collect()  # the table returned to betting by itself after settlement
+            self.chips_round = self.model.round.number
         for seat in range(1, self.plan.seats + 1):
             for bet, cents in self.plan.bets.items():
                 if bet == "blazing7s":
@@ -293,19 +287,22 @@ class PtySimulation:
                                      partial(self.layout.place_chip, seat - 1))
                         return
                 elif bet not in self.model.wagers.pending.get(seat, {}):
-                    self._post(ControllerEvent("wager", {"seat": seat, "bet": bet,
-                                                         "cents": cents}))
+                    self._command(bet_command(self.model.setup.game, seat, bet, cents))
                     return
         self._click("no_more_bets")
 
     def _clear(self) -> None:
+        self._collect()
+        self._click("clear_round")
+
+    def _collect(self) -> None:
+        """The dealer takes the settled round's chips off the sensors, and its cards."""
         for spot in sorted(self.chips):
             self._expect("BetSensorChanged", partial(self.layout.remove_chip, spot))
         self.chips.clear()
         if self.camera is not None:
-            self.camera.clear()  # the dealer collects the cards
+            self.camera.clear()
             self.hole = ""
-        self._click("clear_round")
 
     # ------------------------------------------------------------ players
     def _decide(self) -> None:
@@ -321,6 +318,10 @@ class PtySimulation:
 
     def _post(self, event: ControllerEvent) -> None:
         self._expect("ControllerEvent", lambda: self.app.loop.post(event))
+
+    def _command(self, command: dict[str, Any]) -> None:
+        """A bot's console command (as a person at the console gives it)."""
+        self._expect("RuntimeCall", lambda: self.app.loop.post(self.hands.call(command)))
 
     def _expect(self, kind: str, stimulus: Callable[[], None]) -> None:
         before = self._count(kind)

@@ -80,13 +80,15 @@ def _run_on_devices(options: Options, state_dir: Path, workdir: Path) -> int:
 
 
 class _Runner(Protocol):
-    faults: int
     cards: int
     watch: Callable[[], None] | None
 
     def run(self) -> Iterator[dict[str, Any]]: ...
 
     def void_unfinished(self) -> None: ...
+
+    @property
+    def faults(self) -> int: ...
 
 
 @dataclass
@@ -150,6 +152,9 @@ def _live_view(options: Options, runtime: TableRuntime, sim: _Runner,
     """On a terminal (and without --json), the live table view, watching every action."""
     if options.as_json or not sys.stdout.isatty():
         return None
+    # The view lingers on each settled round; the auto-dealer then clears it, as a dealer
+    # pressing CLEAR would, instead of the table returning to betting at once.
+    runtime.return_to_betting = False
     view = table_view.LiveView(runtime, sys.stdout, shoe_layout(options), pace=options.pace,
                               wait=lambda seconds: _idle(loop, seconds))
     sim.watch = view.after_step

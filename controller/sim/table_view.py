@@ -316,7 +316,7 @@ def _seat(model: BlackjackModel, game: bj.BlackjackRound, seat: bj.SeatState,
         hands.append(HandRow(cards, _hand_total(game, hand, cards), hand.at_risk,
                              memory.decisions.get((seat.seat, index), ""), net, marker))
     nets = tuple(record["side_bets"].items()) if record else None
-    asked = "?" if model.insurance.seat_asked() == seat.seat else ""
+    asked = "?" if model.insurer.seat_asked() == seat.seat else ""
     return SeatRow(seat.seat, tuple(wagers.items()), tuple(hands), nets, asked)
 
 
@@ -445,11 +445,11 @@ class Memory:
         act = next((step for step in new_steps if step[0] == "act"), None)
         if act is not None and self.turn is not None:
             self.decisions[self.turn] = str(act[1])
-        for seat in model.insurance.answered[self.answered:]:
+        for seat in model.insurer.answered[self.answered:]:
             taken = next((s[0] for s in new_steps if s[0] in DECISION_LABELS and s[1] == seat),
                          None)
             self.decisions[(seat, 0)] = DECISION_LABELS.get(taken or "", "no insurance")
-        self.steps, self.answered = len(model.steps), len(model.insurance.answered)
+        self.steps, self.answered = len(model.steps), len(model.insurer.answered)
         self.turn = model.decision_due()
 
     def totals(self, model: TableModel) -> Totals:

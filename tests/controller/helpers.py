@@ -46,11 +46,15 @@ def config(game: str = "blackjack", decks: int | None = None) -> GameConfig:
 
 
 def runtime(state_dir: Path, game: str = "blackjack", burn: bool = False,
-            durable: bool = True) -> TableRuntime:
+            durable: bool = True, return_to_betting: bool = False) -> TableRuntime:
+    """A table on recorded outputs. By default a settled round waits in `round_over` for
+    `clear_round`, so a test can look at it; `return_to_betting=True` is the live table."""
     cfg = config(game)
     journal = JournalStore(state_dir, clock=time.monotonic, durable=durable)
-    return TableRuntime(Setup(cfg, burn=burn), journal, RecordingOutputs(),
-                        model_factory(cfg.table.game), "test")
+    rt = TableRuntime(Setup(cfg, burn=burn), journal, RecordingOutputs(),
+                      model_factory(cfg.table.game), "test")
+    rt.return_to_betting = return_to_betting
+    return rt
 
 
 def open_round(rt: TableRuntime, wagers: dict[int, dict[str, int]]) -> None:

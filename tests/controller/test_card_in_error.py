@@ -5,9 +5,22 @@ the dealer in order; a player who refuses it gets no more cards that round; if n
 it, it is burned.
 """
 
+from dataclasses import replace
 from pathlib import Path
 
-from .helpers import deal, kinds, open_round, runtime
+from .helpers import deal, kinds, open_round
+from .helpers import runtime as live_runtime
+
+
+def runtime(tmp_path: Path):
+    """A table where decisions come from buttons only: a card drawn while a decision is due
+    is a card drawn in error (`[table] card_is_a_hit = false`)."""
+    rt = live_runtime(tmp_path)
+    config = rt.setup.config
+    rt.setup = replace(rt.setup, config=replace(
+        config, table=replace(config.table, card_is_a_hit=False)))
+    rt.model.setup = rt.setup
+    return rt
 
 
 def two_seats_at_15_and_17(tmp_path: Path):
@@ -105,3 +118,14 @@ def test_the_offer_is_public_but_the_card_is_not(tmp_path: Path) -> None:
     rt.fire("stand")
     public = " ".join(str(e) for e in rt.outputs.applied[start:])
     assert "KH" not in public
+
+
+def test_where_a_card_is_a_hit_the_card_drawn_goes_to_the_hand_due(tmp_path: Path) -> None:
+    rt = live_runtime(tmp_path)  # the default table: a card drawn is a hit
+    open_round(rt, {1: {"main": 1000}, 2: {"main": 1000}})
+    deal(rt, "TS", "9H", "7C", "5D", "8C", "9D")
+    assert rt.fire("card", code="KH")
+    assert rt.model.state == "players"
+    assert [str(c) for c in rt.model.game.seats[0].hands[0].cards] == ["TS", "5D", "KH"]
+    hits = [e.data for e in rt.journal.entries() if e.kind == "decision:hit"]
+    assert hits == [{"turn": [1, 0], "cents": None, "source": "shoe"}]

@@ -36,7 +36,8 @@ kind = "emulated"
 def table_file(tmp_path: Path, text: str = "") -> Path:
     path = tmp_path / "table.toml"
     path.write_text(default_table_text() + DEVICES + text
-                    + f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n', encoding="utf-8")
+                    + f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n'
+                    + '\n[console]\nlisten = "127.0.0.1:0"\n', encoding="utf-8")
     return path
 
 
@@ -130,7 +131,8 @@ def test_a_device_that_cannot_start_exits_1(tmp_path: Path, capsys: pytest.Captu
     path = tmp_path / "table.toml"
     path.write_text(default_table_text() + '\n[devices.shoe]\nkind = "serial"\n'
                     f'url = "{tmp_path / "no-such-port"}"\ntimeout_ms = 100\n'
-                    f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n', encoding="utf-8")
+                    f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n'
+                    '\n[console]\nlisten = "127.0.0.1:0"\n', encoding="utf-8")
     assert run_command.main(["--config", str(path)]) == run_command.EXIT_DEVICE
     assert started == ["start"]  # the same spy sees the devices start once authenticated
     assert "cannot start" in capsys.readouterr().err

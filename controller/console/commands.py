@@ -1,0 +1,182 @@
+"""The console's commands: checked, then carried out on the loop thread as procedure triggers.
+
+A command is a JSON object `{"command": NAME, ...fields}`. `parse` refuses a malformed one
+(unknown command, missing or wrong field: HTTP 400); `execute`, on the loop thread, refuses
+one the procedure does not take now (HTTP 409, with what to do instead) and otherwise fires
+its trigger, journalled with `source: "console"` (or the bots' `"bot"`), and answers with the
+table as it is afterwards. The layout's buttons fire the same triggers (source `layout`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from controller.console.prompts import prompt
+from controller.console.table_state import JsonObject, table_state
+from controller.procedure.blackjack_model import BlackjackModel
+from controller.procedure.table_model import TableModel
+from controller.service.runtime import TableRuntime
+
+
+class CommandError(ValueError):
+    """A malformed command: unknown, or a missing or wrong field (HTTP 400)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What a command came to: the status, and the body to send back."""
+
+    status: int
+    body: JsonObject
+
+
+@dataclass(frozen=True, slots=True)
+class CommandSpec:
+    """One console command: its fields, and how it becomes a trigger.
+
+    Attributes:
+        fields: Field name -> (expected type, required).
+        trigger: The trigger fired, given the model and the command (after `refusal`).
+        refusal: Why the command cannot be taken now ("" when it can), before firing.
+    """
+
+    fields: dict[str, tuple[type, bool]] = field(default_factory=dict)
+    trigger: Callable[[TableModel, JsonObject], str] | None = None
+    refusal: Callable[[TableModel, JsonObject], str] | None = None
+
+
+def _named(name: str) -> Callable[[TableModel, JsonObject], str]:
+    return lambda _model, _command: name
+
+
+def _insurance_trigger(model: TableModel, command: JsonObject) -> str:
+    if not command["take"]:
+        return "no_insurance"
+    assert isinstance(model, BlackjackModel)
+    return "even_money" if model.try_step(["even_money", command["seat"]]) else "insurance"
+
+
+def _insurance_refusal(model: TableModel, command: JsonObject) -> str:
+    if not isinstance(model, BlackjackModel) or model.state != "insurance":
+        return "insurance is not open"
+    waiting = model.insurer.seats_to_answer()
+    if command["seat"] not in waiting:
+        return (f"seat {command['seat']} is not asked about insurance (seats to answer: "
+                f"{', '.join(map(str, waiting)) or 'none'})")
+    return ""
+
+
+def _decision_refusal(model: TableModel, command: JsonObject) -> str:
+    if not isinstance(model, BlackjackModel):
+        return "this game has no player decisions"
+    turn = model.decision_due()
+    if turn is None:
+        return "no hand is due to act"
+    seat = command.get("seat")
+    if seat is not None and seat != turn[0]:
+        return f"seat {seat} is not due to act: seat {turn[0]} hand {turn[1] + 1} is"
+    return ""
+
+
+def _seat_refusal(model: TableModel, command: JsonObject) -> str:
+    if not isinstance(model, BlackjackModel):
+        return "seats are put in play with wagers at this game (the `wager` command)"
+    return model.wagers.seat_refusal(command)
+
+
+_SEAT: Final[dict[str, tuple[type, bool]]] = {"seat": (int, True)}
+_DECISION: Final = CommandSpec({"seat": (int, False)}, refusal=_decision_refusal)
+
+COMMANDS: Final[dict[str, CommandSpec]] = {
+    "shuffle_done": CommandSpec(),
+    "seat": CommandSpec({"seat": (int, True), "in_play": (bool, True), "main": (int, False)},
+                        refusal=_seat_refusal),
+    "wager": CommandSpec({"seat": (int, True), "bet": (str, True), "cents": (int, True)}),
+    "no_more_bets": CommandSpec(),
+    "insurance": CommandSpec({"seat": (int, True), "take": (bool, True)},
+                             trigger=_insurance_trigger, refusal=_insurance_refusal),
+    "stand": _DECISION, "hit": _DECISION, "split": _DECISION, "surrender": _DECISION,
+    "rescue": _DECISION,
+    "double": CommandSpec({"seat": (int, False), "cents": (int, False)},
+                          refusal=_decision_refusal),
+    "error_exposed": CommandSpec(), "error_unexposed": CommandSpec(),
+    "seat_no_card": CommandSpec(_SEAT), "seat_one_card": CommandSpec(_SEAT),
+    "dealer_missed_card": CommandSpec(), "new_shoe": CommandSpec(),
+}
+"""Every console command (API.md lists their fields and meaning)."""
+
+
+def parse(body: object) -> JsonObject:
+    """The command, checked for shape (not for whether the table takes it now).
+
+    Raises:
+        CommandError: Not an object, an unknown command, a missing, unknown or wrong field.
+    """
+    if not isinstance(body, dict):
+        raise CommandError("the body must be a JSON object with a \"command\"")
+    name = body.get("command")
+    if not isinstance(name, str) or name not in COMMANDS:
+        raise CommandError(f"unknown command {name!r} (commands: {', '.join(COMMANDS)})")
+    spec = COMMANDS[name]
+    for key in body:
+        if key != "command" and key not in spec.fields:
+            raise CommandError(f"{name}: unknown field {key!r}")
+    for key, (kind, required) in spec.fields.items():
+        value = body.get(key)
+        if value is None:
+            if required:
+                raise CommandError(f"{name}: field {key!r} is required")
+            continue
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise CommandError(f"{name}: field {key!r} must be {kind.__name__}, "
+                               f"got {value!r}")
+    return dict(body)
+
+
+def accepting(model: TableModel) -> list[str]:
+    """Every command the procedure takes now."""
+    return [name for name, spec in COMMANDS.items() if _accepted(model, name, spec)]
+
+
+def _accepted(model: TableModel, name: str, spec: CommandSpec) -> bool:
+    if name == "insurance":
+        return isinstance(model, BlackjackModel) and bool(model.insurer.seats_to_answer())
+    if name == "seat":
+        return isinstance(model, BlackjackModel) and model.state == "betting"
+    if name in ("wager", "seat_no_card", "seat_one_card"):
+        return _has_rows(model, name)
+    return model.trigger_allowed(name)
+
+
+def _has_rows(model: TableModel, trigger: str) -> bool:
+    """The state has a transition for `trigger` (its conditions need the command's fields)."""
+    return trigger in model.machine.get_triggers(model.state)
+
+
+def table_now(runtime: TableRuntime) -> JsonObject:
+    """The public table as the console API returns it (loop thread only)."""
+    model = runtime.model
+    display = runtime.shown.dealer_text if runtime.shown is not None else ""
+    return table_state(model, accepting(model), display)
+
+
+def execute(runtime: TableRuntime, command: JsonObject, source: str = "console") -> Reply:
+    """Carry out a parsed command on the loop thread; the reply to send back."""
+    model = runtime.model
+    spec = COMMANDS[command["command"]]
+    why = spec.refusal(model, command) if spec.refusal else ""
+    trigger = (spec.trigger or _named(command["command"]))(model, command)
+    kwargs = {k: v for k, v in command.items() if k not in ("command", "take")}
+    if not why and not _allowed_now(model, trigger, kwargs):
+        why = f"{command['command']} is not taken now (phase {model.state})"
+    if why:
+        return Reply(409, {"error": why, "what_to_do": prompt(model)})
+    runtime.fire(trigger, **kwargs, source=source)
+    return Reply(200, table_now(runtime))
+
+
+def _allowed_now(model: TableModel, trigger: str, kwargs: dict[str, Any]) -> bool:
+    check = getattr(model, f"may_{trigger}", None)
+    return bool(check(**kwargs)) if check is not None else False

@@ -1,0 +1,34 @@
+"""The table as the floor supervisor's pit view shows it: status, faults, meters, journal.
+
+Read-only and public: the same information the table shows (no card of a round in play), plus
+every progressive meter (R11), the last 25 hits and the journal's state. Built on the loop
+thread after every commit, like the dealer's console.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from controller.console.prompts import faults
+from controller.console.table_state import JsonObject
+from controller.service.runtime import TableRuntime
+
+
+def pit_state(runtime: TableRuntime) -> JsonObject:
+    """The pit view's table object (see API.md, "The pit view")."""
+    model = runtime.model
+    table = model.setup.config.table
+    meters = model.progressive.meters
+    return {
+        "table": table.name, "game": table.game.value, "phase": model.state,
+        "round": model.round.number, "faults": faults(model),
+        "links_down": sorted(model.progressive.links_down),
+        "progressive_open": model.progressive.is_open(),
+        "meters": {"amount": meters.amount, "progressive_in": meters.progressive_in,
+                   "hits": meters.hits, "cumulative_paid": meters.cumulative_paid,
+                   "attendant_paid": meters.attendant_paid, "reserve": meters.reserve,
+                   "overflow": meters.overflow},
+        "hits": [{**asdict(hit), "kind": hit.kind.value} for hit in meters.history],
+        "journal": {"healthy": runtime.journal_ok(), "records": runtime.journal.record_count()},
+        "rounds_settled": len(model.results), "rounds_void": len(model.voided),
+    }

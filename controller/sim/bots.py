@@ -1,0 +1,80 @@
+"""The bot players and the auto-dealer's hands on the table: the console's own commands.
+
+A simulated person acts as a real one does: through the dealer console's commands (carried
+out on the loop thread by `controller.console.commands.execute`, journalled with
+`source: "bot"`), or through the layout's buttons and sensors on the emulated board. A
+command the table refuses is the bots' mistake: it is counted, never ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from controller.console.commands import Reply, execute, parse
+from controller.procedure.blackjack_model import BlackjackModel
+from controller.procedure.table_model import TableModel
+from controller.rules import blackjack as bj
+from controller.rules.hands import Game
+from controller.rules.strategy import PlayerPolicy, Situation
+from controller.service.runtime import RuntimeCall, TableRuntime
+
+
+def bot_move(model: TableModel, policy: PlayerPolicy) -> str | None:
+    """The bot players' button now: no insurance, else the policy's decision for the hand.
+
+    None when no player decision is awaited (baccarat, no round, no hand in turn).
+    """
+    if not isinstance(model, BlackjackModel) or model.game is None:
+        return None
+    if model.insurer.seat_asked() is not None:
+        return "no_insurance"
+    if model.decision_due() is None:
+        return None
+    game = model.game
+    turn = bj.current_hand(game)
+    assert turn is not None
+    assert game.up_card is not None
+    seat = game.seats[turn[0]]
+    hand = seat.hands[turn[1]]
+    situation = Situation(seat.seat, turn[1], hand.cards, game.up_card,
+                          bj.legal_actions(game), game.rules, hand.stake)
+    return policy.decide(situation).action.value
+
+
+def decision_command(model: TableModel, button: str) -> dict[str, Any]:
+    """A bot's button as the console command a person would give."""
+    if button == "no_insurance" and isinstance(model, BlackjackModel):
+        return {"command": "insurance", "seat": model.insurer.seat_asked(), "take": False}
+    return {"command": button}
+
+
+def bet_command(game: Game, seat: int, bet: str, cents: int) -> dict[str, Any]:
+    """A seat's wager as a console command: the blackjack main wager puts the seat in play."""
+    if bet == "main" and game is not Game.BACCARAT:
+        return {"command": "seat", "seat": seat, "in_play": True, "main": cents}
+    return {"command": "wager", "seat": seat, "bet": bet, "cents": cents}
+
+
+class BotHands:
+    """Console commands for the loop, and the refusals they met.
+
+    Attributes:
+        refused: Each refused command with the table's answer.
+    """
+
+    def __init__(self) -> None:
+        self.refused: list[tuple[dict[str, Any], Reply]] = []
+
+    def call(self, command: dict[str, Any],
+             then: Callable[[], None] | None = None) -> RuntimeCall:
+        """The command, for the loop to carry out (a malformed one raises here)."""
+        parsed = parse(command)
+
+        def run(runtime: TableRuntime) -> None:
+            reply = execute(runtime, parsed, source="bot")
+            if reply.status != 200:
+                self.refused.append((parsed, reply))
+            if then is not None:
+                then()
+        return RuntimeCall(run)

@@ -1,0 +1,48 @@
+// shoectl pit view: read-only; renders what /api/pit/events pushes.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+function money(cents) {
+  const abs = Math.abs(cents);
+  return `${cents < 0 ? "-" : ""}${Math.floor(abs / 100).toLocaleString("en-US")}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+function cell(text) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  return td;
+}
+
+function render(p) {
+  $("table-name").textContent = p.table;
+  $("game").textContent = p.game;
+  $("phase").textContent = p.phase.replace(/_/g, " ");
+  $("round").textContent = p.round;
+  $("rounds").textContent = `${p.rounds_settled} / ${p.rounds_void}`;
+  $("faults").textContent = p.faults.length ? p.faults.map((f) => `${f.kind}: ${f.what_to_do}`).join("; ") : "none";
+  $("faults").className = p.faults.length ? "bad" : "ok";
+  $("links").textContent = p.links_down.length ? p.links_down.join(", ") : "none";
+  $("links").className = p.links_down.length ? "bad" : "ok";
+  $("progressive").textContent = p.progressive_open ? "accepted" : "REFUSED";
+  $("progressive").className = p.progressive_open ? "ok" : "bad";
+  $("journal").textContent = `${p.journal.healthy ? "healthy" : "FAILING"}, ${p.journal.records} records`;
+  $("journal").className = p.journal.healthy ? "ok" : "bad";
+  const meters = $("meters");
+  meters.replaceChildren(...Object.entries(p.meters).map(([name, value]) => {
+    const tr = document.createElement("tr");
+    tr.append(cell(name.replace(/_/g, " ")), cell(name === "progressive_in" || name === "hits" ? value : money(value)));
+    return tr;
+  }));
+  const body = $("hits").querySelector("tbody");
+  body.replaceChildren(...p.hits.slice().reverse().map((h) => {
+    const tr = document.createElement("tr");
+    tr.append(cell(h.round), cell(h.seat), cell(h.kind), cell(money(h.paid)));
+    return tr;
+  }));
+}
+
+const events = new EventSource("api/pit/events");
+events.onopen = () => { $("link").textContent = "live"; };
+events.onmessage = (message) => render(JSON.parse(message.data).table);
+events.onerror = () => { $("link").textContent = "reconnecting"; };

@@ -1,0 +1,62 @@
+"""The web side of a running table: the console's and the pit view's hubs and servers.
+
+`start_web` binds and starts the servers before the devices start (they answer 503
+"starting" until then); `TableWeb.attach` connects the hubs to the table's runtime once it
+is up, on the loop thread. The pit view runs only where `[console] pit_listen` says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from controller.console.hub import ConsoleHub
+from controller.console.pit_state import pit_state
+from controller.service.runtime import TableRuntime
+from controller.web.routes import console_app, pit_app
+from controller.web.server import WebServer
+from controller.web.settings import ConsoleSettings
+
+
+@dataclass
+class TableWeb:
+    """The running servers and their hubs."""
+
+    servers: list[WebServer] = field(default_factory=list)
+    hubs: list[ConsoleHub] = field(default_factory=list)
+
+    def attach(self, runtime: TableRuntime) -> None:
+        """Publish the table to every hub from now on (loop thread)."""
+        for hub in self.hubs:
+            hub.attach(runtime)
+
+    def stop(self) -> None:
+        """Stop every server."""
+        for server in self.servers:
+            server.stop()
+
+
+def start_web(settings: ConsoleSettings, post: Callable[[object], None]) -> TableWeb:
+    """Start the console (and the pit view) as the settings say.
+
+    Raises:
+        WebServerError: An address cannot be listened on (named).
+    """
+    web = TableWeb()
+    try:
+        if settings.listen is not None:
+            hub = ConsoleHub(post)
+            web.hubs.append(hub)
+            web.servers.append(WebServer(console_app(hub), settings.listen, "console"))
+        if settings.pit_listen is not None:
+            pit = ConsoleHub(post, view=pit_state)
+            web.hubs.append(pit)
+            web.servers.append(WebServer(pit_app(pit, settings.pit_user,
+                                                 settings.pit_credential),
+                                         settings.pit_listen, "pit view"))
+    except Exception:
+        web.stop()
+        raise
+    for server in web.servers:
+        server.start()
+    return web

@@ -1,0 +1,135 @@
+"""A live table for the console tests: the runtime on its own loop thread, the real web server.
+
+The loop thread runs `EventLoop.run_forever` with the runtime as its handler (as `shoectl run`
+does); cards arrive as `CardDrawn` events, as the shoe's driver posts them; the console is the
+real Starlette application served by uvicorn on a free loopback port.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller.console.hub import ConsoleHub
+from controller.console.pit_state import pit_state
+from controller.service.loop import EventLoop
+from controller.service.runtime import RuntimeCall, TableRuntime
+from controller.web.credentials import hash_password
+from controller.web.routes import console_app, pit_app
+from controller.web.server import WebServer
+from drivers import events as ev
+from tests.controller.helpers import runtime
+
+PIT_PASSWORD = "floor-secret"
+
+
+@dataclass
+class LiveTable:
+    """A table serving its console (and pit view) on loopback."""
+
+    runtime: TableRuntime
+    loop: EventLoop
+    hub: ConsoleHub
+    server: WebServer
+    pit: WebServer
+    pit_hub: ConsoleHub
+    thread: threading.Thread
+    cards: int = 0
+    seen: list[str] = field(default_factory=list)
+
+    def attach(self) -> None:
+        """The table is up: the hubs publish from now on."""
+        self.call(lambda rt: (self.hub.attach(rt), self.pit_hub.attach(rt)))
+
+    def call(self, fn: Any) -> None:
+        """Run `fn(runtime)` on the loop thread and wait for it."""
+        done = threading.Event()
+
+        def run(rt: TableRuntime) -> None:
+            try:
+                fn(rt)
+            finally:
+                done.set()
+        self.loop.post(RuntimeCall(run))
+        assert done.wait(30), "the loop did not answer"
+
+    def draw(self, *codes: str) -> None:
+        """Cards out of the shoe, in order, each handled before this returns."""
+        for code in codes:
+            self.cards += 1
+            self.loop.post(ev.CardDrawn("shoe", self.cards, code, 100, 0.0))
+        self.call(lambda rt: None)
+
+    def request(self, method: str, path: str, body: object = None, *, port: int | None = None,
+                headers: dict[str, str] | None = None, raw: bytes | None = None
+                ) -> tuple[int, Any]:
+        """One HTTP request; the status and the decoded JSON (every text kept in `seen`)."""
+        conn = http.client.HTTPConnection("127.0.0.1", port or self.server.port, timeout=30)
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        conn.request(method, path, body=data, headers={"Content-Type": "application/json",
+                                                       **(headers or {})})
+        response = conn.getresponse()
+        text = response.read().decode()
+        conn.close()
+        self.seen.append(text)
+        return response.status, json.loads(text) if text.startswith(("{", "[")) else text
+
+    def get(self, path: str = "/api/table") -> tuple[int, Any]:
+        return self.request("GET", path)
+
+    def command(self, name: str, **fields: Any) -> tuple[int, Any]:
+        return self.request("POST", "/api/command", {"command": name, **fields})
+
+    def close(self) -> None:
+        self.server.stop()
+        self.pit.stop()
+        self.loop.stop()
+        self.thread.join(10)
+        self.runtime.journal.close()
+
+
+def start(tmp: Path, game: str = "blackjack") -> LiveTable:
+    """A started table (not yet attached: the console answers 503 until `attach`)."""
+    rt = runtime(tmp, game, return_to_betting=True)
+    loop = EventLoop(rt.handle)
+    hub = ConsoleHub(loop.post)
+    pit_hub = ConsoleHub(loop.post, view=pit_state)
+    server = WebServer(console_app(hub), ("127.0.0.1", 0), "console")
+    pit = WebServer(pit_app(pit_hub, "supervisor", hash_password(PIT_PASSWORD)),
+                    ("127.0.0.1", 0), "pit view")
+    server.start()
+    pit.start()
+    thread = threading.Thread(target=loop.run_forever, name="table-loop", daemon=True)
+    thread.start()
+    return LiveTable(rt, loop, hub, server, pit, pit_hub, thread)
+
+
+class EventStream:
+    """A client of `/api/events` (or the pit's stream), reading one event at a time."""
+
+    def __init__(self, port: int, path: str = "/api/events",
+                 headers: dict[str, str] | None = None) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn.request("GET", path, headers=headers or {})
+        self.response = self.conn.getresponse()
+        self.status = self.response.status
+
+    def next(self) -> dict[str, Any]:
+        """The next event's data (keepalive comments skipped)."""
+        data = ""
+        while True:
+            line = self.response.readline().decode()
+            if line == "":
+                raise EOFError("the stream ended")
+            line = line.rstrip("\n")
+            if line.startswith("data: "):
+                data += line[len("data: "):]
+            elif line == "" and data:
+                return json.loads(data)
+
+    def close(self) -> None:
+        self.conn.close()

@@ -104,7 +104,7 @@ def _meter_problem(opened: _Opened) -> str:
         records = [(e.kind, e.data) for e in entries(opened.db, meter_books.METER_KINDS)]
         replayed, problem = meter_books.replay(iter(records))
         critical = _critical(opened)
-    except (UnreadableRecordError, sqlite3.DatabaseError, ValueError) as exc:
+    except (UnreadableRecordError, sqlite3.Error, ValueError) as exc:
         return f"meter records unreadable: {exc}"
     if problem:
         return f"meter records inconsistent: {problem}"
@@ -157,6 +157,6 @@ def export_entries(state_dir: Path, key: JournalKey | None = None) -> tuple[list
 def _readable(db: sqlite3.Connection) -> list[Entry]:
     found: list[Entry] = []
     # Up to the first row that cannot be read: the verdict names it.
-    with contextlib.suppress(UnreadableRecordError, sqlite3.DatabaseError):
+    with contextlib.suppress(UnreadableRecordError, sqlite3.Error, UnicodeError):
         found.extend(entries(db))
     return found

@@ -120,8 +120,7 @@ class JournalStore:
 
     def _open(self, slots: list[AnchorSlot | None] | None, durable: bool) -> Verdict:
         verdict = judge(self._db, slots, self.key, self.path, self._anchor.path)
-        if not verdict.ok:
-            _LOG.error("journal refused: %s", verdict.lines[0])
+        if not verdict.ok:  # the caller reports it (one line), nothing is written
             raise JournalTrustError(verdict.lines[0])
         assert slots is not None  # judge refuses a journal without its anchor
         try:
@@ -225,7 +224,7 @@ class JournalStore:
         """
         try:
             copies = read_critical(self._db, self.key, self._tip)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.Error, UnicodeError) as exc:
             raise JournalError(f"journal {self.path}: critical state unreadable: {exc}") from None
         if copies.problem:
             raise JournalError(f"journal {self.path}: {copies.problem}")
@@ -246,7 +245,7 @@ class JournalStore:
         """
         try:
             yield from chain_entries(self._db, tuple(kinds))
-        except (UnreadableRecordError, sqlite3.DatabaseError) as exc:
+        except (UnreadableRecordError, sqlite3.Error, UnicodeError) as exc:
             raise JournalError(f"journal {self.path}: {exc}") from None
 
     def verify_chain(self) -> ChainReport:

@@ -77,7 +77,7 @@ def judge(db: sqlite3.Connection | None, slots: list[AnchorSlot | None] | None,
 def _critical(db: sqlite3.Connection, key: JournalKey, tail: Tip) -> tuple[str, tuple[str, ...]]:
     try:
         copies = read_critical(db, key, tail)
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.Error, UnicodeError) as exc:
         return f"critical state unreadable: {exc}", ()
     if copies.problem:
         return copies.problem, ()
@@ -91,6 +91,6 @@ def _database(db: sqlite3.Connection | None, key: JournalKey,
         return ChainReport(0, True, notes=("journal file empty",))
     try:
         return check_database(db, key)
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.Error, UnicodeError) as exc:  # undecodable text is damage too
         return Verdict(False, 0, (f"journal {db_path}: damaged: {exc} (SQLite cannot read "
                                   "it)",), Tip(0, GENESIS))

@@ -24,7 +24,7 @@ def test_records_are_hash_chained_and_survive_reopening(tmp_path: Path) -> None:
     assert [e.seq for e in entries] == [1, 2, 3]
     assert entries[0].prev == GENESIS
     assert entries[1].prev == entries[0].hash
-    assert entries[1].hash == chain_hash(entries[0].hash, entries[1].hashed_part())
+    assert entries[1].hash == chain_hash(store.key, entries[0].hash, entries[1].hashed_part())
     assert store.load_critical() == {"k": 1}
     assert store.verify_chain().ok
     store.close()
@@ -67,7 +67,7 @@ def test_verify_passes_then_names_the_first_tampered_record(tmp_path: Path, caps
     assert journal_command.main(["verify", "--state-dir", str(tmp_path)]) == 0
     assert "meters reconcile" in capsys.readouterr().out
     tamper(tmp_path, "UPDATE journal SET data = '{\"round\":1}' WHERE seq = 3")
-    assert journal_command.main(["verify", "--state-dir", str(tmp_path)]) == 1
+    assert journal_command.main(["verify", "--state-dir", str(tmp_path)]) == 3
     err = capsys.readouterr().err
     assert "record 3" in err
 
@@ -75,7 +75,7 @@ def test_verify_passes_then_names_the_first_tampered_record(tmp_path: Path, caps
 def test_verify_names_a_removed_record(tmp_path: Path, capsys) -> None:
     seeded(tmp_path)
     tamper(tmp_path, "DELETE FROM journal WHERE seq = 2")
-    assert journal_command.main(["verify", "--state-dir", str(tmp_path)]) == 1
+    assert journal_command.main(["verify", "--state-dir", str(tmp_path)]) == 3
     assert "expected sequence 2" in capsys.readouterr().err
 
 

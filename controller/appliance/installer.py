@@ -17,9 +17,11 @@ development environment). The steps:
 6. the audit journal's key, CONFIG_DIR/journal.key, only if there is none yet (a journal
    written under a key can only be checked with that key, so it is never replaced): 32
    random bytes, owned by the service user, mode 0400, in the root-owned configuration
-   directory, which the service cannot write (ProtectSystem=strict). With `--root DIR` everything is written under DIR instead (a scratch root for
-   tests, or an image being built for the same architecture) and activation is done
-   offline (`systemd-sysusers --root`, `systemctl --root enable`) where DIR has an /etc.
+   directory, which the service cannot write (ProtectSystem=strict).
+
+With `--root DIR` everything is written under DIR instead (a scratch root for tests, or an
+image being built for the same architecture) and activation is done offline
+(`systemd-sysusers --root`, `systemctl --root enable`) where DIR has an /etc.
 """
 
 from __future__ import annotations

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from controller.journal.errors import JournalError
-from controller.journal.keys import JournalKey, sync_directory
+from controller.journal.keys import JournalKey
+from controller.journal.statedir import sync_directory
 
 ANCHOR_NAME: Final = "journal.anchor"
 SLOT_SIZE: Final = 512

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Final
 
 from controller.journal.errors import JournalKeyError
-from controller.journal.statedir import DEFAULT_STATE_DIR
+from controller.journal.statedir import DEFAULT_STATE_DIR, sync_directory
 
 KEY_ENV: Final = "SHOECTL_JOURNAL_KEY"
 APPLIANCE_KEY_FILE: Final = Path("/etc/shoectl/journal.key")
@@ -149,11 +149,3 @@ def create_key(path: Path, owner: tuple[int, int] | None = None) -> JournalKey:
     sync_directory(path.parent)
     return JournalKey(path, secret)
 
-
-def sync_directory(directory: Path) -> None:
-    """Flush a directory to storage, so that a file just made or removed in it survives."""
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

@@ -41,7 +41,7 @@ def prepare(state_dir: Path) -> None:
         JournalError: it cannot be created, restricted or written (naming it and why).
     """
     try:
-        state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _make_durably(state_dir)
         if not state_dir.is_dir():
             raise JournalError(f"state directory {state_dir}: not a directory")
         os.chmod(state_dir, 0o700)
@@ -51,6 +51,27 @@ def prepare(state_dir: Path) -> None:
         raise JournalError(f"state directory {state_dir}: not writable by this user")
 
 
+def _make_durably(directory: Path) -> None:
+    """Make `directory` and its missing parents, each flushed to storage in its parent."""
+    if directory.exists() or directory.is_symlink():
+        return
+    _make_durably(directory.parent)
+    try:
+        directory.mkdir(mode=0o700)
+    except FileExistsError:
+        return
+    sync_directory(directory.parent)
+
+
+def sync_directory(directory: Path) -> None:
+    """Flush a directory to storage, so that a file just made or removed in it survives."""
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def create_private_file(path: Path) -> None:
     """Make `path` exist with mode 0600 (an existing file is restricted to 0600).
 
@@ -58,11 +79,14 @@ def create_private_file(path: Path) -> None:
         JournalError: it cannot be created or restricted.
     """
     try:
+        new = not path.exists()
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         try:
             os.fchmod(fd, 0o600)
         finally:
             os.close(fd)
+        if new:
+            sync_directory(path.parent)
     except OSError as exc:
         raise JournalError(f"journal file {path}: {exc.strerror}") from None
 

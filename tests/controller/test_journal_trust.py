@@ -67,7 +67,8 @@ def test_every_attack_of_the_report_is_caught_and_checking_changes_no_byte(
     before = attacks.file_digests(state)
     code, _out, err = cli(journal_command.main, ["verify", "--state-dir", str(state)])
     assert code == journal_command.EXIT_INTEGRITY, err
-    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
     with pytest.raises(JournalTrustError) as refused:
         JournalStore(state, clock=time.monotonic)
     assert str(refused.value) == err.strip()  # the service and verify say the same
@@ -135,7 +136,8 @@ def test_300_single_byte_flips_each_give_a_verdict_and_intact_means_unchanged(
             assert code in (0, 3), (where, err)
             if code == 3:
                 verdicts["damaged"] += 1
-                assert err.strip() and "Traceback" not in err, where
+                assert err.strip(), where
+                assert "Traceback" not in err, where
                 try:  # the service refuses it, or starts on the intact copy of two
                     store = JournalStore(state, clock=time.monotonic)
                 except JournalError:
@@ -209,7 +211,7 @@ def test_a_power_cut_between_the_anchor_and_the_commit_is_no_false_alarm(
     store = _store(tmp_path / "s")
     with cut_after(point):
         store.commit([Journal("card:dealt", {"n": 9}), Journal("x:y", {})], {"n": 9})
-    store._db.close()  # the power is gone: nothing more reaches the files  # noqa: SLF001
+    store._db.close()  # the power is gone: nothing more reaches the files
     reopened = _store(tmp_path / "s")
     assert reopened.records == records
     assert reopened.verdict.ok
@@ -242,7 +244,7 @@ def test_removing_the_last_commit_is_refused_whatever_the_anchor_says(
         store = _store(tmp_path / "s")
         with cut_after("pending"):
             store.commit([Journal("card:dealt", {"n": 9})], None)
-        store._db.close()  # noqa: SLF001
+        store._db.close()
     anchor = tmp_path / "s" / ANCHOR_NAME
     if state_of_the_anchor == "newest torn":
         raw = bytearray(anchor.read_bytes())
@@ -318,12 +320,14 @@ def test_a_full_disk_is_one_line_naming_the_journal_and_nothing_is_kept(tmp_path
     with small_filesystem(tmp_path / "disk", "160k") as disk:
         store = JournalStore(disk / "state", clock=time.monotonic,
                              key=keys.create_key(tmp_path / "table.key"))
-        kept = 0
-        with pytest.raises(JournalError) as full:
-            for n in range(10_000):
+        kept, message = 0, ""
+        for n in range(10_000):
+            try:
                 kept = store.commit([Journal("card:dealt", {"n": n, "pad": "x" * 500})],
                                     {"n": n})
-        message = str(full.value)
+            except JournalError as exc:
+                message = str(exc)
+                break
         assert message == (f"journal {disk / 'state' / 'journal.sqlite3'}: write failed: "
                            "database or disk is full")
         store.close()

@@ -95,7 +95,7 @@ def _rechain(db: sqlite3.Connection, chain: Chain, key: bytes, start: int = 1) -
 
 
 def _rewrite_critical(db: sqlite3.Connection, change: Callable[[dict], None], key: bytes) -> None:
-    seq, body = db.execute("SELECT seq, body FROM critical WHERE copy = 0").fetchone()
+    body = db.execute("SELECT body FROM critical WHERE copy = 0").fetchone()[0]
     state = json.loads(body)
     change(state)
     body = canonical(state)

@@ -29,8 +29,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import simulate_command
-from controller.journal import audit
-from controller.journal import keys
+from controller.journal import audit, keys
 from controller.journal.store import JournalError, JournalStore
 from controller.procedure import meter_books
 from controller.procedure.blackjack_model import BlackjackModel
@@ -121,8 +120,7 @@ def _mounted(mountpoint: Path, fs: subprocess.Popen[bytes]) -> None:
 
 
 def _collect(stream, lines: list[str]) -> None:
-    for raw in stream:
-        lines.append(raw.decode())
+    lines.extend(raw.decode() for raw in stream)
 
 
 def cut_once(work: Path, cut_after: int, seed: int, *extra: str) -> Cut:

@@ -24,14 +24,14 @@ from drivers.events import CardDrawn
 
 
 def _sqlite_sync_off() -> None:
-    real_open = JournalStore._open  # noqa: SLF001
+    real_open = JournalStore._open
 
     def unsafe_open(self: JournalStore, slots, durable: bool):  # type: ignore[no-untyped-def]
         verdict = real_open(self, slots, durable)
-        self._db.execute("PRAGMA synchronous=OFF")  # noqa: SLF001
+        self._db.execute("PRAGMA synchronous=OFF")
         return verdict
 
-    JournalStore._open = unsafe_open  # type: ignore[method-assign]  # noqa: SLF001
+    JournalStore._open = unsafe_open  # type: ignore[method-assign]
 
 
 def main() -> None:

@@ -178,7 +178,8 @@ def test_the_journal_key_is_made_once_for_the_service_user_alone(root: Path) -> 
 
     key_file = root / "etc/shoectl/journal.key"
     assert _mode(key_file) == 0o400
-    assert _mode(key_file.parent) == 0o755 and key_file.parent.stat().st_uid == 0
+    assert _mode(key_file.parent) == 0o755
+    assert key_file.parent.stat().st_uid == 0
     passwd = (root / "etc/passwd").read_text()
     if "\nshoectl:x:" in passwd and os.geteuid() == 0:
         uid = int(passwd.split("\nshoectl:x:")[1].split(":")[0])

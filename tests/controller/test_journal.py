@@ -1,3 +1,6 @@
+import hashlib
+import hmac
+import json
 import sqlite3
 from pathlib import Path
 
@@ -25,6 +28,10 @@ def test_records_are_hash_chained_and_survive_reopening(tmp_path: Path) -> None:
     assert entries[0].prev == GENESIS
     assert entries[1].prev == entries[0].hash
     assert entries[1].hash == chain_hash(store.key, entries[0].hash, entries[1].hashed_part())
+    # The hash is HMAC-SHA256 under the table's key, computed here independently.
+    message = (entries[0].hash + json.dumps(entries[1].hashed_part(), sort_keys=True,
+                                             separators=(",", ":"))).encode()
+    assert entries[1].hash == hmac.new(store.key.secret, message, hashlib.sha256).hexdigest()
     assert store.load_critical() == {"k": 1}
     assert store.verify_chain().ok
     store.close()
@@ -114,8 +121,6 @@ def test_export_and_meter_cli(tmp_path: Path, capsys) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 5
     assert meter_command.main(["show", "--json", "--state-dir", str(tmp_path)]) == 0
-    import json
-
     shown = json.loads(capsys.readouterr().out)
     assert shown["meter"] == 100_300 - 10_030
     assert shown["hits"] == 1

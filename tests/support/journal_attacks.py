@@ -175,6 +175,17 @@ def forge_meter_correction(state_dir: Path, _other: Path) -> None:
     db.close()
 
 
+def rewrite_critical_state(state_dir: Path, _other: Path) -> None:
+    """The stored meters raised by 500.00 in both copies, the old SHA-256 checksum redone."""
+    db = _open(state_dir)
+    body = json.loads(db.execute("SELECT body FROM critical WHERE copy = 0").fetchone()[0])
+    body["meters"]["amount"] += 50_000
+    text = canonical(body)
+    db.execute("UPDATE critical SET body = ?, checksum = ?",
+               (text, hashlib.sha256(text.encode()).hexdigest()))
+    db.close()
+
+
 def replace_with_another_run(state_dir: Path, other: Path) -> None:
     """The database replaced by another run's valid journal (another table's key)."""
     shutil.copyfile(other / DB, state_dir / DB)
@@ -201,6 +212,7 @@ ATTACKS: dict[str, Callable[[Path, Path], None]] = {
     "rewrite a card, rechain under a guessed key": rewrite_a_card,
     "rewrite a wager, rechain by the old rule": rewrite_a_wager,
     "forge a meter:correction to 60,250.00 + critical state": forge_meter_correction,
+    "rewrite the stored meters alone": rewrite_critical_state,
     "replace the database by another run's": replace_with_another_run,
     "replace database and anchor by another run's": replace_files_with_another_run,
     "delete the -wal after a kill": delete_wal_after_kill,
@@ -208,6 +220,21 @@ ATTACKS: dict[str, Callable[[Path, Path], None]] = {
 """Each attack: (state directory of the journal attacked, state directory of another run)."""
 
 NEEDS_KILLED = frozenset({"delete the -wal after a kill"})
+
+VERDICTS: dict[str, str] = {
+    "truncate to 0 bytes": "journal holds 0 records but its anchor records",
+    "delete the last 3 records": "but its anchor records",
+    "append a forged row (SHA-256 recomputed)": "content does not match its keyed hash",
+    "rewrite a card, rechain under a guessed key": "content does not match its keyed hash",
+    "rewrite a wager, rechain by the old rule": "content does not match its keyed hash",
+    "forge a meter:correction to 60,250.00 + critical state":
+        "content does not match its keyed hash",
+    "rewrite the stored meters alone": "critical state corrupt in every copy",
+    "replace the database by another run's": "chain broken at record 1:",
+    "replace database and anchor by another run's": "chain broken at record 1:",
+    "delete the -wal after a kill": "journal holds 0 records but its anchor records 200",
+}
+"""What the verdict must say for each attack: the layer that catches it."""
 
 
 def file_digests(state_dir: Path) -> dict[str, str]:

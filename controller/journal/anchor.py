@@ -92,7 +92,8 @@ def decode_slot(raw: bytes, key: JournalKey) -> AnchorSlot | None:
                           body["state"] == "done")
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
-    return slot if slot.payload() == body else None
+    # Byte for byte what `encode` writes: no other spelling of the same fields is a slot.
+    return slot if slot.payload() == body and slot.encode(key) == raw else None
 
 
 def _canonical(value: Any) -> str:

@@ -53,6 +53,18 @@ def start(state_dir: Path, seed: int) -> subprocess.Popen[bytes]:
                             cwd=REPO)
 
 
+def table_started(state_dir: Path, process: subprocess.Popen[bytes]) -> None:
+    """Wait until the run has journalled its power-on (a WAL with frames in it), so that
+    each kill lands while the table deals, however slow this machine is to start Python."""
+    wal = state_dir / "journal.sqlite3-wal"
+    for _ in range(1200):
+        if wal.exists() and wal.stat().st_size > 32 * 1024:
+            return
+        assert process.poll() is None, "the simulation stopped before it dealt"
+        time.sleep(0.05)
+    pytest.fail("the simulation journalled nothing within 60 s")
+
+
 def restart_matches_the_stored_state(state_dir: Path, killed: bool) -> str:
     store = JournalStore(state_dir, clock=time.monotonic)
     critical = store.load_critical()
@@ -75,7 +87,8 @@ def test_sigkill_at_many_points_loses_nothing(tmp_path: Path) -> None:
     kills = 0
     for kill in range(KILLS):
         process = start(tmp_path, seed=kill)
-        time.sleep(rng.uniform(0.8, 2.0))
+        table_started(tmp_path, process)
+        time.sleep(rng.uniform(0.0, 1.2))
         os.kill(process.pid, signal.SIGKILL)
         killed = process.wait() == -signal.SIGKILL
         kills += killed

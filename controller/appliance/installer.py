@@ -13,9 +13,15 @@ development environment). The steps:
    existing configuration is never overwritten; the template is kept beside the venv);
 4. the SHA-256 manifest of everything above (R16), checked by the service at every start;
 5. activation: the system user and groups (systemd-sysusers), `systemctl enable`, a udev
-   reload. With `--root DIR` everything is written under DIR instead (a scratch root for
-   tests, or an image being built for the same architecture) and activation is done
-   offline (`systemd-sysusers --root`, `systemctl --root enable`) where DIR has an /etc.
+   reload;
+6. the audit journal's key, CONFIG_DIR/journal.key, only if there is none yet (a journal
+   written under a key can only be checked with that key, so it is never replaced): 32
+   random bytes, owned by the service user, mode 0400, in the root-owned configuration
+   directory, which the service cannot write (ProtectSystem=strict).
+
+With `--root DIR` everything is written under DIR instead (a scratch root for tests, or an
+image being built for the same architecture) and activation is done offline
+(`systemd-sysusers --root`, `systemctl --root enable`) where DIR has an /etc.
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ from pathlib import Path
 from typing import Final
 
 from controller.appliance import integrity
+from controller.journal import keys
+from controller.journal.errors import JournalKeyError
 
 _log = logging.getLogger(__name__)
 
@@ -43,6 +51,8 @@ JOURNALD_PATH: Final = "/etc/systemd/journald.conf.d/shoectl.conf"
 WATCHDOG_PATH: Final = "/etc/systemd/system.conf.d/shoectl-watchdog.conf"
 COMMAND_LINK: Final = "/usr/local/bin/shoectl"
 SERVICE_GROUP: Final = "shoectl"
+SERVICE_USER: Final = "shoectl"
+KEY_NAME: Final = "journal.key"
 _SOURCE_SKIP: Final = (".venv", ".git", "build", "dist", "__pycache__", ".mypy_cache",
                        ".ruff_cache", ".pytest_cache", ".hypothesis", "*.egg-info")
 _JOURNALD_DROP_IN: Final = """\
@@ -251,6 +261,39 @@ def _group_id(group_file: Path, name: str) -> int | None:
     return None
 
 
+def _user_ids(passwd_file: Path, name: str) -> tuple[int, int] | None:
+    try:
+        lines = passwd_file.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return None
+    for line in lines:
+        fields = line.split(":")
+        if len(fields) >= 4 and fields[0] == name and fields[2].isdigit() and fields[3].isdigit():
+            return int(fields[2]), int(fields[3])
+    return None
+
+
+def install_journal_key(layout: InstallPaths) -> str:
+    """Make CONFIG_DIR/journal.key unless one exists; return what was done.
+
+    Raises:
+        InstallError: the key cannot be made.
+    """
+    path = layout.on_disk(f"{layout.config_dir}/{KEY_NAME}")
+    if path.exists() or path.is_symlink():
+        return f"keeping the existing journal key {path}"
+    owner = _user_ids(layout.on_disk("/etc/passwd"), SERVICE_USER)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        keys.create_key(path, owner if owner is not None and os.geteuid() == 0 else None)
+    except JournalKeyError as exc:
+        raise InstallError(str(exc)) from None
+    if owner is None:
+        return (f"journal key {path} made, owned by root: once the user {SERVICE_USER} "
+                f"exists, `chown {SERVICE_USER}: {layout.config_dir}/{KEY_NAME}`")
+    return f"journal key {path} made for the user {SERVICE_USER} (mode 0400)"
+
+
 def install(layout: InstallPaths, *, python: str, make_venv: bool, activate_units: bool) -> str:
     """Run every step; return the software signature (the manifest's SHA-256)."""
     if not (layout.source / "pyproject.toml").is_file():
@@ -265,4 +308,5 @@ def install(layout: InstallPaths, *, python: str, make_venv: bool, activate_unit
     if activate_units:
         for line in activate(layout):
             _log.info("%s", line)
+    _log.info("%s", install_journal_key(layout))
     return signature

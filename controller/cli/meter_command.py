@@ -1,4 +1,9 @@
-"""`shoectl meter show|history`: read the progressive meters from the critical state."""
+"""`shoectl meter show|history`: read the progressive meters from the critical state.
+
+The meters are shown only from a journal that verifies (read from a private copy, as
+`shoectl journal verify` does). Exit status: 0 shown; 1 nothing to show or the journal
+cannot be read; 3 the journal does not verify (the verdict's line is printed instead).
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,9 @@ import json
 import sys
 from dataclasses import asdict
 
-from controller.journal import audit, statedir
-from controller.journal.store import JournalError
+from controller.cli.journal_command import EXIT_INTEGRITY, add_key_option
+from controller.journal import audit, keys, statedir
+from controller.journal.errors import JournalError, JournalKeyError, JournalTrustError
 from controller.rules.money import format_cents
 
 
@@ -19,6 +25,7 @@ def _parser() -> argparse.ArgumentParser:
     for name, text in (("show", "current meters"), ("history", "the last 25 hits")):
         cmd = sub.add_parser(name, help=text)
         statedir.add_state_dir_option(cmd)
+        add_key_option(cmd)
         cmd.add_argument("--json", action="store_true", help="print JSON")
     return parser
 
@@ -27,7 +34,14 @@ def main(argv: list[str]) -> int:
     """Run `shoectl meter ...`."""
     args = _parser().parse_args(argv)
     try:
-        meters = audit.stored_meters(statedir.resolve(args.state_dir))
+        journal_key = keys.load_key(args.key) if args.key is not None else None
+        meters = audit.stored_meters(statedir.resolve(args.state_dir), journal_key)
+    except JournalKeyError as exc:
+        sys.stderr.write(f"shoectl meter: {exc}\n")
+        return 1
+    except JournalTrustError as exc:
+        sys.stderr.write(f"shoectl meter: the journal does not verify: {exc}\n")
+        return EXIT_INTEGRITY
     except JournalError as exc:
         sys.stderr.write(f"shoectl meter: {exc}\n")
         return 1

@@ -7,9 +7,12 @@ records the power-off. Emulated device kinds are refused unless
 `--allow-emulated` is given; with it, a missing manifest is recorded as unverified instead of
 refusing to start (a manifest that is configured and does not match is always refused).
 
-Exit status: 0 after an orderly stop; 1 a device or the journal failed; 2 the configuration
-was refused; 3 the software failed its self-authentication. The systemd unit does not
-restart on 2 or 3 (`RestartPreventExitStatus=2 3`): a restart cannot fix either.
+Exit status: 0 after an orderly stop; 1 a device or the journal failed (a full disk, an
+unwritable state directory); 2 the configuration was refused; 3 the software failed its
+self-authentication; 4 the journal failed its start-up check (damaged, forged, truncated,
+replaced, a lost WAL, or its key missing or unusable), before any device starts and before
+power:on. The systemd unit does not restart on 2, 3 or 4 (`RestartPreventExitStatus=2 3 4`):
+a restart cannot fix any of them.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from typing import Any
 from controller.appliance import integrity, sdnotify
 from controller.appliance.integrity import IntegrityError
 from controller.journal import statedir
-from controller.journal.store import JournalError
+from controller.journal.errors import JournalError, JournalTrustError
 from controller.rules.errors import ConfigError
 from controller.service.app import TableApp, build_app
 from controller.service.hosting import Hosting
@@ -41,6 +44,7 @@ _LOG = logging.getLogger(__name__)
 EXIT_DEVICE = 1
 EXIT_CONFIG = 2
 EXIT_INTEGRITY = 3
+EXIT_JOURNAL = 4
 _LIBRARY_LOGGERS = ("transitions", "uvicorn", "uvicorn.error")
 
 
@@ -120,6 +124,12 @@ def _serve(app: TableApp, web: TableWeb) -> int:
         sys.stderr.write(f"shoectl run: software integrity refused: {exc}\n")
         app.close("software integrity refused")
         return EXIT_INTEGRITY
+    except JournalTrustError as exc:
+        # The journal is left as it was found: no record is added to a journal that does
+        # not verify. The line reaches the system log (stderr under systemd).
+        sys.stderr.write(f"shoectl run: journal refused: {exc}\n")
+        app.close("journal refused")
+        return EXIT_JOURNAL
     except (DriverError, JournalError) as exc:
         sys.stderr.write(f"shoectl run: cannot start: {exc}\n")
         app.close("start-up refused")

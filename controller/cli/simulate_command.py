@@ -7,6 +7,7 @@ import logging
 import sys
 from pathlib import Path
 
+from controller.journal.errors import JournalError
 from controller.rules.errors import ConfigError
 from controller.sim import simulation
 from controller.sim.options import DEFAULT_ROUNDS, Options, build_options
@@ -65,4 +66,8 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"shoectl simulate: {note}\n")
     logging.basicConfig(stream=sys.stderr, level=logging.ERROR,
                         format="%(levelname)s %(name)s: %(message)s")
-    return simulation.run(options)
+    try:
+        return simulation.run(options)
+    except JournalError as exc:
+        sys.stderr.write(f"shoectl simulate: {exc}\n")
+        return 1

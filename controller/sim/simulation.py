@@ -52,7 +52,8 @@ def run(options: Options) -> int:
     live view on a terminal); the summary to stderr with `--json`, else to stdout.
     """
     with tempfile.TemporaryDirectory(prefix="shoectl-sim-") as tmp:
-        state_dir = options.state_dir or Path(tmp)
+        # The journal in tmp/state, its key beside it in tmp (both removed after the run).
+        state_dir = options.state_dir or Path(tmp) / "state"
         if options.in_process:
             runtime = make_runtime(options, state_dir)
             sim = Simulation(options, runtime)

@@ -1,3 +1,6 @@
+import hashlib
+import hmac
+import json
 import sqlite3
 from pathlib import Path
 
@@ -24,7 +27,11 @@ def test_records_are_hash_chained_and_survive_reopening(tmp_path: Path) -> None:
     assert [e.seq for e in entries] == [1, 2, 3]
     assert entries[0].prev == GENESIS
     assert entries[1].prev == entries[0].hash
-    assert entries[1].hash == chain_hash(entries[0].hash, entries[1].hashed_part())
+    assert entries[1].hash == chain_hash(store.key, entries[0].hash, entries[1].hashed_part())
+    # The hash is HMAC-SHA256 under the table's key, computed here independently.
+    message = (entries[0].hash + json.dumps(entries[1].hashed_part(), sort_keys=True,
+                                             separators=(",", ":"))).encode()
+    assert entries[1].hash == hmac.new(store.key.secret, message, hashlib.sha256).hexdigest()
     assert store.load_critical() == {"k": 1}
     assert store.verify_chain().ok
     store.close()
@@ -67,7 +74,7 @@ def test_verify_passes_then_names_the_first_tampered_record(tmp_path: Path, caps
     assert journal_command.main(["verify", "--state-dir", str(tmp_path)]) == 0
     assert "meters reconcile" in capsys.readouterr().out
     tamper(tmp_path, "UPDATE journal SET data = '{\"round\":1}' WHERE seq = 3")
-    assert journal_command.main(["verify", "--state-dir", str(tmp_path)]) == 1
+    assert journal_command.main(["verify", "--state-dir", str(tmp_path)]) == 3
     err = capsys.readouterr().err
     assert "record 3" in err
 
@@ -75,7 +82,7 @@ def test_verify_passes_then_names_the_first_tampered_record(tmp_path: Path, caps
 def test_verify_names_a_removed_record(tmp_path: Path, capsys) -> None:
     seeded(tmp_path)
     tamper(tmp_path, "DELETE FROM journal WHERE seq = 2")
-    assert journal_command.main(["verify", "--state-dir", str(tmp_path)]) == 1
+    assert journal_command.main(["verify", "--state-dir", str(tmp_path)]) == 3
     assert "expected sequence 2" in capsys.readouterr().err
 
 
@@ -114,8 +121,6 @@ def test_export_and_meter_cli(tmp_path: Path, capsys) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 5
     assert meter_command.main(["show", "--json", "--state-dir", str(tmp_path)]) == 0
-    import json
-
     shown = json.loads(capsys.readouterr().out)
     assert shown["meter"] == 100_300 - 10_030
     assert shown["hits"] == 1

@@ -2,7 +2,8 @@
 
 2: the configuration is refused (a deck count with no Match the Dealer table, a bad
 `[vision]` key); 3: the software failed its self-authentication (R16), checked before any
-device starts and before `power:on` is journalled; 1: a device cannot start.
+device starts and before `power:on` is journalled; 4: the journal fails its start-up check
+or its key is missing (nothing is added to it); 1: a device cannot start.
 """
 
 import hashlib
@@ -14,6 +15,7 @@ import pytest
 from controller.appliance import integrity
 from controller.cli import run_command
 from controller.journal.store import JournalStore
+from controller.procedure.effects import Journal
 from controller.service.tableconfig import default_table_text
 from drivers.registry import Devices
 
@@ -138,3 +140,36 @@ def test_a_device_that_cannot_start_exits_1(tmp_path: Path, capsys: pytest.Captu
     assert "cannot start" in capsys.readouterr().err
     kinds = journal_kinds(tmp_path / "state")
     assert "power:on" not in kinds  # the devices start before the table powers on
+
+
+def test_a_journal_that_does_not_verify_exits_4_before_devices_and_power_on_and_is_kept(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.support.journal_attacks import delete_last_three, file_digests
+
+    path = table_file(tmp_path)
+    store = JournalStore(tmp_path / "state", clock=time.monotonic)
+    for n in range(5):
+        store.commit([Journal("card:dealt", {"n": n})], {"n": n})
+    store.close()
+    delete_last_three(tmp_path / "state", tmp_path)
+    evidence = file_digests(tmp_path / "state")
+    started: list[str] = []
+    monkeypatch.setattr(Devices, "start", lambda self, skip=(): started.append("start"))
+    assert run_command.main(["--config", str(path), "--allow-emulated"]) == 4
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == (f"shoectl run: journal refused: journal {tmp_path / 'state'}/"
+                       "journal.sqlite3: journal holds 2 records but its anchor records 5: "
+                       "records deleted at the tail, the file truncated or replaced, or its "
+                       "WAL lost")
+    assert started == []
+    assert file_digests(tmp_path / "state") == evidence  # no power:on, no byte added
+
+
+def test_a_missing_journal_key_exits_4(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHOECTL_JOURNAL_KEY", str(tmp_path / "journal.key"))
+    assert run_command.main(["--config", str(table_file(tmp_path)), "--allow-emulated"]) == 4
+    assert (f"shoectl run: journal refused: journal key {tmp_path / 'journal.key'}: missing"
+            in capsys.readouterr().err)
+    assert not (tmp_path / "journal.key").exists()  # never made by a start

@@ -171,3 +171,25 @@ def test_a_pi5_is_recognised_for_the_rpi_lgpio_drop_in(
     if model is not None:
         model_file.write_text(model, encoding="utf-8")
     assert installer.is_pi5(model_file) is expected
+
+
+def test_the_journal_key_is_made_once_for_the_service_user_alone(root: Path) -> None:
+    from controller.journal import keys
+
+    key_file = root / "etc/shoectl/journal.key"
+    assert _mode(key_file) == 0o400
+    assert _mode(key_file.parent) == 0o755
+    assert key_file.parent.stat().st_uid == 0
+    passwd = (root / "etc/passwd").read_text()
+    if "\nshoectl:x:" in passwd and os.geteuid() == 0:
+        uid = int(passwd.split("\nshoectl:x:")[1].split(":")[0])
+        assert key_file.stat().st_uid == uid
+    key = keys.load_key(key_file)
+    assert key.secret.hex() not in (root / "opt/shoectl/manifest.sha256").read_text()
+    assert "  /etc/shoectl/journal.key" not in (root / "opt/shoectl/manifest.sha256").read_text()
+    assert install_command.main(["--root", str(root), "--source", str(REPO), "--no-venv",
+                                 "--no-activate"]) == 0
+    assert keys.load_key(key_file).secret == key.secret  # a reinstall never replaces it
+    unit = (root / "etc/systemd/system/shoectl.service").read_text()
+    assert "Environment=SHOECTL_JOURNAL_KEY=/etc/shoectl/journal.key\n" in unit
+    assert "RestartPreventExitStatus=2 3 4\n" in unit

@@ -28,11 +28,13 @@ from typing import Any
 
 from controller.appliance import integrity, sdnotify
 from controller.appliance.integrity import IntegrityError
+from controller.console.prompts import prompt
 from controller.journal import statedir
 from controller.journal.errors import JournalError, JournalTrustError
 from controller.rules.errors import ConfigError
 from controller.service.app import TableApp, build_app
 from controller.service.hosting import Hosting
+from controller.service.runtime import TableRuntime
 from controller.service.tableconfig import TableFile, load_table_file
 from controller.web.server import WebServerError
 from controller.web.settings import console_settings_from_mapping
@@ -40,6 +42,7 @@ from controller.web.table_web import TableWeb, start_web
 from drivers.errors import DriverError
 
 _LOG = logging.getLogger(__name__)
+_OPLOG = logging.getLogger("shoectl.table")
 
 EXIT_DEVICE = 1
 EXIT_CONFIG = 2
@@ -107,6 +110,20 @@ def main(argv: list[str]) -> int:
         web.stop()
 
 
+class NextStepLog:
+    """Says in the operational log what the dealer must do next, each time it changes."""
+
+    def __init__(self) -> None:
+        self._said = ""
+
+    def __call__(self, runtime: TableRuntime) -> None:
+        """Runtime watcher (loop thread): one INFO line per new prompt (public words only)."""
+        now = prompt(runtime.model)
+        if now != self._said:
+            self._said = now
+            _OPLOG.info("next: %s", now)
+
+
 def appliance_hosting(*, require_authentic: bool) -> Hosting:
     """The appliance around the service: the manifest check (R16), sd_notify, the watchdog."""
     notifier = sdnotify.Notifier.from_environment()
@@ -142,6 +159,7 @@ def _serve(app: TableApp, web: TableWeb) -> int:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     web.attach(runtime)  # the loop runs on this thread and has not started yet
+    runtime.watchers.append(NextStepLog())
     try:
         app.run_forever()
     finally:

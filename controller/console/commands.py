@@ -137,22 +137,20 @@ def parse(body: object) -> JsonObject:
 
 def accepting(model: TableModel) -> list[str]:
     """Every command the procedure takes now."""
-    return [name for name, spec in COMMANDS.items() if _accepted(model, name, spec)]
+    here = model.triggers_here()
+    return [name for name in COMMANDS if _accepted(model, name, here)]
 
 
-def _accepted(model: TableModel, name: str, spec: CommandSpec) -> bool:
+_NEED_FIELDS: Final = frozenset({"seat", "wager", "seat_no_card", "seat_one_card"})
+"""Commands whose conditions read their fields: taken wherever the state has the trigger."""
+
+
+def _accepted(model: TableModel, name: str, here: frozenset[str]) -> bool:
     if name == "insurance":
         return isinstance(model, BlackjackModel) and bool(model.insurer.seats_to_answer())
-    if name == "seat":
-        return isinstance(model, BlackjackModel) and model.state == "betting"
-    if name in ("wager", "seat_no_card", "seat_one_card"):
-        return _has_rows(model, name)
-    return model.trigger_allowed(name)
-
-
-def _has_rows(model: TableModel, trigger: str) -> bool:
-    """The state has a transition for `trigger` (its conditions need the command's fields)."""
-    return trigger in model.machine.get_triggers(model.state)
+    if name not in here:
+        return False
+    return name in _NEED_FIELDS or model.trigger_allowed(name)
 
 
 def table_now(runtime: TableRuntime) -> JsonObject:

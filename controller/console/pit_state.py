@@ -29,6 +29,19 @@ def pit_state(runtime: TableRuntime) -> JsonObject:
                    "attendant_paid": meters.attendant_paid, "reserve": meters.reserve,
                    "overflow": meters.overflow},
         "hits": [{**asdict(hit), "kind": hit.kind.value} for hit in meters.history],
-        "journal": {"healthy": runtime.journal_ok(), "records": runtime.journal.record_count()},
+        "journal": _journal(runtime),
         "rounds_settled": len(model.results), "rounds_void": len(model.voided),
     }
+
+
+def _journal(runtime: TableRuntime) -> JsonObject:
+    """The journal's state: verified at start-up, healthy since, and its anchor (count, head).
+
+    The pit keeps the count and head it is shown, a copy outside the table's own files: a
+    journal later cut back or replaced no longer matches what the floor saw.
+    """
+    journal = runtime.journal
+    verdict = journal.verdict
+    return {"healthy": runtime.journal_ok(), "verified_at_start": verdict.ok,
+            "verdict": verdict.lines[0] if verdict.lines else "",
+            "records": journal.records, "head": journal.head}

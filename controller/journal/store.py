@@ -140,10 +140,6 @@ class JournalStore:
                          self.path, line)
         return verdict
 
-    def record_count(self) -> int:
-        """How many records the journal holds (sequence numbers run 1, 2, 3...)."""
-        return self._last_seq
-
     def last_kind(self) -> str:
         """The kind of the newest record ("" when the journal is empty)."""
         row = self._db.execute("SELECT kind FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
@@ -153,6 +149,11 @@ class JournalStore:
     def records(self) -> int:
         """How many records the journal holds."""
         return self._tip.records
+
+    @property
+    def head(self) -> str:
+        """The hash of the newest record (the chain's head, as the anchor holds it)."""
+        return self._tip.head
 
     def commit(self, records: Sequence[JournalRecord], critical: dict[str, Any] | None) -> int:
         """Append records and (optionally) replace the critical state in one transaction.

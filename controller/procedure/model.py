@@ -44,6 +44,7 @@ class ProcedureModel:
         self.error_return = ""
         self.reshuffle_return = ""
         self._fired: list[tuple[str, bool]] = []
+        self._triggers: dict[str, frozenset[str]] = {}
 
     if not TYPE_CHECKING:  # hidden from mypy, so a misspelt attribute stays an error
 
@@ -79,6 +80,13 @@ class ProcedureModel:
             self._reject(name, f"no such trigger ({exc})")
             return False
         return next((ok for fired, ok in self._fired if fired == name), False)
+
+    def triggers_here(self) -> frozenset[str]:
+        """The triggers the current state has transitions for (their conditions aside)."""
+        found = self._triggers.get(self.state)
+        if found is None:
+            found = self._triggers[self.state] = frozenset(self.machine.get_triggers(self.state))
+        return found
 
     def take_effects(self) -> list[Effect]:
         """Hand over (and clear) the effects produced so far."""

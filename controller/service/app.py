@@ -163,9 +163,15 @@ class TableApp:
         if self.camera is not None:
             self.runtime.crosscheck = self.camera.crosscheck
             self.camera.start()
-        self.hosting.manager.ready(
-            f"table {self.table.game.table.name}: {self.runtime.model.state}")
+        self.hosting.manager.ready(self.status_line())
         return self.runtime
+
+    def status_line(self) -> str:
+        """The service manager's status: the table, its state, and EMULATED devices if any."""
+        assert self.runtime is not None
+        line = f"table {self.table.game.table.name}: {self.runtime.model.state}"
+        emulated = self.devices.emulated
+        return f"{line} - EMULATED {', '.join(emulated)}" if emulated else line
 
     def _start_devices(self) -> None:
         """Start every device but the camera: its worker opens it.

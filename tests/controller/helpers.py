@@ -22,7 +22,7 @@ from controller.rules.strategy import BasicStrategyPolicy, PlayerPolicy
 from controller.service.app import model_factory
 from controller.service.runtime import RecordingOutputs, TableRuntime
 from controller.service.tableconfig import load_default_table
-from controller.sim.rig import bot_move
+from controller.sim.bots import bot_move
 
 CARDS = [str(c) for c in deck()]
 TENS = [c for c in CARDS if Card.parse(c).rank.is_ten_value]

@@ -54,10 +54,19 @@ async function send(command) {
   return response.status;
 }
 
+const seatButtons = new Map();
+
+// One button per seat, kept across updates (a tap never lands on a button just replaced).
 function renderSeat(seat, due) {
-  const el = document.createElement("button");
+  let el = seatButtons.get(seat.seat);
+  if (!el) {
+    el = document.createElement("button");
+    el.dataset.seat = seat.seat;
+    el.addEventListener("click", () => openPanel(seat.seat));
+    seatButtons.set(seat.seat, el);
+  }
   el.className = "seat" + (seat.in_play ? " in-play" : "") + (due ? " due" : "");
-  el.dataset.seat = seat.seat;
+  el.replaceChildren();
   const head = document.createElement("div");
   head.className = "seat-no";
   head.textContent = `SEAT ${seat.seat}` + (seat.in_play ? ` · ${seat.main === null ? "?" : money(seat.main)}` : "");
@@ -78,11 +87,16 @@ function renderSeat(seat, due) {
     }
     el.appendChild(row);
   });
-  el.addEventListener("click", () => openPanel(seat.seat));
   return el;
 }
 
+let actionsKey = "";
+
+// The action bar is rebuilt only when what it offers changes.
 function renderActions(t) {
+  const key = JSON.stringify([t.accepting, (t.insurance || []).slice(0, 1)]);
+  if (key === actionsKey) return;
+  actionsKey = key;
   const bar = $("actions");
   bar.replaceChildren();
   const accepting = new Set(t.accepting);
@@ -128,7 +142,9 @@ function render(t) {
   $("dealer-cards").replaceChildren(...t.dealer.cards.map(cardEl));
   $("dealer-bj").hidden = t.dealer.blackjack !== true;
   const due = t.next_card && t.next_card.to === "seat" ? t.next_card.seat : null;
-  $("seats").replaceChildren(...t.seats.map((seat) => renderSeat(seat, seat.seat === due)));
+  const seats = t.seats.map((seat) => renderSeat(seat, seat.seat === due));
+  const holder = $("seats");
+  if (holder.children.length !== seats.length) holder.replaceChildren(...seats);
   t.seats.filter((s) => s.in_play && s.main !== null).forEach((s) => { lastMain[s.seat] = s.main; });
   localStorage.setItem("shoectl.lastMain", JSON.stringify(lastMain));
   renderActions(t);

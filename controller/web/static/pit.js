@@ -26,8 +26,10 @@ function render(p) {
   $("links").className = p.links_down.length ? "bad" : "ok";
   $("progressive").textContent = p.progressive_open ? "accepted" : "REFUSED";
   $("progressive").className = p.progressive_open ? "ok" : "bad";
-  $("journal").textContent = `${p.journal.healthy ? "healthy" : "FAILING"}, ${p.journal.records} records`;
-  $("journal").className = p.journal.healthy ? "ok" : "bad";
+  const trusted = p.journal.healthy && p.journal.verified_at_start;
+  $("journal").textContent = `${p.journal.verified_at_start ? "verified at start" : "NOT VERIFIED"}, `
+    + `${p.journal.healthy ? "healthy" : "FAILING"}, ${p.journal.records} records, head ${p.journal.head.slice(0, 16)}`;
+  $("journal").className = trusted ? "ok" : "bad";
   const meters = $("meters");
   meters.replaceChildren(...Object.entries(p.meters).map(([name, value]) => {
     const tr = document.createElement("tr");

@@ -1,0 +1,56 @@
+"""The emulated rig with its console served, for tests that use the console like a person.
+
+The table runs on the byte-level emulators (shoe, layout board, sign behind real ptys) with
+the real drivers, its loop on a thread of its own as under `shoectl run`, and the console
+served by uvicorn on a free loopback port. A test deals by drawing from the emulated shoe.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.cli import simulate_command
+from controller.service.app import TableApp
+from controller.sim.rig import RigSpec, start_rig_app
+from controller.web.settings import ConsoleSettings
+from controller.web.table_web import TableWeb, start_web
+
+
+@dataclass
+class ConsoleRig:
+    """A started table on the emulated rig and its console."""
+
+    app: TableApp
+    web: TableWeb
+    thread: threading.Thread
+
+    @property
+    def url(self) -> str:
+        return self.web.servers[0].url
+
+    @property
+    def shoe(self) -> Any:
+        return self.app.devices.emulators["shoe"]
+
+    def close(self) -> None:
+        self.web.stop()
+        self.app.loop.stop()
+        self.thread.join(10)
+        self.app.close("test finished")
+
+
+def start_console_rig(tmp: Path, cards: list[str], seats: int = 5,
+                      game: str = "blackjack") -> ConsoleRig:
+    """The table dealt from `cards` (a scripted shoe, no burn), its console on loopback."""
+    config = simulate_command.parse_options(["--game", game, "--seats", str(seats)]).config
+    app = start_rig_app("console-test", config, RigSpec(seats, 1, cards, burn=False),
+                        state_dir=tmp / "state", ports=tmp / "ports")
+    assert app.runtime is not None
+    web = start_web(ConsoleSettings(listen=("127.0.0.1", 0)), app.loop.post)
+    web.attach(app.runtime)  # the loop thread has not started: this thread may touch it
+    thread = threading.Thread(target=app.loop.run_forever, name="table-loop", daemon=True)
+    thread.start()
+    return ConsoleRig(app, web, thread)

@@ -1,0 +1,198 @@
+"""The dealer console in a real browser: Chromium (the distribution's package, driven by its
+chromedriver) deals whole rounds on the emulated rig through the console page.
+
+At both screens the console is made for (the official 7-inch display, 800x480, and a 10-inch
+1280x800 panel) a person's taps put seats in play, answer insurance and stand; the cards come
+from the emulated shoe, as a dealer draws them. The settled rounds must be what the
+independent oracle dealer says; the hole card must be on no page before it is turned over;
+every button must be a touch target of at least 15 mm on that screen.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tests.oracle.dealer import Seat, Table, play_blackjack
+
+from .console_rig import ConsoleRig, start_console_rig
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WAIT_S = 60
+"""How long the page may take to show a change (generous: the machine may be busy)."""
+
+pytestmark = [
+    pytest.mark.needs("shoe", "layout", "sign", "emulated"),
+    pytest.mark.skipif(shutil.which("chromium") is None or shutil.which("chromedriver") is None,
+                       reason="Debian's chromium and chromium-driver are not installed "
+                              "(.ci/sysdeps installs them)"),
+]
+
+# Round 1, seats 1 (10.00) and 3 (25.00): seat 1 AS KH blackjack, seat 3 TC 7H stands on 17;
+# the dealer shows 6D, has TD in the hole and draws 9C: bust.
+ROUND_1 = ["AS", "TC", "6D", "KH", "7H", "TD", "9C"]
+# Round 2, seat 1 (same as last round) and seat 2 (in play, amount not known): the dealer shows
+# AC (insurance, both decline), 4S in the hole (no blackjack), draws 3D to a soft 18.
+ROUND_2 = ["5S", "8D", "AC", "QS", "9H", "4S", "3D"]
+HOLE_2 = "4S"
+EXTRA = ["2C", "2D", "2H", "3C", "3H", "5D"]
+TOUCH_PX = {(800, 480): 79, (1280, 800): 89}
+"""15 mm in pixels: about 133 px an inch on the 7-inch display, 150 on the 10-inch panel."""
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[ConsoleRig]:
+    console = start_console_rig(tmp_path, [*ROUND_1, *ROUND_2, *EXTRA])
+    try:
+        yield console
+    finally:
+        console.close()
+
+
+def browser(width: int, height: int) -> WebDriver:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                 f"--window-size={width},{height}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    return driver
+
+
+def until(driver: WebDriver, what: str, check: Callable[[WebDriver], object]) -> None:
+    WebDriverWait(driver, WAIT_S).until(check, message=what)
+
+
+def phase(driver: WebDriver) -> str:
+    return driver.find_element(By.ID, "phase").text.lower()  # shown in capitals
+
+
+def tap(driver: WebDriver, css: str) -> None:
+    """A finger on the first visible element `css` finds (found again if the page redraws)."""
+    until(driver, f"tap {css}", lambda d: _tapped(d, By.CSS_SELECTOR, css))
+
+
+def tap_text(driver: WebDriver, text: str) -> None:
+    until(driver, f"tap {text!r}", lambda d: _tapped(
+        d, By.XPATH, f"//button[normalize-space(.)='{text}']"))
+
+
+def _tapped(driver: WebDriver, by: str, where: str) -> bool:
+    try:
+        shown = [e for e in driver.find_elements(by, where) if e.is_displayed()]
+        if not shown:
+            return False
+        shown[0].click()
+    except StaleElementReferenceException:
+        return False
+    return True
+
+
+def seat_amount(driver: WebDriver, seat: int, chips: list[int]) -> None:
+    tap(driver, f"button.seat[data-seat='{seat}']")
+    for chip in chips:
+        tap(driver, f"#chips .chip[data-chip='{chip}']")
+    tap(driver, "#panel-done")
+    until(driver, f"seat {seat} in play", lambda d: "in-play" in d.find_element(
+        By.CSS_SELECTOR, f"button.seat[data-seat='{seat}']").get_attribute("class"))
+
+
+def seq(driver: WebDriver) -> str | None:
+    return driver.find_element(By.TAG_NAME, "body").get_attribute("data-seq")
+
+
+def draw(rig: ConsoleRig, driver: WebDriver, count: int) -> None:
+    for _ in range(count):
+        before = seq(driver)
+        rig.shoe.draw()
+        until(driver, "the card on the page", lambda d, was=before: seq(d) != was)
+
+
+def small_buttons(driver: WebDriver, least: int) -> list:
+    sizes = driver.execute_script(
+        "return [...document.querySelectorAll('button')].filter(b => b.offsetParent !== null)"
+        ".map(b => { const r = b.getBoundingClientRect();"
+        " return [b.textContent.trim(), r.width, r.height]; })")
+    return [s for s in sizes if s[1] < least or s[2] < least]
+
+
+def table_json(rig: ConsoleRig) -> dict:
+    latest = rig.web.hubs[0].latest
+    assert latest is not None
+    return latest.table
+
+
+@pytest.mark.parametrize("screen", sorted(TOUCH_PX), ids=lambda s: f"{s[0]}x{s[1]}")
+def test_chromium_deals_two_rounds_through_the_console(rig: ConsoleRig,
+                                                       screen: tuple[int, int]) -> None:
+    driver = browser(*screen)
+    try:
+        driver.get(rig.url)
+        until(driver, "the shoe to load", lambda d: phase(d) == "shoe loading")
+        tap_text(driver, "SHUFFLE DONE")
+        until(driver, "betting open", lambda d: phase(d) == "betting")
+        seat_amount(driver, 1, [500, 500])
+        seat_amount(driver, 3, [2500])
+        assert small_buttons(driver, TOUCH_PX[screen]) == []
+        draw(rig, driver, 6)
+        until(driver, "seat 3 to decide", lambda d: phase(d) == "players")
+        assert "seat 3" in driver.find_element(By.ID, "prompt").text
+        assert small_buttons(driver, TOUCH_PX[screen]) == []
+        tap_text(driver, "STAND")
+        until(driver, "the dealer to draw", lambda d: phase(d) == "dealer")
+        draw(rig, driver, 1)
+        until(driver, "back to betting", lambda d: phase(d) == "betting")
+        expected = play_blackjack(Table(), [Seat(1, 1000), Seat(3, 2500)], iter(ROUND_1), 1)
+        assert table_json(rig)["last_round"] == expected
+        prompt = driver.find_element(By.ID, "prompt").text
+        assert "pay seat 1 3:2" in prompt
+        assert "pay seat 3 1:1" in prompt
+
+        tap(driver, "button.seat[data-seat='1']")
+        tap(driver, "#panel-same")  # 10.00, as last round
+        tap(driver, "button.seat[data-seat='2']")
+        tap(driver, "#panel-unknown")
+        until(driver, "seats 1 and 2 in play", lambda d: len(d.find_elements(
+            By.CSS_SELECTOR, "button.seat.in-play")) == 2)
+        draw(rig, driver, 5)
+        assert HOLE_2 not in driver.find_element(By.TAG_NAME, "body").text
+        draw(rig, driver, 1)  # the hole card, face down
+        until(driver, "insurance", lambda d: phase(d) == "insurance")
+        page = driver.find_element(By.TAG_NAME, "body").text
+        assert HOLE_2 not in page
+        assert "INSURANCE" in page
+        tap_text(driver, "SEAT 1 INSURANCE NO")
+        tap(driver, "button.seat[data-seat='2']")  # any order: seat 2 through its panel
+        tap(driver, "#panel-ins-no")
+        until(driver, "decisions", lambda d: phase(d) == "players")
+        assert HOLE_2 not in driver.find_element(By.TAG_NAME, "body").text
+        tap_text(driver, "STAND")
+        until(driver, "seat 2 to decide", lambda d: "seat 2" in d.find_element(
+            By.ID, "prompt").text)
+        assert HOLE_2 not in driver.find_element(By.TAG_NAME, "body").text
+        tap_text(driver, "STAND")
+        until(driver, "the dealer to draw", lambda d: phase(d) == "dealer")
+        assert HOLE_2 in driver.find_element(By.ID, "dealer-cards").text  # turned over now
+        draw(rig, driver, 1)
+        until(driver, "back to betting", lambda d: phase(d) == "betting")
+        record = table_json(rig)["last_round"]
+        assert record["dealer"] == ["AC", "4S", "3D"]
+        assert record["seats"][0]["hands"][0]["net"] == -1000
+        assert record["seats"][1]["hands"][0]["net"] is None  # amount not known: by ratio
+        assert "collect seat 2" in driver.find_element(By.ID, "prompt").text
+    finally:
+        driver.quit()

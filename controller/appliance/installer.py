@@ -45,6 +45,7 @@ _log = logging.getLogger(__name__)
 DEFAULT_PREFIX: Final = "/opt/shoectl"
 DEFAULT_CONFIG_DIR: Final = "/etc/shoectl"
 UNIT_PATH: Final = "/etc/systemd/system/shoectl.service"
+KIOSK_UNIT_PATH: Final = "/etc/systemd/system/shoectl-kiosk.service"
 UDEV_PATH: Final = "/etc/udev/rules.d/70-shoectl.rules"
 SYSUSERS_PATH: Final = "/etc/sysusers.d/shoectl.conf"
 JOURNALD_PATH: Final = "/etc/systemd/journald.conf.d/shoectl.conf"
@@ -178,6 +179,9 @@ def install_system_files(layout: InstallPaths) -> list[str]:
                        layout.prefix, layout.config_dir)
     files = {
         UNIT_PATH: unit,
+        KIOSK_UNIT_PATH: render_unit(
+            (systemd / "shoectl-kiosk.service").read_text(encoding="utf-8"),
+            layout.prefix, layout.config_dir),
         UDEV_PATH: (systemd / "udev/70-shoectl.rules").read_text(encoding="utf-8"),
         SYSUSERS_PATH: (systemd / "sysusers.d/shoectl.conf").read_text(encoding="utf-8"),
         JOURNALD_PATH: _JOURNALD_DROP_IN,
@@ -225,8 +229,12 @@ def write_manifest(layout: InstallPaths, files: Sequence[str]) -> str:
     return report.signature
 
 
-def activate(layout: InstallPaths) -> list[str]:
-    """Create the user and groups, enable the unit, reload udev; return what was done."""
+def activate(layout: InstallPaths, *, kiosk: bool = False) -> list[str]:
+    """Create the users and groups, enable the units, reload udev; return what was done.
+
+    The console kiosk is enabled only when asked for (`kiosk`): a table without a
+    touchscreen, or without cage and Chromium, has no use for it.
+    """
     done: list[str] = []
     root_args = [f"--root={layout.root}"] if layout.staged else []
     if layout.staged and not layout.on_disk("/etc/passwd").exists():
@@ -236,6 +244,9 @@ def activate(layout: InstallPaths) -> list[str]:
     _group_config(layout)
     _run("enable", ["systemctl", *root_args, "enable", "shoectl.service"])
     done.append("shoectl.service enabled")
+    if kiosk:
+        _run("enable", ["systemctl", *root_args, "enable", "shoectl-kiosk.service"])
+        done.append("shoectl-kiosk.service enabled (the console on the touchscreen)")
     if not layout.staged:
         _run("reload", ["systemctl", "daemon-reload"])
         _run("udev", ["udevadm", "control", "--reload"])
@@ -294,7 +305,8 @@ def install_journal_key(layout: InstallPaths) -> str:
     return f"journal key {path} made for the user {SERVICE_USER} (mode 0400)"
 
 
-def install(layout: InstallPaths, *, python: str, make_venv: bool, activate_units: bool) -> str:
+def install(layout: InstallPaths, *, python: str, make_venv: bool, activate_units: bool,
+            kiosk: bool = False) -> str:
     """Run every step; return the software signature (the manifest's SHA-256)."""
     if not (layout.source / "pyproject.toml").is_file():
         raise InstallError(f"{layout.source} is not a shoectl source checkout (no pyproject.toml)")
@@ -306,7 +318,7 @@ def install(layout: InstallPaths, *, python: str, make_venv: bool, activate_unit
     install_config(layout)
     signature = write_manifest(layout, files)
     if activate_units:
-        for line in activate(layout):
+        for line in activate(layout, kiosk=kiosk):
             _log.info("%s", line)
     _log.info("%s", install_journal_key(layout))
     return signature

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from controller.procedure.diagram import render
+from controller.procedure.diagram import VIEWS, render
 from controller.procedure.tables import FAMILY
 
 
@@ -16,11 +16,14 @@ def main(argv: list[str]) -> int:
                                      description="Draw a game's procedure state machine.")
     parser.add_argument("game", choices=sorted(FAMILY))
     parser.add_argument("--format", choices=["mermaid", "svg", "png"], default="mermaid")
+    parser.add_argument("--view", choices=list(VIEWS), default="procedure",
+                        help="procedure (default: the dealing procedure), irregularities, "
+                             "faults, or all of the table")
     parser.add_argument("-o", "--output", type=Path, default=None,
                         help="write to this file (default: stdout)")
     args = parser.parse_args(argv)
     try:
-        data = render(FAMILY[args.game], args.format)
+        data = render(FAMILY[args.game], args.format, args.view)
     except RuntimeError as exc:
         sys.stderr.write(f"shoectl diagram: {exc}\n")
         return 1

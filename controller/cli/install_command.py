@@ -38,6 +38,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="keep the existing PREFIX/venv (refresh files and manifest only)")
     parser.add_argument("--no-activate", action="store_true",
                         help="do not create users, enable the unit or reload udev")
+    parser.add_argument("--kiosk", action="store_true",
+                        help="also enable shoectl-kiosk.service: the dealer console full "
+                             "screen on the touchscreen (needs cage and chromium)")
     return parser
 
 
@@ -52,7 +55,7 @@ def main(argv: list[str]) -> int:
                     args.source.resolve())
     try:
         signature = install(layout, python=args.python, make_venv=not args.no_venv,
-                            activate_units=not args.no_activate)
+                            activate_units=not args.no_activate, kiosk=args.kiosk)
     except (InstallError, integrity.IntegrityError, OSError) as exc:
         sys.stderr.write(f"shoectl install: {exc}\n")
         return 1

@@ -5,6 +5,9 @@ first line of output, and keeps running until it is stopped (Ctrl-C, SIGTERM, or
 Point a running controller at it with `url = "<that path>"` and `kind = "serial"`.
 Commands typed on standard input drive it (one per line; `help` lists them), e.g.
 `draw 5`, `jam`, `unplug`, `replug`, `silent`, `chip 3`, `press 0`, `key supervisor`.
+With `--config TABLE_FILE` the layout board knows the table's names for its channels
+(`[devices.layout]` lamps, bet_sensors, buttons): `lamps` lists every configured lamp by
+name, and `chip`, `unchip` and `press` take a name (`chip seat2.main`) as well as a number.
 """
 
 from __future__ import annotations
@@ -15,16 +18,20 @@ import signal
 import sys
 import tempfile
 import threading
+import tomllib
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from drivers.config import LayoutConfig, parse_device
 from drivers.emulated.board import FIRMWARE_VERSION, BoardEmulator
-from drivers.emulated.layout import LayoutEmulator
+from drivers.emulated.layout import LAMPS, LayoutEmulator
 from drivers.emulated.shoe import ShoeEmulator
 from drivers.emulated.shoe_model import ShoeContents, ShoeModelError, ShoePlan
 from drivers.emulated.sign import SignEmulator
+from drivers.errors import DeviceConfigError
 from firmware_bridge import DeviceIdentity
 
 _LOG = logging.getLogger(__name__)
@@ -42,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--firmware", default=FIRMWARE_VERSION, help="firmware version to report")
     parser.add_argument("--wrong-catalogue", action="store_true",
                         help="report a wrong catalogue hash (the host must refuse the board)")
+    parser.add_argument("--config", type=Path, default=None, metavar="TABLE_FILE",
+                        help="layout: name the channels as the table file's [devices.layout]")
     shoe = parser.add_argument_group("shoe")
     shoe.add_argument("--decks", type=int, default=6)
     shoe.add_argument("--deck", choices=("standard", "spanish"), default="standard")
@@ -61,8 +70,9 @@ def main(argv: list[str]) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
+        names = ChannelNames.from_table_file(args.config) if args.config else ChannelNames()
         emulator = _build(args)
-    except (ShoeModelError, OSError) as exc:
+    except (ShoeModelError, OSError, DeviceConfigError) as exc:
         sys.stderr.write(f"shoectl emulate: {exc}\n")
         return 2
     stop = threading.Event()
@@ -72,7 +82,7 @@ def main(argv: list[str]) -> int:
         _LOG.info("EMULATED %s board on %s (pty %s)", args.board, emulator.path,
                   emulator.tty_path)
         _install_signals(stop)
-        commands = _commands(emulator)
+        commands = _commands(emulator, names)
         if args.deal_every and isinstance(emulator, ShoeEmulator):
             _deal_periodically(emulator, args.deal_every, stop)
         threading.Thread(target=_read_commands, args=(commands, stop), daemon=True).start()
@@ -134,7 +144,7 @@ def _read_commands(commands: dict[str, Command], stop: threading.Event) -> None:
     stop.set()
 
 
-def _commands(emulator: BoardEmulator) -> dict[str, Command]:
+def _commands(emulator: BoardEmulator, names: ChannelNames) -> dict[str, Command]:
     commands: dict[str, Command] = {
         "unplug": lambda words: _done(emulator.unplug),
         "replug": lambda words: _done(emulator.replug),
@@ -149,7 +159,7 @@ def _commands(emulator: BoardEmulator) -> dict[str, Command]:
     if isinstance(emulator, ShoeEmulator):
         commands.update(_shoe_commands(emulator))
     elif isinstance(emulator, LayoutEmulator):
-        commands.update(_layout_commands(emulator))
+        commands.update(_layout_commands(emulator, names))
     elif isinstance(emulator, SignEmulator):
         commands["show"] = lambda words: " ".join(map(str, emulator.display()))
     commands["help"] = lambda words: "commands: " + " ".join(sorted(commands)) + " quit"
@@ -173,13 +183,57 @@ def _shoe_commands(shoe: ShoeEmulator) -> dict[str, Command]:
     }
 
 
-def _layout_commands(layout: LayoutEmulator) -> dict[str, Command]:
+@dataclass(frozen=True)
+class ChannelNames:
+    """The table's names for the layout board's channels (empty: numbers only)."""
+
+    lamps: dict[str, int] = field(default_factory=dict)
+    sensors: dict[str, int] = field(default_factory=dict)
+    buttons: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def from_table_file(cls, path: Path) -> ChannelNames:
+        """The names of a table file's `[devices.layout]`.
+
+        Raises:
+            OSError: The file cannot be read.
+            DeviceConfigError: No usable `[devices.layout]` (naming the key).
+        """
+        try:
+            document = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise DeviceConfigError("layout", "config", f"{path}: not TOML ({exc})") from None
+        raw = document.get("devices", {}).get("layout")
+        if not isinstance(raw, dict):
+            raise DeviceConfigError("layout", "config", f"{path} has no [devices.layout]")
+        layout = parse_device("layout", raw, allow_emulated=True)
+        assert isinstance(layout, LayoutConfig)
+        return cls(dict(layout.lamps), dict(layout.bet_sensors), dict(layout.buttons))
+
+    def channel(self, table: dict[str, int], words: list[str]) -> int:
+        """The channel a command names: a number, or one of the table's names."""
+        if words and words[0] in table:
+            return table[words[0]]
+        return _count(words)
+
+
+def _layout_commands(layout: LayoutEmulator, names: ChannelNames) -> dict[str, Command]:
+    def lamps(words: list[str]) -> str:
+        named = [f"{name}:{layout.shown(number)}" for name, number in names.lamps.items()]
+        others = [f"{n}:{layout.shown(n)}" for n in range(LAMPS)
+                  if n not in names.lamps.values() and layout.shown(n) != "off"]
+        if not names.lamps:
+            others = [f"{n}:{layout.shown(n)}" for n in range(LAMPS)]
+        return " ".join(named + others)
+
     return {
-        "chip": lambda words: _done(lambda: layout.place_chip(_count(words))),
-        "unchip": lambda words: _done(lambda: layout.remove_chip(_count(words))),
-        "press": lambda words: _done(lambda: layout.click(_count(words))),
+        "chip": lambda words: _done(lambda: layout.place_chip(
+            names.channel(names.sensors, words))),
+        "unchip": lambda words: _done(lambda: layout.remove_chip(
+            names.channel(names.sensors, words))),
+        "press": lambda words: _done(lambda: layout.click(names.channel(names.buttons, words))),
         "key": lambda words: _done(lambda: layout.turn_key(words[0] if words else "normal")),
-        "lamps": lambda words: " ".join(f"{n}:{layout.shown(n)}" for n in range(8)),
+        "lamps": lamps,
     }
 
 

@@ -220,6 +220,9 @@ def test_no_automatic_transitions(tmp_path: Path) -> None:
 def test_committed_mermaid_diagram_is_fresh(family: str) -> None:
     from controller.procedure import diagram
 
+    for view in ("irregularities", "faults"):
+        assert diagram.committed_path(family, view).read_text() == diagram.mermaid(family, view)
+
     assert diagram.committed_path(family).read_text() == diagram.mermaid(family)
 
 

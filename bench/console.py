@@ -1,0 +1,300 @@
+"""Console figures: card out of the shoe -> console event, command -> lamp frame, memory.
+
+1. Latency, in process: the emulated rig (real drivers over ptys, durable journal) with the
+   console served on loopback and N event-stream clients (1 and 20). For each card drawn
+   from the emulated shoe, the time until every client has the event showing it; for each
+   `seat`/`no_more_bets` command, the time until the layout emulator has the lamp frame.
+   Beside them, the wire time of the frames at 115200 baud.
+2. Memory: `shoectl run` as its own process on three emulator processes, with 2 clients on
+   its event stream while rounds are dealt; its peak RSS (VmHWM).
+
+    python bench/console.py [--cards 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import queue
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without installing
+
+from controller.sim.rig import BASE_LAMPS
+from hil_tests.console_rig import ConsoleRig, start_console_rig
+from tests.console.live import EventStream
+
+BAUD = 115200
+CARD_FRAME_BYTES = 20
+LAMP_FRAME_BYTES = 14
+
+
+def wire_ms(size: int) -> float:
+    return size * 10 / BAUD * 1000
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Client(threading.Thread):
+    """One event-stream client: every event's arrival time and sequence number."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(daemon=True)
+        self.stream = EventStream(port)
+        self.events: queue.Queue[tuple[float, int]] = queue.Queue()
+
+    def run(self) -> None:
+        try:
+            while True:
+                event = self.stream.next()
+                self.events.put((time.perf_counter(), event["seq"]))
+        except (EOFError, OSError, ValueError, AttributeError):  # closed under the reader
+            return
+
+
+def cards_in(table: dict) -> int:
+    return len(table["dealer"]["cards"]) + sum(len(h["cards"]) for s in table["seats"]
+                                               for h in s["hands"])
+
+
+def command(port: int, body: dict) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("POST", "/api/command", json.dumps(body), {"Content-Type": "application/json"})
+    response = conn.getresponse()
+    status = response.status
+    command.last = response.read()  # type: ignore[attr-defined]
+    conn.close()
+    return status
+
+
+def ready_for_a_card(rig: ConsoleRig, port: int) -> bool:
+    """Answer what the table asks of the players (seats, insurance, stand); True when the
+    next thing the table wants is a card from the shoe."""
+    table = rig.web.hubs[0].latest.table
+    accepting = table["accepting"]
+    if table["phase"] == "shoe_loading":
+        command(port, {"command": "shuffle_done"})
+    elif table["phase"] == "burn":
+        draw_and_wait(rig)
+    elif table["phase"] == "card_in_error":
+        command(port, {"command": "error_exposed"})
+    elif table["phase"] == "betting" and not any(s["in_play"] for s in table["seats"]):
+        for seat in (1, 2, 3):
+            command(port, {"command": "seat", "seat": seat, "in_play": True, "main": 1000})
+    elif table["insurance"]:
+        command(port, {"command": "insurance", "seat": table["insurance"][0], "take": False})
+    elif "stand" in accepting:
+        command(port, {"command": "stand"})
+    else:
+        return True
+    return False
+
+
+def card_latency(rig: ConsoleRig, clients: list[Client], cards: int) -> list[float]:
+    """ms from drawing a card to the last client having the event that shows it."""
+    port = rig.web.servers[0].port
+    hub = rig.web.hubs[0]
+    found: list[float] = []
+    while len(found) < cards:
+        if not ready_for_a_card(rig, port):
+            continue
+        before = cards_in(hub.latest.table)
+        for client in clients:
+            while not client.events.empty():
+                client.events.get_nowait()
+        start = time.perf_counter()
+        code = rig.shoe.draw()
+        if code is None:
+            break
+        shown = shown_seq(rig, before)
+        if code == "CUT" or shown is None:  # the cut card, or a card the table burns
+            continue
+        arrivals = [arrival(client, shown) for client in clients]
+        if all(a is not None for a in arrivals):
+            found.append((max(a for a in arrivals if a is not None) - start) * 1000)
+    return found
+
+
+def shown_seq(rig: ConsoleRig, before: int) -> int | None:
+    """The sequence number of the publication with the card (None: none came)."""
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        latest = rig.web.hubs[0].latest
+        if latest is not None and cards_in(latest.table) != before:
+            return latest.seq
+        time.sleep(0.0005)
+    return None
+
+
+def arrival(client: Client, seq: int) -> float | None:
+    """When the client received the event `seq` (or a later one)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            at, got = client.events.get(timeout=1)
+        except queue.Empty:
+            continue
+        if got >= seq:
+            return at
+    return None
+
+
+def draw_and_wait(rig: ConsoleRig) -> bool:
+    """Draw a card and wait until the table has published it; False when the shoe is out."""
+    runtime = rig.app.runtime
+    assert runtime is not None
+    handled = runtime.handled_kinds.get("CardDrawn", 0) + runtime.handled_kinds.get(
+        "ShoeFault", 0)
+    code = rig.shoe.draw()
+    if code is None:
+        return False
+    while code != "CUT" and runtime.handled_kinds.get("CardDrawn", 0) + runtime.handled_kinds.get(
+            "ShoeFault", 0) == handled:
+        time.sleep(0.001)
+    time.sleep(0.01)  # its publication follows the commit
+    return True
+
+
+def lamp_latency(rig: ConsoleRig, rounds: int) -> list[float]:
+    """ms from posting `no_more_bets` to the layout emulator holding the lamp frame."""
+    port = rig.web.servers[0].port
+    layout = rig.app.devices.emulators["layout"]
+    lamp = BASE_LAMPS.index("no_more_bets")  # the simulated board's lamp numbers
+    found: list[float] = []
+    for _ in range(rounds):
+        while rig.web.hubs[0].latest.table["phase"] != "betting":  # finish the round
+            if ready_for_a_card(rig, port) and not draw_and_wait(rig):
+                return found
+        command(port, {"command": "seat", "seat": 1, "in_play": True, "main": 1000})
+        start = time.perf_counter()
+        status = command(port, {"command": "no_more_bets"})
+        assert status == 200, command.last  # type: ignore[attr-defined]
+        while layout.lamp(lamp) != "on":
+            time.sleep(0.0002)
+        found.append((time.perf_counter() - start) * 1000)
+    return found
+
+
+def latency(cards: int) -> None:
+    from controller.rules.cards import shoe
+    shoe_cards = [str(c) for c in shoe(6)]
+    for count in (1, 20):
+        with tempfile.TemporaryDirectory() as tmp:
+            rig = start_console_rig(Path(tmp), shoe_cards, seats=3)
+            clients = [Client(rig.web.servers[0].port) for _ in range(count)]
+            for client in clients:
+                client.start()
+            time.sleep(0.5)
+            found = card_latency(rig, clients, cards)
+            print(f"card out -> event at all {count:>2} client(s): "
+                  f"p50 {statistics.median(found):.2f} ms, p99 {pct(found, 0.99):.2f} ms "
+                  f"over {len(found)} cards (card frame on the wire "
+                  f"{wire_ms(CARD_FRAME_BYTES):.2f} ms)")
+            if count == 1:
+                lamps = lamp_latency(rig, 40)
+                print(f"command -> lamp frame at the board: p50 {statistics.median(lamps):.2f}"
+                      f" ms, p99 {pct(lamps, 0.99):.2f} ms over {len(lamps)} (lamp frame on "
+                      f"the wire {wire_ms(LAMP_FRAME_BYTES):.2f} ms)")
+            for client in clients:
+                client.stream.close()
+            rig.close()
+
+
+def memory() -> None:
+    repo = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        port = _free_port()
+        config = work / "table.toml"
+        config.write_text((repo / "docs/examples/emulated-table.toml").read_text().replace(
+            "127.0.0.1:8420", f"127.0.0.1:{port}"))
+        shoectl = [sys.executable, "-m", "controller"]
+        procs = []
+        (work / "shoe.in").touch()
+        feed = subprocess.Popen(["tail", "-f", str(work / "shoe.in")], stdout=subprocess.PIPE)
+        procs.append(feed)
+        procs.append(subprocess.Popen([*shoectl, "emulate", "shoe", "--link-dir", str(work)],
+                                      stdin=feed.stdout, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL, cwd=repo))
+        procs.extend(subprocess.Popen([*shoectl, "emulate", board, "--link-dir", str(work)],
+                                      stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL, cwd=repo)
+                     for board in ("layout", "sign"))
+        time.sleep(3)
+        run = subprocess.Popen([*shoectl, "run", "--allow-emulated", "--config", str(config),
+                                "--state-dir", str(work / "state")], cwd=work,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            _wait_port(port)
+            idle = _rss(run.pid)
+            clients = [Client(port) for _ in range(2)]
+            for client in clients:
+                client.start()
+            command(port, {"command": "shuffle_done"})
+            for _ in range(10):
+                with (work / "shoe.in").open("a") as feed_file:
+                    feed_file.write("draw 1\n")
+                command(port, {"command": "seat", "seat": 1, "in_play": True, "main": 1000})
+                command(port, {"command": "stand"})
+                time.sleep(0.3)
+            peak = _rss(run.pid, "VmHWM")
+            print(f"shoectl run: RSS idle {idle / 1024:.1f} MiB; peak (VmHWM) with the console "
+                  f"and 2 event clients while dealing {peak / 1024:.1f} MiB")
+        finally:
+            run.send_signal(signal.SIGTERM)
+            run.wait(20)
+            for proc in procs:
+                proc.kill()
+
+
+def _rss(pid: int, field: str = "VmRSS") -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _wait_port(port: int) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/api/table")
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError("shoectl run never answered")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cards", type=int, default=200)
+    args = parser.parse_args()
+    os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "1")
+    latency(args.cards)
+    memory()
+
+
+if __name__ == "__main__":
+    main()

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware_bridge import catalogue as cat
+from firmware_bridge.auth import PairingKey, new_nonce
 from firmware_bridge.catalogue import BoardCatalogue, Direction
 from firmware_bridge.clock import Clock
 from firmware_bridge.codec import Codec, FieldValue, Message
@@ -89,7 +90,11 @@ class DeviceEndpoint:
         clock: monotonic seconds (a hand-driven clock in tests).
         timing: link parameters (defaults: PROTOCOL.md's).
         event_capacity: counted events kept unacknowledged at most.
-        event_repeat: seconds before an unacknowledged counted event is sent again.
+        event_repeat: seconds after the host's link acknowledged an event's frame before the
+            event, still unacknowledged by `event_ack`, is sent again.
+        pairing: the key this board is paired with; None for a board without a key (auth
+            mode `none`, bench rigs).
+        nonce_source: makes the board's 16-byte session nonces (tests inject fixed ones).
     """
 
     def __init__(
@@ -101,6 +106,8 @@ class DeviceEndpoint:
         timing: LinkTiming | None = None,
         event_capacity: int = DEFAULT_CAPACITY,
         event_repeat: float = DEFAULT_REPEAT_INTERVAL,
+        pairing: PairingKey | None = None,
+        nonce_source: Callable[[], bytes] = new_nonce,
     ) -> None:
         self.board = board
         self.codec = Codec(board)
@@ -109,7 +116,8 @@ class DeviceEndpoint:
         self._identity = identity
         self._lock = threading.RLock()
         self._decoder = FrameDecoder()
-        self._link = Link(LinkEnd.BOARD, clock, timing)
+        self.pairing = pairing
+        self._link = Link(LinkEnd.BOARD, clock, timing, nonce_source, pairing)
         self._events = CountedEventSender(clock, event_capacity, event_repeat)
         self._handlers: dict[str, Handler] = {}
         self._failsafe_handlers: list[FailsafeHandler] = []
@@ -286,11 +294,11 @@ class DeviceEndpoint:
     def _flush_events(self) -> None:
         if not self._identified:
             return
-        for payload in self._events.due():
+        for item in self._events.due(self._link.delivered):
             try:
-                self._link.send(payload)
+                self._events.sent(item, self._link.send(item.payload))
             except SendQueueFullError:
-                return  # the rest go out when the queue drains or at the next repetition
+                return  # the rest go out when the queue drains
 
     def _set_failsafe(self, active: bool) -> None:
         if active == self._failsafe:

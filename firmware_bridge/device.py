@@ -117,6 +117,9 @@ class DeviceEndpoint:
         self._lock = threading.RLock()
         self._decoder = FrameDecoder()
         self.pairing = pairing
+        self._clock = clock
+        self._nonce_source = nonce_source
+        self._events_capacity, self._events_repeat = event_capacity, event_repeat
         self._link = Link(LinkEnd.BOARD, clock, timing, nonce_source, pairing)
         self._events = CountedEventSender(clock, event_capacity, event_repeat)
         self._handlers: dict[str, Handler] = {}
@@ -206,6 +209,21 @@ class DeviceEndpoint:
     def start(self) -> None:
         """Power up: announce NO_SESSION until the host opens a session."""
         with self._lock:
+            self._link.start()
+
+    def power_cycle(self) -> None:
+        """Lose power and start again (what a board does after a brown-out).
+
+        A new boot id, no session, no events kept, counts from 1 again, failsafe.
+        """
+        with self._lock:
+            self.boot_id = secrets.randbits(32)
+            self._events = CountedEventSender(self._clock, self._events_capacity,
+                                              self._events_repeat)
+            self._identified = False
+            self._set_failsafe(True)
+            self._link = Link(LinkEnd.BOARD, self._clock, self._link.timing,
+                              self._nonce_source, self.pairing)
             self._link.start()
 
     def feed(self, data: bytes) -> None:

@@ -35,6 +35,26 @@ def start(state_dir: Path, seed: int) -> subprocess.Popen[bytes]:
                             cwd=Path(__file__).resolve().parents[2])
 
 
+def journalled_power_ons(state_dir: Path) -> int:
+    """The power:on records the journal holds (0 while it does not exist yet)."""
+    if not (state_dir / "journal.sqlite3").exists():
+        return 0
+    store = JournalStore(state_dir, clock=time.monotonic)
+    try:
+        return len(list(store.entries(["power:on"])))
+    finally:
+        store.close()
+
+
+def wait_for_power_on(state_dir: Path, before: int, process: subprocess.Popen[bytes]) -> None:
+    """Until the run has powered on (however long a busy machine takes to start it)."""
+    deadline = time.monotonic() + 120
+    while journalled_power_ons(state_dir) <= before:
+        assert process.poll() is None, "the simulation stopped before it powered on"
+        assert time.monotonic() < deadline, "the simulation never powered on"
+        time.sleep(0.05)
+
+
 def restart_matches_the_stored_state(state_dir: Path, killed: bool) -> str:
     store = JournalStore(state_dir, clock=time.monotonic)
     critical = store.load_critical()
@@ -56,8 +76,10 @@ def test_sigkill_at_many_points_loses_nothing(tmp_path: Path) -> None:
     states = []
     kills = 0
     for kill in range(KILLS):
+        before = journalled_power_ons(tmp_path)
         process = start(tmp_path, seed=kill)
-        time.sleep(rng.uniform(0.8, 2.0))
+        wait_for_power_on(tmp_path, before, process)  # kill points in the run, not its start
+        time.sleep(rng.uniform(0.0, 1.2))
         os.kill(process.pid, signal.SIGKILL)
         killed = process.wait() == -signal.SIGKILL
         kills += killed

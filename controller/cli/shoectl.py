@@ -11,7 +11,7 @@ import sys
 from typing import Final, Protocol, cast
 
 COMMANDS: Final[dict[str, tuple[str, str]]] = {
-    "bridge": ("drivers.console", "bridge console: a board's decoded traffic live; send messages"),
+    "bridge": ("drivers.console", "bridge console|pair: a board's traffic live; pair a board"),
     "diagram": ("controller.cli.diagram_command",
                 "draw a game's procedure state machine (mermaid/svg/png)"),
     "emulate": ("drivers.emulated.cli", "run a byte-level shoe, layout or sign emulator on a pty"),

@@ -31,7 +31,10 @@ def talk_to(process: subprocess.Popen, tmp_path: Path) -> None:
     path = process.stdout.readline().strip()
     assert path == str(tmp_path / "shoe")
     recorder = Recorder()
-    shoe = BridgeShoe("shoe", LinkOptions(path, table_catalogue(), link_timing(750)), recorder)
+    link = LinkOptions(path, table_catalogue(), link_timing(750),
+                       firmware_versions=frozenset({"emulated-1.0"}),
+                       key_file=tmp_path / "shoe.key")  # the key the emulator made
+    shoe = BridgeShoe("shoe", link, recorder)
     shoe.start()
     recorder.wait_for(LinkUp)
     process.stdin.write("draw 3\n")

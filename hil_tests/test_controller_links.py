@@ -123,3 +123,15 @@ def test_a_hold_is_not_cleared_while_the_shoe_reports_its_lid_open(app: TableApp
     assert app.loop.run_until(lambda: not app.runtime.shoe_conditions, WAIT)
     turn(app, "supervisor", "supervisor:clear")
     assert model.state not in HOLD_STATES
+
+
+def test_the_shoe_boards_shoe_loaded_is_the_end_of_the_shuffle(app: TableApp) -> None:
+    # PROTOCOL.md 12: the table waits in shoe_loading for shoe_loaded (or the dealer's
+    # shuffle-done button) and takes it as "the shuffle is done".
+    assert app.runtime is not None
+    model = app.runtime.model
+    assert model.state == "shoe_loading"
+    app.devices.emulators["shoe"].load()
+    assert app.loop.run_until(lambda: model.state != "shoe_loading", WAIT)
+    assert model.state in ("burn", "betting")
+    assert [record["shuffle"] for record in records(app, "shoe:shuffled")] == [1]

@@ -2,6 +2,7 @@
 
 import pytest
 
+from drivers.board import link_timing
 from drivers.camera import CAMERA_KINDS
 from drivers.config import Role
 from drivers.errors import DeviceConfigError, DeviceUnavailableError, PairingError
@@ -75,3 +76,21 @@ def test_emulated_devices_are_named_and_their_emulators_reachable(tmp_path):
     finally:
         devices.close()
     assert not (tmp_path / "shoe").exists()
+
+
+def test_the_host_link_timeout_is_the_sections_and_its_timers_keep_the_board_content():
+    # PROTOCOL.md 5.5: the board's timings are fixed (750 ms, 200 ms heartbeat); the host's
+    # link timeout is `timeout_ms`, and its heartbeat and retransmission timeouts scale down
+    # with it, so the board never times the host out.
+    def timers(ms: int) -> tuple[float, ...]:
+        timing = link_timing(ms)
+        return tuple(round(value, 6) for value in (
+            timing.link_timeout, timing.heartbeat_interval, timing.retransmit_timeout,
+            timing.max_retransmit_timeout))
+
+    assert timers(300) == (0.3, 0.1, 0.075, 0.15)
+    assert timers(750) == (0.75, 0.2, 0.1, 0.375)
+    assert timers(2000) == (2.0, 0.2, 0.1, 0.4)
+    devices = build_devices({"sign": {"kind": "serial", "url": "/dev/x", "auth": "none",
+                                      "timeout_ms": 300}}, print, allow_emulated=False)
+    assert devices.sign.connection.timing.link_timeout == 0.3  # type: ignore[union-attr]

@@ -355,3 +355,43 @@ def test_window_must_be_1_to_127(window: int) -> None:
 def test_split_frames_keeps_delimiters() -> None:
     wire = encode_frame(Frame(FrameKind.ACK))
     assert split_frames(wire + wire + b"\x05") == [wire, wire, b"\x05"]
+
+
+def frames_of(wires: list[bytes]) -> list[Frame]:
+    decoder = FrameDecoder()
+    return [item for wire in wires for item in decoder.feed(wire) if isinstance(item, Frame)]
+
+
+def test_more_data_sent_while_some_is_unacknowledged_does_not_restart_the_timer() -> None:
+    pair = Pair().start()
+    start = pair.clock()
+    pair.host.send(b"\x10first")
+    pair.host.take_output()  # lost on the line, like everything that follows
+    pair.clock.advance(0.05)
+    pair.host.send(b"\x10second")
+    pair.host.take_output()
+    pair.clock.advance(0.051)  # 0.101 s after the first frame, 0.051 s after the second
+    pair.host.poll()
+    resent = [f for f in frames_of(pair.host.take_output()) if f.kind is FrameKind.DATA]
+    assert [f.payload for f in resent] == [b"\x10first", b"\x10second"]  # go-back-N, both
+    assert pair.clock() - start < 0.15  # the timer ran from the first frame, not the second
+
+
+def test_an_ack_of_some_frames_restarts_the_timer_for_the_rest() -> None:
+    pair = Pair().start()
+    pair.host.send(b"\x10one")
+    pair.host.send(b"\x10two")
+    one, _two = frames_of(pair.host.take_output())  # the second is lost
+    pair.board.on_frame(one)
+    pair.board.poll()
+    (ack,) = frames_of(pair.board.take_output())
+    pair.clock.advance(0.06)
+    pair.host.on_frame(ack)  # 60 ms late: one is acknowledged, two is not
+    pair.host.poll()
+    pair.clock.advance(0.05)  # 110 ms after two was sent, 50 ms after the ack
+    pair.host.poll()
+    assert [f for f in frames_of(pair.host.take_output()) if f.kind is FrameKind.DATA] == []
+    pair.clock.advance(0.051)  # 101 ms after the ack
+    pair.host.poll()
+    resent = [f.payload for f in frames_of(pair.host.take_output()) if f.kind is FrameKind.DATA]
+    assert resent == [b"\x10two"]

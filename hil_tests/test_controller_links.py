@@ -135,3 +135,18 @@ def test_the_shoe_boards_shoe_loaded_is_the_end_of_the_shuffle(app: TableApp) ->
     assert app.loop.run_until(lambda: model.state != "shoe_loading", WAIT)
     assert model.state in ("burn", "betting")
     assert [record["shuffle"] for record in records(app, "shoe:shuffled")] == [1]
+
+
+def test_the_start_of_day_check_marks_a_board_without_a_key(tmp_path: Path) -> None:
+    from controller.appliance import selftest
+    from drivers.registry import build_devices
+
+    devices = build_devices({"shoe": {"kind": "emulated", "auth": "none"}}, lambda event: None,
+                            allow_emulated=True, options=BuildOptions(workdir=tmp_path))
+    try:
+        assert devices.shoe is not None
+        handshake = selftest.check_shoe(devices.shoe)[0]
+    finally:
+        devices.close()
+    assert handshake.passed
+    assert handshake.detail == "answered (EMULATED) (UNAUTHENTICATED)"

@@ -149,7 +149,8 @@ class BridgeShoe(BoardDriver):
 
     def _restarted(self, old: int, new: int | None) -> None:
         last = self._base + self._cards_out
-        self._boot_id, self._settled = new, 0
+        # The new boot's counts start at 1: nothing of it is handled yet.
+        self._boot_id, self._settled, self._count = new, 0, 0
         self._base, self._cards_out = last, 0
         self._reads.clear()
         self._fault(ShoeFaultKind.RESTARTED, last, True,

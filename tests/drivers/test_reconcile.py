@@ -211,3 +211,29 @@ def test_records_awaiting_handled_are_bounded_and_the_limit_is_a_fault(
     (fault,) = sink.of(DeviceFault)  # once, when the limit was reached
     assert f"{POSTED_LIMIT} records await being declared handled" in fault.reason
     shoe.close()
+
+
+def test_handling_the_restart_acknowledges_nothing_of_the_new_boot(board: ShoeEmulator) -> None:
+    sink = Recorder()
+    shoe = BridgeShoe("shoe", link(board.path), sink, emulated=True, ack_when_handled=True)
+    shoe.start()
+    try:
+        board.load()
+        (loaded,) = sink.wait_for(ShoeLoaded, timeout=WAIT)
+        shoe.handled(loaded)
+        for _ in range(3):
+            board.draw()
+        for card in sink.wait_for(CardDrawn, 3, timeout=WAIT):
+            shoe.handled(card)
+        assert board.wait_until(lambda: board.stats().events_pending == 0, WAIT)
+        board.restart()
+        (restart,) = [f for f in sink.wait_for(ShoeFault, timeout=WAIT)
+                      if f.kind is ShoeFaultKind.RESTARTED]
+        board.draw()  # the new boot's card 1: received, not yet handled
+        sink.wait_for(CardDrawn, 4, timeout=WAIT)
+        shoe.handled(restart)  # the controller journals the restart ...
+        board.wait_until(lambda: False, 0.7)  # (longer than the board's repeat interval)
+        # ... which must not acknowledge the card it has not handled yet
+        assert board.stats().events_pending == 2  # its card_read and card_out
+    finally:
+        shoe.close()

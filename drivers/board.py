@@ -55,7 +55,7 @@ from firmware_bridge import (
     load_catalogue,
     read_key_file,
 )
-from firmware_bridge.auth import describe as describe_auth
+from firmware_bridge.auth import auth_status
 from firmware_bridge.codec import FieldValue
 from firmware_bridge.status import (
     BoardReportedError,
@@ -371,7 +371,7 @@ class BoardConnection:
             return
         self._up = True
         identity = self.identity.describe() if self.identity else ""
-        detail = f"{identity} auth={describe_auth(self._pairing)}".strip()
+        detail = f"{identity} auth={auth_status(self._pairing)}".strip()
         _LOG.info("%s: link up (%s)", self.device, detail)
         self._sink(LinkUp(self.device, detail, self._scheduler.now()))
 
@@ -532,7 +532,7 @@ class BoardDriver:
     @property
     def auth(self) -> str:
         """For status lines: `paired (key <id>)` or `none (UNAUTHENTICATED)`."""
-        return describe_auth(self._board.pairing)
+        return auth_status(self._board.pairing)
 
     def start(self) -> None:
         """Connect, check the handshake and reconcile the board (`BoardConnection.start`)."""

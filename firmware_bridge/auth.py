@@ -103,7 +103,7 @@ def mode_of(key: PairingKey | None) -> AuthMode:
     return AuthMode.NONE if key is None else AuthMode.PAIRED
 
 
-def describe(key: PairingKey | None) -> str:
+def auth_status(key: PairingKey | None) -> str:
     """One line for status lines and logs: `paired (key <id>)` or `none (UNAUTHENTICATED)`."""
     return "none (UNAUTHENTICATED)" if key is None else f"paired (key {key.key_id})"
 

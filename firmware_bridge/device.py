@@ -211,7 +211,7 @@ class DeviceEndpoint:
         with self._lock:
             self._link.start()
 
-    def power_cycle(self) -> None:
+    def reboot(self) -> None:
         """Lose power and start again (what a board does after a brown-out).
 
         A new boot id, no session, no events kept, counts from 1 again, failsafe.

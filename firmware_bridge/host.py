@@ -105,7 +105,7 @@ class HostEndpoint:
         self._clock = clock
         self._reveal = reveal_secrets
         self.pairing = pairing
-        self.auth = auth.describe(pairing)  # for status lines: "paired (key ...)" or "none ..."
+        self.auth = auth.auth_status(pairing)  # for status lines: "paired (key ...)" or "none ..."
         self._link = Link(LinkEnd.HOST, clock, timing, pairing=pairing)
         self._decoder = FrameDecoder()
         self._codec = Codec(LINK_ONLY)

@@ -257,7 +257,7 @@ class BoardEmulator:
         A new boot id, its unacknowledged events lost, counts from 1, failsafe, and no
         session: the host must open a new one.
         """
-        self.endpoint.power_cycle()
+        self.endpoint.reboot()
         self.send_now()
 
     def replug(self) -> None:

@@ -1,10 +1,16 @@
-"""firmware_bridge throughput: what the host can decode and encode, against the wire's speed.
+"""firmware_bridge throughput, and the attacks and faults the links are built to survive.
 
     .venv/bin/python bench/bridge.py [--seconds S] [--section NAME ...]
 
-Each section prints one row per case: operations per second, microseconds per operation,
-the frame's time on the wire at 115200 baud (10 bits per byte), and the headroom (wire time
-divided by processing time: how many times faster than the line the host keeps up).
+Each throughput section prints one row per case: operations per second, microseconds per
+operation, the frame's time on the wire at 115200 baud (10 bits per byte), and the headroom
+(wire time divided by processing time: how many times faster than the line the host keeps
+up). `auth` times sealing and checking a frame's tag. `attacks` reruns the attacks protocol
+version 1 fell to and prints, for each, how many were tried, caught and accepted; `faults`
+runs the emulated rig through 5 seeds of 20 fault orders a second (cables pulled, state
+requests unanswered, frames lost and damaged, forged frames, boards restarted) and prints
+the fault holds each caused (a hold is a `DeviceFault`: the table stopped for the
+supervisor).
 
 Sections are registered with `@section(name)`: a function taking the parsed `Options` and
 returning `Row`s. A new measurement (e.g. end-to-end latency over a pty) is one more
@@ -20,14 +26,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without installing
 
-from firmware_bridge import load_catalogue
+from firmware_bridge import PairingKey, load_catalogue
 from firmware_bridge.codec import Codec, FieldValue
 from firmware_bridge.framing import Frame, FrameDecoder, FrameKind, encode_frame
+from firmware_bridge.guard import FrameGuard
 
 BAUD = 115200
+BENCH_KEY = PairingKey(bytes(range(200, 232)))
 BITS_PER_BYTE = 10
 CATALOGUE = Path(__file__).resolve().parents[1] / "drivers" / "catalogue.toml"
 HOST_BENCH_EVENTS = 240  # the board's event queue in the host section: never the bottleneck
@@ -54,7 +63,18 @@ class Row:
         return text
 
 
-Section = Callable[[Options], "list[Row] | list[LatencyRow]"]
+@dataclass(frozen=True)
+class Figure:
+    """One counted outcome: what was tried and what came of it."""
+
+    case: str
+    text: str
+
+    def line(self) -> str:
+        return f"  {self.case:<52} {self.text}"
+
+
+Section = Callable[[Options], "list[Row] | list[LatencyRow] | list[Figure]"]
 SECTIONS: dict[str, Section] = {}
 
 
@@ -87,7 +107,7 @@ def sample_frames() -> dict[str, Frame]:
             "card_out", {"count": 41, "card_no": 12, "tick_ms": 90210})),
         "show_win (sign)": Frame(FrameKind.DATA, 7, 1, sign.encode(
             "show_win", {"update": 8, "seat": 3, "amount_cents": 2500000, "hold_s": 20})),
-        "largest frame (240-byte payload)": Frame(FrameKind.DATA, 1, 1, bytes(range(240))),
+        "largest frame (234-byte payload)": Frame(FrameKind.DATA, 1, 1, bytes(range(234))),
     }
 
 
@@ -156,8 +176,9 @@ def host_rows(options: Options) -> list[Row]:
     catalogue = load_catalogue(CATALOGUE)
     clock = FakeClock()
     device = DeviceEndpoint(catalogue.board("shoe"), DeviceIdentity("bench"), clock,
-                            event_capacity=HOST_BENCH_EVENTS)
-    host = HostEndpoint("bench", catalogue, Expectation("shoe"), clock, history=10)
+                            event_capacity=HOST_BENCH_EVENTS, pairing=BENCH_KEY)
+    host = HostEndpoint("bench", catalogue, Expectation("shoe"), clock, history=10,
+                        pairing=BENCH_KEY)
     pair = LinkedPair(host, device, clock)
     pair.start()
     pair.run(0.05)
@@ -173,6 +194,26 @@ def host_rows(options: Options) -> list[Row]:
     wire_len = len(encode_frame(sample_frames()["card_out (counted event)"]))
     return [Row("card_out board->host, acked (both ends)", rate(one_event, options.seconds),
                 wire_len)]
+
+
+@section("auth")
+def auth_rows(options: Options) -> list[Row]:
+    """A frame's tag: sealed by the sender, checked by the receiver (HMAC-SHA256, 8 bytes)."""
+    sender, receiver = FrameGuard(host=False, key=BENCH_KEY), FrameGuard(host=True, key=BENCH_KEY)
+    keys = sender.session_keys(bytes(16), bytes(range(16)))
+    sender.open(keys)
+    receiver.open(keys)
+    rows = []
+    for name in ("card_out (counted event)", "largest frame (234-byte payload)"):
+        frame = sample_frames()[name]
+        wire_len = len(encode_frame(frame))
+        rows.append(Row(f"seal {name}", rate(lambda f=frame: sender.seal(f), options.seconds),
+                        wire_len))
+        stream = iter([sender.seal(frame) for _ in range(200_000)])
+        rows.append(Row(f"check {name}",
+                        rate(lambda s=stream: receiver.admit(next(s)), min(options.seconds, 0.2)),
+                        wire_len))
+    return rows
 
 
 # ---------------------------------------------------------------- driver latency over a pty
@@ -241,8 +282,9 @@ def card_out_latencies(cards: int) -> list[float]:
     watch = CardStopwatch()
     codes = (deck() * (cards // 52 + 1))[:cards]
     with tempfile.TemporaryDirectory(prefix="shoectl-bench-") as workdir, \
-            ShoeEmulator(ShoeContents.scripted(codes), link_dir=Path(workdir)) as emulator:
-        link = LinkOptions(emulator.path, table_catalogue(), link_timing(750))
+            ShoeEmulator(ShoeContents.scripted(codes), link_dir=Path(workdir),
+                         pairing=BENCH_KEY) as emulator:
+        link = LinkOptions(emulator.path, table_catalogue(), link_timing(750), pairing=BENCH_KEY)
         shoe = BridgeShoe("shoe", link, watch.sink)
         shoe.start()
         emulator.load()
@@ -262,6 +304,224 @@ def latency_rows(options: Options) -> list[LatencyRow]:
             "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]}
     return [LatencyRow(f"card_out written -> CardDrawn {name} ({cards})", seconds, wire_len)
             for name, seconds in pick.items()]
+
+
+# ---------------------------------------------------------------- attacks and faults
+# The attacks protocol version 1 fell to, rerun against version 2, and the fault orders that
+# put the table in fault then. Each prints what was tried and what came of it.
+
+
+@section("attacks")
+def attack_figures(options: Options) -> list[Figure]:
+    return [forged_frames(), replayed_frames(), forged_boards(), unpaired_hosts(),
+            second_openers()]
+
+
+def paired_pair(board_key: PairingKey | None = BENCH_KEY,
+                host_key: PairingKey | None = BENCH_KEY) -> Any:
+    """A paired demo-like shoe board and host in memory, session up."""
+    from firmware_bridge import DeviceEndpoint, DeviceIdentity, Expectation, HostEndpoint
+    from tests.support.clock import FakeClock
+    from tests.support.linked_pair import LinkedPair
+
+    catalogue = load_catalogue(CATALOGUE)
+    clock = FakeClock()
+    device = DeviceEndpoint(catalogue.board("shoe"), DeviceIdentity("bench"), clock,
+                            pairing=board_key)
+    host = HostEndpoint("bench", catalogue, Expectation("shoe"), clock, pairing=host_key)
+    pair = LinkedPair(host, device, clock)
+    pair.start()
+    pair.run(0.2)
+    return pair
+
+
+def forged_frames(tries: int = 10_000) -> Figure:
+    """Valid-CRC frames carrying the host's next sequence number and a card never read."""
+    import random
+
+    pair = paired_pair()
+    host, codec = pair.host, Codec(load_catalogue(CATALOGUE).board("shoe"))
+    expected = host.stats().link.data_received % 256
+    dice = random.Random(1)
+    for number in range(tries):
+        card = codec.encode("card_read", {"count": 7 + number, "card_no": 4, "code": "AS",
+                                          "quality": 100})
+        host.feed(encode_frame(Frame(FrameKind.DATA, expected, 0, card,
+                                     dice.randrange(1 << 32), dice.randbytes(8))))
+    delivered = [n for n in host.take_notices() if getattr(n, "name", "") == "card_read"]
+    caught = host.stats().link.bad_macs
+    return Figure("forged frame (valid CRC, next seq)",
+                  f"tried {tries}, caught {caught}, accepted {len(delivered)}")
+
+
+def replayed_frames() -> Figure:
+    """Every frame the board sent in a session, played back to the host by a third party."""
+    pair = paired_pair()
+    recorded: list[bytes] = []
+    pair.to_host.fault = lambda wire: recorded.append(wire) or [wire]
+    for number in range(1, 51):
+        pair.device.emit("card_read", card_no=number, code="AS", quality=100)
+    pair.run(1.0)
+    pair.host.take_notices()
+    before = pair.host.stats()
+    for wire in recorded:
+        pair.host.feed(wire)
+    delivered = [n for n in pair.host.take_notices() if getattr(n, "name", "") == "card_read"]
+    after = pair.host.stats()
+    caught = (after.link.replayed - before.link.replayed) + (
+        after.link.ignored_frames - before.link.ignored_frames)
+    return Figure("replayed frame (recorded earlier in the session)",
+                  f"tried {len(recorded)}, caught {caught}, accepted {len(delivered)}")
+
+
+def forged_boards(tries: int = 5) -> Figure:
+    """A board without this Pi's key (another key, or none) answering the host's RESETs."""
+    caught = 0
+    for number in range(tries):
+        key = None if number % 2 else PairingKey.generate()
+        pair = paired_pair(board_key=key)
+        pair.run(3.0)
+        caught += pair.host.stats().link.sessions == 0 and pair.host.auth_problem() is not None
+    return Figure("forged board (another key, or none)",
+                  f"tried {tries}, caught {caught}, accepted {tries - caught}")
+
+
+def unpaired_hosts(tries: int = 5) -> Figure:
+    """A console without the board's key (or with another's) trying to open a session."""
+    caught = 0
+    for number in range(tries):
+        key = None if number % 2 else PairingKey.generate()
+        pair = paired_pair(host_key=key)
+        pair.run(3.0)
+        caught += pair.device.stats().link.sessions == 0 and pair.device.failsafe
+    return Figure("host without the board's key (a console)",
+                  f"tried {tries}, caught {caught}, accepted {tries - caught}")
+
+
+def second_openers(tries: int = 5) -> Figure:
+    """A second program opening a board's port while the table holds it."""
+    import tempfile
+
+    from drivers.emulated.shoe import ShoeEmulator
+    from firmware_bridge import BridgeClient, BridgeError, Expectation, PortInUseError
+
+    refused = connected = 0
+    catalogue = load_catalogue(CATALOGUE)
+    with tempfile.TemporaryDirectory(prefix="shoectl-bench-") as workdir, \
+            ShoeEmulator(link_dir=Path(workdir), pairing=BENCH_KEY) as board, \
+            BridgeClient(board.path, catalogue, Expectation("shoe"), pairing=BENCH_KEY) as table:
+        table.connect()
+        for _ in range(tries):
+            second = BridgeClient(board.path, catalogue, Expectation("shoe"), pairing=BENCH_KEY)
+            try:
+                second.connect(timeout=1.0)
+                connected += 1
+            except PortInUseError:
+                refused += 1
+            except BridgeError:
+                pass  # it got the port but not a session: not refused, not through either
+            finally:
+                second.close()
+    return Figure("second opener of the live port (the console)",
+                  f"tried {tries}, refused {refused}, took the session {connected}")
+
+
+@section("faults")
+def fault_figures(options: Options) -> list[Figure]:
+    return [fault_run(seed) for seed in range(1, 6)]
+
+
+def fault_run(seed: int, orders: int = 40, per_second: float = 20.0) -> Figure:
+    """`orders` fault orders at `per_second` on the emulated rig; the fault holds they cause."""
+    import random
+    import tempfile
+
+    from drivers.events import DeviceFault, LinkUp
+    from drivers.registry import BuildOptions, build_devices
+    from firmware_bridge import LinkTiming
+
+    dice = random.Random(seed)
+    events: list[object] = []
+    devices_config = {
+        "shoe": {"kind": "emulated", "seed": seed},
+        "layout": {"kind": "emulated", "lamps": {"fault": 0, "seat1": 1},
+                   "bet_sensors": {"seat1": 0}},
+        "sign": {"kind": "emulated"},
+    }
+    timing = LinkTiming(retransmit_timeout=0.02, max_retransmit_timeout=0.1)
+    with tempfile.TemporaryDirectory(prefix="shoectl-bench-") as workdir:
+        devices = build_devices(devices_config, events.append, allow_emulated=True,
+                                options=BuildOptions(timing=timing, workdir=Path(workdir)))
+        devices.start()
+        try:
+            for _ in range(orders):
+                FAULT_ORDERS[dice.randrange(len(FAULT_ORDERS))](devices, dice)
+                time.sleep(1 / per_second)
+            heal(devices)
+            deadline = time.monotonic() + 60
+            while not all(d.link_up for d in devices.all()) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            up = all(d.link_up for d in devices.all())
+        finally:
+            devices.close()
+    holds = sum(isinstance(event, DeviceFault) for event in events)
+    reconnections = sum(isinstance(event, LinkUp) for event in events) - 3
+    return Figure(f"seed {seed}: {orders} fault orders at {per_second:g}/s",
+                  f"fault holds {holds}, reconnections {reconnections}, "
+                  f"all links up again: {'yes' if up else 'NO'}")
+
+
+def _unplug(devices: Any, dice: Any) -> None:
+    emulator = devices.emulators[dice.choice(["shoe", "layout", "sign"])]
+    emulator.unplug() if emulator.plugged else emulator.replug()
+
+
+def _mute_state_request(devices: Any, dice: Any) -> None:
+    """A board stops answering its state request (a reconciliation times out)."""
+    name, request, answer = dice.choice([("sign", "get_sign_state", "_on_get_sign_state"),
+                                         ("layout", "get_input_state", "_on_get_inputs"),
+                                         ("shoe", "get_shoe_state", "_answer_state")])
+    emulator = devices.emulators[name]
+    muted = dice.random() < 0.5
+    emulator.endpoint.on(request, (lambda message: None) if muted else getattr(emulator, answer))
+    if muted:
+        emulator.unplug()
+        emulator.replug()  # the set-up after this reconnect finds the request unanswered
+
+
+def _noise(devices: Any, dice: Any) -> None:
+    emulator = devices.emulators[dice.choice(["shoe", "layout", "sign"])]
+    rate_ = dice.choice([0.0, 0.02, 0.05])
+    emulator.set_fault_rates(corrupt=rate_, drop=rate_, seed=dice.randrange(1000))
+
+
+def _forge(devices: Any, dice: Any) -> None:
+    """Forged frames with valid CRCs and likely sequence numbers, towards the host."""
+    emulator = devices.emulators[dice.choice(["shoe", "layout", "sign"])]
+    for seq in range(dice.randrange(4), 256, 64):
+        emulator.send_garbage(encode_frame(Frame(FrameKind.DATA, seq, 0, b"\x10\x00",
+                                                 dice.randrange(1 << 32), dice.randbytes(8))))
+
+
+def _restart(devices: Any, dice: Any) -> None:
+    devices.emulators[dice.choice(["layout", "sign"])].restart()
+
+
+FAULT_ORDERS: list[Callable[[Any, Any], None]] = [_unplug, _mute_state_request, _noise, _forge,
+                                                   _restart]
+
+
+def heal(devices: Any) -> None:
+    """Every cable in, every request answered, the line clean."""
+    for name, request, answer in (("sign", "get_sign_state", "_on_get_sign_state"),
+                                  ("layout", "get_input_state", "_on_get_inputs"),
+                                  ("shoe", "get_shoe_state", "_answer_state")):
+        emulator = devices.emulators[name]
+        emulator.endpoint.on(request, getattr(emulator, answer))
+        emulator.set_fault_rates(0.0, 0.0)
+        emulator.faults.resume()
+        if not emulator.plugged:
+            emulator.replug()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,14 +2,19 @@
 
 `BoardDriver` is that base: the `Device` surface (name, link state, start, close) of a driver
 whose device is one board. `BoardConnection` owns a `BridgeClient` for one board kind of
-`drivers/catalogue.toml`. It connects and checks the handshake at `start()` (a refused board
-is a `HandshakeError` naming the device and every mismatching field), releases the board's
-failsafe once the driver has reconciled the board, and reports `LinkUp` / `LinkDown`.
-When the port vanishes (cable pulled) it reopens it every `RECONNECT_INTERVAL` until the
-board is back, carrying the counted-event position over, so no event is lost or delivered
-twice across the gap. With `ack_when_handled` the board's counted events are acknowledged
-only when the driver's owner has handled what they reported (`acknowledge`), so an event
-the host received but never handled (the host lost power) is repeated to the next host.
+`drivers/catalogue.toml`. It reads the board's pairing key at `start()` (a missing or unsafe
+key file is a `PairingError` naming it), connects, authenticates and checks the handshake (a
+refused board is a `HandshakeError` naming the device and every mismatching field, or why
+authentication failed), releases the board's failsafe once the driver has reconciled the
+board, and reports `LinkUp` / `LinkDown`. When the port vanishes (cable pulled), or the
+reconciliation after a reconnection fails (a request unanswered), it opens a new connection
+after `RECONNECT_INTERVAL`, doubling the wait after each failed attempt up to
+`RECONNECT_MAX` and back once the board is reconciled; meanwhile the link is reported down,
+never as a device fault. The counted-event position is carried over, so no event is lost or
+delivered twice across the gap. With `ack_when_handled` the board's counted events are
+acknowledged only when the driver's owner has handled what they reported (`acknowledge`),
+so an event the host received but never handled (the host lost power) is repeated to the
+next host.
 
 Threads: the bridge's reader thread only queues work; one worker thread per device runs
 every message handler, reconciliation and reconnection in order, so `LinkUp` always comes
@@ -26,7 +31,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from drivers.errors import DeviceClosedError, DeviceUnavailableError, DriverError, HandshakeError
+from drivers.errors import (
+    DeviceClosedError,
+    DeviceUnavailableError,
+    DriverError,
+    HandshakeError,
+    PairingError,
+)
 from drivers.events import DeviceFault, EventSink, LinkDown, LinkUp
 from drivers.timing import MonotonicScheduler, Scheduler
 from firmware_bridge import (
@@ -37,10 +48,14 @@ from firmware_bridge import (
     EventBaseline,
     Expectation,
     HandshakeMismatch,
+    KeyFileError,
     LinkTiming,
     Message,
+    PairingKey,
     load_catalogue,
+    read_key_file,
 )
+from firmware_bridge.auth import auth_status
 from firmware_bridge.codec import FieldValue
 from firmware_bridge.status import (
     BoardReportedError,
@@ -57,6 +72,7 @@ from firmware_bridge.transport import DEFAULT_BAUDRATE, Transport
 _LOG = logging.getLogger(__name__)
 CATALOGUE_PATH: Final = Path(__file__).resolve().parent / "catalogue.toml"
 RECONNECT_INTERVAL: Final = 0.2
+RECONNECT_MAX: Final = 5.0
 HANDSHAKE_TIMEOUT: Final = 3.0
 REQUEST_TIMEOUT: Final = 1.0
 
@@ -91,7 +107,11 @@ class LinkOptions:
         timing: Link timing (see `link_timing`).
         baudrate: Line speed.
         transport_factory: Makes the transport of each attempt (USB); None for serial.
-        firmware_versions: Firmware versions accepted; None accepts any.
+        firmware_versions: Firmware versions accepted; None accepts any, an empty set none.
+        key_file: The board's pairing key file, read at `start()`.
+        pairing: The board's pairing key itself (an emulator's); used when no `key_file`.
+            Neither: the board has no key and is accepted unauthenticated (auth mode
+            `none`, only where its device section says `auth = "none"`).
     """
 
     url: str
@@ -100,6 +120,65 @@ class LinkOptions:
     baudrate: int = DEFAULT_BAUDRATE
     transport_factory: TransportFactory | None = None
     firmware_versions: frozenset[str] | None = None
+    key_file: Path | None = None
+    pairing: PairingKey | None = None
+
+
+def load_pairing(device: str, link: LinkOptions) -> PairingKey | None:
+    """The board's pairing key: read from `link.key_file`, else `link.pairing` (or None).
+
+    Raises:
+        PairingError: The key file is missing, unreadable, open to every user or malformed.
+    """
+    if link.key_file is None:
+        if link.pairing is None:
+            _LOG.warning("%s: UNAUTHENTICATED board (auth = \"none\"): accepted without a "
+                         "pairing key; bench rigs only", device)
+        return link.pairing
+    try:
+        return read_key_file(link.key_file)
+    except KeyFileError as exc:
+        raise PairingError(device, f"key_file: {exc}; pair the board (shoectl bridge pair "
+                           f"{device}), or on a bench rig set auth = \"none\"") from exc
+
+
+def missed_events(event: EventsMissed) -> str:
+    """The fault line for lost counts: counts and the message that showed the gap, as such."""
+    return (f"board events {event.first}..{event.last} were lost before it reported them "
+            f"(its event queue overflowed); the next event, {event.last + 1}, is a "
+            f"{event.message}")
+
+
+def attempt(step: Callable[[], None], device: str) -> BaseException | None:
+    """Run a set-up step on the worker thread; the error it failed with, or None.
+
+    A driver error (a request unanswered, the link lost meanwhile) is expected and only
+    returned; anything else is a bug, logged in full first (a thread boundary, C8).
+    """
+    try:
+        step()
+    except DriverError as exc:
+        return exc
+    except Exception as exc:  # noqa: BLE001 - a thread boundary: report, never die (C8)
+        _LOG.exception("%s: set-up after connect failed", device)
+        return exc
+    return None
+
+
+class Backoff:
+    """Waits that double from `first` up to `cap`, and start again from `first` on `reset`."""
+
+    def __init__(self, first: float, cap: float) -> None:
+        self._first, self._cap, self._wait = first, cap, first
+
+    def next(self) -> float:
+        """The wait to use now; the next one is twice as long (at most `cap`)."""
+        wait, self._wait = self._wait, min(self._wait * 2, self._cap)
+        return wait
+
+    def reset(self) -> None:
+        """Start again from the first wait."""
+        self._wait = self._first
 
 
 class BoardConnection:
@@ -136,6 +215,8 @@ class BoardConnection:
         self._up = False
         self._settled = threading.Event()
         self._setup_error: BaseException | None = None
+        self._retry = Backoff(RECONNECT_INTERVAL, RECONNECT_MAX)
+        self._pairing = link.pairing
         self.identity: BoardIdentity | None = None
 
     # ------------------------------------------------------------ owner API
@@ -154,15 +235,23 @@ class BoardConnection:
         """True while the board is connected, reconciled and out of failsafe."""
         return self._up
 
+    @property
+    def pairing(self) -> PairingKey | None:
+        """The key the board is authenticated with (None: auth mode `none`)."""
+        return self._pairing
+
     def start(self) -> None:
-        """Connect, check the handshake, reconcile, and start the worker.
+        """Read the pairing key, connect, authenticate, check the handshake, reconcile.
 
         Raises:
-            DeviceUnavailableError: The port cannot be opened or the board did not answer.
-            HandshakeError: The board is not the one expected (every field named).
+            PairingError: The key file is missing, unsafe or malformed (naming it).
+            DeviceUnavailableError: The port cannot be opened or is held, or no answer.
+            HandshakeError: The board is not the one expected (naming every field), or it
+                failed authentication.
         """
         if self._closed.is_set():
             raise DeviceClosedError(self.device, "the device is closed")
+        self._pairing = load_pairing(self.device, self._link)
         self._worker = threading.Thread(target=self._run, name=f"driver-{self.device}",
                                         daemon=True)
         self._worker.start()
@@ -267,7 +356,7 @@ class BoardConnection:
         transport = None if link.transport_factory is None else link.transport_factory()
         client = BridgeClient(link.url, link.catalogue, self._expect, baudrate=link.baudrate,
                               timing=link.timing, event_baseline=self._baseline,
-                              transport=transport,
+                              transport=transport, pairing=self._pairing,
                               ack_on="handled" if self._ack_when_handled else "receipt")
         client.subscribe("*", lambda message: self._work.put(lambda: self._dispatch(message)))
         client.subscribe_events(lambda event: self._work.put(lambda: self._on_bridge(event)))
@@ -277,15 +366,19 @@ class BoardConnection:
         """Reconcile the board, release its failsafe, report the link up (worker thread)."""
         self.on_connected(self)
         self.release_failsafe()
+        self._retry.reset()
         if self._up:
             return
         self._up = True
         identity = self.identity.describe() if self.identity else ""
-        _LOG.info("%s: link up (%s)", self.device, identity)
-        self._sink(LinkUp(self.device, identity, self._scheduler.now()))
+        detail = f"{identity} auth={auth_status(self._pairing)}".strip()
+        _LOG.info("%s: link up (%s)", self.device, detail)
+        self._sink(LinkUp(self.device, detail, self._scheduler.now()))
 
-    def _reconnect(self) -> None:
-        while not self._closed.wait(RECONNECT_INTERVAL):
+    def _reconnect(self, first_wait: float = RECONNECT_INTERVAL) -> None:
+        wait = first_wait
+        while not self._closed.wait(wait):
+            wait = RECONNECT_INTERVAL  # a port that is not there yet is looked for often
             try:
                 client = self._connect()
             except HandshakeError as exc:
@@ -316,15 +409,19 @@ class BoardConnection:
 
     def _safely_establish(self) -> None:
         first = not self._settled.is_set()
-        error = self._safely(self._establish)
+        error = attempt(self._establish, self.device)
         self._setup_error = error
         self._settled.set()
         if error is None:
             return
         self._down(f"set-up after connect failed: {error}")
-        self._fault(f"set-up after connect failed: {error}")
-        if not first:  # start() reports the first failure; later ones start a new session
-            self._restart(f"set-up failed: {error}")
+        if first:  # start() reports the first failure as a device that cannot start
+            return
+        # Later: the board stays failsafe, its link down; tried again with back-off, no fault.
+        wait = self._retry.next()
+        _LOG.warning("%s: set-up after reconnect failed (%s); trying again in %.1f s",
+                     self.device, error, wait)
+        self._restart(f"set-up failed: {error}", wait)
 
     def _dispatch(self, message: Message) -> None:
         handler = self._handlers.get(message.name)
@@ -345,8 +442,7 @@ class BoardConnection:
             self._down("board refused")
             self._fault(event.reason)
         elif isinstance(event, EventsMissed):
-            self._fault(f"{event.message} events {event.first}..{event.last} were lost "
-                        "on the board")
+            self._fault(missed_events(event))
         elif isinstance(event, BoardReportedError):
             _LOG.warning("%s: board rejected message id %d: %s", self.device,
                          event.message_id, event.reason)
@@ -355,14 +451,14 @@ class BoardConnection:
         self._down(f"port lost: {event.error}")
         self._restart(f"port lost: {event.error}")
 
-    def _restart(self, reason: str) -> None:
-        """Drop the client (keeping the event position) and connect anew."""
+    def _restart(self, reason: str, wait: float = RECONNECT_INTERVAL) -> None:
+        """Drop the client (keeping the event position); connect anew after `wait` s."""
         client, self._client = self._client, None
         if client is not None:
             self._baseline = client.event_position() or self._baseline
             client.close()
         _LOG.info("%s: reconnecting (%s)", self.device, reason)
-        self._reconnect()
+        self._reconnect(wait)
 
     def _down(self, reason: str) -> None:
         if not self._up:
@@ -427,6 +523,16 @@ class BoardDriver:
     def connection(self) -> BoardConnection:
         """The board connection (event position, identity)."""
         return self._board
+
+    @property
+    def authenticated(self) -> bool:
+        """True when the board proves its pairing key (False: `auth = "none"`)."""
+        return self._board.pairing is not None
+
+    @property
+    def auth(self) -> str:
+        """For status lines: `paired (key <id>)` or `none (UNAUTHENTICATED)`."""
+        return auth_status(self._board.pairing)
 
     def start(self) -> None:
         """Connect, check the handshake and reconcile the board (`BoardConnection.start`)."""

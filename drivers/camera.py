@@ -2,10 +2,15 @@
 
 Every source satisfies `CameraSource` (and the common `Device` life cycle): `open()` and
 `close()` are idempotent, `read()` returns a `CapturedFrame` (BGR pixels, a monotonic timestamp and
-a running number) or raises a `DriverError` naming the device. Kinds, as configured in
-`[devices.camera]`:
+a running number) or raises a `DriverError` naming the device. A read never blocks for longer
+than the source's read timeout (`read_timeout_ms`): the camera is read on a thread of its
+own, and a read it does not finish in time raises `FrameReadError` (the cross-check then
+applies `[vision] on_camera_down`); the camera stays closed until the blocked read returns.
+Kinds, as configured in `[devices.camera]`:
 
 * `v4l2` (`OpenCVCamera`): a USB/UVC camera through OpenCV's V4L2 backend, by index or path;
+  it keeps one frame buffered and discards `flush_frames` frames before each read, so a read
+  returns a frame taken after it was asked for, never one queued since the last read;
 * `picamera2` (`Picamera2Camera`): a Raspberry Pi CSI camera; picamera2 is imported only when
   the camera opens, and a missing picamera2 is an error, never a fallback to another kind;
 * `file` (`FileCamera`): one still image, returned on every read;
@@ -15,6 +20,9 @@ a running number) or raises a `DriverError` naming the device. Kinds, as configu
   layout position, by a `render` callable injected by the composition root (drivers do not
   import `vision`; `vision.build.synth.LayoutRenderer` is the renderer).
 
+`file`, `folder` and `video` replay recorded frames: like `emulated` they stand in for a
+camera, so they need `--allow-emulated` and every status line calls them EMULATED.
+
 `build_camera` validates a section's options and builds the source; `CAMERA_KINDS` lists the
 kinds for the device registry.
 """
@@ -22,6 +30,7 @@ kinds for the device registry.
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 from abc import ABC, abstractmethod
@@ -45,6 +54,11 @@ Render = Callable[[Mapping[str, Sequence[str]]], Image]
 
 CAMERA_KINDS: Final = ("v4l2", "picamera2", "file", "folder", "video", "emulated")
 IMAGE_SUFFIXES: Final = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"})
+CAMERA_READ_TIMEOUT: Final = 2.0
+"""Seconds a camera (`v4l2`, `picamera2`) may take for one frame before the read fails."""
+FILE_READ_TIMEOUT: Final = 30.0
+"""The same for sources that read files or draw frames (a slow disk, a busy processor)."""
+MAX_FLUSH_FRAMES: Final = 8
 
 
 class FrameReadError(DriverError, OSError):
@@ -99,15 +113,91 @@ class CameraSource(Device, Protocol):
         """
 
 
-class _Source(ABC):
-    """Life cycle and frame numbering shared by every source."""
+class _Grabber:
+    """Takes images on a thread of its own, so that a camera that blocks cannot block its reader.
 
-    def __init__(self, name: str, clock: Clock | None) -> None:
+    A grab that does not finish in time is abandoned by its reader (it may still finish
+    later); until it does, no other grab starts.
+    """
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._busy = False
+        self._after: list[Callable[[], None]] = []
+        self._thread = threading.Thread(target=self._run, name=f"camera-grab {name}",
+                                        daemon=True)
+        self._thread.start()
+
+    @property
+    def busy(self) -> bool:
+        """True while a grab is running (or blocked)."""
+        with self._lock:
+            return self._busy
+
+    def grab(self, take: Callable[[], Image], timeout: float) -> Image:
+        """Run `take` on the grabbing thread; its image, or its error.
+
+        Raises:
+            FrameReadError: `take` did not finish within `timeout` seconds, or an earlier
+                grab is still blocked.
+        """
+        done = threading.Event()
+        result: list[Image | BaseException] = []
+
+        def job() -> None:
+            try:
+                result.append(take())
+            except BaseException as error:  # noqa: BLE001 - handed to the reader as is
+                result.append(error)
+            done.set()
+
+        with self._lock:
+            if self._busy:
+                raise FrameReadError(self._name, "the camera is still blocked in an earlier "
+                                     "read")
+            self._busy = True
+        self._jobs.put(job)
+        if not done.wait(timeout):
+            raise FrameReadError(self._name, f"the camera gave no frame within {timeout:g} s "
+                                 "(blocked)")
+        (outcome,) = result
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+
+    def after_grab(self, action: Callable[[], None]) -> bool:
+        """Run `action` once the running grab ends; False (nothing kept) if none runs."""
+        with self._lock:
+            if not self._busy:
+                return False
+            self._after.append(action)
+            return True
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            job()
+            with self._lock:
+                self._busy = False
+                after, self._after = self._after, []
+            for action in after:
+                action()
+
+
+class _Source(ABC):
+    """Life cycle, frame numbering and the read timeout shared by every source."""
+
+    def __init__(self, name: str, clock: Clock | None,
+                 read_timeout: float = FILE_READ_TIMEOUT) -> None:
         self._name = name
         self._clock = clock or time.monotonic
         self._open = False
         self._count = 0
         self._lock = threading.Lock()
+        self.read_timeout = read_timeout
+        self._grabber: _Grabber | None = None
 
     @property
     def name(self) -> str:
@@ -134,28 +224,53 @@ class _Source(ABC):
         self.open()
 
     def open(self) -> None:
-        """Open the source (idempotent)."""
-        with self._lock:
-            if not self._open:
-                self._acquire()
-                self._open = True
-                self._count = 0
+        """Open the source (idempotent).
 
-    def close(self) -> None:
-        """Release the source (idempotent)."""
+        Raises:
+            DeviceUnavailableError: The camera is not there, or an earlier read is still
+                blocked in it.
+        """
         with self._lock:
             if self._open:
-                self._open = False
+                return
+            if self._grabber is not None and self._grabber.busy:
+                raise DeviceUnavailableError(self._name, "the camera is still blocked in a "
+                                             "read; it opens again once that read returns")
+            self._acquire()
+            self._open = True
+            self._count = 0
+
+    def close(self) -> None:
+        """Release the source (idempotent; after a blocked read, once that read returns)."""
+        with self._lock:
+            if not self._open:
+                return
+            self._open = False
+            if self._grabber is None or not self._grabber.after_grab(self._release_later):
                 self._release()
 
     def read(self) -> CapturedFrame:
-        """Take the next frame."""
+        """Take the next frame, waiting at most `read_timeout` seconds for it.
+
+        Raises:
+            DeviceClosedError: The source is not open.
+            FrameReadError: No frame came in time, or the camera gave none.
+        """
         with self._lock:
             if not self._open:
                 raise DeviceClosedError(self._name, "camera is not open")
-            image = self._grab()
+            if self._grabber is None:
+                self._grabber = _Grabber(self._name)
+            grabber = self._grabber
+        image = grabber.grab(self._grab, self.read_timeout)
+        with self._lock:
             self._count += 1
             return CapturedFrame(_checked(self._name, image), self._clock(), self._count)
+
+    def _release_later(self) -> None:
+        with self._lock:
+            if not self._open:
+                self._release()
 
     @abstractmethod
     def _acquire(self) -> None:
@@ -198,13 +313,15 @@ def _cv2() -> Any:
 class _CaptureSource(_Source):
     """A source read through an OpenCV `VideoCapture` (a camera or a video file)."""
 
-    def __init__(self, name: str, clock: Clock | None) -> None:
-        super().__init__(name, clock)
+    def __init__(self, name: str, clock: Clock | None, read_timeout: float,
+                 capture_factory: Callable[..., Any] | None = None) -> None:
+        super().__init__(name, clock, read_timeout)
         self._capture: Any = None
+        self._capture_factory = capture_factory
 
     def _open_capture(self, unavailable: str, *target: object) -> Any:
         """Open `VideoCapture(*target)`, or raise `DeviceUnavailableError(unavailable)`."""
-        capture = _cv2().VideoCapture(*target)
+        capture = (self._capture_factory or _cv2().VideoCapture)(*target)
         if not capture.isOpened():
             capture.release()
             raise DeviceUnavailableError(self._name, unavailable)
@@ -234,15 +351,23 @@ class OpenCVCamera(_CaptureSource):
         fps: Requested frame rate.
         clock: Timestamp source (monotonic seconds).
         backend: OpenCV capture API (the V4L2 backend by default).
+        read_timeout: Seconds a read may take before it fails (the camera is blocked).
+        flush_frames: Frames discarded before each read: what the camera queued since the
+            last read (one: it keeps one buffer), so the frame read is taken after the read
+            was asked for.
+        capture_factory: Makes the `VideoCapture` (tests pass a stand-in).
     """
 
-    def __init__(self, name: str, device: int | str, *, width: int | None = None,
+    def __init__(self, name: str, device: int | str, *, width: int | None = None,  # noqa: PLR0913 - the camera's settings
                  height: int | None = None, fps: float | None = None,
-                 clock: Clock | None = None, backend: int | None = None) -> None:
-        super().__init__(name, clock)
+                 clock: Clock | None = None, backend: int | None = None,
+                 read_timeout: float = CAMERA_READ_TIMEOUT, flush_frames: int = 1,
+                 capture_factory: Callable[..., Any] | None = None) -> None:
+        super().__init__(name, clock, read_timeout, capture_factory)
         self.device = device
         self.size = (width, height)
         self.fps = fps
+        self.flush_frames = flush_frames
         self._backend = backend
 
     def _acquire(self) -> None:
@@ -252,11 +377,14 @@ class OpenCVCamera(_CaptureSource):
                                      "device, or it is busy", self.device, backend)
         for prop, value in ((cv2.CAP_PROP_FRAME_WIDTH, self.size[0]),
                             (cv2.CAP_PROP_FRAME_HEIGHT, self.size[1]),
-                            (cv2.CAP_PROP_FPS, self.fps)):
+                            (cv2.CAP_PROP_FPS, self.fps), (cv2.CAP_PROP_BUFFERSIZE, 1)):
             if value is not None:
                 capture.set(prop, float(value))
 
     def _grab(self) -> Image:
+        for _ in range(self.flush_frames):  # V4L2 hands out queued, older frames first
+            if not self._capture.grab():
+                break
         image = self._next_image()
         if image is None:
             raise FrameReadError(self._name, f"camera {self.device!r} returned no frame "
@@ -283,12 +411,13 @@ class Picamera2Camera(_Source):
         clock: Timestamp source (monotonic seconds).
         factory: Builds the `Picamera2` object from the camera number (tests inject a fake;
             None imports picamera2).
+        read_timeout: Seconds a read may take before it fails (the camera is blocked).
     """
 
     def __init__(self, name: str, camera: int = 0, *, width: int = 1280, height: int = 960,
-                 clock: Clock | None = None,
-                 factory: Callable[[int], Any] | None = None) -> None:
-        super().__init__(name, clock)
+                 clock: Clock | None = None, factory: Callable[[int], Any] | None = None,
+                 read_timeout: float = CAMERA_READ_TIMEOUT) -> None:
+        super().__init__(name, clock, read_timeout)
         self.camera = camera
         self.size = (width, height)
         self._factory = factory
@@ -348,17 +477,28 @@ def _read_image_file(name: str, path: Path,
     return np.asarray(image, np.uint8)
 
 
-class FileCamera(_Source):
+class _RecordedSource(_Source):
+    """A source of recorded frames: a stand-in for a camera, so EMULATED in status lines."""
+
+    @property
+    def emulated(self) -> bool:
+        """True: the frames were recorded, not captured now."""
+        return True
+
+
+class FileCamera(_RecordedSource):
     """One still image, returned (as a fresh copy) on every read.
 
     Args:
         name: Device name for messages.
         path: The image file.
         clock: Timestamp source.
+        read_timeout: Seconds a read may take.
     """
 
-    def __init__(self, name: str, path: Path | str, *, clock: Clock | None = None) -> None:
-        super().__init__(name, clock)
+    def __init__(self, name: str, path: Path | str, *, clock: Clock | None = None,
+                 read_timeout: float = FILE_READ_TIMEOUT) -> None:
+        super().__init__(name, clock, read_timeout)
         self.path = Path(path)
         self._image: Image | None = None
 
@@ -376,7 +516,7 @@ class FileCamera(_Source):
         return self._image.copy()
 
 
-class FolderCamera(_Source):
+class FolderCamera(_RecordedSource):
     """The images of a folder, one per read, in file-name order.
 
     Args:
@@ -385,11 +525,13 @@ class FolderCamera(_Source):
         pattern: Glob pattern of the files to use (images by suffix only).
         loop: Start again after the last image (otherwise `EndOfFramesError`).
         clock: Timestamp source.
+        read_timeout: Seconds a read may take.
     """
 
     def __init__(self, name: str, folder: Path | str, *, pattern: str = "*",
-                 loop: bool = False, clock: Clock | None = None) -> None:
-        super().__init__(name, clock)
+                 loop: bool = False, clock: Clock | None = None,
+                 read_timeout: float = FILE_READ_TIMEOUT) -> None:
+        super().__init__(name, clock, read_timeout)
         self.folder = Path(folder)
         self.pattern = pattern
         self.loop = loop
@@ -423,16 +565,19 @@ class FolderCamera(_Source):
 class VideoFileCamera(_CaptureSource):
     """The frames of a video file (any format OpenCV's FFmpeg backend reads).
 
+    Recorded frames: a stand-in for a camera, so EMULATED in status lines.
+
     Args:
         name: Device name for messages.
         path: The video file.
         loop: Start again after the last frame (otherwise `EndOfFramesError`).
         clock: Timestamp source.
+        read_timeout: Seconds a read may take.
     """
 
     def __init__(self, name: str, path: Path | str, *, loop: bool = False,
-                 clock: Clock | None = None) -> None:
-        super().__init__(name, clock)
+                 clock: Clock | None = None, read_timeout: float = FILE_READ_TIMEOUT) -> None:
+        super().__init__(name, clock, read_timeout)
         self.path = Path(path)
         self.loop = loop
 
@@ -440,6 +585,11 @@ class VideoFileCamera(_CaptureSource):
         if not self.path.is_file():
             raise DeviceUnavailableError(self._name, f"{self.path}: no such video file")
         self._open_capture(f"{self.path}: not a readable video", str(self.path))
+
+    @property
+    def emulated(self) -> bool:
+        """True: the frames were recorded, not captured now."""
+        return True
 
     def _grab(self) -> Image:
         image = self._next_image()
@@ -463,8 +613,9 @@ class EmulatedLayoutCamera(_Source):
         clock: Timestamp source.
     """
 
-    def __init__(self, name: str, render: Render, *, clock: Clock | None = None) -> None:
-        super().__init__(name, clock)
+    def __init__(self, name: str, render: Render, *, clock: Clock | None = None,
+                 read_timeout: float = FILE_READ_TIMEOUT) -> None:
+        super().__init__(name, clock, read_timeout)
         self._render = render
         self._layout: dict[str, list[str]] = {}
 
@@ -503,7 +654,8 @@ class EmulatedLayoutCamera(_Source):
         """Nothing to release."""
 
     def _grab(self) -> Image:
-        snapshot = {position: tuple(codes) for position, codes in self._layout.items()}
+        with self._lock:
+            snapshot = {position: tuple(codes) for position, codes in self._layout.items()}
         try:
             return self._render(snapshot)
         except (ValueError, KeyError, TypeError) as error:
@@ -555,6 +707,16 @@ class _Options:
             raise DeviceConfigError(self.name, key, f"expected {expected}, got {value!r}")
         return value
 
+    def read_timeout(self, default: float) -> float:
+        """`read_timeout_ms` in seconds (50 ms to 60 s), or `default`."""
+        value = self.get("read_timeout_ms", (int,))
+        if value is None:
+            return default
+        if not 50 <= value <= 60_000:
+            raise DeviceConfigError(self.name, "read_timeout_ms",
+                                    f"{value} is out of range 50..60000")
+        return float(value) / 1000
+
     def positive(self, key: str, default: int | None = None) -> int | None:
         value = self.get(key, (int,), default)
         if value is not None and value <= 0:
@@ -571,33 +733,43 @@ def _v4l2(options: _Options, render: Render | None, clock: Clock | None) -> Came
     _no_render(options, render)
     device = options.get("device", (int, str), required=True)
     fps = options.get("fps", (int, float))
+    flush = options.get("flush_frames", (int,), 1)
+    if not 0 <= flush <= MAX_FLUSH_FRAMES:
+        raise DeviceConfigError(options.name, "flush_frames",
+                                f"{flush} is out of range 0..{MAX_FLUSH_FRAMES}")
     return OpenCVCamera(options.name, device, width=options.positive("width"),
-                        height=options.positive("height"), fps=fps, clock=clock)
+                        height=options.positive("height"), fps=fps, clock=clock,
+                        read_timeout=options.read_timeout(CAMERA_READ_TIMEOUT),
+                        flush_frames=flush)
 
 
 def _picamera2(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
     _no_render(options, render)
     return Picamera2Camera(options.name, options.get("camera", (int,), 0),
                            width=options.positive("width", 1280) or 1280,
-                           height=options.positive("height", 960) or 960, clock=clock)
+                           height=options.positive("height", 960) or 960, clock=clock,
+                           read_timeout=options.read_timeout(CAMERA_READ_TIMEOUT))
 
 
 def _file(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
     _no_render(options, render)
-    return FileCamera(options.name, options.get("path", (str,), required=True), clock=clock)
+    return FileCamera(options.name, options.get("path", (str,), required=True), clock=clock,
+                      read_timeout=options.read_timeout(FILE_READ_TIMEOUT))
 
 
 def _folder(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
     _no_render(options, render)
     return FolderCamera(options.name, options.get("path", (str,), required=True),
                         pattern=options.get("pattern", (str,), "*"),
-                        loop=options.get("loop", (bool,), False), clock=clock)
+                        loop=options.get("loop", (bool,), False), clock=clock,
+                        read_timeout=options.read_timeout(FILE_READ_TIMEOUT))
 
 
 def _video(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
     _no_render(options, render)
     return VideoFileCamera(options.name, options.get("path", (str,), required=True),
-                           loop=options.get("loop", (bool,), False), clock=clock)
+                           loop=options.get("loop", (bool,), False), clock=clock,
+                           read_timeout=options.read_timeout(FILE_READ_TIMEOUT))
 
 
 EMULATED_RENDER_KEYS: Final = ("width", "height", "card_width", "background", "seed")
@@ -611,7 +783,8 @@ def _emulated(options: _Options, render: Render | None, clock: Clock | None) -> 
     if render is None:
         raise DeviceConfigError(options.name, "kind", "the emulated camera needs a layout renderer "
                           "from the composition root (vision.build.synth.LayoutRenderer)")
-    return EmulatedLayoutCamera(options.name, render, clock=clock)
+    return EmulatedLayoutCamera(options.name, render, clock=clock,
+                                read_timeout=options.read_timeout(FILE_READ_TIMEOUT))
 
 
 def emulated_render_options(name: str, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -2,8 +2,11 @@
 
 Each section's name is the device's role (`shoe`, `layout`, `sign`, `camera`) and its `kind`
 picks the implementation. Every key is checked: an unknown key, a wrong type, an out-of-range
-value, a bad or doubly used GPIO pin, or an emulated kind without the explicit flag each
-raise `DeviceConfigError` naming the section and the key, e.g. `[devices.shoe] url: ...`.
+value, a bad or doubly used GPIO pin, or an emulated kind (or a camera of recorded frames)
+without the explicit flag each raise `DeviceConfigError` naming the section and the key,
+e.g. `[devices.shoe] url: ...`. A board (shoe, layout board, sign) also says what it must
+prove at every connection (`BoardTrust`): its pairing key (`auth`, `key_file`) and the
+firmware versions accepted (`firmware`).
 
 Example::
 
@@ -12,6 +15,8 @@ Example::
     url = "/dev/shoe-scanner"       # any pyserial URL: spy://, socket://, hwgrep://...
     baud = 115200
     timeout_ms = 750                # link declared down after this much silence
+    firmware = ["2.0.3"]            # the firmware versions accepted (none listed: none)
+    key_file = "/etc/shoectl/keys/shoe.key"   # the default; auth = "none" for bench rigs
 
     [devices.layout]
     kind = "gpio"                   # gpio | serial | emulated
@@ -50,6 +55,12 @@ class Role(StrEnum):
 
 EMULATED: Final = "emulated"
 """The kind (or kind prefix) of every emulated device."""
+RECORDED_CAMERA_KINDS: Final = ("file", "folder", "video")
+"""Camera kinds that replay recorded frames: stand-ins for a camera, like the emulated kinds."""
+KEY_DIR: Final = Path("/etc/shoectl/keys")
+"""Where a board's pairing key lives on the Pi by default (`<role>.key`)."""
+AUTH_MODES: Final = ("paired", "none")
+MAX_FIRMWARE_TEXT: Final = 32
 
 # BCM numbers of the 40-pin header's general-purpose pins; 0 and 1 are the HAT ID EEPROM.
 GPIO_PINS: Final = range(2, 28)
@@ -61,8 +72,17 @@ DEFAULT_TIMEOUT_MS: Final = 750
 
 
 def is_emulated(kind: str) -> bool:
-    """True for kinds that stand in for hardware (they need the explicit flag)."""
+    """True for the emulated kinds: a byte-level emulator, or drawn camera frames."""
     return kind == EMULATED or kind.startswith(EMULATED + "-")
+
+
+def stands_in(role: str, kind: str) -> bool:
+    """True for kinds that stand in for hardware (they need the explicit flag).
+
+    The emulated kinds, and cameras of recorded frames (a still image, a folder, a video):
+    every status line calls them EMULATED.
+    """
+    return is_emulated(kind) or (role == "camera" and kind in RECORDED_CAMERA_KINDS)
 
 
 class Section:
@@ -192,6 +212,62 @@ def _timeout(section: Section) -> int:
     return section.integer("timeout_ms", 50, 60_000, DEFAULT_TIMEOUT_MS)
 
 
+@dataclass(frozen=True, slots=True)
+class BoardTrust:
+    """What a board must prove at every connection (PROTOCOL.md sections 4 and 7).
+
+    Attributes:
+        auth: `paired` (the board holds a pairing key shared with this Pi) or `none` (a
+            bench board without a key: accepted unauthenticated, and every status line
+            says so).
+        key_file: The Pi's copy of the pairing key (a real board with `auth = "paired"`);
+            None otherwise (an emulated board gets a fresh key at every start).
+        firmware: The firmware versions accepted; None when the section lists none (a real
+            board is then refused, an emulated one accepts its emulator's version).
+    """
+
+    auth: str = "paired"
+    key_file: Path | None = None
+    firmware: tuple[str, ...] | None = None
+
+    @property
+    def paired(self) -> bool:
+        """True unless the section says `auth = "none"`."""
+        return self.auth == "paired"
+
+
+def read_trust(section: Section, kind: str) -> BoardTrust:
+    """Read `auth`, `key_file` and `firmware` of a board's section."""
+    auth = section.choice("auth", AUTH_MODES, "paired")
+    key_file: Path | None = None
+    if section.has("key_file"):
+        if is_emulated(kind):
+            raise section.error("key_file", "an emulated board gets a fresh key at every "
+                                "start; key_file is for a real board")
+        if auth == "none":
+            raise section.error("key_file", 'not used with auth = "none"')
+        key_file = Path(section.get("key_file", str))
+    elif auth == "paired" and not is_emulated(kind):
+        key_file = KEY_DIR / f"{section.name}.key"
+    return BoardTrust(auth, key_file, _read_firmware(section))
+
+
+def _read_firmware(section: Section) -> tuple[str, ...] | None:
+    versions = section.get("firmware", list, None)
+    if versions is None:
+        return None
+    if not versions:
+        raise section.error("firmware", "list at least one accepted version, e.g. [\"2.0.3\"]")
+    for version in versions:
+        if not (isinstance(version, str) and version.isascii() and version.isprintable()
+                and 0 < len(version) <= MAX_FIRMWARE_TEXT):
+            raise section.error("firmware", f"{version!r} is not a version of 1 to "
+                                f"{MAX_FIRMWARE_TEXT} printable ASCII characters")
+    if len(set(versions)) != len(versions):
+        raise section.error("firmware", "a version is listed twice")
+    return tuple(versions)
+
+
 def read_serial_port(section: Section) -> SerialPortConfig:
     """Read `url` and `baud`."""
     url: str = section.get("url", str)
@@ -248,6 +324,7 @@ class ShoeConfig:
         port: The port of a real shoe; None when emulated.
         timeout_ms: Silence after which the link is declared down.
         emulation: The emulated shoe's contents; None for a real shoe.
+        trust: Its pairing key and accepted firmware.
     """
 
     name: str
@@ -255,16 +332,17 @@ class ShoeConfig:
     port: SerialPortConfig | UsbPortConfig | None
     timeout_ms: int = DEFAULT_TIMEOUT_MS
     emulation: ShoeEmulation | None = None
+    trust: BoardTrust = field(default_factory=BoardTrust)
 
 
 def read_shoe(section: Section, kind: str) -> ShoeConfig:
     """Build the shoe's record from its section."""
-    timeout = _timeout(section)
+    timeout, trust = _timeout(section), read_trust(section, kind)
     if kind == "serial":
-        return ShoeConfig(section.name, kind, read_serial_port(section), timeout)
+        return ShoeConfig(section.name, kind, read_serial_port(section), timeout, trust=trust)
     if kind == "usb":
-        return ShoeConfig(section.name, kind, read_usb_port(section), timeout)
-    return ShoeConfig(section.name, kind, None, timeout, read_shoe_emulation(section))
+        return ShoeConfig(section.name, kind, read_usb_port(section), timeout, trust=trust)
+    return ShoeConfig(section.name, kind, None, timeout, read_shoe_emulation(section), trust)
 
 
 def read_shoe_emulation(section: Section) -> ShoeEmulation:
@@ -336,6 +414,7 @@ class LayoutConfig:
         lamps_active: `high` (a lamp is lit by a high output, as through a driver transistor)
             or `low` (lit by a low output, as on most relay boards); GPIO only.
         blink_hz: Blink rate of a blinking lamp (GPIO; the board blinks by itself).
+        trust: The layout board's pairing key and accepted firmware (not for GPIO).
     """
 
     name: str
@@ -350,6 +429,7 @@ class LayoutConfig:
     pull: str = "up"
     blink_hz: float = 2.0
     lamps_active: str = "high"
+    trust: BoardTrust = field(default_factory=BoardTrust)
 
     def inputs(self) -> dict[str, int]:
         """Every input (sensors, buttons, key switches) by name."""
@@ -388,9 +468,10 @@ def read_layout(section: Section, kind: str) -> LayoutConfig:
     if not 0.1 <= blink <= 20.0:
         raise section.error("blink_hz", f"{blink} is out of range 0.1..20")
     lamps_active = section.choice("lamps_active", ("high", "low"), "high") if gpio else "high"
+    trust = BoardTrust() if gpio else read_trust(section, kind)
     return LayoutConfig(section.name, kind, tables["lamps"], tables["bet_sensors"],
                         tables["buttons"], tables["key_switches"], port, timeout, debounce, pull,
-                        blink, lamps_active)
+                        blink, lamps_active, trust)
 
 
 def _refuse_duplicates(section: Section, tables: dict[str, dict[str, int]], shared: bool) -> None:
@@ -428,18 +509,20 @@ class SignConfig:
         kind: `serial` or `emulated`.
         port: The sign's serial port; None when emulated.
         timeout_ms: Silence after which the sign is declared not answering (R15).
+        trust: Its pairing key and accepted firmware.
     """
 
     name: str
     kind: str
     port: SerialPortConfig | None
     timeout_ms: int = DEFAULT_TIMEOUT_MS
+    trust: BoardTrust = field(default_factory=BoardTrust)
 
 
 def read_sign(section: Section, kind: str) -> SignConfig:
     """Build the sign's record."""
     port = read_serial_port(section) if kind == "serial" else None
-    return SignConfig(section.name, kind, port, _timeout(section))
+    return SignConfig(section.name, kind, port, _timeout(section), read_trust(section, kind))
 
 
 # ---------------------------------------------------------------- camera and the whole table
@@ -485,8 +568,15 @@ class DevicesConfig:
 
     @property
     def emulated(self) -> tuple[str, ...]:
-        """Names of the devices that are emulated."""
-        return tuple(device.name for device in self.all() if is_emulated(device.kind))
+        """Names of the devices that stand in for hardware (emulated, recorded frames)."""
+        return tuple(device.name for device in self.all() if stands_in(device.name, device.kind))
+
+    @property
+    def unauthenticated(self) -> tuple[str, ...]:
+        """Names of the boards configured with `auth = "none"`."""
+        return tuple(device.name for device in (self.shoe, self.layout, self.sign)
+                     if device is not None and not device.trust.paired
+                     and device.kind not in ("gpio", "emulated-gpio"))
 
 
 def parse_devices(
@@ -531,7 +621,7 @@ def parse_device(
     kind = section.choice("kind", kinds) if kinds else section.get("kind", str)
     if not kinds:
         raise section.error("kind", f"{kind!r}: no camera kinds are registered")
-    if is_emulated(kind) and not allow_emulated:
+    if stands_in(name, kind) and not allow_emulated:
         raise section.error("kind", f"{kind!r} needs the explicit --allow-emulated flag")
     if role is Role.CAMERA:
         options = {key: value for key, value in raw.items() if key != "kind"}

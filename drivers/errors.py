@@ -31,5 +31,12 @@ class HandshakeError(DriverError, ConnectionError):
     """The device answered, but is not the firmware or configuration this host expects."""
 
 
+class PairingError(DriverError, PermissionError):
+    """The board's pairing key cannot be used (the message names the file and how to pair).
+
+    The key file is missing, unreadable, readable by every user, or holds no key.
+    """
+
+
 class DeviceClosedError(DriverError, RuntimeError):
     """A command was given to a device that has been closed."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
 
 class ShoeFaultKind(StrEnum):
@@ -25,6 +26,7 @@ class ShoeFaultKind(StrEnum):
     SHOE_EMPTY = "shoe_empty"
     JAM = "jam"
     LID_OPEN = "lid_open"
+    RESTARTED = "restarted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,13 +52,16 @@ class CardDrawn:
 
 @dataclass(frozen=True, slots=True)
 class ShoeFault:
-    """The shoe reported a condition (unreadable or face-up card, cut card, empty, jam, lid).
+    """The shoe reported a condition, or its board restarted in the middle of a shoe.
+
+    The conditions: an unreadable or face-up card, the cut card, an empty shoe, a jam, the
+    lid; `restarted`: the board lost power mid-shoe, so cards taken meanwhile were not read.
 
     Attributes:
         device: Configured device name.
         kind: What the shoe reported.
         count: The card it concerns (unreadable, face up), the cards out before it (cut
-            card, empty), or the cards out so far (jam, lid).
+            card, empty), or the cards out so far (jam, lid, restarted).
         active: True when the condition starts, False when it clears (jam and lid clear;
             the others are single facts and always True).
         at: Driver clock reading when the event arrived.
@@ -98,6 +103,10 @@ class ButtonPressed:
     at: float
 
 
+IN_PROCESS_KEY: Final = "in-process (no device)"
+"""The `KeySwitchTurned.key` of a record made in this process, not read from a device."""
+
+
 @dataclass(frozen=True, slots=True)
 class KeySwitchTurned:
     """The supervisor key switch was turned.
@@ -107,11 +116,20 @@ class KeySwitchTurned:
         position: `normal`, or the name of the position it was turned to (`supervisor`,
             `reset`).
         at: Driver clock reading when the event arrived.
+        key: Which key switch reported it, for the audit journal: the layout board's with
+            its pairing key id (`layout board key switch, key 3f2a9c1d0b7e6f54`), the
+            board's without one (`..., UNAUTHENTICATED`), or the Pi's own GPIO contacts
+            (`GPIO key switch, pins supervisor=19 reset=26`).
+        authenticated: True when the report is known to come from the table's own switch:
+            the Pi's GPIO, or a board that proved its pairing key. A supervisor action from
+            an unauthenticated board is refused (R10, R12).
     """
 
     device: str
     position: str
     at: float
+    key: str = IN_PROCESS_KEY
+    authenticated: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -283,7 +283,9 @@ class GpioLayout:
             if active:
                 self._sink(ButtonPressed(self.name, item.name, at))
         else:
-            self._sink(KeySwitchTurned(self.name, self._key_position(), at))
+            pins = " ".join(f"{name}={pin}" for name, pin in self._config.key_switches.items())
+            self._sink(KeySwitchTurned(self.name, self._key_position(), at,
+                                       key=f"GPIO key switch, pins {pins}", authenticated=True))
 
     def _key_position(self) -> str:
         # Each key-switch input is the contact of one position; none closed is `normal`.

@@ -4,7 +4,9 @@ The board (catalogue board `layout`) blinks and debounces by itself and counts i
 events, so none is lost. The driver keeps what every lamp should show; after a reconnect it
 shows it again (the board went to its failsafe pattern meanwhile) and reads the inputs back,
 reporting any change it missed while the board was away (a board that restarted loses its
-unsent events).
+unsent events). Every key-switch report names the switch it came from and whether the board
+proved its pairing key (`KeySwitchTurned.key`, `.authenticated`): the controller takes
+supervisor actions only from an authenticated switch.
 
 Config::
 
@@ -135,7 +137,15 @@ class BridgeLayout(BoardDriver):
             for name, _ in BOARD_KEY_POSITIONS:
                 self._inputs[name] = name == position
         if before != ([] if position == KEY_NORMAL else [position]):
-            self._sink(KeySwitchTurned(self.name, position, self._clock.now()))
+            self._sink(KeySwitchTurned(self.name, position, self._clock.now(),
+                                       key=self.key_switch_name, authenticated=self.authenticated))
+
+    @property
+    def key_switch_name(self) -> str:
+        """Which key switch reports: this board's, named by its pairing key (for the journal)."""
+        pairing = self._board.pairing
+        how = f"key {pairing.key_id}" if pairing is not None else "UNAUTHENTICATED"
+        return f"{self.name} board key switch, {how}"
 
     def _on_bet_sensor(self, message: Message) -> None:
         name = self._spots.get(message.int("spot"))

@@ -1,14 +1,19 @@
 """Builds the configured devices: one constructor per (role, kind), chosen by configuration only.
 
-The controller's composition root is the only caller. Emulated kinds are built only when the
-process was started with the explicit flag (`allow_emulated=True`); they are then logged as
-EMULATED, and `Devices.emulated` names them for the status display. A real kind whose
-hardware cannot be reached fails at `start()` with an error naming the device and setting;
-nothing ever falls back to an emulator.
+The controller's composition root is the only caller. Emulated kinds (and cameras of recorded
+frames) are built only when the process was started with the explicit flag
+(`allow_emulated=True`); they are then logged as EMULATED, and `Devices.emulated` names them
+for the status display. A board configured with `auth = "none"` is logged as
+UNAUTHENTICATED, and `Devices.unauthenticated` names it for the status display. A real kind
+whose hardware cannot be reached fails at `start()` with an error naming the device and
+setting; nothing ever falls back to an emulator.
 
 An emulated device is the real driver talking to a byte-level emulator behind a real pty
 (or pyusb backend); `Devices.emulators[name]` is that emulator, for the controller's
-auto-dealer (`emulators["shoe"].draw()`) and for tests.
+auto-dealer (`emulators["shoe"].draw()`) and for tests. An emulated board is paired with a
+fresh key drawn at every build (unless its section says `auth = "none"`), handed to the
+emulator and the driver, and written to `<workdir>/<name>.key` (mode 0600) for a second
+program, such as a console, that is to reach the same emulator.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from drivers.board import LinkOptions, TransportFactory, link_timing, table_catalogue
 from drivers.camera import CAMERA_KINDS, Render, build_camera
 from drivers.config import (
+    EMULATED,
+    BoardTrust,
     CameraConfig,
     DevicesConfig,
     LayoutConfig,
@@ -33,8 +40,8 @@ from drivers.config import (
     ShoeConfig,
     SignConfig,
     UsbPortConfig,
-    is_emulated,
     parse_devices,
+    stands_in,
 )
 from drivers.errors import DeviceConfigError, DriverError
 from drivers.events import EventSink
@@ -45,7 +52,7 @@ from drivers.shoe import BridgeShoe
 from drivers.sign import BridgeSign
 from drivers.timing import MonotonicScheduler, Scheduler
 from drivers.usb import UsbTransport, describe
-from firmware_bridge import Catalogue, LinkTiming
+from firmware_bridge import Catalogue, LinkTiming, PairingKey, write_key_file
 from firmware_bridge.transport import DEFAULT_BAUDRATE
 
 if TYPE_CHECKING:
@@ -99,10 +106,26 @@ class BuildOptions:
         return self.workdir
 
     def link(self, url: str, timeout_ms: int, baudrate: int = DEFAULT_BAUDRATE,
-             transport_factory: TransportFactory | None = None) -> LinkOptions:
-        """Link options for one board."""
+             transport_factory: TransportFactory | None = None, *,
+             trust: BoardTrust | None = None, pairing: PairingKey | None = None,
+             emulator_firmware: str | None = None) -> LinkOptions:
+        """Link options for one board.
+
+        Args:
+            url: The board's port.
+            timeout_ms: Its link silence limit.
+            baudrate: Line speed.
+            transport_factory: The transport of each attempt (USB).
+            trust: Its pairing key file and accepted firmware (`[devices.<role>]`).
+            pairing: An emulated board's key (`trust.key_file` is None for it).
+            emulator_firmware: An emulated board's firmware version, accepted when the
+                section lists none.
+        """
+        trust = trust or BoardTrust()
+        versions = trust.firmware or ((emulator_firmware,) if emulator_firmware else ())
         return LinkOptions(url, self.table_catalogue(), link_timing(timeout_ms, self.timing),
-                           baudrate, transport_factory)
+                           baudrate, transport_factory, frozenset(versions),
+                           trust.key_file, pairing)
 
 
 @dataclass
@@ -124,6 +147,15 @@ class Devices:
     def emulated(self) -> tuple[str, ...]:
         """Names of the EMULATED devices (for logs and the status display)."""
         return tuple(device.name for device in self.all() if device.emulated)
+
+    @property
+    def unauthenticated(self) -> tuple[str, ...]:
+        """Names of the boards accepted without a pairing key (`auth = "none"`).
+
+        For logs and the status display, which call them UNAUTHENTICATED.
+        """
+        return tuple(device.name for device in self.all()
+                     if getattr(device, "authenticated", True) is False)
 
     def start(self, skip: tuple[object, ...] = ()) -> None:
         """Start every device but those in `skip`; on a failure, close them all and re-raise."""
@@ -182,9 +214,9 @@ def build_devices(devices: DevicesConfig | Mapping[str, Any], sink: EventSink, *
 
 def _build_one(device: Any, sink: EventSink, allow_emulated: bool, options: BuildOptions,
                built: Devices) -> None:
-    if is_emulated(device.kind) and not allow_emulated:
+    if stands_in(device.name, device.kind) and not allow_emulated:
         raise DeviceConfigError(device.name, "kind",
-                          f"{device.kind!r} needs the explicit --allow-emulated flag")
+                                f"{device.kind!r} needs the explicit --allow-emulated flag")
     role = Role(device.name)
     constructor = CONSTRUCTORS.get((role, device.kind))
     if constructor is None:
@@ -193,6 +225,7 @@ def _build_one(device: Any, sink: EventSink, allow_emulated: bool, options: Buil
     setattr(built, role.value, instance)
     if emulator is not None:
         built.emulators[device.name] = emulator
+    if stands_in(device.name, device.kind):
         _LOG.warning("%s: EMULATED device (kind %s)", device.name, device.kind)
 
 
@@ -204,16 +237,34 @@ def _serial_link(config: ShoeConfig | LayoutConfig | SignConfig,
     """Link options for a board on the configured serial port."""
     port = config.port
     assert isinstance(port, SerialPortConfig)  # guaranteed by the config reader
-    return options.link(port.url, config.timeout_ms, port.baud)
+    return options.link(port.url, config.timeout_ms, port.baud, trust=config.trust)
+
+
+def _emulator_key(config: ShoeConfig | LayoutConfig | SignConfig,
+                  options: BuildOptions) -> PairingKey | None:
+    """A fresh pairing key for an emulated board (None for `auth = "none"`).
+
+    It is also written to `<workdir>/<name>.key`, for a second program that is to reach the
+    same emulator (a console, a second run after a simulated power loss).
+    """
+    if not config.trust.paired:
+        return None
+    key = PairingKey.generate()
+    path = options.emulator_dir() / f"{config.name}.key"
+    path.unlink(missing_ok=True)
+    write_key_file(path, key)
+    return key
 
 
 def _start_emulator(emulator_type: Callable[..., BoardEmulator],
                     config: ShoeConfig | LayoutConfig | SignConfig,
                     options: BuildOptions) -> tuple[LinkOptions, BoardEmulator]:
     """Start a board emulator behind a pty; link options for it, and the emulator."""
+    key = _emulator_key(config, options)
     emulator = emulator_type(link_dir=options.emulator_dir(), name=config.name,
-                             timing=options.timing).start()
-    return options.link(emulator.path, config.timeout_ms), emulator
+                             timing=options.timing, pairing=key).start()
+    return options.link(emulator.path, config.timeout_ms, trust=config.trust, pairing=key,
+                        emulator_firmware=emulator.firmware_version), emulator
 
 
 # ---------------------------------------------------------------- shoe
@@ -226,11 +277,15 @@ def _serial_shoe(config: ShoeConfig, sink: EventSink, options: BuildOptions) -> 
 
 
 def _usb_shoe(config: ShoeConfig, sink: EventSink, options: BuildOptions,
-              backend: Any = None, emulated: bool = False) -> BridgeShoe:
+              backend: Any = None, emulated: bool = False,
+              emulator: BoardEmulator | None = None) -> BridgeShoe:
     port = config.port
     assert isinstance(port, UsbPortConfig)  # guaranteed by the config reader
     link = options.link(describe(port), config.timeout_ms,
-                        transport_factory=lambda: UsbTransport(port, backend=backend))
+                        transport_factory=lambda: UsbTransport(port, backend=backend),
+                        trust=config.trust,
+                        pairing=emulator.endpoint.pairing if emulator else None,
+                        emulator_firmware=emulator.firmware_version if emulator else None)
     return BridgeShoe(config.name, link, sink, emulated=emulated, scheduler=options.scheduler,
                       ack_when_handled=options.ack_when_handled)
 
@@ -251,10 +306,13 @@ def _emulated_shoe(config: ShoeConfig, sink: EventSink, options: BuildOptions) -
     if emulation.transport == "usb":
         vid, pid, serial = EMULATED_USB_IDS
         usb_device = EmulatedUsbDevice(vid, pid, serial)
-        emulator = ShoeEmulator(contents, usb=usb_device, timing=options.timing).start()
+        emulator = ShoeEmulator(contents, usb=usb_device, timing=options.timing,
+                                pairing=_emulator_key(config, options)).start()
         usb_config = ShoeConfig(config.name, config.kind, UsbPortConfig(vid, pid, serial),
-                                config.timeout_ms)
-        return _usb_shoe(usb_config, sink, options, EmulatedUsbBackend(usb_device), True), emulator
+                                config.timeout_ms, trust=config.trust)
+        shoe = _usb_shoe(usb_config, sink, options, EmulatedUsbBackend(usb_device), True,
+                         emulator)
+        return shoe, emulator
     link, emulator = _start_emulator(partial(ShoeEmulator, contents), config, options)
     shoe = BridgeShoe(config.name, link, sink, emulated=True, scheduler=options.scheduler,
                       ack_when_handled=options.ack_when_handled)
@@ -306,11 +364,11 @@ def _emulated_sign(config: SignConfig, sink: EventSink, options: BuildOptions) -
 
 
 def _camera(config: CameraConfig, sink: EventSink, options: BuildOptions) -> Built:
-    emulated = is_emulated(config.kind)
+    drawn = config.kind == EMULATED
     camera = build_camera(config.name, config.kind, config.options,
-                          render=options.camera_render if emulated else None)
+                          render=options.camera_render if drawn else None)
     # The emulated camera is its own stimulus surface (what is dealt where).
-    return camera, camera if emulated else None
+    return camera, camera if drawn else None
 
 
 def _usb_shoe_built(config: ShoeConfig, sink: EventSink, options: BuildOptions) -> Built:

@@ -14,7 +14,16 @@ the next host and no card is lost. The driver keeps, for each record it posted, 
 count to acknowledge then: the count of the message that produced it, or, while a card's
 read waits for its `card_out` (a `card_read` posts nothing; an unreadable or face-up card's
 `ShoeFault` comes before its `CardDrawn`), the count before that card's first message, so a
-card is acknowledged only with its `CardDrawn`.
+card is acknowledged only with its `CardDrawn`. It keeps at most `POSTED_LIMIT` records
+awaiting `handled`; reaching the limit (the owner stopped declaring records handled) is a
+`DeviceFault`, and the records beyond it are still posted, never dropped.
+
+Before the board leaves failsafe after every (re)connection the driver reconciles it
+(`get_shoe_state`, PROTOCOL.md section 10): a lid or jam condition the board reports that
+was not reported before is posted as a `ShoeFault` then. A board that restarted in the
+middle of a shoe (a new boot id, PROTOCOL.md section 12) is a `ShoeFault` of kind
+`restarted`, and its cards are numbered on from the last card posted, so none of them is
+taken for a card already recorded.
 
 Config::
 
@@ -33,9 +42,10 @@ from collections.abc import Callable
 from functools import partial
 from typing import Final
 
-from drivers.board import BoardDriver, LinkOptions
+from drivers.board import BoardConnection, BoardDriver, LinkOptions
 from drivers.events import (
     CardDrawn,
+    DeviceFault,
     DriverEvent,
     EventSink,
     ShoeFault,
@@ -48,7 +58,10 @@ from firmware_bridge import Message
 
 _LOG = logging.getLogger(__name__)
 POSTED_LIMIT: Final = 1024
-"""Records kept awaiting `handled` at most (the board holds far fewer events unacknowledged)."""
+"""Records kept awaiting `handled` at most (the board holds far fewer events unacknowledged);
+beyond it the shoe reports a `DeviceFault` and posts the records untracked."""
+CONDITIONS: Final = {ShoeFaultKind.LID_OPEN: "lid_open", ShoeFaultKind.JAM: "jammed"}
+"""The shoe conditions reconciled with `shoe_state`, and the field that reports each."""
 
 
 class BridgeShoe(BoardDriver):
@@ -70,10 +83,14 @@ class BridgeShoe(BoardDriver):
         super().__init__(name, "shoe", link, sink, emulated=emulated, scheduler=scheduler,
                          ack_when_handled=ack_when_handled)
         self._reads: dict[int, tuple[str | None, int]] = {}
-        self._cards_out = 0
+        self._cards_out = 0  # in the board's numbering
+        self._base = 0  # added to the board's card numbers (after a restart mid-shoe)
+        self._conditions: dict[ShoeFaultKind, bool] = {}  # lid and jam, as last posted
+        self._known_boot: int | None = None  # the board boot of the last connection
         self._ack_when_handled = ack_when_handled
-        self._posted: deque[tuple[DriverEvent, int | None, int]] = deque(maxlen=POSTED_LIMIT)
+        self._posted: deque[tuple[DriverEvent, int | None, int]] = deque()
         self._posted_lock = threading.Lock()
+        self._overflowing = False
         self._boot_id: int | None = None
         self._count = 0  # the board count of the message being handled
         self._settled = 0  # the last count after which no card waited for its card_out
@@ -85,6 +102,7 @@ class BridgeShoe(BoardDriver):
         }
         for message, handler in handlers.items():
             self._board.handle(message, partial(self._counted, handler))
+        self._board.on_connected = self._reconcile
 
     def query_state(self) -> ShoeState:
         """Ask the board for `shoe_state`."""
@@ -109,7 +127,36 @@ class BridgeShoe(BoardDriver):
             for _ in range(index):
                 self._posted.popleft()
             _, boot_id, count = self._posted.popleft()
+            if len(self._posted) < POSTED_LIMIT // 2:
+                self._overflowing = False
         self._board.acknowledge(boot_id, count)
+
+    # ------------------------------------------------------------ reconciling (worker thread)
+
+    def _reconcile(self, board: BoardConnection) -> None:
+        identity = board.identity
+        boot = identity.boot_id if identity is not None else None
+        in_play = self._base + self._cards_out > 0
+        if self._known_boot is not None and boot != self._known_boot and in_play:
+            self._restarted(self._known_boot, boot)
+        self._known_boot = boot
+        reply = board.request("get_shoe_state")
+        for kind, field in CONDITIONS.items():
+            active = reply.flag(field)
+            if self._conditions.get(kind, False) != active:
+                self._fault(kind, self._base + self._cards_out, active,
+                            "as the shoe reports it now (get_shoe_state)")
+
+    def _restarted(self, old: int, new: int | None) -> None:
+        last = self._base + self._cards_out
+        # The new boot's counts start at 1: nothing of it is handled yet.
+        self._boot_id, self._settled, self._count = new, 0, 0
+        self._base, self._cards_out = last, 0
+        self._reads.clear()
+        self._fault(ShoeFaultKind.RESTARTED, last, True,
+                    f"the shoe board restarted (boot id {old:08x} -> {new or 0:08x}) in the "
+                    "middle of a shoe: cards taken while it was off were not read; its cards "
+                    f"are numbered on from {last + 1}")
 
     # ------------------------------------------------------------ handlers (worker thread)
 
@@ -128,12 +175,23 @@ class BridgeShoe(BoardDriver):
         return any(card_no > self._cards_out for card_no in self._reads)
 
     def _post(self, record: DriverEvent, *, before_card: bool = False) -> None:
-        if self._ack_when_handled:
-            waiting = before_card or self._card_waiting()
-            count = self._settled if waiting else self._count
-            with self._posted_lock:
-                self._posted.append((record, self._boot_id, count))
+        if self._ack_when_handled and self._track(record, before_card):
+            reason = (f"{POSTED_LIMIT} records await being declared handled (the controller "
+                      "stopped confirming them); the board keeps their events")
+            _LOG.error("%s: %s", self._name, reason)
+            self._sink(DeviceFault(self._name, reason, self._clock.now()))
         self._sink(record)
+
+    def _track(self, record: DriverEvent, before_card: bool) -> bool:
+        """Note the count to acknowledge with `record`; True when the limit is first reached."""
+        waiting = before_card or self._card_waiting()
+        count = self._settled if waiting else self._count
+        with self._posted_lock:
+            if len(self._posted) < POSTED_LIMIT:
+                self._posted.append((record, self._boot_id, count))
+                return False
+            first, self._overflowing = not self._overflowing, True
+            return first
 
     def _on_read(self, message: Message) -> None:
         self._reads[message.int("card_no")] = (message.text("code"), message.int("quality"))
@@ -141,13 +199,13 @@ class BridgeShoe(BoardDriver):
     def _on_unreadable(self, message: Message) -> None:
         card_no = message.int("card_no")
         self._reads[card_no] = (None, 0)
-        self._fault(ShoeFaultKind.UNREADABLE, card_no, True, message.text("reason"),
-                    before_card=True)
+        self._fault(ShoeFaultKind.UNREADABLE, self._base + card_no, True,
+                    message.text("reason"), before_card=True)
 
     def _on_face_up(self, message: Message) -> None:
         card_no = message.int("card_no")
         self._reads[card_no] = (None, 0)
-        self._fault(ShoeFaultKind.FACE_UP, card_no, True, before_card=True)
+        self._fault(ShoeFaultKind.FACE_UP, self._base + card_no, True, before_card=True)
 
     def _on_out(self, message: Message) -> None:
         card_no = message.int("card_no")
@@ -155,33 +213,36 @@ class BridgeShoe(BoardDriver):
         if read is None:
             # The board must report the read before the exit; a missing one is a fault
             # of the board, and the card is reported as unreadable rather than lost.
-            self._fault(ShoeFaultKind.UNREADABLE, card_no, True, "no read before card_out",
-                        before_card=True)
+            self._fault(ShoeFaultKind.UNREADABLE, self._base + card_no, True,
+                        "no read before card_out", before_card=True)
             read = (None, 0)
         self._cards_out = card_no
         code, quality = read
-        self._post(CardDrawn(self._name, card_no, code, quality, self._clock.now()))
+        self._post(CardDrawn(self._name, self._base + card_no, code, quality,
+                             self._clock.now()))
 
     def _on_cut_card(self, message: Message) -> None:
-        self._fault(ShoeFaultKind.CUT_CARD, message.int("card_no"), True)
+        self._fault(ShoeFaultKind.CUT_CARD, self._base + message.int("card_no"), True)
 
     def _on_empty(self, message: Message) -> None:
-        self._fault(ShoeFaultKind.SHOE_EMPTY, message.int("card_no"), True)
+        self._fault(ShoeFaultKind.SHOE_EMPTY, self._base + message.int("card_no"), True)
 
     def _on_jam(self, message: Message) -> None:
-        self._fault(ShoeFaultKind.JAM, self._cards_out, message.flag("active"))
+        self._fault(ShoeFaultKind.JAM, self._base + self._cards_out, message.flag("active"))
 
     def _on_lid(self, message: Message) -> None:
-        self._fault(ShoeFaultKind.LID_OPEN, self._cards_out, message.flag("open"))
+        self._fault(ShoeFaultKind.LID_OPEN, self._base + self._cards_out, message.flag("open"))
 
     def _on_loaded(self, message: Message) -> None:
         self._reads.clear()
-        self._cards_out = 0
+        self._cards_out = self._base = 0
         _LOG.info("%s: shoe loaded", self._name)
         self._post(ShoeLoaded(self._name, self._clock.now()))
 
     def _fault(self, kind: ShoeFaultKind, count: int, active: bool, detail: str = "", *,
                before_card: bool = False) -> None:
+        if kind in CONDITIONS:
+            self._conditions[kind] = active
         _LOG.info("%s: %s (active=%s) at card %d", self._name, kind, active, count)
         self._post(ShoeFault(self._name, kind, count, active, self._clock.now(), detail),
                    before_card=before_card)

@@ -4,9 +4,12 @@ Every display command carries an update number one higher than the last; the sig
 only newer numbers, so a repeated or stale command never changes what it shows. The driver
 remembers what the sign should show; on every (re)connect it reads the sign's state, carries
 on from its update number, and shows the amount (and any fault text) again before reporting
-`LinkUp` (R15: reconcile on reconnect). When the sign stops answering, the link layer
-declares it down after `timeout_ms` and a `LinkDown` is reported, so the controller can
-refuse progressive wagers; the sign meanwhile alternates "LINK DOWN" with its amount.
+`LinkUp` (R15: reconcile on reconnect). One lock covers remembering what to show, taking its
+update number and sending it, for the controller's commands and the reconciliation alike: a
+command carrying an older amount can never get a higher update number than a newer one.
+When the sign stops answering, the link layer declares it down after `timeout_ms` and a
+`LinkDown` is reported, so the controller can refuse progressive wagers; the sign meanwhile
+alternates "LINK DOWN" with its amount.
 
 Config::
 
@@ -58,38 +61,39 @@ class BridgeSign(BoardDriver):
         check_amount(self.name, cents)
         with self._lock:
             self._amount = cents
-        self._board.send("show_amount", update=self._next_update(), amount_cents=cents)
+            self._board.send("show_amount", update=self._next_update(), amount_cents=cents)
 
     def show_win(self, seat: int, cents: int, hold_s: int = 20) -> None:
         """Show `WIN`, the seat and the amount for `hold_s` seconds, then the amount."""
         check_win(self.name, seat, cents, hold_s)
-        self._board.send("show_win", update=self._next_update(), seat=seat, amount_cents=cents,
-                         hold_s=hold_s)
+        with self._lock:
+            self._board.send("show_win", update=self._next_update(), seat=seat,
+                             amount_cents=cents, hold_s=hold_s)
 
     def show_fault(self, text: str) -> None:
         """Alternate `text` with the amount ("" stops it)."""
         check_fault_text(self.name, text)
         with self._lock:
             self._fault_text = text
-        self._board.send("show_fault", update=self._next_update(), text=text)
+            self._board.send("show_fault", update=self._next_update(), text=text)
 
     def _next_update(self) -> int:
-        with self._lock:
-            self._update += 1
-            return self._update
+        """The next update number (the caller holds `_lock` until the command is sent)."""
+        self._update += 1
+        return self._update
 
     def _reconcile(self, board: BoardConnection) -> None:
-        state = board.request("get_sign_state")
-        with self._lock:
-            self._update = max(self._update, state.int("update"))
-            amount, fault = self._amount, self._fault_text
+        state = board.request("get_sign_state")  # outside the lock: it may take a while
         _LOG.info("%s: sign at update %d, showing %s", self.name, state.int("update"),
                   state.text("mode"))
-        if amount is not None and (state.text("mode") == "blank"
-                                   or state.int("amount_cents") != amount):
-            board.send("show_amount", update=self._next_update(), amount_cents=amount)
-        if fault != state.text("fault_text"):
-            board.send("show_fault", update=self._next_update(), text=fault)
+        with self._lock:  # what to show again is decided on what is remembered now
+            self._update = max(self._update, state.int("update"))
+            amount, fault = self._amount, self._fault_text
+            if amount is not None and (state.text("mode") == "blank"
+                                       or state.int("amount_cents") != amount):
+                board.send("show_amount", update=self._next_update(), amount_cents=amount)
+            if fault != state.text("fault_text"):
+                board.send("show_fault", update=self._next_update(), text=fault)
 
 
 # What any `JackpotSign` accepts (the sign board's limits); the in-process fake checks the same.

@@ -7,7 +7,8 @@ callbacks, write, close), so `BridgeClient` runs on it unchanged: a reader threa
 IN endpoint and hands the bytes on; a vanished device (ENODEV) stops the reader with an
 error, which the driver turns into `LinkDown` and a reconnection loop. pyusb finds the device
 by VID:PID (and serial number) on the default libusb backend, or on an injected one (the
-emulator's).
+emulator's). The interface is claimed when the pipe opens, which the kernel grants one
+program at a time: a second program is refused with `PortInUseError`, as for a serial port.
 
 Config::
 
@@ -20,6 +21,7 @@ Config::
 
 from __future__ import annotations
 
+import errno
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +31,7 @@ import usb.core
 import usb.util
 
 from drivers.config import UsbPortConfig
-from firmware_bridge import TransportError
+from firmware_bridge import PortInUseError, TransportError
 from firmware_bridge.transport import DEFAULT_TICK, ThreadedTransport
 
 _LOG = logging.getLogger(__name__)
@@ -81,6 +83,15 @@ class UsbTransport(ThreadedTransport[UsbPipe]):
         into = find(interface, custom_match=_direction(usb.util.ENDPOINT_IN))
         if out is None or into is None:
             raise ValueError("interface 0 lacks a bulk OUT and a bulk IN endpoint")
+        try:
+            usb.util.claim_interface(device, interface)
+        except usb.core.USBError as error:
+            if error.errno != errno.EBUSY:
+                raise
+            usb.util.dispose_resources(device)
+            raise PortInUseError(f"{self.url}: cannot open: the device is in use by another "
+                                 "program (its interface is claimed); a device is opened by "
+                                 "one program at a time (stop it first)") from None
         return UsbPipe(device, out, into)
 
     def _matches(self, device: Any) -> bool:

@@ -6,14 +6,16 @@ here: `BridgeClient` is the host's, `DeviceEndpoint` (with `DeviceRunner`) the b
 (used by the byte-level emulators). `PROTOCOL.md` beside this file is the normative spec.
 
 Modules: `framing` (frames, decoder), `cobs`, `catalogue` and `catalogue_file` (the
-catalogue and its hash), `codec` (messages), `link` (sessions, sequence numbers,
-retransmission), `events` (counted events), `handshake`, `host` (the host's engine),
-`transport` (pyserial), `client`, `status` (client events and statistics), `device`,
-`faults`, `runner`, `clock`, `console`, `docgen`.
+catalogue and its hash), `codec` (messages), `auth` (pairing keys, session keys, tags) and
+`guard` (a link end's frame checks), `link` (sessions, sequence numbers, retransmission),
+`events` (counted events), `handshake`, `host` (the host's engine), `transport`
+(pyserial), `client`, `status` (client events and statistics), `device`, `faults`,
+`runner`, `clock`, `console`, `docgen`.
 """
 
 import logging
 
+from firmware_bridge.auth import AuthMode, PairingKey, read_key_file, write_key_file
 from firmware_bridge.catalogue import BoardCatalogue, Catalogue, FieldSpec, MessageSpec
 from firmware_bridge.catalogue_file import load_catalogue, parse_catalogue
 from firmware_bridge.client import BridgeClient
@@ -21,6 +23,7 @@ from firmware_bridge.clock import Clock
 from firmware_bridge.codec import Codec, FieldValue, Message
 from firmware_bridge.device import DeviceEndpoint, DeviceIdentity
 from firmware_bridge.errors import (
+    AuthenticationError,
     BridgeClosedError,
     BridgeError,
     CatalogueError,
@@ -28,7 +31,9 @@ from firmware_bridge.errors import (
     FrameError,
     HandshakeMismatch,
     HandshakeTimeoutError,
+    KeyFileError,
     LinkDownError,
+    PortInUseError,
     RequestTimeoutError,
     SendQueueFullError,
     TransportError,
@@ -41,11 +46,12 @@ from firmware_bridge.runner import DeviceRunner, FdPort, PtyPair, SerialBytePort
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 __all__ = [
-    "BoardCatalogue", "BoardIdentity", "BridgeClient", "BridgeClosedError", "BridgeError",
-    "Catalogue", "CatalogueError", "Clock", "Codec", "CodecError", "DeviceEndpoint",
-    "DeviceIdentity", "DeviceRunner", "EventBaseline", "Expectation", "FdPort",
-    "FieldSpec", "FieldValue", "FrameError", "HandshakeMismatch", "HandshakeTimeoutError",
-    "HostEndpoint", "LinkDownError", "LinkTiming", "load_catalogue", "Message", "MessageSpec",
-    "open_pty", "parse_catalogue", "PtyPair", "RequestTimeoutError", "SendQueueFullError",
-    "SerialBytePort", "TransportError",
+    "AuthMode", "AuthenticationError", "BoardCatalogue", "BoardIdentity", "BridgeClient",
+    "BridgeClosedError", "BridgeError", "Catalogue", "CatalogueError", "Clock", "Codec",
+    "CodecError", "DeviceEndpoint", "DeviceIdentity", "DeviceRunner", "EventBaseline",
+    "Expectation", "FdPort", "FieldSpec", "FieldValue", "FrameError", "HandshakeMismatch",
+    "HandshakeTimeoutError", "HostEndpoint", "KeyFileError", "LinkDownError", "LinkTiming",
+    "load_catalogue", "Message", "MessageSpec", "open_pty", "PairingKey", "parse_catalogue",
+    "PortInUseError", "PtyPair", "read_key_file", "RequestTimeoutError", "SendQueueFullError",
+    "SerialBytePort", "TransportError", "write_key_file",
 ]

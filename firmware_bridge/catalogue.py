@@ -22,7 +22,7 @@ CATALOGUE_FORMAT: Final = 1
 FIRST_CATALOGUE_ID: Final = 0x10
 LAST_ID: Final = 0xFF
 MAX_TEXT_LEN: Final = 200
-MAX_MESSAGE_PAYLOAD: Final = 240  # framing.MAX_PAYLOAD; a message must fit in one frame
+MAX_MESSAGE_PAYLOAD: Final = 234  # framing.MAX_PAYLOAD; a message must fit in one frame
 COUNT_FIELD: Final = "count"
 NAME_PATTERN: Final = re.compile(r"[a-z][a-z0-9_]{0,31}")
 

@@ -15,11 +15,13 @@ import logging
 import threading
 from collections.abc import Mapping
 
+from firmware_bridge.auth import PairingKey
 from firmware_bridge.catalogue import BoardCatalogue, Catalogue
 from firmware_bridge.clock import Clock, monotonic
 from firmware_bridge.codec import FieldValue, Message
 from firmware_bridge.delivery import BridgeEventSink, Delivery, MessageSink, TrafficSink, Waiter
 from firmware_bridge.errors import (
+    AuthenticationError,
     BridgeClosedError,
     BridgeError,
     CodecError,
@@ -59,6 +61,8 @@ class BridgeClient:
             object with `Transport`'s three methods.
         ack_on: when counted events are acknowledged to the board: "receipt" (as they
             arrive) or "handled" (only what the owner declares with `acknowledge_handled`).
+        pairing: the key the board is paired with; None accepts a board without a key
+            (auth mode `none`: where the configuration says so, and nowhere else).
     """
 
     def __init__(  # noqa: PLR0913 - independent, defaulted options
@@ -67,12 +71,13 @@ class BridgeClient:
         timing: LinkTiming | None = None, event_baseline: EventBaseline | None = None,
         history: int = 200, reveal_secrets: bool = False,
         transport: Transport | None = None, ack_on: AckOn = "receipt",
+        pairing: PairingKey | None = None,
     ) -> None:
         self.url = url
         self._engine = HostEndpoint(
             url, catalogue, expect or Expectation(), clock, timing=timing,
             event_baseline=event_baseline, history=history, reveal_secrets=reveal_secrets,
-            ack_on=ack_on,
+            ack_on=ack_on, pairing=pairing,
         )
         self._transport: Transport = transport or SerialTransport(url, baudrate=baudrate)
         self._lock = threading.RLock()
@@ -86,8 +91,10 @@ class BridgeClient:
         """Open the port, open a session and pass the handshake within `timeout` seconds.
 
         Raises:
-            TransportError: if the port cannot be opened (names the URL).
-            HandshakeMismatch: if the board is not the one expected (names each field).
+            TransportError: if the port cannot be opened (names the URL); `PortInUseError`
+                if another program holds it (naming that program when it can be found).
+            HandshakeMismatch: if the board is not the one expected (names each field);
+                `AuthenticationError` if it failed authentication (wrong key or auth mode).
             HandshakeTimeoutError: if no session or no answer came in time.
             BridgeError: if the client was already connected or closed.
         """
@@ -175,6 +182,11 @@ class BridgeClient:
         """The board's catalogue once the handshake passed (before: the link messages only)."""
         with self._lock:
             return self._engine.board
+
+    @property
+    def auth(self) -> str:
+        """The link's authentication for status lines: `paired (key ...)` or `none (...)`."""
+        return self._engine.auth
 
     @property
     def identity(self) -> BoardIdentity | None:
@@ -265,6 +277,7 @@ class BridgeClient:
             engine, failure = self._engine, self._failure
             identity = engine.identity if engine.state is ClientState.READY else None
             frames = engine.stats().link.frames_received
+            problem = engine.auth_problem()
         if identity is not None:
             return identity
         self.close()
@@ -272,6 +285,8 @@ class BridgeClient:
             raise engine.refusal
         if failure is not None:
             raise failure
+        if problem is not None:
+            raise AuthenticationError(f"{self.url}: board refused: {problem}")
         raise HandshakeTimeoutError(
             f"{self.url}: no session and handshake within {timeout} s "
             f"({frames} frames received)"

@@ -1,13 +1,17 @@
 """A human-readable console for any board that speaks the protocol (Klipper's console idea).
 
-    python -m firmware_bridge.console URL --catalogue FILE [--send NAME field=value ...]
+    python -m firmware_bridge.console URL --catalogue FILE (--key-file KEY | --no-auth)
+        [--send NAME field=value ...]
 
-connects (session and handshake), prints the decoded traffic live with timestamps, sends
-the messages given with `--send` (in order), prints link statistics every few seconds and at
-the end. Fields marked secret in the catalogue are masked unless `--show-secret` is given
-(bench use only: the catalogue marks as secret what must never reach a public channel,
-R17). `shoectl bridge console` is the same console with the table's catalogue as the
-default.
+connects (session, authentication and handshake), prints the decoded traffic live with
+timestamps, sends the messages given with `--send` (in order), prints link statistics
+every few seconds and at the end. The board's pairing key comes from `--key-file`; a board
+without a key is reached only with `--no-auth`, and every statistics line then says so.
+The port is opened exclusively: while the table (or another console) holds it, the console
+is refused, naming who holds it. Fields marked secret in the catalogue are masked unless
+`--show-secret` is given (bench use only: the catalogue marks as secret what must never
+reach a public channel, R17). `shoectl bridge console` is the same console with the table's
+catalogue as the default.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
+from firmware_bridge.auth import PairingKey, read_key_file
 from firmware_bridge.catalogue import Catalogue
 from firmware_bridge.catalogue_file import load_catalogue
 from firmware_bridge.client import BridgeClient
@@ -35,13 +40,19 @@ def build_parser(prog: str, default_catalogue: Path | None) -> argparse.Argument
     """Return the console's argument parser."""
     parser = argparse.ArgumentParser(
         prog=prog, description="Show a board's decoded traffic live and send it messages.",
-        epilog=f"example: {prog} /dev/ttyACM0 --send show_amount update=5 amount_cents=123456"
-        " --duration 2   (give the URL before --send, whose values run to the next option)",
+        epilog=f"example: {prog} /dev/ttyACM0 --key-file sign.key --send show_amount update=5"
+        " amount_cents=123456 --duration 2   (give the URL before --send, whose values run to"
+        " the next option)",
     )
     parser.add_argument("url", help="the board's port: a device path or any pyserial URL")
     parser.add_argument("--catalogue", type=Path, default=default_catalogue,
                         required=default_catalogue is None, help="the message catalogue TOML")
     parser.add_argument("--board", help="the board kind expected (default: any in the catalogue)")
+    auth = parser.add_mutually_exclusive_group(required=True)
+    auth.add_argument("--key-file", type=Path, metavar="KEY",
+                      help="the board's pairing key file (64 hex digits)")
+    auth.add_argument("--no-auth", action="store_true",
+                      help="the board has no pairing key (auth mode 'none': bench rigs only)")
     parser.add_argument("--firmware", action="append", metavar="VERSION",
                         help="accept only this firmware version (repeatable)")
     parser.add_argument("--baud", type=int, default=DEFAULT_BAUDRATE, help="line speed")
@@ -67,22 +78,25 @@ def main(
     stream = out or sys.stdout
     try:
         catalogue = load_catalogue(args.catalogue)
+        pairing = None if args.no_auth else read_key_file(args.key_file)
     except BridgeError as error:
         stream.write(f"error: {error}\n")
         return 1
-    return Console(args, catalogue, stream).run()
+    return Console(args, catalogue, stream, pairing).run()
 
 
 class Console:
     """One console session: connect, send, watch, report."""
 
-    def __init__(self, args: argparse.Namespace, catalogue: Catalogue, out: TextIO) -> None:
+    def __init__(self, args: argparse.Namespace, catalogue: Catalogue, out: TextIO,
+                 pairing: PairingKey | None = None) -> None:
         self._args = args
         self._out = out
         self._records: queue.Queue[TrafficRecord] = queue.Queue()
         expect = Expectation(args.board, frozenset(args.firmware) if args.firmware else None)
         self._client = BridgeClient(
-            args.url, catalogue, expect, baudrate=args.baud, reveal_secrets=args.show_secret
+            args.url, catalogue, expect, baudrate=args.baud, reveal_secrets=args.show_secret,
+            pairing=pairing,
         )
         self._client.subscribe_traffic(self._records.put)
 
@@ -90,6 +104,8 @@ class Console:
         """Connect, send, watch until the duration ends or Ctrl-C; return the exit status."""
         if self._args.show_secret:
             self._say("WARNING: secret fields are shown; never do this at a live table (R17)")
+        if self._args.no_auth:
+            self._say("WARNING: the board is reached UNAUTHENTICATED (--no-auth): bench rigs only")
         status = 0
         try:
             self._client.connect(self._args.connect_timeout)

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware_bridge import catalogue as cat
+from firmware_bridge.auth import PairingKey, new_nonce
 from firmware_bridge.catalogue import BoardCatalogue, Direction
 from firmware_bridge.clock import Clock
 from firmware_bridge.codec import Codec, FieldValue, Message
@@ -89,7 +90,11 @@ class DeviceEndpoint:
         clock: monotonic seconds (a hand-driven clock in tests).
         timing: link parameters (defaults: PROTOCOL.md's).
         event_capacity: counted events kept unacknowledged at most.
-        event_repeat: seconds before an unacknowledged counted event is sent again.
+        event_repeat: seconds after the host's link acknowledged an event's frame before the
+            event, still unacknowledged by `event_ack`, is sent again.
+        pairing: the key this board is paired with; None for a board without a key (auth
+            mode `none`, bench rigs).
+        nonce_source: makes the board's 16-byte session nonces (tests inject fixed ones).
     """
 
     def __init__(
@@ -101,6 +106,8 @@ class DeviceEndpoint:
         timing: LinkTiming | None = None,
         event_capacity: int = DEFAULT_CAPACITY,
         event_repeat: float = DEFAULT_REPEAT_INTERVAL,
+        pairing: PairingKey | None = None,
+        nonce_source: Callable[[], bytes] = new_nonce,
     ) -> None:
         self.board = board
         self.codec = Codec(board)
@@ -109,7 +116,11 @@ class DeviceEndpoint:
         self._identity = identity
         self._lock = threading.RLock()
         self._decoder = FrameDecoder()
-        self._link = Link(LinkEnd.BOARD, clock, timing)
+        self.pairing = pairing
+        self._clock = clock
+        self._nonce_source = nonce_source
+        self._events_capacity, self._events_repeat = event_capacity, event_repeat
+        self._link = Link(LinkEnd.BOARD, clock, timing, nonce_source, pairing)
         self._events = CountedEventSender(clock, event_capacity, event_repeat)
         self._handlers: dict[str, Handler] = {}
         self._failsafe_handlers: list[FailsafeHandler] = []
@@ -200,6 +211,21 @@ class DeviceEndpoint:
         with self._lock:
             self._link.start()
 
+    def reboot(self) -> None:
+        """Lose power and start again (what a board does after a brown-out).
+
+        A new boot id, no session, no events kept, counts from 1 again, failsafe.
+        """
+        with self._lock:
+            self.boot_id = secrets.randbits(32)
+            self._events = CountedEventSender(self._clock, self._events_capacity,
+                                              self._events_repeat)
+            self._identified = False
+            self._set_failsafe(True)
+            self._link = Link(LinkEnd.BOARD, self._clock, self._link.timing,
+                              self._nonce_source, self.pairing)
+            self._link.start()
+
     def feed(self, data: bytes) -> None:
         """Handle bytes received from the host (any chunking, garbage included)."""
         with self._lock:
@@ -286,11 +312,11 @@ class DeviceEndpoint:
     def _flush_events(self) -> None:
         if not self._identified:
             return
-        for payload in self._events.due():
+        for item in self._events.due(self._link.delivered):
             try:
-                self._link.send(payload)
+                self._events.sent(item, self._link.send(item.payload))
             except SendQueueFullError:
-                return  # the rest go out when the queue drains or at the next repetition
+                return  # the rest go out when the queue drains
 
     def _set_failsafe(self, active: bool) -> None:
         if active == self._failsafe:

@@ -35,12 +35,27 @@ class HandshakeMismatch(BridgeError):  # noqa: N818 - the design guide's name
     """
 
 
+class AuthenticationError(HandshakeMismatch):
+    """The board failed authentication (PROTOCOL.md, "Authentication").
+
+    It is not paired with the host's key, or its auth mode is not the one configured.
+    """
+
+
+class KeyFileError(BridgeError, ValueError):
+    """A pairing key file cannot be read or written, or holds no usable key (names it)."""
+
+
 class HandshakeTimeoutError(BridgeError, TimeoutError):
     """The board did not complete the session and handshake before the deadline."""
 
 
 class TransportError(BridgeError, OSError):
     """The serial port could not be opened, read or written."""
+
+
+class PortInUseError(TransportError):
+    """Another program holds the port (ports are opened exclusively); names it when known."""
 
 
 class BridgeClosedError(BridgeError):

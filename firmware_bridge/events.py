@@ -96,20 +96,38 @@ class CountedEventReceiver:
 
 
 @dataclass(slots=True)
-class _Pending:
+class PendingEvent:
+    """One counted event a board holds until the host acknowledges its count.
+
+    Attributes:
+        count: the event's count.
+        payload: its encoded message.
+        ticket: the link's number for its latest copy in this session (None: no copy was
+            sent in this session).
+        delivered_at: when the host's link was seen to have acknowledged that copy (None:
+            not yet).
+    """
+
     count: int
     payload: bytes
-    sent_at: float | None = None
+    ticket: int | None = None
+    delivered_at: float | None = None
 
 
 class CountedEventSender:
     """Board side: numbers counted events, keeps them until acknowledged, repeats them.
 
+    An event is sent once in each session as soon as the board is identified, and sent
+    again only `repeat_interval` after the host's link acknowledged its latest copy while
+    `event_ack` has still not covered it; so the board's link never holds two copies of
+    one event, and its send queue never holds more than one copy of each event it keeps.
+
     Args:
         clock: monotonic seconds.
         capacity: events kept unacknowledged at most; beyond it new events are dropped
             (their counts are still used, so the host sees the gap).
-        repeat_interval: an unacknowledged event is sent again after this long.
+        repeat_interval: seconds between the host's link acknowledging an event's copy and
+            the next copy.
     """
 
     def __init__(
@@ -121,7 +139,7 @@ class CountedEventSender:
         self._clock = clock
         self._capacity = capacity
         self._repeat_interval = repeat_interval
-        self._pending: deque[_Pending] = deque()
+        self._pending: deque[PendingEvent] = deque()
         self._next_count = 1
         self.dropped = 0
 
@@ -135,7 +153,7 @@ class CountedEventSender:
         if len(self._pending) >= self._capacity:
             self.dropped += 1
             return False
-        self._pending.append(_Pending(count, payload))
+        self._pending.append(PendingEvent(count, payload))
         return True
 
     def acknowledge(self, count: int) -> None:
@@ -144,19 +162,33 @@ class CountedEventSender:
             self._pending.popleft()
 
     def resend_all(self) -> None:
-        """Mark every pending event as never sent (a new session has started)."""
+        """Mark every pending event as not sent (a new session, or `identify` again)."""
         for item in self._pending:
-            item.sent_at = None
+            item.ticket = item.delivered_at = None
 
-    def due(self) -> list[bytes]:
-        """Return the payloads to send now (never sent, or unacknowledged for too long)."""
+    def due(self, delivered: int) -> list[PendingEvent]:
+        """The events to send now, oldest first.
+
+        Args:
+            delivered: the link's count of this session's messages its peer acknowledged
+                (`Link.delivered`): a copy whose ticket is below it has reached the host.
+        """
         now = self._clock()
-        payloads = []
+        found = []
         for item in self._pending:
-            if item.sent_at is None or now - item.sent_at >= self._repeat_interval:
-                item.sent_at = now
-                payloads.append(item.payload)
-        return payloads
+            if item.ticket is None:
+                found.append(item)
+            elif item.ticket < delivered:
+                if item.delivered_at is None:
+                    item.delivered_at = now
+                if now - item.delivered_at >= self._repeat_interval:
+                    found.append(item)
+        return found
+
+    @staticmethod
+    def sent(item: PendingEvent, ticket: int) -> None:
+        """Note that a copy of `item` was handed to the link as message number `ticket`."""
+        item.ticket, item.delivered_at = ticket, None
 
     @property
     def pending(self) -> int:

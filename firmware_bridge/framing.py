@@ -1,12 +1,14 @@
 """Frames on the wire: build them, and decode a byte stream fed in arbitrary chunks.
 
-A frame is ``COBS(body) 0x00`` where the body is
+A frame (protocol version 2) is ``COBS(body) 0x00`` where the body is
 
-    version(1) kind(1) seq(1) ack(1) len(1) payload(len) crc(2, big-endian)
+    version(1) kind(1) seq(1) ack(1) len(1) payload(len) counter(4) tag(8) crc(2)
 
-and the CRC is CRC-16/CCITT-FALSE over every body byte before it. `PROTOCOL.md` is the
-normative description; this module is pure (no I/O, no clock) and never raises on bad
-input: the decoder reports each bad fragment as a `BadFrame` and counts it by kind.
+with big-endian numbers; the tag is the frame's HMAC-SHA256 (truncated) over every byte
+before it (`firmware_bridge.auth`), and the CRC is CRC-16/CCITT-FALSE over every body byte
+before it. `PROTOCOL.md` is the normative description; this module is pure (no I/O, no
+clock, no keys) and never raises on bad input: the decoder reports each bad fragment as a
+`BadFrame` and counts it by kind. Tags are checked by the link layer, which holds the keys.
 """
 
 from __future__ import annotations
@@ -19,14 +21,18 @@ from enum import IntEnum, StrEnum
 from typing import Final
 
 from firmware_bridge import cobs
+from firmware_bridge.auth import COUNTER_SIZE, NONCE_SIZE, TAG_SIZE, AuthMode
 from firmware_bridge.errors import FrameError
 
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2
 HEADER_SIZE: Final = 5
 CRC_SIZE: Final = 2
-MIN_BODY: Final = HEADER_SIZE + CRC_SIZE
-MAX_PAYLOAD: Final = 240
-MAX_BODY: Final = HEADER_SIZE + MAX_PAYLOAD + CRC_SIZE
+TRAILER_SIZE: Final = COUNTER_SIZE + TAG_SIZE + CRC_SIZE
+MIN_BODY: Final = HEADER_SIZE + TRAILER_SIZE
+MIN_FRAGMENT: Final = HEADER_SIZE + CRC_SIZE
+"""The shortest body of any protocol version (version 1's), so another version is told apart."""
+MAX_PAYLOAD: Final = 234
+MAX_BODY: Final = HEADER_SIZE + MAX_PAYLOAD + TRAILER_SIZE
 MAX_ENCODED: Final = MAX_BODY + 1  # COBS adds exactly one byte to a body under 254 bytes
 MAX_WIRE: Final = MAX_ENCODED + 1  # plus the 0x00 delimiter
 DELIMITER: Final = b"\x00"
@@ -42,7 +48,7 @@ def crc16(data: bytes) -> int:
 
 
 class FrameKind(IntEnum):
-    """The frame kinds of protocol version 1 (body offset 1)."""
+    """The frame kinds of protocol version 2 (body offset 1)."""
 
     DATA = 0x01
     ACK = 0x02
@@ -51,45 +57,71 @@ class FrameKind(IntEnum):
     NO_SESSION = 0x05
 
 
-_NONCE_SIZE: Final = 4
+_MODE_SIZE: Final = 1
 _PAYLOAD_RULES: Final[Mapping[FrameKind, tuple[int, int]]] = {
     FrameKind.DATA: (1, MAX_PAYLOAD),
     FrameKind.ACK: (0, 0),
-    FrameKind.RESET: (_NONCE_SIZE, _NONCE_SIZE),
-    FrameKind.RESET_ACK: (_NONCE_SIZE, _NONCE_SIZE),
-    FrameKind.NO_SESSION: (0, 0),
+    FrameKind.RESET: (_MODE_SIZE + NONCE_SIZE, _MODE_SIZE + NONCE_SIZE),
+    FrameKind.RESET_ACK: (_MODE_SIZE + 2 * NONCE_SIZE, _MODE_SIZE + 2 * NONCE_SIZE),
+    FrameKind.NO_SESSION: (_MODE_SIZE, _MODE_SIZE),
 }
+NO_TAG: Final = bytes(TAG_SIZE)
 
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """One decoded frame: its kind, sequence and acknowledgement numbers, and payload.
+    """One decoded frame: its kind, sequence and acknowledgement numbers, payload and tag.
 
     Attributes:
         kind: what the frame is for.
         seq: the sender's sequence number (DATA), or its next one (ACK), else 0.
         ack: the sequence number of the next DATA frame the sender expects to receive.
-        payload: one message (DATA), a 4-byte session nonce (RESET, RESET_ACK), or empty.
+        payload: one message (DATA); the auth mode and nonces (RESET, RESET_ACK); the auth
+            mode (NO_SESSION); empty (ACK).
+        counter: the sender's frame counter in the session (DATA, ACK), else 0.
+        tag: the frame's authentication tag (checked by the link layer, not here).
     """
 
     kind: FrameKind
     seq: int = 0
     ack: int = 0
     payload: bytes = b""
+    counter: int = 0
+    tag: bytes = NO_TAG
 
     @property
-    def nonce(self) -> int:
-        """The session nonce carried by a RESET or RESET_ACK frame (big-endian u32)."""
-        return int.from_bytes(self.payload[:_NONCE_SIZE], "big")
+    def auth_mode(self) -> int:
+        """The auth mode byte of a RESET, RESET_ACK or NO_SESSION frame."""
+        return self.payload[0] if self.payload else -1
+
+    @property
+    def host_nonce(self) -> bytes:
+        """The host's session nonce carried by a RESET or RESET_ACK frame."""
+        return self.payload[_MODE_SIZE : _MODE_SIZE + NONCE_SIZE]
+
+    @property
+    def board_nonce(self) -> bytes:
+        """The board's session nonce carried by a RESET_ACK frame."""
+        return self.payload[_MODE_SIZE + NONCE_SIZE : _MODE_SIZE + 2 * NONCE_SIZE]
 
 
-def nonce_payload(nonce: int) -> bytes:
-    """Return the 4-byte payload of a RESET or RESET_ACK frame carrying `nonce`."""
-    return nonce.to_bytes(_NONCE_SIZE, "big")
+def reset_payload(mode: AuthMode, host_nonce: bytes) -> bytes:
+    """The payload of a RESET: the host's auth mode and its session nonce."""
+    return bytes((mode,)) + host_nonce
 
 
-def encode_body(frame: Frame) -> bytes:
-    """Return the unstuffed body of `frame`: header, payload and CRC.
+def reset_ack_payload(mode: AuthMode, host_nonce: bytes, board_nonce: bytes) -> bytes:
+    """The payload of a RESET_ACK: the auth mode, the host's nonce and the board's."""
+    return bytes((mode,)) + host_nonce + board_nonce
+
+
+def no_session_payload(mode: AuthMode) -> bytes:
+    """The payload of a NO_SESSION: the board's auth mode."""
+    return bytes((mode,))
+
+
+def covered_bytes(frame: Frame) -> bytes:
+    """The bytes a frame's tag covers: header, payload and counter (body offsets 0 to 8+N).
 
     Raises:
         FrameError: if a number is out of range or the payload length is wrong for the kind.
@@ -103,8 +135,22 @@ def encode_body(frame: Frame) -> bytes:
     for name, number in (("seq", frame.seq), ("ack", frame.ack)):
         if not 0 <= number <= 0xFF:
             raise FrameError(f"{name} {number} does not fit in one byte")
+    if not 0 <= frame.counter <= 0xFFFF_FFFF:
+        raise FrameError(f"counter {frame.counter} does not fit in four bytes")
     head = bytes((PROTOCOL_VERSION, frame.kind, frame.seq, frame.ack, len(frame.payload)))
-    unchecked = head + frame.payload
+    return head + frame.payload + frame.counter.to_bytes(COUNTER_SIZE, "big")
+
+
+def encode_body(frame: Frame) -> bytes:
+    """Return the unstuffed body of `frame`: header, payload, counter, tag and CRC.
+
+    Raises:
+        FrameError: if a number is out of range, the payload length is wrong for the kind,
+            or the tag is not 8 bytes.
+    """
+    if len(frame.tag) != TAG_SIZE:
+        raise FrameError(f"the tag is {len(frame.tag)} bytes; it must be {TAG_SIZE}")
+    unchecked = covered_bytes(frame) + frame.tag
     return unchecked + crc16(unchecked).to_bytes(CRC_SIZE, "big")
 
 
@@ -150,7 +196,7 @@ class DecoderStats:
 
 def parse_body(body: bytes) -> Frame | BadFrame:
     """Check an unstuffed body and return its frame, or the reason it is bad."""
-    if len(body) < MIN_BODY:
+    if len(body) < MIN_FRAGMENT:
         return BadFrame(FrameErrorKind.JUNK, f"{len(body)} bytes is shorter than any frame", body)
     expected, received = crc16(body[:-CRC_SIZE]), int.from_bytes(body[-CRC_SIZE:], "big")
     if expected != received:
@@ -175,7 +221,10 @@ def _checked_frame(body: bytes, length: int) -> Frame | BadFrame:
     if not low <= length <= high:
         detail = f"{kind.name} frame with a {length}-byte payload (allowed {low}..{high})"
         return BadFrame(FrameErrorKind.BAD_LENGTH, detail, body)
-    return Frame(kind, body[2], body[3], bytes(body[HEADER_SIZE : HEADER_SIZE + length]))
+    end = HEADER_SIZE + length
+    counter = int.from_bytes(body[end : end + COUNTER_SIZE], "big")
+    tag = bytes(body[end + COUNTER_SIZE : end + COUNTER_SIZE + TAG_SIZE])
+    return Frame(kind, body[2], body[3], bytes(body[HEADER_SIZE:end]), counter, tag)
 
 
 class FrameDecoder:

@@ -54,7 +54,8 @@ class Expectation:
     Attributes:
         board_kind: the kind of board that must answer; None accepts any kind the
             catalogue defines (the console uses this).
-        firmware_versions: the firmware versions accepted; None accepts any.
+        firmware_versions: the firmware versions accepted; None accepts any, an empty set
+            none (a configuration that lists no version).
     """
 
     board_kind: str | None = None
@@ -83,7 +84,8 @@ class Expectation:
             note("board kind", repr(self.board_kind), repr(identity.board_kind))
         versions = self.firmware_versions
         if versions is not None and identity.firmware_version not in versions:
-            note("firmware version", " or ".join(map(repr, sorted(versions))),
+            note("firmware version",
+                 " or ".join(map(repr, sorted(versions))) or "a listed version (none is listed)",
                  repr(identity.firmware_version))
         board = self._board(identity.board_kind, catalogue)
         if board is None:

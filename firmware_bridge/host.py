@@ -14,13 +14,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from firmware_bridge import auth
 from firmware_bridge import catalogue as cat
+from firmware_bridge.auth import PairingKey
 from firmware_bridge.catalogue import BoardCatalogue, Catalogue
 from firmware_bridge.clock import Clock
 from firmware_bridge.codec import Codec, FieldValue, Message
 from firmware_bridge.errors import BridgeError, CodecError, HandshakeMismatch, LinkDownError
 from firmware_bridge.events import CountedEventReceiver
 from firmware_bridge.framing import BadFrame, Frame, FrameDecoder
+from firmware_bridge.guard import authentication_problem
 from firmware_bridge.handshake import BoardIdentity, Expectation
 from firmware_bridge.link import Delivered, Link, LinkEnd, LinkLost, LinkTiming, SessionUp
 from firmware_bridge.status import (
@@ -81,6 +84,8 @@ class HostEndpoint:
         ack_on: "receipt" acknowledges each new counted event as it is delivered;
             "handled" delivers it unacknowledged and acknowledges only what the owner
             declares handled with `acknowledge_handled` (PROTOCOL.md, "Counted events").
+        pairing: the key the board is paired with; None for auth mode `none` (a board
+            without a key, accepted only where its configuration says so).
 
     Raises:
         ValueError: if `ack_on` is neither "receipt" nor "handled".
@@ -90,6 +95,7 @@ class HostEndpoint:
         self, where: str, catalogue: Catalogue, expect: Expectation, clock: Clock, *,
         timing: LinkTiming | None = None, event_baseline: EventBaseline | None = None,
         history: int = 200, reveal_secrets: bool = False, ack_on: AckOn = "receipt",
+        pairing: PairingKey | None = None,
     ) -> None:
         if ack_on not in ACK_ON:
             raise ValueError(f"{where}: ack_on must be 'receipt' or 'handled', not {ack_on!r}")
@@ -98,7 +104,9 @@ class HostEndpoint:
         self._expect = expect
         self._clock = clock
         self._reveal = reveal_secrets
-        self._link = Link(LinkEnd.HOST, clock, timing)
+        self.pairing = pairing
+        self.auth = auth.auth_status(pairing)  # for status lines: "paired (key ...)" or "none ..."
+        self._link = Link(LinkEnd.HOST, clock, timing, pairing=pairing)
         self._decoder = FrameDecoder()
         self._codec = Codec(LINK_ONLY)
         self.state = ClientState.IDLE
@@ -124,6 +132,10 @@ class HostEndpoint:
     def board(self) -> BoardCatalogue:
         """The catalogue in use: the board's after a handshake, else only link messages."""
         return self._codec.board
+
+    def auth_problem(self) -> str | None:
+        """Why no session opened, if authentication is the reason (None: it is not)."""
+        return authentication_problem(self._link.stats(), self.pairing)
 
     def start(self) -> None:
         """Start opening sessions (RESET every 200 ms until a board answers)."""
@@ -232,7 +244,7 @@ class HostEndpoint:
         return BridgeStats(
             self.state, self._link.stats(), self._decoder.stats(), counts["sent"],
             counts["received"], counts["duplicates"], counts["missed"],
-            counts["undecodable"], counts["board_errors"],
+            counts["undecodable"], counts["board_errors"], self.auth,
         )
 
     # ------------------------------------------------------------------ internals
@@ -244,7 +256,8 @@ class HostEndpoint:
             elif isinstance(event, SessionUp):
                 self.state = ClientState.HANDSHAKING
                 self._codec = Codec(LINK_ONLY)
-                self._record(TrafficDirection.LINK, f"session {event.session:08x} up")
+                self._record(TrafficDirection.LINK,
+                             f"session {event.session[:4].hex()} up, auth {self.auth}")
                 self._send_identify()
             else:
                 self._on_link_lost(event)
@@ -300,9 +313,11 @@ class HostEndpoint:
         restarted = self._receiver.on_identity(identity.boot_id)
         if restarted:
             self._handled = 0
-        self._record(TrafficDirection.LINK, f"handshake passed: {identity.describe()}")
-        logger.info("%s: connected: %s", self.where, identity.describe())
-        self._notices.append(Connected(self.where, identity, restarted))
+        self._record(TrafficDirection.LINK,
+                     f"handshake passed: {identity.describe()} auth={self.auth}")
+        logger.info("%s: connected: %s auth=%s", self.where, identity.describe(), self.auth)
+        key_id = self.pairing.key_id if self.pairing else None
+        self._notices.append(Connected(self.where, identity, restarted, key_id))
 
     def _refuse(self, error: HandshakeMismatch) -> None:
         logger.error("%s", error)

@@ -4,22 +4,34 @@ Pure logic with an injected clock and no I/O, used unchanged at both ends: the h
 it as `LinkEnd.HOST` (it opens sessions with RESET), a board as `LinkEnd.BOARD` (it answers
 RESET and announces NO_SESSION while it has none). The owner feeds decoded frames to
 `on_frame`, calls `poll` after every feed and at least every few tens of milliseconds,
-writes what `take_output` returns, and handles what `take_events` returns. The rules are
-PROTOCOL.md's "Link layer" section; the constants are `LinkTiming`'s defaults.
+writes what `take_output` returns, and handles what `take_events` returns. Every frame
+passes the link's `FrameGuard` first (authentication: tag, frame counter, auth mode), so a
+forged or replayed frame is counted and dropped before it can touch a sequence number. The
+rules are PROTOCOL.md's "Authentication" and "Link layer" sections; the constants are
+`LinkTiming`'s defaults.
 """
 
 from __future__ import annotations
 
-import secrets
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from firmware_bridge.auth import AuthMode, PairingKey, SessionKeys, new_nonce
 from firmware_bridge.clock import Clock
 from firmware_bridge.errors import LinkDownError, SendQueueFullError
-from firmware_bridge.framing import DELIMITER, Frame, FrameKind, encode_frame, nonce_payload
+from firmware_bridge.framing import (
+    DELIMITER,
+    Frame,
+    FrameKind,
+    encode_frame,
+    no_session_payload,
+    reset_ack_payload,
+    reset_payload,
+)
+from firmware_bridge.guard import FrameGuard
 
 SEQ_MODULO: Final = 256
 MAX_WINDOW: Final = 127  # half the sequence space, so "behind" and "ahead" never overlap
@@ -75,9 +87,9 @@ class Delivered:
 
 @dataclass(frozen=True, slots=True)
 class SessionUp:
-    """A session started (`session` is its nonce)."""
+    """A session started (`session` is the host's nonce that opened it)."""
 
-    session: int
+    session: bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +121,11 @@ class LinkStats:
     ignored_frames: int
     in_flight: int
     queued: int
+    auth: AuthMode = AuthMode.NONE
+    bad_macs: int = 0
+    replayed: int = 0
+    auth_mismatches: int = 0
+    peer_auth: AuthMode | None = None
 
 
 @dataclass(slots=True)
@@ -126,10 +143,6 @@ class _Counters:
     ignored_frames: int = 0
 
 
-def _random_nonce() -> int:
-    return secrets.randbits(32) or 1
-
-
 class Link:
     """One end of a link. Not thread-safe: its owner serialises calls.
 
@@ -137,7 +150,8 @@ class Link:
         role: HOST opens sessions; BOARD answers them.
         clock: monotonic seconds.
         timing: timing and window parameters.
-        nonce_source: makes session nonces (tests inject a predictable one).
+        nonce_source: makes 16-byte session nonces (tests inject a predictable one).
+        pairing: the pairing key shared with the peer; None for auth mode `none`.
     """
 
     def __init__(
@@ -145,17 +159,18 @@ class Link:
         role: LinkEnd,
         clock: Clock,
         timing: LinkTiming | None = None,
-        nonce_source: Callable[[], int] = _random_nonce,
+        nonce_source: Callable[[], bytes] = new_nonce,
+        pairing: PairingKey | None = None,
     ) -> None:
         self.role = role
         self.timing = timing or LinkTiming()
         self._clock = clock
         self._nonce_source = nonce_source
+        self._guard = FrameGuard(host=role is LinkEnd.HOST, key=pairing)
         self._state = LinkState.DOWN
-        self._session = 0
-        self._pending_nonce = 0
-        self._tx_seq = 0
-        self._rx_seq = 0
+        self._session = self._pending_nonce = self._board_nonce = b""
+        self._queued_total = self._acked_total = 0
+        self._tx_seq = self._rx_seq = 0
         self._in_flight: deque[tuple[int, bytes]] = deque()
         self._waiting: deque[bytes] = deque()
         self._ack_due = False
@@ -175,9 +190,14 @@ class Link:
         return self._state
 
     @property
-    def session(self) -> int:
-        """The nonce of the current (or last) session; 0 before the first."""
+    def session(self) -> bytes:
+        """The host nonce of the current (or last) session; empty before the first."""
         return self._session
+
+    @property
+    def delivered(self) -> int:
+        """Messages of this session the peer's link has acknowledged (`send` numbers below)."""
+        return self._acked_total
 
     def start(self) -> None:
         """Begin: a HOST sends RESET (and keeps doing so until answered); a BOARD NO_SESSION."""
@@ -185,8 +205,12 @@ class Link:
         self._output.append(DELIMITER)
         self._begin_down()
 
-    def send(self, payload: bytes) -> None:
+    def send(self, payload: bytes) -> int:
         """Queue one message payload for reliable, in-order delivery.
+
+        Returns:
+            The message's number in this session (0, 1, 2, ...): it is delivered (the
+            peer's link acknowledged it) once `delivered` is above it.
 
         Raises:
             LinkDownError: if no session is up.
@@ -197,7 +221,9 @@ class Link:
         if len(self._waiting) >= self.timing.queue_limit:
             raise SendQueueFullError(f"{len(self._waiting)} messages already wait for the link")
         self._waiting.append(payload)
+        number, self._queued_total = self._queued_total, self._queued_total + 1
         self._fill_window()
+        return number
 
     def on_frame(self, frame: Frame) -> None:
         """Handle one frame the decoder accepted."""
@@ -209,7 +235,7 @@ class Link:
         elif self._state is not LinkState.UP:
             self._count.ignored_frames += 1
             self._no_session_due = self.role is LinkEnd.BOARD
-        else:
+        elif self._guard.admit(frame):
             self._last_rx = self._clock()
             self._apply_ack(frame.ack)
             if frame.kind is FrameKind.DATA:
@@ -237,12 +263,13 @@ class Link:
 
     def stats(self) -> LinkStats:
         """Return a snapshot of the counters."""
-        counts = self._count
+        counts, guard = self._count, self._guard.stats()
         return LinkStats(
             self._state, counts.sessions, counts.link_downs, counts.data_sent,
             counts.retransmissions, counts.data_received, counts.duplicates,
             counts.out_of_order, counts.acks_sent, counts.frames_received, counts.bad_acks,
-            counts.ignored_frames, len(self._in_flight), len(self._waiting),
+            counts.ignored_frames, len(self._in_flight), len(self._waiting), guard.mode,
+            guard.bad_macs, guard.replayed, guard.auth_mismatches, guard.peer_mode,
         )
 
     def stop(self, reason: str) -> None:
@@ -259,39 +286,53 @@ class Link:
 
     def _on_session_frame(self, frame: Frame) -> None:
         if self.role is LinkEnd.BOARD and frame.kind is FrameKind.RESET:
-            self._answer_reset(frame.nonce)
+            if self._guard.admit_beacon(frame):
+                self._answer_reset(frame.host_nonce)
         elif self.role is LinkEnd.HOST and frame.kind is FrameKind.RESET_ACK:
-            self._on_reset_ack(frame.nonce)
+            self._on_reset_ack(frame)
         elif self.role is LinkEnd.HOST and frame.kind is FrameKind.NO_SESSION:
+            if not self._guard.admit_beacon(frame):
+                return
             self._last_rx = self._clock()
             if self._state is LinkState.UP:
                 self._go_down("the board has no session (it restarted or timed out)")
         else:
             self._count.ignored_frames += 1
 
-    def _answer_reset(self, nonce: int) -> None:
-        self._last_rx = self._clock()
+    def _answer_reset(self, nonce: bytes) -> None:
+        if not any(nonce):
+            self._count.ignored_frames += 1  # an all-zero nonce opens nothing
+            return
+        # Repeated for the session that is up (the host missed the RESET_ACK): answer again
+        # and go on unchanged; a RESET (which anyone may replay) does not count for liveness.
         if not (self._state is LinkState.UP and nonce == self._session):
+            self._last_rx = self._clock()
             if self._state is LinkState.UP:
                 self._go_down("the host started a new session", beacon=False)
-            self._open_session(nonce)
-        self._emit(Frame(FrameKind.RESET_ACK, payload=nonce_payload(nonce)))
+            self._board_nonce = self._nonce_source()
+            self._open_session(nonce, self._guard.session_keys(nonce, self._board_nonce))
+        self._emit(Frame(FrameKind.RESET_ACK, payload=reset_ack_payload(
+            self._guard.mode, nonce, self._board_nonce)))
 
-    def _on_reset_ack(self, nonce: int) -> None:
-        if self._state is LinkState.DOWN and nonce == self._pending_nonce:
-            self._last_rx = self._clock()
-            self._open_session(nonce)
-        else:
+    def _on_reset_ack(self, frame: Frame) -> None:
+        if self._state is not LinkState.DOWN or frame.host_nonce != self._pending_nonce:
             self._count.ignored_frames += 1
+            return
+        keys = self._guard.admit_reset_ack(frame)
+        if keys is not None:
+            self._last_rx = self._clock()
+            self._open_session(frame.host_nonce, keys)
 
-    def _open_session(self, nonce: int) -> None:
+    def _open_session(self, host_nonce: bytes, keys: SessionKeys) -> None:
         self._state = LinkState.UP
-        self._session = nonce
+        self._session = host_nonce
+        self._guard.open(keys)
         self._tx_seq = self._rx_seq = 0
+        self._queued_total = self._acked_total = 0
         self._ack_due = self._no_session_due = False
         self._reset_retransmission()
         self._count.sessions += 1
-        self._events.append(SessionUp(nonce))
+        self._events.append(SessionUp(host_nonce))
 
     def _go_down(self, reason: str, *, beacon: bool = True) -> None:
         discarded = len(self._in_flight) + len(self._waiting)
@@ -305,14 +346,15 @@ class Link:
 
     def _begin_down(self) -> None:
         self._state = LinkState.DOWN
-        self._pending_nonce = self._nonce_source() if self.role is LinkEnd.HOST else 0
+        self._pending_nonce = self._nonce_source() if self.role is LinkEnd.HOST else b""
         self._send_down_beacon()
 
     def _send_down_beacon(self) -> None:
+        mode = self._guard.mode
         if self.role is LinkEnd.HOST:
-            self._emit(Frame(FrameKind.RESET, payload=nonce_payload(self._pending_nonce)))
+            self._emit(Frame(FrameKind.RESET, payload=reset_payload(mode, self._pending_nonce)))
         else:
-            self._emit(Frame(FrameKind.NO_SESSION))
+            self._emit(Frame(FrameKind.NO_SESSION, payload=no_session_payload(mode)))
         self._no_session_due = False
 
     def _poll_down(self, now: float) -> None:
@@ -344,6 +386,7 @@ class Link:
             return
         for _ in range(acked):
             self._in_flight.popleft()
+        self._acked_total += acked
         if acked:
             self._reset_retransmission()
             self._fill_window()
@@ -370,6 +413,9 @@ class Link:
     # ------------------------------------------------------------------ timers
 
     def _poll_up(self, now: float) -> None:
+        if self._guard.exhausted:
+            self._go_down("frame counter exhausted; a new session starts")
+            return
         if now - self._last_rx > self.timing.link_timeout:
             silent_ms = round((now - self._last_rx) * 1000)
             self._go_down(f"nothing received for {silent_ms} ms")
@@ -393,5 +439,7 @@ class Link:
             self._emit_data(entry)
 
     def _emit(self, frame: Frame) -> None:
-        self._output.append(encode_frame(frame))
+        if frame.kind in (FrameKind.DATA, FrameKind.ACK) and self._guard.spent:
+            return  # never reuse a counter value; the next poll ends the session
+        self._output.append(encode_frame(self._guard.seal(frame)))
         self._last_tx = self._clock()

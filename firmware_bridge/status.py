@@ -29,11 +29,20 @@ class ClientState(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Connected:
-    """A session is up and the board passed the handshake (after every reconnection too)."""
+    """A session is up and the board passed the handshake (after every reconnection too).
+
+    Attributes:
+        url: the board's port.
+        identity: what the board reported.
+        restarted: the board's boot id changed: it restarted and counts events from 1.
+        key_id: the id of the pairing key the session was authenticated with; None when
+            the board is accepted unauthenticated (auth mode `none`).
+    """
 
     url: str
     identity: BoardIdentity
     restarted: bool
+    key_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,13 +149,16 @@ class BridgeStats:
     missed_events: int
     undecodable: int
     board_errors: int
+    auth: str = "none (UNAUTHENTICATED)"
 
     def summary(self) -> str:
         """Return the counters on one line, e.g. for the console."""
         link, decoder = self.link, self.decoder
         errors = " ".join(f"{kind}={n}" for kind, n in sorted(decoder.errors.items())) or "none"
         return (
-            f"state={self.state} sent={self.messages_sent} received={self.messages_received} "
+            f"state={self.state} auth={self.auth} bad_macs={link.bad_macs} "
+            f"replayed={link.replayed} sent={self.messages_sent} "
+            f"received={self.messages_received} "
             f"retransmissions={link.retransmissions} duplicates={link.duplicates} "
             f"out_of_order={link.out_of_order} link_downs={link.link_downs} "
             f"duplicate_events={self.duplicate_events} missed_events={self.missed_events} "

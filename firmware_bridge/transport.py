@@ -1,16 +1,20 @@
 """The serial port, opened by URL, with a reader thread: the only host module doing I/O.
 
 Any pyserial URL works: a device path, a udev name, `hwgrep://`, `socket://`, `loop://`,
-`spy://` (traffic capture for field debugging), or a pty path from an emulator. The reader
-thread only reads and hands the bytes on; every error it meets is handed to `on_error` and
-logged, so it never dies silently. Writes are serialised by a lock. `ThreadedTransport` is
-that life cycle for any byte pipe; `SerialTransport` and the drivers' USB transport build on
-it.
+`spy://` (traffic capture for field debugging), or a pty path from an emulator. A port is
+opened exclusively (an advisory `flock`, pyserial's `exclusive=True`): a second opener, such
+as a console started beside the running table, is refused with `PortInUseError` naming the
+program that holds the port when `/proc/locks` tells. The reader thread only reads and hands
+the bytes on; every error it meets is handed to `on_error` and logged, so it never dies
+silently. Writes are serialised by a lock. `ThreadedTransport` is that life cycle for any
+byte pipe; `SerialTransport` and the drivers' USB transport build on it.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -18,7 +22,7 @@ from typing import ClassVar, Final, Generic, Protocol, TypeVar
 
 import serial
 
-from firmware_bridge.errors import BridgeClosedError, TransportError
+from firmware_bridge.errors import BridgeClosedError, BridgeError, PortInUseError, TransportError
 
 logger = logging.getLogger(__name__)
 
@@ -92,6 +96,8 @@ class ThreadedTransport(ABC, Generic[PipeT]):
         open_errors: tuple[type[Exception], ...] = (*self.pipe_errors, ValueError)
         try:
             pipe = self._open_pipe()
+        except BridgeError:
+            raise
         except open_errors as error:
             raise TransportError(f"{self.url}: cannot open: {error}") from error
         self._pipe = pipe
@@ -195,7 +201,17 @@ class SerialTransport(ThreadedTransport[serial.Serial]):
         self._baudrate = baudrate
 
     def _open_pipe(self) -> serial.Serial:
-        return serial.serial_for_url(self.url, baudrate=self._baudrate, timeout=self._tick)
+        try:
+            return serial.serial_for_url(self.url, baudrate=self._baudrate, timeout=self._tick,
+                                         exclusive=True)
+        except serial.SerialException as error:
+            if error.errno not in (errno.EAGAIN, errno.EWOULDBLOCK):
+                raise
+            holder = port_holder(self.url)
+            raise PortInUseError(
+                f"{self.url}: cannot open: the port is in use by "
+                f"{holder or 'another program'}; a port is opened by one program at a "
+                "time (stop it first)") from None
 
     def _read(self, pipe: serial.Serial) -> bytes:
         return bytes(pipe.read(max(1, pipe.in_waiting)))
@@ -205,3 +221,44 @@ class SerialTransport(ThreadedTransport[serial.Serial]):
 
     def _release(self, pipe: serial.Serial) -> None:
         pipe.close()
+
+
+def port_holder(url: str) -> str | None:
+    """Who holds the exclusive lock on the port at `url`, from `/proc/locks` (Linux).
+
+    Returns:
+        "pid N (command line)", "this process (pid N)", or None when it cannot be told (not
+        a local device, no `/proc`, or the lock is gone).
+    """
+    path = url.split("://", 1)[1].split("?", 1)[0] if "://" in url else url
+    try:
+        status = os.stat(path)
+        with open("/proc/locks", encoding="ascii") as locks:
+            lines = locks.read().splitlines()
+    except OSError:
+        return None
+    wanted = (os.major(status.st_dev), os.minor(status.st_dev), status.st_ino)
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 6 or fields[1] != "FLOCK":
+            continue
+        pid, where = fields[4], fields[5].split(":")
+        try:
+            found = (int(where[0], 16), int(where[1], 16), int(where[2]))
+        except (IndexError, ValueError):
+            continue
+        if found == wanted:
+            return _describe_pid(int(pid))
+    return None
+
+
+def _describe_pid(pid: int) -> str:
+    if pid == os.getpid():
+        return f"this process (pid {pid})"
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            words = handle.read().split(b"\0")
+    except OSError:
+        return f"pid {pid}"
+    command = " ".join(word.decode(errors="replace") for word in words if word)
+    return f"pid {pid} ({command[:80]})" if command else f"pid {pid}"

@@ -16,6 +16,7 @@ from controller.service.runtime import ControllerEvent
 from controller.service.tableconfig import TableFile
 from controller.sim import rig
 from drivers.registry import BuildOptions
+from firmware_bridge import write_key_file
 from tests.controller.helpers import SCRIPT_BETS, reference_rounds
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
@@ -144,7 +145,10 @@ def test_a_card_received_but_never_journalled_is_taken_after_a_power_loss(
     assert shoe_emulator.stats().events_pending == 2  # card_read and card_out
     opts = options("blackjack")
     devices = rig.rig_devices(opts.config.table, 3, 1, None)
-    devices["shoe"] = {"kind": "serial", "url": shoe_emulator.path}  # the same board
+    key_file = tmp_path / "shoe.key"  # the same board, as a real one: its key, its firmware
+    write_key_file(key_file, shoe_emulator.pairing)
+    devices["shoe"] = {"kind": "serial", "url": shoe_emulator.path, "key_file": str(key_file),
+                       "firmware": [shoe_emulator.firmware_version]}
     (tmp_path / "ports2").mkdir()
     again = build_app(TableFile("test", opts.config, {"devices": devices}),
                       allow_emulated=True, state_dir=app.state_dir, devices=devices, burn=False,

@@ -139,10 +139,14 @@ name = "NSPAWN-01"
 [devices.shoe]
 kind = "serial"
 url = "/run/shoectl-emu/shoe/port"
+key_file = "/run/shoectl-emu/shoe/port.key"
+firmware = ["emulated-1.0"]
 
 [devices.layout]
 kind = "serial"
 url = "/run/shoectl-emu/layout/port"
+key_file = "/run/shoectl-emu/layout/port.key"
+firmware = ["emulated-1.0"]
 bet_sensors = { "seat1.blazing7s" = 1, "seat2.blazing7s" = 2 }
 buttons = { no_more_bets = 10, shuffle_done = 11, new_shoe = 12 }
 
@@ -157,10 +161,13 @@ shuffle = 11
 [devices.sign]
 kind = "serial"
 url = "/run/shoectl-emu/sign/port"
+key_file = "/run/shoectl-emu/sign/port.key"
+firmware = ["emulated-1.0"]
 """
 
 # One emulator per board, as the service's user (so it may open the pty), commands
-# readable from a FIFO the probe can write to.
+# readable from a FIFO the probe can write to. Each pairs itself with a fresh key in
+# <dir>/port.key (mode 0600, the service's user), the key_file the configuration names.
 EMULATOR_SCRIPT = """\
 #!/bin/sh
 set -eu

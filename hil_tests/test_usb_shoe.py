@@ -2,9 +2,13 @@
 
 import pytest
 
+from drivers.config import UsbPortConfig
 from drivers.emulated.shoe_model import deck
+from drivers.emulated.usb import EmulatedUsbBackend
 from drivers.events import CardDrawn, LinkDown, LinkUp, ShoeLoaded
-from drivers.registry import Devices, build_devices
+from drivers.registry import EMULATED_USB_IDS, Devices, build_devices
+from drivers.usb import UsbTransport
+from firmware_bridge import PortInUseError
 
 USB_SHOE = {"shoe": {"kind": "emulated", "transport": "usb", "script": deck()[:30]}}
 
@@ -43,3 +47,14 @@ def test_usb_shoe_deals_survives_unplug_and_loses_nothing(table, usb_rig):
     assert [card.code for card in drawn] == deck()[:30]
     assert emulator.usb.host_writes > 0
     assert shoe.query_state().cards_out == 30
+
+
+@pytest.mark.needs("usb", "emulated")
+def test_a_second_program_cannot_claim_the_usb_shoe(usb_rig):
+    emulator, shoe = usb_rig.emulators["shoe"], usb_rig.shoe
+    second = UsbTransport(UsbPortConfig(*EMULATED_USB_IDS),
+                          backend=EmulatedUsbBackend(emulator.usb))
+    with pytest.raises(PortInUseError, match=r"^usb:1209:5353/EMU-SHOE-1: cannot open: the "
+                                             "device is in use by another program"):
+        second.open(lambda data: None, lambda: None, lambda error: None)
+    assert shoe.link_up  # the table's own connection goes on

@@ -183,7 +183,9 @@ def _start(device: Any, name: str) -> Check:
         return Check(name, "handshake", False, f"{type(exc).__name__}: {exc}")
     if not device.link_up:
         return Check(name, "handshake", False, "link not up after start")
-    return Check(name, "handshake", True, "answered" + (" (EMULATED)" if device.emulated else ""))
+    marks = (" (EMULATED)" if device.emulated else "") + (
+        " (UNAUTHENTICATED)" if getattr(device, "authenticated", True) is False else "")
+    return Check(name, "handshake", True, "answered" + marks)
 
 
 def check_shoe(shoe: ShoeScanner) -> list[Check]:

@@ -11,7 +11,7 @@ import sys
 from typing import Final, Protocol, cast
 
 COMMANDS: Final[dict[str, tuple[str, str]]] = {
-    "bridge": ("drivers.console", "bridge console: a board's decoded traffic live; send messages"),
+    "bridge": ("drivers.console", "bridge console|pair: a board's traffic live; pair a board"),
     "console": ("controller.cli.console_command",
                 "make the pit view's credential (hash-password)"),
     "diagram": ("controller.cli.diagram_command",

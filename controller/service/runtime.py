@@ -117,6 +117,7 @@ class TableRuntime:
         self.config_hash = config_hash
         self.shown: PublicView | None = None
         self.pending_faults: dict[int, ev.ShoeFaultKind] = {}
+        self.shoe_conditions: set[str] = set()  # lid open, jam: what the shoe reports now
         self.handled = 0
         self.handled_kinds: dict[str, int] = {}
         self.journal_healthy = True
@@ -231,6 +232,11 @@ class TableRuntime:
         if event.kind in (ev.ShoeFaultKind.UNREADABLE, ev.ShoeFaultKind.FACE_UP):
             self.pending_faults[event.count] = event.kind  # its CardDrawn follows
             return "", {}
+        if event.kind in _SHOE_CONDITIONS:
+            if event.active:
+                self.shoe_conditions.add(event.kind.value)
+            else:
+                self.shoe_conditions.discard(event.kind.value)
         if not event.active:
             self._commit(self.model, [Journal("shoe:cleared", {"condition": event.kind.value})])
             return "", {}
@@ -290,10 +296,27 @@ class TableRuntime:
         return name, ({"seat": int(arg)} if arg.isdigit() else {})
 
     def _key(self, event: ev.KeySwitchTurned) -> tuple[str, dict[str, Any]]:
+        # Supervisor actions come only from the Pi's GPIO switch or a board that proved its
+        # pairing key (R10, R12); the journal names the switch either way.
+        if not event.authenticated:
+            self._commit(self.model, [
+                Journal("supervisor:key_refused", {"device": event.device, "key": event.key,
+                                                   "position": event.position}),
+                OpLog(f"key switch refused: {event.key} is not authenticated", "warning")])
+            return "", {}
         if event.position == "normal":
             return "key_off", {}
         self.model.key_on = f"{event.device}:{event.position}"
-        self._commit(self.model, [Journal("supervisor:key_on", {"who": self.model.key_on})])
+        self._commit(self.model, [Journal("supervisor:key_on", {"who": self.model.key_on,
+                                                               "key": event.key})])
+        if self.model.state in HOLD_STATES and self.shoe_conditions:
+            conditions = sorted(self.shoe_conditions)
+            self._commit(self.model, [
+                Journal("supervisor:clear_refused", {"who": self.model.key_on,
+                                                     "shoe": conditions}),
+                OpLog(f"hold not cleared: the shoe still reports {', '.join(conditions)}",
+                      "warning")])
+            return "", {}
         if self.model.state in HOLD_STATES:
             return "supervisor_clear", {"who": self.model.key_on}
         if event.position == "reset":
@@ -342,6 +365,9 @@ class TableRuntime:
 
 
 _BUTTON_ALIASES = {"shuffle": "shuffle_done", "clear": "clear_round"}
+
+_SHOE_CONDITIONS = (ev.ShoeFaultKind.JAM, ev.ShoeFaultKind.LID_OPEN)
+"""Shoe conditions that last until the shoe reports them cleared."""
 
 _SHOE_FAULTS = {
     ev.ShoeFaultKind.CUT_CARD: "cut_card",

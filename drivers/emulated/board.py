@@ -1,9 +1,10 @@
 """What every byte-level board emulator shares: the board's protocol engine behind a real port.
 
-A `BoardEmulator` runs `firmware_bridge.device.DeviceEndpoint` (identify, link layer as the
-board, counted events, failsafe) on a `DeviceRunner` thread, behind a real pseudo-terminal
-(`PtyPort`, with a stable symlink) or an emulated USB device (`EmulatedUsbDevice`). The
-shoe, layout and sign emulators add what their board is for on top.
+A `BoardEmulator` runs `firmware_bridge.device.DeviceEndpoint` (identify, authentication
+and link layer as the board, counted events, failsafe) on a `DeviceRunner` thread, behind a
+real pseudo-terminal (`PtyPort`, with a stable symlink) or an emulated USB device
+(`EmulatedUsbDevice`). It holds the pairing key it is given (`pairing`), or none (auth mode
+`none`). The shoe, layout and sign emulators add what their board is for on top.
 
 Fault stimulus (both directions, byte level):
     `faults` (the endpoint's `FaultInjector`: `drop_next`, `corrupt_next`, `duplicate_next`,
@@ -11,7 +12,8 @@ Fault stimulus (both directions, byte level):
     `set_fault_rates(corrupt=, drop=, seed=)` corrupts and drops that share of frames at
     random in each direction (host -> board frames too); `send_garbage(data)` writes raw
     bytes; `unplug()` / `replug()` pull and reconnect the cable (the board keeps power and
-    its unacknowledged events).
+    its unacknowledged events); `restart()` cuts the board's power (a new boot id, its
+    events lost).
 
 Observation:
     `path` (what the host opens), `stats()` (the endpoint's counters), `failsafe`,
@@ -33,9 +35,11 @@ from typing import Final
 from drivers.board import table_catalogue
 from drivers.emulated.pty import PtyPort
 from drivers.emulated.usb import EmulatedUsbDevice
+from firmware_bridge.auth import PairingKey
 from firmware_bridge.catalogue import Catalogue
 from firmware_bridge.clock import Clock, monotonic
 from firmware_bridge.device import DeviceEndpoint, DeviceIdentity, DeviceStats
+from firmware_bridge.events import DEFAULT_CAPACITY
 from firmware_bridge.faults import FaultInjector, flip_bit
 from firmware_bridge.link import LinkTiming
 from firmware_bridge.runner import DeviceRunner
@@ -153,16 +157,23 @@ class BoardEmulator:
         timing: Link timing (must suit the host's).
         catalogue: The message catalogue (`drivers/catalogue.toml` by default).
         clock: Monotonic seconds.
+        pairing: The pairing key the board holds; None for a board without one (auth mode
+            `none`, which a host accepts only where it is configured so).
+        event_capacity: Counted events the board keeps unacknowledged (the protocol's
+            minimum, 64, by default).
     """
 
-    def __init__(self, board_kind: str, *, name: str | None = None,
+    def __init__(self, board_kind: str, *, name: str | None = None,  # noqa: PLR0913 - independent options
                  link_dir: Path | None = None, usb: EmulatedUsbDevice | None = None,
                  identity: DeviceIdentity | None = None, timing: LinkTiming | None = None,
-                 catalogue: Catalogue | None = None, clock: Clock = monotonic) -> None:
+                 catalogue: Catalogue | None = None, clock: Clock = monotonic,
+                 pairing: PairingKey | None = None,
+                 event_capacity: int = DEFAULT_CAPACITY) -> None:
         board = (catalogue or table_catalogue()).board(board_kind)
         self.clock = clock
-        self.endpoint = DeviceEndpoint(board, identity or DeviceIdentity(FIRMWARE_VERSION),
-                                       clock, timing=timing)
+        self.identity = identity or DeviceIdentity(FIRMWARE_VERSION)
+        self.endpoint = DeviceEndpoint(board, self.identity, clock, timing=timing,
+                                       pairing=pairing, event_capacity=event_capacity)
         self.faults = RandomFaults(clock)
         self.endpoint.faults = self.faults
         self.inbound = InboundStats()
@@ -176,6 +187,16 @@ class BoardEmulator:
             usb.on_receive = self._pipe.arrive
         self._runner: DeviceRunner | None = None
         self.write_observer: Callable[[bytes], None] | None = None
+
+    @property
+    def firmware_version(self) -> str:
+        """The firmware version the board reports in its handshake."""
+        return self.identity.firmware_version
+
+    @property
+    def pairing(self) -> PairingKey | None:
+        """The pairing key the board holds (None: auth mode `none`)."""
+        return self.endpoint.pairing
 
     @property
     def path(self) -> str:
@@ -229,6 +250,15 @@ class BoardEmulator:
             self.usb.unplug()
         elif self._pty is not None:
             self._pty.unplug()
+
+    def restart(self) -> None:
+        """The board loses power and starts again (the cable stays in).
+
+        A new boot id, its unacknowledged events lost, counts from 1, failsafe, and no
+        session: the host must open a new one.
+        """
+        self.endpoint.reboot()
+        self.send_now()
 
     def replug(self) -> None:
         """Plug the cable back in (same port name)."""

@@ -2,9 +2,13 @@
 
 The emulator opens a pseudo-terminal, prints the path to open (a stable symlink) as its
 first line of output, and keeps running until it is stopped (Ctrl-C, SIGTERM, or `quit`).
-Point a running controller at it with `url = "<that path>"` and `kind = "serial"`.
-Commands typed on standard input drive it (one per line; `help` lists them), e.g.
-`draw 5`, `jam`, `unplug`, `replug`, `silent`, `chip 3`, `press 0`, `key supervisor`.
+It is paired with the key in `--key-file` (created, mode 0600, when the file does not exist;
+by default `<link dir>/<name>.key`), or has no key with `--no-key`. Point a running
+controller at it with `kind = "serial"`, `url = "<that path>"`, `key_file = "<the key
+file>"` (or `auth = "none"` for `--no-key`) and `firmware = ["emulated-1.0"]`. Commands typed
+on standard input drive it (one per line; `help` lists them, drivers/DEVICES.md explains
+each), e.g. `draw 5`, `jam`, `unplug`, `replug`, `silent`, `chip 3`, `press 0`,
+`key supervisor`.
 With `--config TABLE_FILE` the layout board knows the table's names for its channels
 (`[devices.layout]` lamps, bet_sensors, buttons): `lamps` lists every configured lamp by
 name, and `chip`, `unchip` and `press` take a name (`chip seat2.main`) as well as a number.
@@ -32,7 +36,7 @@ from drivers.emulated.shoe import ShoeEmulator
 from drivers.emulated.shoe_model import ShoeContents, ShoeModelError, ShoePlan
 from drivers.emulated.sign import SignEmulator
 from drivers.errors import DeviceConfigError
-from firmware_bridge import DeviceIdentity
+from firmware_bridge import DeviceIdentity, KeyFileError, PairingKey, read_key_file, write_key_file
 
 _LOG = logging.getLogger(__name__)
 Command = Callable[[list[str]], str]
@@ -51,6 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="report a wrong catalogue hash (the host must refuse the board)")
     parser.add_argument("--config", type=Path, default=None, metavar="TABLE_FILE",
                         help="layout: name the channels as the table file's [devices.layout]")
+    keys = parser.add_mutually_exclusive_group()
+    keys.add_argument("--key-file", type=Path, default=None,
+                      help="the pairing key file (64 hex digits), created if missing "
+                           "(default: <link dir>/<name>.key)")
+    keys.add_argument("--no-key", action="store_true",
+                      help="a board without a pairing key (the host needs auth = \"none\")")
     shoe = parser.add_argument_group("shoe")
     shoe.add_argument("--decks", type=int, default=6)
     shoe.add_argument("--deck", choices=("standard", "spanish"), default="standard")
@@ -72,7 +82,7 @@ def main(argv: list[str]) -> int:
     try:
         names = ChannelNames.from_table_file(args.config) if args.config else ChannelNames()
         emulator = _build(args)
-    except (ShoeModelError, OSError, DeviceConfigError) as exc:
+    except (ShoeModelError, OSError, DeviceConfigError, KeyFileError) as exc:
         sys.stderr.write(f"shoectl emulate: {exc}\n")
         return 2
     stop = threading.Event()
@@ -92,15 +102,26 @@ def main(argv: list[str]) -> int:
 
 def _build(args: argparse.Namespace) -> BoardEmulator:
     link_dir = args.link_dir or Path(tempfile.mkdtemp(prefix="shoectl-emulate-"))
+    name = args.name or args.board
     identity = DeviceIdentity(args.firmware,
                               catalogue_hash=bytes(32) if args.wrong_catalogue else None)
-    options: dict[str, Any] = {"link_dir": link_dir, "name": args.name or args.board,
-                               "identity": identity}
+    pairing = None if args.no_key else _pairing(args.key_file or link_dir / f"{name}.key")
+    options: dict[str, Any] = {"link_dir": link_dir, "name": name, "identity": identity,
+                               "pairing": pairing}
     if args.board == "layout":
         return LayoutEmulator(**options)
     if args.board == "sign":
         return SignEmulator(**options)
     return ShoeEmulator(_contents(args), **options)
+
+
+def _pairing(path: Path) -> PairingKey:
+    """The key in `path`, or a fresh one written there when the file does not exist."""
+    if not path.exists():
+        write_key_file(path, PairingKey.generate())
+    key = read_key_file(path)
+    _LOG.info("paired: key %s in %s", key.key_id, path)
+    return key
 
 
 def _contents(args: argparse.Namespace) -> ShoeContents:

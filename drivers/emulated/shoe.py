@@ -10,8 +10,8 @@ Stimulus:
     `load(contents)` (a new shoe: `ShoeContents.shuffled(plan)` or `.scripted(codes)`;
     reports `shoe_loaded`), `draw()` (the dealer pulls the next card), `unreadable_next()`,
     `face_up_next()`, `quality_next(q)`, `jam()` / `clear_jam()`, `open_lid()` /
-    `close_lid()`, plus every fault stimulus of `BoardEmulator` (corrupt, drop, duplicate,
-    delay, garbage, silence, unplug and replug).
+    `close_lid()`, `restart()` (a power cut mid-shoe), plus every fault stimulus of
+    `BoardEmulator` (corrupt, drop, duplicate, delay, garbage, silence, unplug and replug).
 
 Observation:
     `cards_out`, `drawn` (every `(card_no, code or None)` pulled), `contents` (what is
@@ -110,6 +110,17 @@ class ShoeEmulator(BoardEmulator):
     def close_lid(self) -> None:
         """The lid is closed."""
         self._set_condition("lid", open=False)
+
+    def restart(self) -> None:
+        """The scanner loses power mid-shoe; the cards stay in the shoe.
+
+        The board forgets how many left (its card numbers start at 1 again) and its
+        unacknowledged events.
+        """
+        with self._lock:
+            self.cards_out = 0
+            self._next_read = None
+        super().restart()
 
     def wait_for_room(self, timeout: float = 10.0) -> bool:
         """Wait until the board has room for more events (the host is keeping up)."""

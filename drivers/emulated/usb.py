@@ -72,6 +72,7 @@ class EmulatedUsbDevice:
         self.address = 1
         self.plugged = True
         self.host_writes = 0
+        self.claimed_by: object | None = None  # the handle holding interface 0, as libusb
         self._to_host = bytearray()
         self._ready = threading.Condition()
 
@@ -90,10 +91,11 @@ class EmulatedUsbDevice:
             self._ready.notify_all()
 
     def replug(self) -> None:
-        """Connect again, at a new address, with empty endpoint buffers."""
+        """Connect again, at a new address, with empty endpoint buffers (no claim held)."""
         with self._ready:
             self.plugged = True
             self.address += 1
+            self.claimed_by = None
             self._to_host.clear()
 
     def read_for_host(self, size: int, timeout_s: float, address: int) -> bytes:
@@ -196,7 +198,8 @@ class EmulatedUsbBackend(usb.backend.IBackend):
         return _Handle(dev)
 
     def close_device(self, dev_handle: _Handle) -> None:
-        """Nothing to release."""
+        """Release the handle's claim, if it holds one."""
+        self.release_interface(dev_handle, 0)
 
     def set_configuration(self, dev_handle: _Handle, config_value: int) -> None:
         """Remember the configuration."""
@@ -210,10 +213,16 @@ class EmulatedUsbBackend(usb.backend.IBackend):
         """Only alternate setting 0 exists."""
 
     def claim_interface(self, dev_handle: _Handle, intf: int) -> None:
-        """Claiming always succeeds (one host)."""
+        """Claim the interface for this handle; another handle's claim is busy (EBUSY)."""
+        device = dev_handle.device
+        if device.claimed_by not in (None, dev_handle):
+            raise usb.core.USBError("Resource busy", -6, errno.EBUSY)
+        device.claimed_by = dev_handle
 
     def release_interface(self, dev_handle: _Handle, intf: int) -> None:
-        """Nothing to release."""
+        """Release this handle's claim."""
+        if dev_handle.device.claimed_by is dev_handle:
+            dev_handle.device.claimed_by = None
 
     def is_kernel_driver_active(self, dev_handle: _Handle, intf: int) -> bool:
         """No kernel driver binds a vendor-specific interface."""

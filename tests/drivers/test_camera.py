@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import sys
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -80,7 +82,8 @@ def test_every_source_satisfies_the_protocol(image_file: Path, folder: Path,
         assert source.name == "camera"
         assert not source.is_open
         assert not source.link_up
-    assert [s.emulated for s in sources] == [False] * 5 + [True]
+    # Recorded frames (a still, a folder, a video) stand in for a camera, like drawn ones.
+    assert [s.emulated for s in sources] == [False, False, True, True, True, True]
 
 
 def test_file_camera_repeats_its_image_with_numbers_and_timestamps(image_file: Path) -> None:
@@ -194,7 +197,7 @@ def test_opencv_camera_reports_a_missing_device_by_name() -> None:
 def test_opencv_camera_capture_path_through_a_recorded_stream(video_file: Path) -> None:
     # The V4L2 backend needs a camera; the same capture code runs on a recorded stream.
     camera = OpenCVCamera("camera", str(video_file), width=64, height=48, fps=10,
-                          backend=cv2.CAP_ANY, clock=ticking_clock())
+                          backend=cv2.CAP_ANY, clock=ticking_clock(), flush_frames=0)
     with camera:
         frames = [camera.read() for _ in range(3)]
         with pytest.raises(FrameReadError, match="returned no frame"):
@@ -350,6 +353,9 @@ def test_build_camera_emulated_needs_the_renderer() -> None:
     ("file", {"path": "a.png", "loop": True}, "loop", "unknown key for kind 'file'"),
     ("folder", {"path": "d", "loop": "yes"}, "loop", "expected bool"),
     ("picamera2", {"camera": "front"}, "camera", "expected int"),
+    ("v4l2", {"device": 0, "read_timeout_ms": 10}, "read_timeout_ms", "10 is out of range"),
+    ("v4l2", {"device": 0, "flush_frames": 9}, "flush_frames", "9 is out of range 0..8"),
+    ("file", {"path": "a.png", "flush_frames": 1}, "flush_frames", "unknown key"),
 ])
 def test_build_camera_names_the_bad_key(kind: str, options: dict[str, Any], key: str,
                                         message: str) -> None:
@@ -376,3 +382,88 @@ def test_emulated_render_options_are_validated() -> None:
 
 def test_kinds_list_matches_the_builders() -> None:
     assert set(CAMERA_KINDS) == {"v4l2", "picamera2", "file", "folder", "video", "emulated"}
+
+
+def test_build_camera_takes_the_read_timeout_and_flush_settings() -> None:
+    camera = build_camera("camera", "v4l2", {"device": 0, "read_timeout_ms": 500,
+                                             "flush_frames": 3})
+    assert isinstance(camera, OpenCVCamera)
+    assert (camera.read_timeout, camera.flush_frames) == (0.5, 3)
+    assert build_camera("camera", "picamera2", {}).read_timeout == 2.0  # a camera's default
+
+
+ASKED_AT = 10
+"""The time a read is asked for, in the stand-in camera's clock."""
+
+
+class QueuedCapture:
+    """A V4L2 capture holding one frame it took at time 1 and queued since; a grab or read
+    takes the oldest queued frame, or waits for the next one. A frame's value is its time."""
+
+    def __init__(self, *target: object) -> None:
+        self.now = ASKED_AT
+        self.queue = [1]
+        self.settings: dict[int, float] = {}
+
+    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
+        return True
+
+    def set(self, prop: int, value: float) -> bool:
+        self.settings[prop] = value
+        return True
+
+    def _next(self) -> int:
+        if self.queue:
+            return self.queue.pop(0)
+        self.now += 1
+        return self.now
+
+    def grab(self) -> bool:
+        self._next()
+        return True
+
+    def read(self) -> tuple[bool, np.ndarray]:
+        return True, solid(self._next())
+
+    def release(self) -> None:
+        """Nothing to release."""
+
+
+def test_a_v4l2_read_discards_the_frames_queued_since_the_last_read() -> None:
+    made: list[QueuedCapture] = []
+
+    def capture(*target: object) -> QueuedCapture:
+        made.append(QueuedCapture(*target))
+        return made[-1]
+
+    for flush, stale in ((1, False), (0, True)):
+        camera = OpenCVCamera("camera", 0, capture_factory=capture, flush_frames=flush)
+        with camera:
+            taken = int(camera.read().image[0, 0, 0])
+        assert made[-1].settings[cv2.CAP_PROP_BUFFERSIZE] == 1  # one buffer: one stale frame
+        assert (taken < ASKED_AT) is stale, f"flush_frames={flush}: frame taken at {taken}"
+
+
+def test_a_blocked_read_times_out_and_the_camera_reopens_once_it_returns(image_file: Path) -> None:
+    release = threading.Event()
+    camera = FileCamera("camera", image_file, read_timeout=0.2)
+    real_grab = camera._grab
+    camera._grab = lambda: (release.wait(), real_grab())[1]  # type: ignore[method-assign]
+    camera.open()
+    with pytest.raises(FrameReadError, match=r"gave no frame within 0\.2 s \(blocked\)"):
+        camera.read()
+    camera.close()  # never waits for the blocked read
+    with pytest.raises(DeviceUnavailableError, match="still blocked in a read"):
+        camera.open()
+    release.set()  # the stuck read returns; the camera is released after it
+    camera._grab = real_grab  # type: ignore[method-assign]
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            camera.open()
+            break
+        except DeviceUnavailableError:
+            assert time.monotonic() < deadline, "the camera never reopened"
+            time.sleep(0.01)
+    assert camera.read().number == 1
+    camera.close()

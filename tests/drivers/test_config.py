@@ -1,10 +1,13 @@
 """`[devices.*]` validation: every refusal names the device and the key."""
 
 import tomllib
+from pathlib import Path
 
 import pytest
 
 from drivers.config import (
+    KEY_DIR,
+    BoardTrust,
     LayoutConfig,
     SerialPortConfig,
     ShoeConfig,
@@ -20,6 +23,7 @@ kind = "serial"
 url = "spy:///dev/shoe-scanner?file=shoe.txt"
 baud = 115200
 timeout_ms = 800
+firmware = ["2.0.3", "2.0.4"]
 
 [devices.layout]
 kind = "gpio"
@@ -33,6 +37,7 @@ pull = "up"
 [devices.sign]
 kind = "serial"
 url = "/dev/jackpot-sign"
+key_file = "/srv/keys/sign.key"
 """
 
 
@@ -48,16 +53,21 @@ def refused(text: str, allow_emulated: bool = False) -> str:
 
 def test_a_good_table_parses_into_frozen_records():
     devices = parse(GOOD)
+    trust = BoardTrust("paired", KEY_DIR / "shoe.key", ("2.0.3", "2.0.4"))
     assert devices.shoe == ShoeConfig("shoe", "serial",
                                       SerialPortConfig("spy:///dev/shoe-scanner?file=shoe.txt"),
-                                      800)
+                                      800, trust=trust)
+    assert str(KEY_DIR / "shoe.key") == "/etc/shoectl/keys/shoe.key"  # the role names the key
     assert isinstance(devices.layout, LayoutConfig)
     assert devices.layout.lamps == {"seat1.bet": 17, "seat1.turn": 18, "no_more_bets": 27}
     assert devices.layout.inputs() == {"seat1": 5, "no_more_bets": 13, "supervisor": 19}
     assert devices.layout.debounce_ms == 25
     assert devices.sign is not None
     assert devices.sign.timeout_ms == 750
+    assert devices.sign.trust == BoardTrust("paired", Path("/srv/keys/sign.key"), None)
+    assert devices.layout.trust == BoardTrust()  # a GPIO layout is the Pi's own
     assert devices.emulated == ()
+    assert devices.unauthenticated == ()
     with pytest.raises(AttributeError):
         devices.shoe.kind = "usb"  # type: ignore[misc, union-attr]
 
@@ -184,3 +194,45 @@ def test_bad_baud_rate():
 def test_config_error_is_a_value_error():
     with pytest.raises(ValueError, match=r"^\[devices.sign\] kind: expected a string"):
         parse('[devices.sign]\nkind = 3\n')
+
+
+def test_a_bench_board_without_a_key_is_listed_as_unauthenticated():
+    devices = parse('[devices.sign]\nkind = "serial"\nurl = "/dev/s"\nauth = "none"\n')
+    assert devices.sign is not None
+    assert devices.sign.trust == BoardTrust("none", None, None)
+    assert devices.unauthenticated == ("sign",)
+
+
+@pytest.mark.parametrize(("extra", "message"), [
+    ('auth = "maybe"', "auth: 'maybe' is not one of paired, none"),
+    ('auth = "none"\nkey_file = "/k"', 'key_file: not used with auth = "none"'),
+    ("firmware = []", 'firmware: list at least one accepted version, e.g. ["2.0.3"]'),
+    ('firmware = ["1.0", "1.0"]', "firmware: a version is listed twice"),
+    ('firmware = ["1.0", 2]', "firmware: 2 is not a version of 1 to 32 printable ASCII characters"),
+    ('firmware = "1.0"', "firmware: expected an array, got str"),
+])
+def test_a_bad_trust_key_is_refused_by_name(extra: str, message: str):
+    assert refused(f'[devices.sign]\nkind = "serial"\nurl = "/dev/s"\n{extra}\n') == (
+        f"[devices.sign] {message}")
+
+
+def test_an_emulated_board_takes_no_key_file_but_may_list_firmware():
+    message = refused('[devices.sign]\nkind = "emulated"\nkey_file = "/k"\n',
+                      allow_emulated=True)
+    assert message.startswith("[devices.sign] key_file: an emulated board gets a fresh key")
+    sign = parse('[devices.sign]\nkind = "emulated"\nfirmware = ["emulated-1.0"]\n',
+                 allow_emulated=True).sign
+    assert sign is not None
+    assert sign.trust == BoardTrust("paired", None, ("emulated-1.0",))
+
+
+@pytest.mark.parametrize("kind", ["file", "folder", "video"])
+def test_a_camera_of_recorded_frames_needs_the_flag_and_counts_as_emulated(kind: str):
+    text = f'[devices.camera]\nkind = "{kind}"\npath = "x"\n'
+    with pytest.raises(DeviceConfigError, match=rf"kind: '{kind}' needs the explicit "
+                                                "--allow-emulated flag"):
+        parse_devices(tomllib.loads(text)["devices"], allow_emulated=False,
+                      camera_kinds=("v4l2", kind))
+    devices = parse_devices(tomllib.loads(text)["devices"], allow_emulated=True,
+                            camera_kinds=("v4l2", kind))
+    assert devices.emulated == ("camera",)

@@ -3,7 +3,7 @@
 import pytest
 
 from drivers.errors import DriverError
-from drivers.events import BetSensorChanged, ButtonPressed, KeySwitchTurned
+from drivers.events import IN_PROCESS_KEY, BetSensorChanged, ButtonPressed, KeySwitchTurned
 from drivers.interfaces import LampMode, LayoutInputs, LayoutLamps
 
 
@@ -66,6 +66,9 @@ def test_the_key_switch_reports_its_position(layout_harness):
     layout_harness.settle()
     turns = layout_harness.recorder.wait_for(KeySwitchTurned, 2)
     assert [turn.position for turn in turns] == ["supervisor", "normal"]
+    # Every switch names itself for the journal, and the table's own are authenticated.
+    assert all(turn.authenticated for turn in turns)
+    assert all(turn.key != IN_PROCESS_KEY for turn in turns)
 
 
 def test_close_is_idempotent(layout_harness):

@@ -5,7 +5,9 @@ import sys
 from pathlib import Path
 
 from drivers.board import LinkOptions, link_timing, table_catalogue
-from drivers.events import CardDrawn, LinkUp
+from drivers.config import DevicesConfig, parse_device
+from drivers.events import BetSensorChanged, ButtonPressed, CardDrawn, KeySwitchTurned, LinkUp
+from drivers.registry import build_devices
 from drivers.shoe import BridgeShoe
 
 from .conftest import Recorder
@@ -31,7 +33,10 @@ def talk_to(process: subprocess.Popen, tmp_path: Path) -> None:
     path = process.stdout.readline().strip()
     assert path == str(tmp_path / "shoe")
     recorder = Recorder()
-    shoe = BridgeShoe("shoe", LinkOptions(path, table_catalogue(), link_timing(750)), recorder)
+    link = LinkOptions(path, table_catalogue(), link_timing(750),
+                       firmware_versions=frozenset({"emulated-1.0"}),
+                       key_file=tmp_path / "shoe.key")  # the key the emulator made
+    shoe = BridgeShoe("shoe", link, recorder)
     shoe.start()
     recorder.wait_for(LinkUp)
     process.stdin.write("draw 3\n")
@@ -40,6 +45,54 @@ def talk_to(process: subprocess.Popen, tmp_path: Path) -> None:
     drawn = recorder.wait_for(CardDrawn, 3)
     assert [card.code for card in drawn] == ["AS", "KH", "7D"]
     shoe.close()
+    process.stdin.write("quit\n")
+    process.stdin.flush()
+    assert process.wait(timeout=10) == 0
+
+
+def test_emulate_layout_takes_the_documented_commands(tmp_path: Path):
+    # drivers/DEVICES.md, "shoectl emulate": chip N, unchip N, press N, key POSITION, lamps.
+    with subprocess.Popen(
+        [sys.executable, "-m", "controller", "emulate", "layout", "--link-dir", str(tmp_path)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    ) as process:
+        try:
+            drive_layout(process, tmp_path)
+        finally:
+            process.kill()
+
+
+def drive_layout(process: subprocess.Popen, tmp_path: Path) -> None:
+    assert process.stdout is not None
+    assert process.stdin is not None
+    path = process.stdout.readline().strip()
+    config = parse_device("layout", {"kind": "serial", "url": path,
+                                     "key_file": str(tmp_path / "layout.key"),
+                                     "firmware": ["emulated-1.0"],
+                                     "lamps": {"fault": 0, "seat1": 1},
+                                     "bet_sensors": {"seat3": 3}, "buttons": {"deal": 0}},
+                          allow_emulated=False)
+    recorder = Recorder()
+    devices = build_devices(DevicesConfig(layout=config), recorder, allow_emulated=False)
+    devices.start()
+    try:
+        recorder.wait_for(LinkUp)
+        replies = []
+        for command in ("chip 3", "press 0", "key supervisor", "unchip 3", "key normal",
+                        "lamps"):
+            process.stdin.write(command + "\n")
+            process.stdin.flush()
+            replies.append(process.stdout.readline().strip())
+        sensors = recorder.wait_for(BetSensorChanged, 2)
+        (pressed,) = recorder.wait_for(ButtonPressed)
+        keys = recorder.wait_for(KeySwitchTurned, 2)
+    finally:
+        devices.close()
+    assert replies[:5] == ["ok"] * 5
+    assert replies[5] == " ".join(f"{n}:off" for n in range(8))  # lamp id:shown mode, 0-7
+    assert [(s.sensor, s.occupied) for s in sensors] == [("seat3", True), ("seat3", False)]
+    assert pressed.button == "deal"
+    assert [k.position for k in keys] == ["supervisor", "normal"]
     process.stdin.write("quit\n")
     process.stdin.flush()
     assert process.wait(timeout=10) == 0

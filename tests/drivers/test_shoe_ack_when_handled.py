@@ -18,11 +18,13 @@ from drivers.emulated.shoe import ShoeEmulator
 from drivers.emulated.shoe_model import ShoeContents
 from drivers.events import CardDrawn, LinkUp, ShoeFault, ShoeFaultKind, ShoeLoaded
 from drivers.shoe import BridgeShoe
+from firmware_bridge import PairingKey
 
 from .conftest import Recorder
 
 WAIT = 5.0
 REPEAT = 0.7  # longer than the board's 500 ms event repetition
+KEY = PairingKey.generate()
 
 
 HOSTS: list[BridgeShoe] = []
@@ -30,7 +32,7 @@ HOSTS: list[BridgeShoe] = []
 
 @pytest.fixture
 def board(tmp_path: Path) -> Iterator[ShoeEmulator]:
-    with ShoeEmulator(link_dir=tmp_path) as emulator:
+    with ShoeEmulator(link_dir=tmp_path, pairing=KEY) as emulator:
         try:
             yield emulator
         finally:
@@ -40,7 +42,7 @@ def board(tmp_path: Path) -> Iterator[ShoeEmulator]:
 
 def connect(board: ShoeEmulator, sink: Recorder, *, ack_when_handled: bool) -> BridgeShoe:
     """A new host's shoe driver on the (still running) board."""
-    link = LinkOptions(board.path, table_catalogue(), link_timing(1000))
+    link = LinkOptions(board.path, table_catalogue(), link_timing(1000), pairing=KEY)
     shoe = BridgeShoe("shoe", link, sink, emulated=True, ack_when_handled=ack_when_handled)
     HOSTS.append(shoe)
     shoe.start()

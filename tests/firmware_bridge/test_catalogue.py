@@ -125,7 +125,7 @@ def test_invalid_catalogue_is_refused_naming_the_place(
 def test_message_too_large_for_a_frame_is_refused() -> None:
     data = mutate((*SIGN0, "fields"), [{"name": f"t{i}", "type": "str", "max_len": 200}
                                         for i in range(2)])
-    with pytest.raises(CatalogueError, match=r"can take 403 bytes, more than a frame's 240"):
+    with pytest.raises(CatalogueError, match=r"can take 403 bytes, more than a frame's 234"):
         parse_catalogue(data)
 
 

@@ -19,8 +19,6 @@ from firmware_bridge.framing import (
     FrameDecoder,
     FrameErrorKind,
     FrameKind,
-    encode_frame,
-    nonce_payload,
 )
 from firmware_bridge.host import AckOn, EventBaseline
 from firmware_bridge.status import (
@@ -34,6 +32,7 @@ from firmware_bridge.status import (
     TrafficRecord,
 )
 from tests.support.clock import FakeClock
+from tests.support.hand_host import HandHost
 from tests.support.linked_pair import LinkedPair, RandomFaults, Wire
 
 
@@ -84,14 +83,19 @@ class Rig:
                 if n.direction is TrafficDirection.OUT and n.text.startswith("event_ack ")]
 
 
-def board_in_session(catalogue: Catalogue) -> tuple[FakeClock, DeviceEndpoint, Codec]:
+def board_in_session(
+    catalogue: Catalogue,
+) -> tuple[FakeClock, DeviceEndpoint, Codec, HandHost]:
     """A demo board endpoint whose session was opened by hand (no host endpoint)."""
     clock = FakeClock()
     board = catalogue.board("demo")
     device = DeviceEndpoint(board, DeviceIdentity("1.0.0"), clock)
     device.start()
-    device.feed(encode_frame(Frame(FrameKind.RESET, payload=nonce_payload(7))))
-    return clock, device, Codec(board)
+    host = HandHost()
+    device.take_output()
+    device.feed(host.reset())
+    host.opened_by(device.take_output())
+    return clock, device, Codec(board), host
 
 
 @pytest.fixture
@@ -120,8 +124,8 @@ def test_commands_reach_handlers_and_reports_come_back(rig: Rig) -> None:
 
 
 MISMATCHES = [
-    (DeviceIdentity("1.0.0", protocol_version=2), Expectation("demo"),
-     "protocol version: expected 1, got 2"),
+    (DeviceIdentity("1.0.0", protocol_version=1), Expectation("demo"),
+     "protocol version: expected 2, got 1"),
     (DeviceIdentity("1.0.0", board_kind="layout"), Expectation("demo"),
      "board kind: expected 'demo', got 'layout'"),
     (DeviceIdentity("0.9.0"), Expectation("demo", frozenset({"1.0.0", "1.0.1"})),
@@ -216,10 +220,10 @@ def test_events_emitted_before_the_host_arrives_are_kept_and_sent_after_identify
 def test_an_event_not_acknowledged_by_the_application_is_repeated(
     demo_catalogue: Catalogue,
 ) -> None:
-    clock, device, codec = board_in_session(demo_catalogue)
-    device.feed(encode_frame(Frame(FrameKind.DATA, 0, 0, codec.encode("identify"))))
+    clock, device, codec, host = board_in_session(demo_catalogue)
+    device.feed(host.data(0, 0, codec.encode("identify")))
     device.emit("input_changed", input=1, active=True, label="AGAIN")
-    device.feed(encode_frame(Frame(FrameKind.ACK, 1, 2)))  # link-level ack only
+    device.feed(host.ack(1, 2))  # link-level ack only
     decoder = FrameDecoder()
 
     def events_sent() -> list[int]:
@@ -234,8 +238,7 @@ def test_an_event_not_acknowledged_by_the_application_is_repeated(
     clock.advance(0.06)
     device.poll()
     assert events_sent() == [1]  # repeated after 500 ms without event_ack
-    device.feed(encode_frame(Frame(FrameKind.DATA, 1, 3, codec.encode("event_ack",
-                                                                      {"count": 1}))))
+    device.feed(host.data(1, 3, codec.encode("event_ack", {"count": 1})))
     clock.advance(1.0)
     device.poll()
     assert events_sent() == []
@@ -315,9 +318,9 @@ def test_board_reports_commands_it_cannot_carry_out(demo_catalogue: Catalogue) -
 
 
 def test_board_refuses_commands_before_identify(demo_catalogue: Catalogue) -> None:
-    _, device, codec = board_in_session(demo_catalogue)
-    device.feed(encode_frame(Frame(FrameKind.DATA, 0, 0, codec.encode(
-        "set_output", {"output": 1, "level": "on"}))))
+    _, device, codec, host = board_in_session(demo_catalogue)
+    device.feed(host.data(0, 0, codec.encode(
+        "set_output", {"output": 1, "level": "on"})))
     frames = FrameDecoder().feed(device.take_output())
     answer = codec.decode(frames[-1].payload)
     assert answer.name == "command_error"

@@ -44,20 +44,47 @@ def test_receiver_never_delivers_a_count_twice(counts: list[int]) -> None:
     assert delivered == sorted(set(delivered))
 
 
+def send_due(sender: CountedEventSender, delivered: int, tickets: list[int]) -> list[bytes]:
+    """Hand the due events to a pretend link that numbers messages in `tickets`' order."""
+    due = sender.due(delivered)
+    for item in due:
+        sender.sent(item, len(tickets))
+        tickets.append(item.count)
+    return [item.payload for item in due]
+
+
 def test_sender_numbers_from_one_and_keeps_until_acknowledged() -> None:
     clock = FakeClock()
     sender = CountedEventSender(clock, capacity=8, repeat_interval=0.5)
+    tickets: list[int] = []
     for _ in range(3):
         count = sender.next_count()
         sender.add(count, bytes([count]))
-    assert sender.due() == [b"\x01", b"\x02", b"\x03"]
-    assert sender.due() == []
+    assert send_due(sender, 0, tickets) == [b"\x01", b"\x02", b"\x03"]
+    assert send_due(sender, 0, tickets) == []
     sender.acknowledge(2)
     assert sender.pending == 1
+    assert send_due(sender, 3, tickets) == []  # the link delivered it just now
     clock.advance(0.5)
-    assert sender.due() == [b"\x03"]
+    assert send_due(sender, 3, tickets) == [b"\x03"]
     sender.resend_all()
-    assert sender.due() == [b"\x03"]
+    assert send_due(sender, 3, tickets) == [b"\x03"]
+
+
+def test_a_copy_the_link_has_not_delivered_is_never_repeated() -> None:
+    clock = FakeClock()
+    sender = CountedEventSender(clock, repeat_interval=0.5)
+    tickets: list[int] = []
+    sender.add(sender.next_count(), b"\x01")
+    assert send_due(sender, 0, tickets) == [b"\x01"]
+    clock.advance(5.0)  # the link is retransmitting it: no second copy joins the queue
+    assert send_due(sender, 0, tickets) == []
+    assert send_due(sender, 1, tickets) == []  # delivered now: the interval starts here
+    clock.advance(0.49)
+    assert send_due(sender, 1, tickets) == []
+    clock.advance(0.01)
+    assert send_due(sender, 1, tickets) == [b"\x01"]
+    assert tickets == [1, 1]
 
 
 def test_sender_drops_new_events_when_full_but_spends_their_counts() -> None:

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge import cobs
+from firmware_bridge.auth import AuthMode
 from firmware_bridge.errors import FrameError
 from firmware_bridge.framing import (
     MAX_ENCODED,
@@ -18,12 +19,12 @@ from firmware_bridge.framing import (
     FrameErrorKind,
     FrameKind,
     encode_frame,
-    nonce_payload,
+    reset_payload,
 )
 
 PAYLOAD_SIZES = {
-    FrameKind.DATA: (1, MAX_PAYLOAD), FrameKind.ACK: (0, 0), FrameKind.RESET: (4, 4),
-    FrameKind.RESET_ACK: (4, 4), FrameKind.NO_SESSION: (0, 0),
+    FrameKind.DATA: (1, MAX_PAYLOAD), FrameKind.ACK: (0, 0), FrameKind.RESET: (17, 17),
+    FrameKind.RESET_ACK: (33, 33), FrameKind.NO_SESSION: (1, 1),
 }
 
 
@@ -31,11 +32,12 @@ PAYLOAD_SIZES = {
 def frames(draw: st.DrawFn, max_payload: int = MAX_PAYLOAD) -> Frame:
     kind = draw(st.sampled_from(list(FrameKind)))
     low, high = PAYLOAD_SIZES[kind]
-    payload = draw(st.binary(min_size=low, max_size=min(high, max_payload)))
+    payload = draw(st.binary(min_size=low, max_size=max(low, min(high, max_payload))))
     seq, ack = (draw(st.integers(0, 255)), draw(st.integers(0, 255)))
+    counter = draw(st.integers(0, 0xFFFF_FFFF))
     if kind in (FrameKind.RESET, FrameKind.RESET_ACK, FrameKind.NO_SESSION):
-        seq = ack = 0
-    return Frame(kind, seq, ack, payload)
+        seq = ack = counter = 0
+    return Frame(kind, seq, ack, payload, counter, draw(st.binary(min_size=8, max_size=8)))
 
 
 def split_at(data: bytes, cuts: list[int]) -> list[bytes]:
@@ -113,8 +115,8 @@ def test_bit_flips_never_let_a_wrong_frame_through(sent: list[Frame], flips: lis
 SAMPLES = [
     Frame(FrameKind.DATA, 5, 0, bytes.fromhex("1000000029000C00016062")),
     Frame(FrameKind.ACK, 3, 5),
-    Frame(FrameKind.RESET, payload=nonce_payload(0x5EED0001)),
-    Frame(FrameKind.DATA, 255, 128, bytes(range(240))),
+    Frame(FrameKind.RESET, payload=reset_payload(AuthMode.PAIRED, bytes(range(16)))),
+    Frame(FrameKind.DATA, 255, 128, bytes(range(MAX_PAYLOAD)), 0xFFFF_FFFE, b"\x00\xff" * 4),
 ]
 
 
@@ -140,15 +142,17 @@ def test_oversize_stream_without_delimiter_keeps_memory_bounded() -> None:
 
 def test_largest_frame_fits_the_limits() -> None:
     wire = encode_frame(Frame(FrameKind.DATA, 1, 1, b"\xff" * MAX_PAYLOAD))
-    assert len(wire) == MAX_WIRE == MAX_ENCODED + 1 == 249
+    assert len(wire) == MAX_WIRE == MAX_ENCODED + 1 == 255
     assert FrameDecoder().feed(wire)[0] == Frame(FrameKind.DATA, 1, 1, b"\xff" * MAX_PAYLOAD)
 
 
 @pytest.mark.parametrize(("frame", "message"), [
     (Frame(FrameKind.DATA, payload=b""), "DATA frame payload is 0 bytes"),
-    (Frame(FrameKind.DATA, payload=b"x" * 241), "it must be 1..240"),
+    (Frame(FrameKind.DATA, payload=b"x" * 235), "it must be 1..234"),
     (Frame(FrameKind.ACK, payload=b"x"), "ACK frame payload is 1 bytes"),
-    (Frame(FrameKind.RESET, payload=b"xx"), "RESET frame payload is 2 bytes"),
+    (Frame(FrameKind.RESET, payload=b"xx"), "RESET frame payload is 2 bytes; it must be 17..17"),
+    (Frame(FrameKind.ACK, counter=1 << 32), "counter 4294967296 does not fit"),
+    (Frame(FrameKind.ACK, tag=b"short"), "the tag is 5 bytes"),
     (Frame(FrameKind.DATA, 256, 0, b"x"), "seq 256 does not fit"),
     (Frame(FrameKind.DATA, 0, -1, b"x"), "ack -1 does not fit"),
 ])

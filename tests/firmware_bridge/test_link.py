@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_bridge import LinkDownError, LinkTiming, SendQueueFullError
+from firmware_bridge import LinkDownError, LinkTiming, PairingKey, SendQueueFullError
 from firmware_bridge.faults import frame_kind
 from firmware_bridge.framing import Frame, FrameDecoder, FrameKind, encode_frame
 from firmware_bridge.link import Delivered, Link, LinkEnd, LinkLost, LinkState, SessionUp
@@ -17,16 +17,19 @@ from tests.support.linked_pair import RandomFaults, split_frames
 
 Fault = Callable[[bytes], list[bytes]]
 TICK = 0.005
+LINK_KEY = PairingKey(bytes(range(1, 33)))
 
 
 class Pair:
     """A HOST link and a BOARD link joined by two lines with optional per-frame faults."""
 
-    def __init__(self, timing: LinkTiming | None = None) -> None:
+    def __init__(self, timing: LinkTiming | None = None,
+                 key: PairingKey | None = LINK_KEY) -> None:
         self.clock = FakeClock()
         nonces = count(0x100)
-        self.host = Link(LinkEnd.HOST, self.clock, timing, nonce_source=lambda: next(nonces))
-        self.board = Link(LinkEnd.BOARD, self.clock, timing)
+        self.host = Link(LinkEnd.HOST, self.clock, timing, pairing=key,
+                         nonce_source=lambda: next(nonces).to_bytes(16, "big"))
+        self.board = Link(LinkEnd.BOARD, self.clock, timing, pairing=key)
         self.to_board: Fault | None = None
         self.to_host: Fault | None = None
         self.decoders = {LinkEnd.HOST: FrameDecoder(), LinkEnd.BOARD: FrameDecoder()}
@@ -92,7 +95,7 @@ def drop_first(kind: FrameKind) -> Fault:
 def test_session_opens_with_reset_and_reset_ack() -> None:
     pair = Pair().start()
     assert pair.host.state is pair.board.state is LinkState.UP
-    assert pair.host.session == pair.board.session == 0x100
+    assert pair.host.session == pair.board.session == (0x100).to_bytes(16, "big")
     assert isinstance(pair.events[LinkEnd.HOST][0], SessionUp)
 
 
@@ -199,12 +202,29 @@ def test_a_full_send_queue_refuses_more() -> None:
 
 def test_duplicates_are_delivered_once_and_acknowledged_again() -> None:
     pair = Pair().start()
+    pair.to_host = drop_kind(FrameKind.ACK)  # the board's acks are lost: the host retransmits
+    for number in range(3):
+        pair.host.send(bytes([0x10, number]))
+    pair.run(0.15)
+    pair.to_host = None
+    pair.run(0.3)
+    assert pair.delivered(LinkEnd.BOARD) == [bytes([0x10, n]) for n in range(3)]
+    retransmitted = pair.host.stats().retransmissions
+    assert retransmitted >= 3
+    assert pair.board.stats().duplicates == retransmitted  # each one arrived, and was dropped
+    assert pair.host.stats().in_flight == 0
+
+
+def test_a_frame_repeated_on_the_line_is_a_replay_and_is_dropped() -> None:
+    pair = Pair().start()
     pair.to_board = lambda wire: [wire, wire]
     for number in range(5):
         pair.host.send(bytes([0x10, number]))
     pair.run(0.1)
     assert pair.delivered(LinkEnd.BOARD) == [bytes([0x10, n]) for n in range(5)]
-    assert pair.board.stats().duplicates == 5
+    stats = pair.board.stats()
+    assert stats.duplicates == 0  # byte-identical copies never reach the link layer
+    assert stats.replayed >= 5
 
 
 def test_reordered_frames_are_delivered_in_order() -> None:
@@ -259,7 +279,7 @@ def test_the_link_recovers_after_an_outage() -> None:
 def test_a_restarted_board_is_noticed_at_once_by_its_no_session() -> None:
     pair = Pair().start()
     pair.run(0.1)
-    pair.board = Link(LinkEnd.BOARD, pair.clock)  # power cycle: a fresh board
+    pair.board = Link(LinkEnd.BOARD, pair.clock, pairing=LINK_KEY)  # power cycle: a fresh board
     pair.board.start()
     pair.step()
     assert pair.lost(LinkEnd.HOST)[0].reason.startswith("the board has no session")
@@ -296,10 +316,10 @@ def test_frames_outside_a_session_are_ignored_and_answered_with_no_session() -> 
 
 def test_acks_for_frames_never_sent_are_counted_and_ignored() -> None:
     pair = Pair().start()
-    pair.host.on_frame(Frame(FrameKind.ACK, 0, 9))
+    pair.host.on_frame(pair.board._guard.seal(Frame(FrameKind.ACK, 0, 9)))  # as the board would
     assert pair.host.stats().bad_acks == 1
     pair.host.send(b"\x10x")
-    pair.host.on_frame(Frame(FrameKind.ACK, 0, 50))
+    pair.host.on_frame(pair.board._guard.seal(Frame(FrameKind.ACK, 0, 50)))
     assert pair.host.stats().bad_acks == 2
     assert pair.host.stats().in_flight == 1
 
@@ -335,3 +355,43 @@ def test_window_must_be_1_to_127(window: int) -> None:
 def test_split_frames_keeps_delimiters() -> None:
     wire = encode_frame(Frame(FrameKind.ACK))
     assert split_frames(wire + wire + b"\x05") == [wire, wire, b"\x05"]
+
+
+def frames_of(wires: list[bytes]) -> list[Frame]:
+    decoder = FrameDecoder()
+    return [item for wire in wires for item in decoder.feed(wire) if isinstance(item, Frame)]
+
+
+def test_more_data_sent_while_some_is_unacknowledged_does_not_restart_the_timer() -> None:
+    pair = Pair().start()
+    start = pair.clock()
+    pair.host.send(b"\x10first")
+    pair.host.take_output()  # lost on the line, like everything that follows
+    pair.clock.advance(0.05)
+    pair.host.send(b"\x10second")
+    pair.host.take_output()
+    pair.clock.advance(0.051)  # 0.101 s after the first frame, 0.051 s after the second
+    pair.host.poll()
+    resent = [f for f in frames_of(pair.host.take_output()) if f.kind is FrameKind.DATA]
+    assert [f.payload for f in resent] == [b"\x10first", b"\x10second"]  # go-back-N, both
+    assert pair.clock() - start < 0.15  # the timer ran from the first frame, not the second
+
+
+def test_an_ack_of_some_frames_restarts_the_timer_for_the_rest() -> None:
+    pair = Pair().start()
+    pair.host.send(b"\x10one")
+    pair.host.send(b"\x10two")
+    one, _two = frames_of(pair.host.take_output())  # the second is lost
+    pair.board.on_frame(one)
+    pair.board.poll()
+    (ack,) = frames_of(pair.board.take_output())
+    pair.clock.advance(0.06)
+    pair.host.on_frame(ack)  # 60 ms late: one is acknowledged, two is not
+    pair.host.poll()
+    pair.clock.advance(0.05)  # 110 ms after two was sent, 50 ms after the ack
+    pair.host.poll()
+    assert [f for f in frames_of(pair.host.take_output()) if f.kind is FrameKind.DATA] == []
+    pair.clock.advance(0.051)  # 101 ms after the ack
+    pair.host.poll()
+    resent = [f.payload for f in frames_of(pair.host.take_output()) if f.kind is FrameKind.DATA]
+    assert resent == [b"\x10two"]

@@ -4,6 +4,8 @@ The document and the implementation cannot drift: a change to either that breaks
 fails here.
 """
 
+import hashlib
+import hmac
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge import cobs, docgen, load_catalogue
+from firmware_bridge.auth import PairingKey, derive_session_keys
 from firmware_bridge.catalogue import LINK_MESSAGES, BoardCatalogue
 from firmware_bridge.codec import Codec
 from firmware_bridge.device import DeviceEndpoint, DeviceIdentity
@@ -21,8 +24,10 @@ from firmware_bridge.framing import (
     FrameErrorKind,
     FrameKind,
     crc16,
+    encode_body,
     encode_frame,
 )
+from firmware_bridge.guard import FrameGuard
 from tests.support.clock import FakeClock
 
 from .helpers import PROTOCOL_MD, ROOT, TABLE_CATALOGUE, example_catalogue, fenced_blocks
@@ -38,6 +43,9 @@ class Vector:
     message_error: str | None = None
     catalogue: str | None = None
     board: str | None = None
+    sender: str | None = None
+    receiver: str | None = None
+    auth_errors: dict[str, int] = field(default_factory=dict)
 
 
 def parse_wire(text: str) -> bytes:
@@ -52,7 +60,12 @@ def parse_frame(text: str) -> Frame:
     kind, *pairs = text.split()
     values = dict(pair.split("=", 1) for pair in pairs)
     payload = b"" if values["payload"] == "-" else bytes.fromhex(values["payload"])
-    return Frame(FrameKind[kind], int(values["seq"]), int(values["ack"]), payload)
+    return Frame(FrameKind[kind], int(values["seq"]), int(values["ack"]), payload,
+                 int(values["counter"]), bytes.fromhex(values["tag"]))
+
+
+def parse_counts(value: str) -> dict[str, int]:
+    return {k: int(n) for k, n in (pair.split("=") for pair in value.split())}
 
 
 def parse_vector(body: str) -> Vector:
@@ -66,8 +79,10 @@ def parse_vector(body: str) -> Vector:
         elif key == "message":
             vector.messages.append(value)
         elif key == "errors":
-            vector.errors = {k: int(n) for k, n in (pair.split("=") for pair in value.split())}
-        elif key in ("message_error", "catalogue", "board"):
+            vector.errors = parse_counts(value)
+        elif key == "auth_errors":
+            vector.auth_errors = parse_counts(value)
+        elif key in ("message_error", "catalogue", "board", "sender", "receiver"):
             setattr(vector, key, value)
         else:
             assert key in ("name", "meaning"), f"unknown key {key!r} in vector {vector.name}"
@@ -76,6 +91,16 @@ def parse_vector(body: str) -> Vector:
 
 VECTORS = [parse_vector(body) for body in fenced_blocks("vector")]
 BY_NAME = {vector.name: vector for vector in VECTORS}
+
+
+def parse_pairs(body: str) -> dict[str, str]:
+    return dict(line.split(": ", 1) for line in body.strip().splitlines())
+
+
+(DEMO_SESSION,) = [parse_pairs(body) for body in fenced_blocks("auth-vector")]
+DEMO_KEY = PairingKey(parse_wire(DEMO_SESSION["pairing_key"]))
+DEMO_HOST_NONCE = parse_wire(DEMO_SESSION["host_nonce"])
+DEMO_BOARD_NONCE = parse_wire(DEMO_SESSION["board_nonce"])
 
 
 def board_of(vector: Vector) -> BoardCatalogue:
@@ -142,10 +167,56 @@ def test_every_frame_kind_error_kind_and_reserved_message_has_a_vector() -> None
     assert errors == {str(kind) for kind in FrameErrorKind}
     named = {text.split()[0] for vector in VECTORS for text in vector.messages}
     assert {spec.name for spec in LINK_MESSAGES} <= named
+    refused = {kind for vector in VECTORS for kind in vector.auth_errors}
+    assert refused == {"bad_macs", "replayed", "auth_mismatches"}
 
 
-def parse_pairs(body: str) -> dict[str, str]:
-    return dict(line.split(": ", 1) for line in body.strip().splitlines())
+def test_the_demo_session_keys_and_key_id_are_what_the_code_derives() -> None:
+    keys = derive_session_keys(DEMO_KEY, DEMO_HOST_NONCE, DEMO_BOARD_NONCE)
+    assert keys.host_to_board == parse_wire(DEMO_SESSION["host_to_board_key"])
+    assert keys.board_to_host == parse_wire(DEMO_SESSION["board_to_host_key"])
+    assert DEMO_KEY.key_id == DEMO_SESSION["key_id"]
+
+
+def admit(guard: FrameGuard, frame: Frame) -> bool:
+    """One frame through the receiving end's checks (PROTOCOL.md 4.4)."""
+    if frame.kind in (FrameKind.RESET, FrameKind.NO_SESSION):
+        return guard.admit_beacon(frame)
+    if frame.kind is FrameKind.RESET_ACK:
+        return guard.admit_reset_ack(frame) is not None
+    return guard.admit(frame)
+
+
+@pytest.mark.parametrize("vector", [v for v in VECTORS if v.receiver], ids=lambda v: v.name)
+def test_the_receiver_admits_or_refuses_exactly_as_listed(vector: Vector) -> None:
+    guard = FrameGuard(host=vector.receiver == "host", key=DEMO_KEY)
+    guard.open(guard.session_keys(DEMO_HOST_NONCE, DEMO_BOARD_NONCE))
+    admitted = [admit(guard, frame) for frame in vector.frames]
+    stats = guard.stats()
+    counts = {"bad_macs": stats.bad_macs, "replayed": stats.replayed,
+              "auth_mismatches": stats.auth_mismatches}
+    assert counts == {name: vector.auth_errors.get(name, 0) for name in counts}
+    assert admitted.count(False) == sum(vector.auth_errors.values())
+
+
+def expected_tag(frame: Frame, sender: str) -> bytes:
+    """The tag section 4.3 prescribes, computed here with the standard library alone."""
+    keys = derive_session_keys(DEMO_KEY, DEMO_HOST_NONCE, DEMO_BOARD_NONCE)
+    if frame.kind in (FrameKind.RESET, FrameKind.NO_SESSION):
+        key = DEMO_KEY.secret
+    elif frame.kind is FrameKind.RESET_ACK or sender == "board":
+        key = keys.board_to_host
+    else:
+        key = keys.host_to_board
+    body = encode_body(frame)
+    return hmac.new(key, body[:-10], hashlib.sha256).digest()[:8]
+
+
+@pytest.mark.parametrize("vector", [v for v in VECTORS if v.sender], ids=lambda v: v.name)
+def test_every_tag_is_the_truncated_hmac_of_section_4(vector: Vector) -> None:
+    assert vector.sender in ("host", "board")
+    for frame in vector.frames:
+        assert frame.tag == expected_tag(frame, vector.sender)
 
 
 @pytest.mark.parametrize("body", fenced_blocks("cobs-vector"))
@@ -189,7 +260,8 @@ def test_generated_catalogue_section_matches_the_catalogue_file() -> None:
 def run_transcript(lines: list[str]) -> None:
     board = example_catalogue().board("demo")
     clock = FakeClock()
-    endpoint = DeviceEndpoint(board, DeviceIdentity("1.0.0", boot_id=42), clock)
+    endpoint = DeviceEndpoint(board, DeviceIdentity("1.0.0", boot_id=42), clock,
+                              pairing=DEMO_KEY, nonce_source=lambda: DEMO_BOARD_NONCE)
     endpoint.on("set_output", lambda message: None)
     endpoint.on("get_status", lambda message: endpoint.send(
         "status", uptime_ms=1000, temperature=215, serial=bytes.fromhex("dead")))
@@ -216,9 +288,11 @@ def run_transcript(lines: list[str]) -> None:
     assert endpoint.take_output() == expected
 
 
-def test_session_transcript_is_what_the_board_endpoint_does() -> None:
-    (body,) = fenced_blocks("transcript")
-    run_transcript(body.strip().splitlines())
+@pytest.mark.parametrize("number", [0, 1], ids=["session", "refused-resets"])
+def test_session_transcript_is_what_the_board_endpoint_does(number: int) -> None:
+    bodies = fenced_blocks("transcript")
+    assert len(bodies) == 2
+    run_transcript(bodies[number].strip().splitlines())
 
 
 def test_vectors_refer_to_files_that_exist() -> None:

@@ -201,7 +201,8 @@ class FakeLayout(_FakeDevice):
             raise DriverError(self._name, f"no key position {position!r}")
         for name in self._config.key_switches:
             self._inputs[name] = name == position
-        self._sink(KeySwitchTurned(self._name, position, self._scheduler.now()))
+        self._sink(KeySwitchTurned(self._name, position, self._scheduler.now(),
+                                   key=f"{self._name} fake key switch", authenticated=True))
 
     def _change(self, name: str, table: Mapping[str, int], active: bool) -> None:
         self._check_usable()

@@ -1,0 +1,182 @@
+"""The link's authentication: seal every frame sent, admit only authentic, fresh frames.
+
+`FrameGuard` is the part of one link end that holds keys. It seals each outgoing frame
+(frame counter and tag, `firmware_bridge.auth`) and checks each incoming one before the
+link layer looks at its sequence numbers: a frame whose tag is wrong (`bad_macs`), whose
+counter is not above the last one admitted in the session (`replayed`), or whose auth mode
+is not this end's (`auth_mismatches`) is counted and dropped, so it never takes a sequence
+slot, never acknowledges anything and never counts for liveness. PROTOCOL.md,
+"Authentication", is the normative description.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Final
+
+from firmware_bridge.auth import (
+    MAX_COUNTER,
+    AuthMode,
+    PairingKey,
+    SessionKeys,
+    derive_session_keys,
+    frame_tag,
+    mode_of,
+    secret_of,
+    tag_matches,
+)
+from firmware_bridge.framing import Frame, FrameKind, covered_bytes
+
+if TYPE_CHECKING:
+    from firmware_bridge.link import LinkStats
+
+COUNTER_LIMIT: Final = 0xFFFF_0000
+"""A session ends when its frame counter reaches this: 65,536 values are kept in reserve,
+more than one poll can ever send, so no value is ever used twice with the same key."""
+
+
+@dataclass(frozen=True, slots=True)
+class GuardStats:
+    """What the guard refused, and what it learnt of the peer.
+
+    Attributes:
+        mode: this end's auth mode.
+        bad_macs: frames whose tag did not match (forged, or another key).
+        replayed: authentic frames whose counter was not fresh (a replay).
+        auth_mismatches: RESET or NO_SESSION frames announcing another auth mode.
+        peer_mode: the auth mode the peer last announced (None: not seen yet).
+    """
+
+    mode: AuthMode
+    bad_macs: int = 0
+    replayed: int = 0
+    auth_mismatches: int = 0
+    peer_mode: AuthMode | None = None
+
+
+class FrameGuard:
+    """Keys, frame counters and checks of one link end; its link's owner serialises calls.
+
+    Args:
+        host: True for the host end (it sends host-to-board frames), False for a board.
+        key: the pairing key; None for auth mode `none` (the all-zero key).
+    """
+
+    def __init__(self, *, host: bool, key: PairingKey | None) -> None:
+        self._host = host
+        self._secret = secret_of(key)
+        self._keys: SessionKeys | None = None
+        self._tx = 1
+        self._rx = 0
+        self._stats = GuardStats(mode_of(key))
+
+    @property
+    def mode(self) -> AuthMode:
+        """This end's auth mode."""
+        return self._stats.mode
+
+    @property
+    def exhausted(self) -> bool:
+        """True when the session must end: its frame counter reached `COUNTER_LIMIT`."""
+        return self._tx >= COUNTER_LIMIT
+
+    @property
+    def spent(self) -> bool:
+        """True when no counter value is left for another DATA or ACK frame."""
+        return self._tx > MAX_COUNTER
+
+    def stats(self) -> GuardStats:
+        """A snapshot of the counters."""
+        return self._stats
+
+    def open(self, keys: SessionKeys) -> None:
+        """Start a session with these keys: counters from 1 (sent) and 0 (last admitted)."""
+        self._keys, self._tx, self._rx = keys, 1, 0
+
+    def session_keys(self, host_nonce: bytes, board_nonce: bytes) -> SessionKeys:
+        """The keys of the session these two nonces open."""
+        return derive_session_keys(self._key_or_none(), host_nonce, board_nonce)
+
+    def seal(self, frame: Frame) -> Frame:
+        """Return `frame` with its counter and tag set (DATA and ACK use up one counter)."""
+        if frame.kind in (FrameKind.RESET, FrameKind.NO_SESSION):
+            return self._tagged(replace(frame, counter=0), self._secret)
+        keys = self._keys
+        assert keys is not None, "session frames need an open session"
+        if frame.kind is FrameKind.RESET_ACK:
+            return self._tagged(replace(frame, counter=0), keys.board_to_host)
+        counter, self._tx = self._tx, self._tx + 1
+        own = keys.host_to_board if self._host else keys.board_to_host
+        return self._tagged(replace(frame, counter=counter), own)
+
+    def admit_beacon(self, frame: Frame) -> bool:
+        """Check a RESET (at a board) or NO_SESSION (at the host): auth mode, then tag."""
+        if not self._same_mode(frame):
+            return False
+        return self._verified(frame, self._secret)
+
+    def admit_reset_ack(self, frame: Frame) -> SessionKeys | None:
+        """Check a RESET_ACK answering this host's RESET; its session keys when authentic."""
+        if not self._same_mode(frame):
+            return None
+        keys = self.session_keys(frame.host_nonce, frame.board_nonce)
+        return keys if self._verified(frame, keys.board_to_host) else None
+
+    def admit(self, frame: Frame) -> bool:
+        """Check a DATA or ACK frame of the open session: tag, then a fresh counter."""
+        keys = self._keys
+        if keys is None:
+            return False
+        peer = keys.board_to_host if self._host else keys.host_to_board
+        if not self._verified(frame, peer):
+            return False
+        if frame.counter <= self._rx:
+            self._stats = replace(self._stats, replayed=self._stats.replayed + 1)
+            return False
+        self._rx = frame.counter
+        return True
+
+    def _same_mode(self, frame: Frame) -> bool:
+        try:
+            announced = AuthMode(frame.auth_mode)
+        except ValueError:
+            announced = None
+        if announced is not None:
+            self._stats = replace(self._stats, peer_mode=announced)
+        if announced is self.mode:
+            return True
+        self._stats = replace(self._stats, auth_mismatches=self._stats.auth_mismatches + 1)
+        return False
+
+    def _verified(self, frame: Frame, key: bytes) -> bool:
+        if tag_matches(key, covered_bytes(frame), frame.tag):
+            return True
+        self._stats = replace(self._stats, bad_macs=self._stats.bad_macs + 1)
+        return False
+
+    def _key_or_none(self) -> PairingKey | None:
+        return None if self.mode is AuthMode.NONE else PairingKey(self._secret)
+
+    @staticmethod
+    def _tagged(frame: Frame, key: bytes) -> Frame:
+        return replace(frame, tag=frame_tag(key, covered_bytes(frame)))
+
+
+def authentication_problem(link: LinkStats, key: PairingKey | None) -> str | None:
+    """Why a host's link opened no session, if authentication is the reason (else None).
+
+    Args:
+        link: the host link's statistics.
+        key: the key the host uses for the board (None: auth mode `none`).
+    """
+    peer, own = link.peer_auth, link.auth
+    if link.auth_mismatches and peer is not None and peer is not own:
+        if own is AuthMode.PAIRED:
+            return ("the board has no pairing key (it announces auth mode 'none'); pair it, "
+                    "or accept it unauthenticated where that is configured")
+        return ("the board is paired (it announces auth mode 'paired'), but no pairing key "
+                "is configured for it")
+    if link.bad_macs and link.sessions == 0:
+        return (f"{link.bad_macs} frames from the board failed authentication: it is not "
+                f"paired with this host's key {key.key_id if key else 'none'}")
+    return None

@@ -1,0 +1,152 @@
+"""The whole controller over ptys, and what the links now refuse (PROTOCOL.md 4, 10, 12).
+
+Supervisor actions are taken only from a key switch that proved itself (the Pi's GPIO, or a
+board paired with this Pi) and journalled with which switch it was; a forged board swapped
+in for the layout board never moves the meter; and a hold is not cleared while the shoe
+still reports its lid open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.cli import simulate_command
+from controller.procedure.model import HOLD_STATES
+from controller.service.app import TableApp, build_app
+from controller.service.tableconfig import TableFile
+from controller.sim import rig
+from drivers.emulated.layout import LayoutEmulator
+from drivers.registry import BuildOptions
+from firmware_bridge import PairingKey
+
+pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
+WAIT = 20.0  # an upper bound for a loaded machine
+
+
+def start(tmp_path: Path, layout_auth: str = "paired") -> TableApp:
+    config = simulate_command.parse_options([]).config
+    devices: dict[str, Any] = rig.rig_devices(config.table, 3, 1, None)
+    devices["layout"]["auth"] = layout_auth
+    (tmp_path / "ports").mkdir()
+    app = build_app(TableFile("links", config, {"devices": devices}), allow_emulated=True,
+                    state_dir=tmp_path / "state", devices=devices, burn=False,
+                    options=BuildOptions(workdir=tmp_path / "ports"))
+    app.start()
+    rig.wait_for_links(app)
+    return app
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[TableApp]:
+    built = start(tmp_path)
+    try:
+        yield built
+    finally:
+        built.devices.close()
+
+
+def records(app: TableApp, kind: str) -> list[dict[str, Any]]:
+    assert app.runtime is not None
+    return [entry.data for entry in app.runtime.journal.entries([kind])]
+
+
+def turn(app: TableApp, position: str, journalled: str) -> dict[str, Any]:
+    """Turn the layout board's key; the journal record it makes."""
+    before = len(records(app, journalled))
+    app.devices.emulators["layout"].turn_key(position)
+    assert app.loop.run_until(lambda: len(records(app, journalled)) > before, WAIT)
+    return records(app, journalled)[-1]
+
+
+def test_a_supervisor_action_is_journalled_with_the_key_it_came_from(app: TableApp) -> None:
+    layout = app.devices.emulators["layout"]
+    key_on = turn(app, "supervisor", "supervisor:key_on")
+    assert key_on == {"who": "layout:supervisor",
+                      "key": f"layout board key switch, key {layout.pairing.key_id}"}
+
+
+def test_a_board_without_a_key_moves_nothing(tmp_path: Path) -> None:
+    app = start(tmp_path, layout_auth="none")
+    try:
+        assert app.runtime is not None
+        meter = app.runtime.model.progressive.meters.amount
+        refused = turn(app, "reset", "supervisor:key_refused")
+        app.loop.run_until_idle()
+        assert refused == {"device": "layout", "position": "reset",
+                           "key": "layout board key switch, UNAUTHENTICATED"}
+        assert records(app, "supervisor:key_on") == []
+        assert records(app, "meter:correction") == []
+        assert app.runtime.model.progressive.meters.amount == meter
+        assert app.devices.unauthenticated == ("layout",)
+    finally:
+        app.devices.close()
+
+
+def test_a_forged_layout_board_in_the_genuine_ones_place_moves_nothing(
+    app: TableApp, tmp_path: Path,
+) -> None:
+    assert app.runtime is not None
+    meter = app.runtime.model.progressive.meters.amount
+    genuine = app.devices.emulators["layout"]
+    genuine.close()
+    with LayoutEmulator(link_dir=tmp_path / "ports", name="layout",
+                        pairing=PairingKey.generate()) as forged:
+        assert app.loop.run_until(lambda: app.runtime.model.state == "fault", WAIT)
+        forged.turn_key("reset")
+        forged.send_now()
+        app.loop.run_until(lambda: False, 1.0)  # whatever the forged board can do, now
+        assert forged.stats().link.sessions == 0
+    holds = records(app, "procedure:hold")
+    assert "failed authentication" in holds[-1]["reason"]
+    assert records(app, "supervisor:key_on") == []
+    assert records(app, "meter:correction") == []
+    assert app.runtime.model.progressive.meters.amount == meter
+
+
+def test_a_hold_is_not_cleared_while_the_shoe_reports_its_lid_open(app: TableApp) -> None:
+    assert app.runtime is not None
+    model = app.runtime.model
+    sim = rig.PtySimulation(app, rig.RigPlan(3, 1, {"main": 1000}, None, 1))  # type: ignore[arg-type]
+    sim.step()  # shuffle done: betting
+    shoe = app.devices.emulators["shoe"]
+    shoe.open_lid()
+    assert app.loop.run_until(lambda: model.state in HOLD_STATES, WAIT)
+    refused = turn(app, "supervisor", "supervisor:clear_refused")
+    assert refused == {"who": "layout:supervisor", "shoe": ["lid_open"]}
+    assert model.state in HOLD_STATES
+    turn(app, "normal", "supervisor:key_off")
+    shoe.close_lid()
+    assert app.loop.run_until(lambda: not app.runtime.shoe_conditions, WAIT)
+    turn(app, "supervisor", "supervisor:clear")
+    assert model.state not in HOLD_STATES
+
+
+def test_the_shoe_boards_shoe_loaded_is_the_end_of_the_shuffle(app: TableApp) -> None:
+    # PROTOCOL.md 12: the table waits in shoe_loading for shoe_loaded (or the dealer's
+    # shuffle-done button) and takes it as "the shuffle is done".
+    assert app.runtime is not None
+    model = app.runtime.model
+    assert model.state == "shoe_loading"
+    app.devices.emulators["shoe"].load()
+    assert app.loop.run_until(lambda: model.state != "shoe_loading", WAIT)
+    assert model.state in ("burn", "betting")
+    assert [record["shuffle"] for record in records(app, "shoe:shuffled")] == [1]
+
+
+def test_the_start_of_day_check_marks_a_board_without_a_key(tmp_path: Path) -> None:
+    from controller.appliance import selftest
+    from drivers.registry import build_devices
+
+    devices = build_devices({"shoe": {"kind": "emulated", "auth": "none"}}, lambda event: None,
+                            allow_emulated=True, options=BuildOptions(workdir=tmp_path))
+    try:
+        assert devices.shoe is not None
+        handshake = selftest.check_shoe(devices.shoe)[0]
+    finally:
+        devices.close()
+    assert handshake.passed
+    assert handshake.detail == "answered (EMULATED) (UNAUTHENTICATED)"

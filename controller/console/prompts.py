@@ -7,9 +7,11 @@ command; the operational log says the same.
 
 from __future__ import annotations
 
+from controller.console.roulette_view import roulette_prompt
 from controller.procedure.baccarat_model import BaccaratModel
 from controller.procedure.blackjack_model import BlackjackModel
 from controller.procedure.model import HOLD_STATES
+from controller.procedure.roulette_model import RouletteModel
 from controller.procedure.table_model import TableModel
 from controller.rules import blackjack as bj
 from controller.rules.hands import hand_value
@@ -63,6 +65,8 @@ def prompt(model: TableModel) -> str:
     if isinstance(model, BaccaratModel):
         side = model.card_due_to()
         return f"deal the {side.value}" if side is not None else state.replace("_", " ")
+    if isinstance(model, RouletteModel):
+        return roulette_prompt(model)
     return state.replace("_", " ")
 
 

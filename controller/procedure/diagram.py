@@ -11,7 +11,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from controller.procedure.tables import TABLES
+from controller.procedure.tables import INITIAL, TABLES
 
 
 def _edges(family: str) -> list[tuple[str, str, str]]:
@@ -33,7 +33,7 @@ def _edges(family: str) -> list[tuple[str, str, str]]:
 def mermaid(family: str) -> str:
     """The family's procedure as a mermaid state diagram."""
     states, _ = TABLES[family]
-    lines = ["stateDiagram-v2", "    [*] --> shoe_loading"]
+    lines = ["stateDiagram-v2", f"    [*] --> {INITIAL[family]}"]
     lines += [f"    {s}" for s in (str(x) for x in states)]
     lines += [f"    {s} --> {d}: {label}" for s, d, label in _edges(family)]
     return "\n".join(lines) + "\n"

@@ -93,7 +93,7 @@ WheelLine = StatusLine | NumberLine | OtherPacket
 
 def parse_line(text: str) -> WheelLine | None:
     """Read one line (its terminator removed) by the grammar; None when it fits none of it."""
-    if text.startswith("*X;"):
+    if text.startswith("*X") and text != "*X":  # a bare `*X` is the host's poll, echoed
         match = STATUS.fullmatch(text)
         if match is None:
             return None
@@ -295,7 +295,11 @@ class WheelTracker:
                                     f"{game.number_line} then {number}")]
             game.number_line = number
             return []
+        if game is not None and game.faulted:
+            return []  # this game's contradiction is reported already
         if self.decided_game is not None and self.decided_number != number:
+            if game is not None:
+                game.faulted = True
             return [self._fault(f"game {self.decided_game:03d}: the winning-number line says "
                                 f"{number} but the status said {self.decided_number}")]
         return []

@@ -126,13 +126,13 @@ class WheelPlay:
         if scenario == "closed_between":
             yield from self._closed(3, echo=b"*P 0")
             yield b"*P OK" + CRLF
+        rpm = self.rng.randint(140, 260)
+        yield from self._line(1, 0, rpm, 2)  # the games-per-hour wait: still the last game's
         if not self.respin:
-            self.game = self.game % GAME_WRAP + 1
+            self.game = self.game % GAME_WRAP + 1  # the count steps as a new game enters 2
         self.respin = False
         self.direction ^= 1
-        rpm = self.rng.randint(140, 260)
         warnings: list[str] = []
-        yield from self._line(1, 0, rpm, 2)
         yield from self._place_bets(scenario, rpm, warnings)
         if scenario == "misfire":
             yield from self._line(3, 2, rpm, 4)

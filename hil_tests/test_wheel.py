@@ -87,9 +87,10 @@ def emulated(tmp_path: Path, sink: Facts, **emulation: Any) -> Any:
 
 
 def play_out(emulator: WheelEmulator, wheel: Any) -> None:
+    """Every step, each read before the next (as the simulation sends them)."""
     while emulator.send_step():
-        pass
-    assert wheel.wait_handled(emulator.sent, WAIT_S)
+        assert wheel.wait_handled(emulator.sent, WAIT_S)
+    assert emulator.stats()["dropped"] == 0
 
 
 def expected(emulator: WheelEmulator) -> list[tuple[int, str | None, bool, tuple[str, ...]]]:

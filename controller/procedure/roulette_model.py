@@ -317,7 +317,7 @@ class RouletteModel(TableModel):
                                           "colour": ro.colour(number), "played": played,
                                           "warnings": list(warnings)}))
 
-    def void_spin(self, event: EventData) -> None:
+    def announce_void(self, event: EventData) -> None:
         """Callback: the wheel voided the game: no spin; the wagers stand for the re-spin."""
         game = int(event.kwargs["game"])
         reason = str(event.kwargs.get("reason", ""))

@@ -292,7 +292,7 @@ def _roulette() -> list[dict[str, Any]]:
         _t("winning_number", RO.BETTING, RO.MARKER, after=["late_lock_out", "take_result"]),
         _t("winning_number", every, None, after="note_unplayed"),
         # A void game is no spin: announced, journalled; the wagers stand for the re-spin.
-        _t("void_spin", [RO.BETTING, RO.NO_MORE_BETS], RO.BETTING, after="void_spin"),
+        _t("void_spin", [RO.BETTING, RO.NO_MORE_BETS], RO.BETTING, after="announce_void"),
         _t("void_spin", every, None, after="note_unplayed_void"),
         _t("wheel_closed", [RO.BETTING, RO.NO_MORE_BETS], RO.CLOSED,
            after=["note_wheel", "close_table"]),

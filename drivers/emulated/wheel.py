@@ -355,8 +355,9 @@ class WheelEmulator:
         self.port.replug()
 
     def stats(self) -> dict[str, int | bool]:
-        """Bytes and lines sent, whether the stream is over."""
-        return {"sent": self.sent, "lines": self.lines_sent, "finished": self.finished}
+        """Bytes and lines sent, bytes dropped (a host not reading), whether it is over."""
+        return {"sent": self.sent, "lines": self.lines_sent, "dropped": self.port.dropped,
+                "finished": self.finished}
 
     def close(self) -> None:
         """Stop sending and close the pty (idempotent)."""

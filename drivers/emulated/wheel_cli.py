@@ -23,7 +23,7 @@ from drivers.config import WheelEmulation
 from drivers.emulated.wheel import WheelEmulator
 
 _LOG = logging.getLogger(__name__)
-Command = Callable[[list[str]], str]
+WheelCommand = Callable[[list[str]], str]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -82,14 +82,14 @@ def run(args: argparse.Namespace, stop: threading.Event) -> int:
     return 0
 
 
-def wheel_commands(emulator: WheelEmulator) -> dict[str, Command]:
+def wheel_commands(emulator: WheelEmulator) -> dict[str, WheelCommand]:
     """The stdin commands of the wheel emulator."""
     def step(words: list[str]) -> str:
         count = int(words[0]) if words and words[0].isdigit() else 1
         sent = sum(emulator.send_step() for _ in range(count))
         return f"{sent} steps sent" + ("; the stream is finished" if emulator.finished else "")
 
-    commands: dict[str, Command] = {
+    commands: dict[str, WheelCommand] = {
         "step": step,
         "garbage": lambda words: _done(lambda: emulator.send_raw(b"*X;4;0*X;;\r\n")),
         "unplug": lambda words: _done(emulator.unplug),
@@ -100,7 +100,7 @@ def wheel_commands(emulator: WheelEmulator) -> dict[str, Command]:
     return commands
 
 
-def _read_commands(commands: dict[str, Command], stop: threading.Event) -> None:
+def _read_commands(commands: dict[str, WheelCommand], stop: threading.Event) -> None:
     for line in sys.stdin:
         words = line.split()
         if not words:

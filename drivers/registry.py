@@ -341,8 +341,12 @@ def _emulated_wheel(config: WheelConfig, sink: EventSink, options: BuildOptions)
     from drivers.wheel import SerialWheel
 
     assert config.emulation is not None  # guaranteed by the config reader
-    emulator = WheelEmulator.from_config(config.emulation, link_dir=options.emulator_dir(),
-                                         name=config.name).start()
+    try:
+        emulator = WheelEmulator.from_config(config.emulation, link_dir=options.emulator_dir(),
+                                             name=config.name).start()
+    except OSError as exc:
+        raise DeviceConfigError(config.name, "replay", f"cannot read "
+                                f"{config.emulation.replay}: {exc.strerror or exc}") from exc
     return SerialWheel(config, sink, emulated=True, scheduler=options.scheduler,
                        url=emulator.path), emulator
 

@@ -251,3 +251,18 @@ def test_an_emulated_wheel_needs_the_explicit_flag() -> None:
                        match=r"\[devices.wheel\] kind: 'emulated' needs the explicit "
                              r"--allow-emulated flag"):
         build_devices({"wheel": {"kind": "emulated"}}, Facts(), allow_emulated=False)
+
+
+def test_a_recording_that_cannot_be_read_is_named(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    recording = tmp_path / "wheel.bin"
+    recording.write_bytes(b"*X;6;000;  ;0;000;0\r\n")
+
+    def refuse(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    with pytest.raises(DeviceConfigError, match=r"^\[devices.wheel\] replay: cannot read .*"
+                                                r"wheel.bin: Permission denied$"):
+        build_devices({"wheel": {"kind": "emulated", "replay": str(recording)}}, Facts(),
+                      allow_emulated=True, options=BuildOptions(workdir=tmp_path))

@@ -42,8 +42,9 @@ def faults(model: TableModel) -> list[dict[str, str]]:
                                                                          f"supervisor, {KEY}"),
                       "detail": model.hold_reason})
     found.extend({"kind": f"link_down:{device}",
-                  "what_to_do": f"the {device} does not answer: check its cable; "
-                                "progressive wagers are refused until it is back",
+                  "what_to_do": f"the {device} does not answer: check its cable; " + (
+                      "no number can come until it is back" if device == "wheel" else
+                      "progressive wagers are refused until it is back"),
                   "detail": ""} for device in sorted(model.progressive.links_down))
     if model.camera_down:
         found.append({"kind": "camera_down", "what_to_do": "the camera does not answer: "

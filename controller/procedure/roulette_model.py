@@ -332,6 +332,25 @@ class RouletteModel(TableModel):
                   OpLog(f"NO SPIN: wheel game {game:03d} void ({reason}); the wagers stand",
                         "warning"))
 
+    def wheel_moved_on(self, event: EventData) -> bool:
+        """Condition: the wheel names another game than the spin's, which it never decided."""
+        game = event.kwargs.get("game")
+        return self.spin.game is not None and isinstance(game, int) and game != self.spin.game
+
+    def abandon_spin(self, event: EventData) -> None:
+        """Callback: no result will come for the spin in play: no spin, the wagers stand."""
+        game = int(self.spin.game or 0)
+        self.spin.void_games.append(game)
+        self.spin.game = None
+        self.spin_log.append({"game": game, "number": None, "void": True,
+                              "warnings": self.warnings.pop(game, [])})
+        reason = f"no result: the wheel went on to game {event.kwargs.get('game')}"
+        self.emit(Journal("spin:void", {"round": self.round.number, "game": game,
+                                        "reason": reason, "warnings": [],
+                                        "standing": self.wagers.in_play()}),
+                  OpLog(f"NO SPIN: wheel game {game:03d} ({reason}); the wagers stand",
+                        "warning"))
+
     def note_unplayed_void(self, event: EventData) -> None:
         """Callback: a game voided while no bets were on it."""
         game = int(event.kwargs["game"])

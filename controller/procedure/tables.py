@@ -274,6 +274,10 @@ def _roulette() -> list[dict[str, Any]]:
     rows = [
         # The wheel opens a game: a closed table opens for bets.
         _t("wheel_start", RO.CLOSED, RO.BETTING, after=["note_wheel", "open_betting"]),
+        # The wheel moved on without deciding the spin (a contradiction held, lines lost):
+        # no spin, the wagers stand.
+        _t("wheel_start", RO.NO_MORE_BETS, RO.BETTING, "wheel_moved_on",
+           after=["note_wheel", "abandon_spin"]),
         _t("wheel_start", every, None, after="note_wheel"),
         _t("ball_in_rim", every, None, after="note_wheel"),
         # No more bets when the ball is in the track: the wheel says so, or the dealer.
@@ -288,6 +292,8 @@ def _roulette() -> list[dict[str, Any]]:
         # The winning number: once per game; one the layout does not have stops the table.
         _t("winning_number", live, RO.FAULT, "number_is_impossible", after="record_hold"),
         _t("winning_number", every, None, "result_is_repeat", after="note_repeat"),
+        _t("winning_number", RO.NO_MORE_BETS, RO.BETTING, "wheel_moved_on",
+           after=["abandon_spin", "note_unplayed"]),
         _t("winning_number", RO.NO_MORE_BETS, RO.MARKER, after="take_result"),
         _t("winning_number", RO.BETTING, RO.MARKER, after=["late_lock_out", "take_result"]),
         _t("winning_number", every, None, after="note_unplayed"),

@@ -36,6 +36,7 @@ from controller.service.app import TableApp, build_app
 from controller.service.tableconfig import TableFile
 from controller.sim.bots import BotHands
 from controller.sim.options import ROULETTE_PICKS, Options
+from drivers.errors import DriverError
 from drivers.registry import BuildOptions
 
 STEP_TIMEOUT_S: Final = 30.0
@@ -200,14 +201,25 @@ class RouletteSimulation:
 
 
 def run(options: Options) -> int:
-    """Play the spins and print them; the exit status (0: no hold, nothing refused)."""
+    """Play the spins and print them; the exit status.
+
+    0: no hold, nothing refused; 1: a hold, a refused command, or the wheel's bytes stopped
+    reaching the table; 2: a device could not be built or started (named, one line).
+    """
     with tempfile.TemporaryDirectory(prefix="shoectl-sim-") as tmp:
         state_dir = options.state_dir or Path(tmp) / "state"
-        app = start_roulette_app(options, state_dir, Path(tmp) / "ports")
+        try:
+            app = start_roulette_app(options, state_dir, Path(tmp) / "ports")
+        except DriverError as exc:
+            sys.stderr.write(f"shoectl simulate: {exc}\n")
+            return 2
         try:
             live = not options.as_json and sys.stdout.isatty()
             sim = RouletteSimulation(app, options, options.pace if live else 0.0)
             return _report(options, app, sim)
+        except RouletteSimulationError as exc:
+            sys.stderr.write(f"shoectl simulate: {exc}\n")
+            return 1
         finally:
             app.close("simulation finished")
 

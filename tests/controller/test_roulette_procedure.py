@@ -181,11 +181,28 @@ def test_the_wheel_contradicting_itself_holds_until_the_supervisor(rt: TableRunt
     assert rt.model.state == "fault"
     rt.handle(ev.KeySwitchTurned("layout", "supervisor", 0.0))
     assert rt.model.state == "no_more_bets"  # resumed; no result will come for that game
-    assert rt.fire("void_round", reason="the wheel contradicted itself")
-    (_, void), = records(rt, "round:void")
-    assert [w["named"] for w in void["returned"]] == ["black"]
+    rt.handle(status(ev.WheelPhase.PLACE_BETS, 32))  # the wheel goes on: no spin
+    assert rt.model.state == "betting"
+    assert [w.describe() for w in model_of(rt).wagers.placed] == ["black"]  # they stand
+    (_, void), = records(rt, "spin:void")
+    assert (void["game"], void["reason"]) == (31, "no result: the wheel went on to game 32")
+    rt.handle(status(ev.WheelPhase.NO_MORE_BETS, 32))
+    assert rt.fire("void_round", reason="the supervisor returns the wagers")
+    (_, returned), = records(rt, "round:void")
+    assert [w["named"] for w in returned["returned"]] == ["black"]
     assert rt.model.state == "betting"
     assert model_of(rt).wagers.placed == []
+
+
+def test_a_number_for_a_game_the_wagers_were_not_on_is_not_settled(rt: TableRuntime) -> None:
+    open_game(rt)
+    assert bet(rt, 2, "straight", 1000, numbers=["9"])
+    rt.handle(status(ev.WheelPhase.NO_MORE_BETS, 31))
+    rt.handle(result(33, "9"))  # the lines of games 31 and 32 were lost
+    assert rt.model.state == "betting"
+    assert [w.describe() for w in model_of(rt).wagers.placed] == ["straight 9"]
+    assert [(d["game"], d["played"]) for _, d in records(rt, "spin:result")] == [(33, False)]
+    assert model_of(rt).results == []
 
 
 def test_a_result_repeated_after_a_restart_changes_nothing(tmp_path: Path) -> None:

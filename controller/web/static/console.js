@@ -258,18 +258,19 @@ function buildGrid(wheel) {
   const grid = $("ro-grid");
   if (grid.dataset.wheel === wheel) return;
   grid.dataset.wheel = wheel;
-  const zeros = wheel === "double" ? ["00", "0"] : ["0"];
-  const cells = [];
-  zeros.forEach((zero) => cells.push([zero, zeros.length === 1 ? "1 / span 3" : ""]));
+  // The layout turned on its side: the zeros at the left, then 3 over 2 over 1, and so on.
+  const cells = wheel === "double" ? [["00", "1 / span 1", 1], ["0", "2 / span 2", 1]]
+    : [["0", "1 / span 3", 1]];
   for (let column = 0; column < 12; column += 1) {
-    [3, 2, 1].forEach((row) => cells.push([String(column * 3 + row), ""]));
+    [3, 2, 1].forEach((row) => cells.push([String(column * 3 + row), `${4 - row}`, column + 2]));
   }
-  grid.replaceChildren(...cells.map(([number, span]) => {
+  grid.replaceChildren(...cells.map(([number, rows, column]) => {
     const button = document.createElement("button");
     button.textContent = number;
     button.dataset.number = number;
     button.className = colourOf(number);
-    if (span) button.style.gridRow = span;
+    button.style.gridRow = rows;
+    button.style.gridColumn = String(column);
     button.addEventListener("click", () => {
       if (roChosen.has(number)) roChosen.delete(number); else roChosen.add(number);
       button.classList.toggle("chosen", roChosen.has(number));

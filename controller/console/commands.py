@@ -104,7 +104,7 @@ def _cancel_refusal(model: TableModel, command: JsonObject) -> str:
 def _marker_refusal(model: TableModel, command: JsonObject) -> str:
     if not isinstance(model, RouletteModel):
         return "this game has no marker"
-    return model.marker_refusal(command["number"])
+    return model.croupier.marker_refusal(command["number"])
 
 
 _SEAT: Final[dict[str, tuple[type, bool]]] = {"seat": (int, True)}

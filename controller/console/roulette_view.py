@@ -14,7 +14,8 @@ from dataclasses import asdict
 from typing import Any
 
 from controller.odds.wheel_bias import bias_report, board_figures
-from controller.procedure.roulette_model import RouletteModel, wager_record
+from controller.procedure.roulette_croupier import wager_record
+from controller.procedure.roulette_model import RouletteModel
 from controller.procedure.table_model import TableModel
 from controller.rules.money import format_cents
 from controller.rules.roulette import colour
@@ -26,7 +27,7 @@ def roulette_table(model: TableModel) -> dict[str, Any] | None:
     if not isinstance(model, RouletteModel):
         return None
     spin = model.spin
-    settled = model.settlement
+    settled = model.settled
     return {
         "wheel": model.wheel.value, "wheel_phase": model.wheel_phase,
         "wheel_game": model.wheel_game,
@@ -71,7 +72,7 @@ def _game(game: int | None) -> str:
 
 
 def _wagers_words(model: RouletteModel, *, winners: bool) -> str:
-    settled = model.settlement
+    settled = model.settled
     if settled is None:
         return ""
     pays = model.setup.config.paytables.roulette

@@ -9,9 +9,12 @@ journalled, the console saying what to clear and what to pay. A void game is no 
 journalled and announced, and the wagers stand for the re-spin. Settlement is the rules'
 `settle_spin`, over integer cents.
 
-Every decided number (and only those: void games are no results) joins the table's history,
-kept in the critical state, from which the result board and the wheel-bias monitor are
-computed (`controller/console/board_state.py`).
+The model holds the spin, the wagers (`wagers`, a `RouletteWagers`) and the wheel's history;
+its parts act on them: `feed` (`roulette_feed.py`) takes the wheel's facts, `croupier`
+(`roulette_croupier.py`) the marker, the clearing and the paying. Every decided number (and
+only those: void games are no results) joins the history, kept in the critical state, from
+which the result board and the wheel-bias monitor are computed
+(`controller/console/roulette_view.py`).
 """
 
 from __future__ import annotations
@@ -23,28 +26,19 @@ from transitions import EventData
 
 from controller.procedure import meter_books
 from controller.procedure.effects import Journal, OpLog
+from controller.procedure.roulette_croupier import (
+    Croupier,
+    settle,
+    wager_from_record,
+    wager_record,
+)
+from controller.procedure.roulette_feed import WheelFacts
 from controller.procedure.table_model import Setup, TableModel
 from controller.procedure.table_outputs import TableOutputs
 from controller.procedure.tables import INITIAL, build_machine
 from controller.procedure.wager_book import WagerBook
 from controller.rules import roulette as ro
 from controller.rules.errors import RulesError
-
-WHEEL_PHASES = ("before_game", "place_bets", "ball_in_rim", "no_more_bets", "winning_number",
-                "closed", "other")
-"""The wheel's phases as its facts name them (`drivers.events.WheelPhase`)."""
-
-
-def wager_record(wager: ro.RouletteWager) -> dict[str, Any]:
-    """A wager as the journal and the console carry it."""
-    return {"seat": wager.seat, "bet": wager.bet.value, "numbers": list(wager.numbers),
-            "cents": wager.cents, "named": wager.describe()}
-
-
-def wager_from_record(data: dict[str, Any]) -> ro.RouletteWager:
-    """A wager back from `wager_record`."""
-    return ro.RouletteWager(int(data["seat"]), ro.RouletteBet(data["bet"]),
-                            frozenset(data["numbers"]), int(data["cents"]))
 
 
 class RouletteWagers(WagerBook):
@@ -196,7 +190,11 @@ class RouletteModel(TableModel):
         history: The decided numbers, oldest first, at most `[rules.roulette]`'s longer
             window.
         spin_log: Every wheel game the table saw decided or voided, in order (this run).
-        settlement: The last spin's settlement (losers, then winners).
+        warnings: The wheel's warnings by its game number, until the game is decided.
+        last_decided: The last decided game and number (a repeat of it changes nothing).
+        settled: The spin's settlement once the marker is on the number (losers, winners).
+        feed: The part that takes the wheel's facts (`feed.<name>` in the table).
+        croupier: The dealer's marker, clearing and paying (`croupier.<name>`).
     """
 
     wagers: RouletteWagers
@@ -214,7 +212,9 @@ class RouletteModel(TableModel):
         self.spin_log: list[dict[str, Any]] = []
         self.warnings: dict[int, list[str]] = {}
         self.last_decided: tuple[int, str] | None = None
-        self.settlement: ro.SpinSettlement | None = None
+        self.settled: ro.SpinSettlement | None = None
+        self.feed = WheelFacts(self)
+        self.croupier = Croupier(self)
         start = INITIAL["roulette"] if initial == "shoe_loading" else initial
         self.machine = build_machine(self, "roulette", start)
 
@@ -223,38 +223,7 @@ class RouletteModel(TableModel):
         """The configured wheel and layout."""
         return self.setup.config.roulette.wheel
 
-    # ------------------------------------------------------------------ the wheel's facts
-    def note_wheel(self, event: EventData) -> None:
-        """Callback: the wheel's status changed (journalled).
-
-        A new game resets the repeat guard and forgets older games' warnings.
-        """
-        phase = str(event.kwargs.get("phase", ""))
-        game = event.kwargs.get("game")
-        self.wheel_phase = phase if phase in WHEEL_PHASES else "other"
-        if isinstance(game, int):
-            self.wheel_game = game
-        if phase == "place_bets":
-            self.last_decided = None
-            self.warnings = {g: w for g, w in self.warnings.items() if g == game}
-        self.emit(Journal("wheel:status", {"phase": self.wheel_phase, "game": game,
-                                           "state": event.kwargs.get("state"),
-                                           "flags": event.kwargs.get("flags", 0),
-                                           "table": self.state}))
-        if phase == "other":
-            self.emit(OpLog(f"wheel: state {event.kwargs.get('state')} is not one this table "
-                            "acts on", "warning"))
-
-    def note_warning(self, event: EventData) -> None:
-        """Callback: a warning of the wheel's, kept with its game for the spin record."""
-        game, warning = int(event.kwargs["game"]), str(event.kwargs["warning"])
-        seen = self.warnings.setdefault(game, [])
-        if warning not in seen:
-            seen.append(warning)
-        self.emit(Journal("wheel:warning", {"game": game, "warning": warning,
-                                            "detail": event.kwargs.get("detail", "")}),
-                  OpLog(f"wheel game {game:03d}: {warning.replace('_', ' ')}", "warning"))
-
+    # ------------------------------------------------------------------ no more bets
     def lock_out_bets(self, event: EventData) -> None:
         """Callback: no more bets; the wagers on the layout are this spin's."""
         self.spin.game = self.wheel_game if self.spin.game is None else self.spin.game
@@ -264,185 +233,12 @@ class RouletteModel(TableModel):
                                                 "wagers": self.wagers.in_play()}),
                   OpLog(f"no more bets ({source}): {len(self.wagers.placed)} wagers"))
 
-    def late_lock_out(self, event: EventData) -> None:
-        """Callback (irregularity): a number came while betting was open; bets close now."""
-        self.emit(Journal("irregularity:no_more_bets_missed", {
-            "round": self.round.number, "game": event.kwargs.get("game")}),
-            OpLog("irregularity: the number came before no more bets; bets closed now",
-                  "warning"))
-        self.lock_out_bets(event)
-
-    def number_is_impossible(self, event: EventData) -> bool:
-        """Condition: the wheel named a pocket this layout does not have (00 on single zero)."""
-        if str(event.kwargs.get("number")) in self.wheel.pockets:
-            return False
-        event.kwargs["reason"] = (f"the wheel reported {event.kwargs.get('number')!r}, which "
-                                  f"the {self.wheel.label} layout does not have")
-        return True
-
-    def result_is_repeat(self, event: EventData) -> bool:
-        """Condition: the wheel repeated the last decided game (the driver was restarted)."""
-        return self.last_decided == (event.kwargs.get("game"), event.kwargs.get("number"))
-
-    def note_repeat(self, event: EventData) -> None:
-        """Callback: a repeated result changes nothing."""
-        self.emit(Journal("wheel:result_repeated", {"game": event.kwargs.get("game"),
-                                                    "number": event.kwargs.get("number")}))
-
-    def take_result(self, event: EventData) -> None:
-        """Callback: the winning number of the spin in play (journalled with the wheel's game)."""
-        game, number = int(event.kwargs["game"]), str(event.kwargs["number"])
-        spin = self.spin
-        spin.game, spin.number = game, number
-        spin.sources = list(event.kwargs.get("sources", []))
-        spin.warnings = self.warnings.pop(game, [])
-        self._decided(game, number, spin.warnings, played=True)
-        self.emit(OpLog(f"winning number {number} {ro.colour(number)} (wheel game "
-                        f"{game:03d}): place the marker"))
-
-    def note_unplayed(self, event: EventData) -> None:
-        """Callback: a number decided while no bets were open (closed, or still settling)."""
-        game, number = int(event.kwargs["game"]), str(event.kwargs["number"])
-        self._decided(game, number, self.warnings.pop(game, []), played=False)
-        self.emit(OpLog(f"wheel game {game:03d} decided {number} while the table was "
-                        f"{self.state.replace('_', ' ')}: no wagers on it", "warning"))
-
-    def _decided(self, game: int, number: str, warnings: list[str], *, played: bool) -> None:
-        self.last_decided = (game, number)
-        self.history = [*self.history, number][-self.setup.config.roulette.history:]
-        self.spin_log.append({"game": game, "number": number, "void": False,
-                              "warnings": list(warnings)})
-        self.emit(Journal("spin:result", {"round": self.round.number if played else None,
-                                          "game": game, "number": number,
-                                          "colour": ro.colour(number), "played": played,
-                                          "warnings": list(warnings)}))
-
-    def announce_void(self, event: EventData) -> None:
-        """Callback: the wheel voided the game: no spin; the wagers stand for the re-spin."""
-        game = int(event.kwargs["game"])
-        reason = str(event.kwargs.get("reason", ""))
-        warnings = self.warnings.pop(game, [])
-        self.spin.void_games.append(game)
-        self.spin.game = None
-        self.spin_log.append({"game": game, "number": None, "void": True,
-                              "warnings": list(warnings)})
-        self.emit(Journal("spin:void", {"round": self.round.number, "game": game,
-                                        "reason": reason, "warnings": warnings,
-                                        "standing": self.wagers.in_play()}),
-                  OpLog(f"NO SPIN: wheel game {game:03d} void ({reason}); the wagers stand",
-                        "warning"))
-
-    def wheel_moved_on(self, event: EventData) -> bool:
-        """Condition: the wheel names another game than the spin's, which it never decided."""
-        game = event.kwargs.get("game")
-        return self.spin.game is not None and isinstance(game, int) and game != self.spin.game
-
-    def abandon_spin(self, event: EventData) -> None:
-        """Callback: no result will come for the spin in play: no spin, the wagers stand."""
-        game = int(self.spin.game or 0)
-        self.spin.void_games.append(game)
-        self.spin.game = None
-        self.spin_log.append({"game": game, "number": None, "void": True,
-                              "warnings": self.warnings.pop(game, [])})
-        reason = f"no result: the wheel went on to game {event.kwargs.get('game')}"
-        self.emit(Journal("spin:void", {"round": self.round.number, "game": game,
-                                        "reason": reason, "warnings": [],
-                                        "standing": self.wagers.in_play()}),
-                  OpLog(f"NO SPIN: wheel game {game:03d} ({reason}); the wagers stand",
-                        "warning"))
-
-    def note_unplayed_void(self, event: EventData) -> None:
-        """Callback: a game voided while no bets were on it."""
-        game = int(event.kwargs["game"])
-        warnings = self.warnings.pop(game, [])
-        self.spin_log.append({"game": game, "number": None, "void": True,
-                              "warnings": list(warnings)})
-        self.emit(Journal("spin:void", {"round": None, "game": game,
-                                        "reason": str(event.kwargs.get("reason", "")),
-                                        "warnings": warnings, "standing": []}))
-
-    def close_table(self, event: EventData) -> None:
-        """Callback: the wheel closed the table; the wagers on the layout are returned."""
-        self.emit(Journal("spin:closed", {"round": self.round.number,
-                                          "returned": self.wagers.in_play()}),
-                  OpLog("the wheel closed the table: every wager on the layout returned"))
-        self.close_round(event)
-
-    def wheel_is_closed(self, event: EventData) -> bool:
-        """Condition: the wheel says the table is closed."""
-        return self.wheel_phase == "closed"
-
-    def wheel_past_bets(self, event: EventData) -> bool:
-        """Condition: the wheel's next game is already at no more bets."""
-        return self.wheel_phase == "no_more_bets" and self.wheel_game != self.spin.game
-
-    # ------------------------------------------------------------------ the dealer
-    def marker_refusal(self, number: object) -> str:
-        """Why the marker cannot go on `number` ("" when it can)."""
-        if self.state != "marker" or self.spin.number is None:
-            return "there is no winning number to mark"
-        if number != self.spin.number:
-            return (f"the winning number is {self.spin.number}: put the marker on "
-                    f"{self.spin.number}, not on {number}")
-        return ""
-
-    def marker_matches(self, event: EventData) -> bool:
-        """Condition: the marker goes on the wheel's number."""
-        return self.marker_refusal(event.kwargs.get("number")) == ""
-
-    def place_marker(self, event: EventData) -> None:
-        """Callback: the marker is on the number; settle, and say what to clear."""
-        number = str(self.spin.number)
-        self.spin.marker = True
-        self.settlement = ro.settle_spin(self.wagers.placed, number, self.wheel,
-                                         self.setup.config.paytables.roulette)
-        self.emit(Journal("spin:marker", {"round": self.round.number, "number": number,
-                                          "source": event.kwargs.get("source", "")}),
-                  OpLog(f"marker on {number}: clear {len(self.settlement.losers)} losing "
-                        "wagers"))
-
-    def clear_losers(self, event: EventData) -> None:
-        """Callback: the losing wagers are off the layout (before any winner is paid)."""
-        assert self.settlement is not None
-        losers = [wager_record(r.wager) for r in self.settlement.losers]
-        self.emit(Journal("spin:losers_cleared", {"round": self.round.number,
-                                                  "losers": losers,
-                                                  "source": event.kwargs.get("source", "")}))
-
-    def settle_round(self, event: EventData) -> None:
-        """Callback: the winners are paid; the spin's record is the round's result."""
-        settled = self.settlement
-        assert settled is not None
-        paid = [{**wager_record(r.wager), "pays": str(self.setup.config.paytables.roulette
-                                                      .odds(r.wager.bet)), "net": r.net}
-                for r in settled.winners]
-        record = self.round_record(settled)
-        self.round.settled = True
-        self.round.result = record
-        self.results.append(record)
-        self.emit(Journal("spin:winners_paid", {"round": self.round.number, "winners": paid,
-                                                "source": event.kwargs.get("source", "")}),
-                  Journal("round:settled", record),
-                  OpLog(f"spin {self.round.number} settled: players net {settled.net} cents"))
-
-    def round_record(self, settled: ro.SpinSettlement) -> dict[str, Any]:
-        """The settled spin: its number, game, and every seat's wagers with their nets."""
-        seats: dict[int, list[dict[str, Any]]] = {}
-        for result in (*settled.losers, *settled.winners):
-            wager = result.wager
-            seats.setdefault(wager.seat, []).append(
-                {"bet": wager.bet.value, "numbers": list(wager.numbers), "cents": wager.cents,
-                 "net": result.net})
-        return {"round": self.round.number, "game": self.spin.game, "number": settled.number,
-                "colour": ro.colour(settled.number),
-                "seats": [{"seat": s, "wagers": w} for s, w in sorted(seats.items())]}
-
     # ------------------------------------------------------------------ the round
     def discard_round(self) -> None:
         """Forget the spin in play."""
         super().discard_round()
         self.spin = Spin()
-        self.settlement = None
+        self.settled = None
 
     def close_round(self, event: EventData) -> None:
         """Callback: the spin is over; the layout is cleared for the next."""
@@ -477,5 +273,4 @@ class RouletteModel(TableModel):
         last = saved["last_decided"]
         self.last_decided = (int(last[0]), str(last[1])) if last else None
         if self.spin.marker and self.spin.number is not None:
-            self.settlement = ro.settle_spin(self.wagers.placed, self.spin.number, self.wheel,
-                                             self.setup.config.paytables.roulette)
+            self.settled = settle(self)

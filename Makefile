@@ -34,8 +34,9 @@ pytest: $(STAMP) sysdeps
 
 test: lint typecheck contracts pytest
 
+# `make demo GAME=roulette` (or spanish21, baccarat): the same for another game.
 demo: $(STAMP)
-	$(BIN)/shoectl simulate
+	$(BIN)/shoectl simulate $(if $(GAME),--game $(GAME))
 
 bench: $(STAMP)
 	for f in bench/*.py; do $(BIN)/python $$f || exit 1; done

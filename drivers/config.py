@@ -51,6 +51,7 @@ class Role(StrEnum):
     LAYOUT = "layout"
     SIGN = "sign"
     CAMERA = "camera"
+    WHEEL = "wheel"
 
 
 EMULATED: Final = "emulated"
@@ -543,12 +544,137 @@ class CameraConfig:
     options: Mapping[str, Any]
 
 
-DeviceConfig = ShoeConfig | LayoutConfig | SignConfig | CameraConfig
+# ---------------------------------------------------------------- wheel
+
+
+WHEEL_BAUD_RATES: Final = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
+WHEEL_DIALECTS: Final = ("ss2", "mercury")
+
+
+@dataclass(frozen=True, slots=True)
+class LineSettings:
+    """A vendor device's serial line: speed, framing and flow control (9600 8N1, none).
+
+    Attributes:
+        baud: Line speed.
+        bytesize: 7 or 8 data bits.
+        parity: `none`, `even` or `odd`.
+        stopbits: 1 or 2.
+        flow: `none`, `rtscts` or `xonxoff`.
+    """
+
+    baud: int = 9600
+    bytesize: int = 8
+    parity: str = "none"
+    stopbits: int = 1
+    flow: str = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class WheelEmulation:
+    """What an emulated wheel plays (`drivers/emulated/wheel.py`).
+
+    Attributes:
+        seed: Seed of the winning numbers and of the irregular games; None: random.
+        pockets: 38 (double zero) or 37 (single zero).
+        pace_ms: One line this often (a real wheel's status period is 500 ms); 0: the
+            emulator's owner sends each step (the simulation).
+        faults: Mix in the hard games (warnings, void spins, a dropped line, a stuck
+            sensor, garbled lines); False: clean games only.
+        nmb_lines: State-4 (no more bets) lines a game (a wheel sends about 50).
+        spins: Games to play, then the table closes; 0: no end.
+        replay: Play this recorded byte stream instead (the wheel's own bytes).
+    """
+
+    seed: int | None = None
+    pockets: int = 38
+    pace_ms: int = 500
+    faults: bool = True
+    nmb_lines: int = 50
+    spins: int = 0
+    replay: Path | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WheelConfig:
+    """`[devices.wheel]`: the automated roulette wheel's result feed (`drivers/WHEEL.md`).
+
+    Attributes:
+        name: Section name.
+        kind: `serial` or `emulated`.
+        url: The port (any pyserial URL); "" when emulated.
+        line: The serial line's settings.
+        timeout_ms: No line that fits the grammar for this long: the wheel is down.
+        number_line: The wheel sends the bare winning-number line (its port 1, mode bit 16
+            off): a result without one is warned `number_line_missing`.
+        no_ball_lines: State-4 lines with the no-ball flag in a row that void the game.
+        dialect: `ss2` (SlingShot) or `mercury` (flag 8 in play voids the game).
+        emulation: The emulated wheel's game plan; None for a real wheel.
+    """
+
+    name: str
+    kind: str
+    url: str = ""
+    line: LineSettings = LineSettings()
+    timeout_ms: int = 3000
+    number_line: bool = True
+    no_ball_lines: int = 10
+    dialect: str = "ss2"
+    emulation: WheelEmulation | None = None
+
+
+def read_wheel(section: Section, kind: str) -> WheelConfig:
+    """Build the wheel's record from its section."""
+    url = ""
+    line = LineSettings()
+    if kind == "serial":
+        url = section.get("url", str)
+        if not url.strip():
+            raise section.error("url", "empty")
+        line = _read_line_settings(section)
+    return WheelConfig(
+        section.name, kind, url, line,
+        timeout_ms=section.integer("timeout_ms", 500, 60_000, 3000),
+        number_line=bool(section.get("number_line", bool, True)),
+        no_ball_lines=section.integer("no_ball_lines", 1, 1000, 10),
+        dialect=section.choice("dialect", WHEEL_DIALECTS, "ss2"),
+        emulation=_read_wheel_emulation(section) if kind != "serial" else None)
+
+
+def _read_line_settings(section: Section) -> LineSettings:
+    baud = section.integer("baud", 300, 4_000_000, 9600)
+    if baud not in WHEEL_BAUD_RATES:
+        raise section.error("baud", f"{baud} is not one of "
+                                    f"{', '.join(map(str, WHEEL_BAUD_RATES))}")
+    bytesize = section.integer("bytesize", 5, 8, 8)
+    if bytesize not in (7, 8):
+        raise section.error("bytesize", f"{bytesize} is not 7 or 8")
+    stopbits = section.integer("stopbits", 1, 2, 1)
+    return LineSettings(baud, bytesize, section.choice("parity", ("none", "even", "odd"), "none"),
+                        stopbits, section.choice("flow", ("none", "rtscts", "xonxoff"), "none"))
+
+
+def _read_wheel_emulation(section: Section) -> WheelEmulation:
+    pockets = section.integer("pockets", 37, 38, 38)
+    replay = section.get("replay", str, None)
+    if replay is not None and not Path(replay).is_file():
+        raise section.error("replay", f"no such file: {replay}")
+    return WheelEmulation(
+        seed=section.get("seed", int, None), pockets=pockets,
+        pace_ms=section.integer("pace_ms", 0, 10_000, 500),
+        faults=bool(section.get("faults", bool, True)),
+        nmb_lines=section.integer("nmb_lines", 1, 500, 50),
+        spins=section.integer("spins", 0, 1_000_000, 0),
+        replay=Path(replay) if replay is not None else None)
+
+
+DeviceConfig = ShoeConfig | LayoutConfig | SignConfig | CameraConfig | WheelConfig
 
 KINDS: Final[dict[Role, tuple[str, ...]]] = {
     Role.SHOE: ("serial", "usb", EMULATED),
     Role.LAYOUT: ("gpio", "serial", EMULATED, "emulated-gpio"),
     Role.SIGN: ("serial", EMULATED),
+    Role.WHEEL: ("serial", EMULATED),
 }
 
 
@@ -560,10 +686,11 @@ class DevicesConfig:
     layout: LayoutConfig | None = None
     sign: SignConfig | None = None
     camera: CameraConfig | None = None
+    wheel: WheelConfig | None = None
 
     def all(self) -> tuple[DeviceConfig, ...]:
         """The configured devices, in a fixed order."""
-        found = (self.shoe, self.layout, self.sign, self.camera)
+        found = (self.shoe, self.layout, self.sign, self.camera, self.wheel)
         return tuple(device for device in found if device is not None)
 
     @property
@@ -631,6 +758,8 @@ def parse_device(
         config = read_shoe(section, kind)
     elif role is Role.LAYOUT:
         config = read_layout(section, kind)
+    elif role is Role.WHEEL:
+        config = read_wheel(section, kind)
     else:
         config = read_sign(section, kind)
     section.finish()

@@ -159,6 +159,107 @@ class DeviceFault:
     at: float
 
 
+class WheelPhase(StrEnum):
+    """The state an automated roulette wheel reports (the `S` of its `*X` status line)."""
+
+    BEFORE_GAME = "before_game"
+    """1: starting after table closed, or waiting out the games-per-hour pause."""
+    PLACE_BETS = "place_bets"
+    """2: rotor turning, a new game; the wheel finds the ball and fires it."""
+    BALL_IN_RIM = "ball_in_rim"
+    """3: the ball has gone once round the track."""
+    NO_MORE_BETS = "no_more_bets"
+    """4: the ball is due off the track within about 3.5 revolutions."""
+    WINNING_NUMBER = "winning_number"
+    """5: every in-rim sensor agrees on a pocket."""
+    CLOSED = "closed"
+    """6: table closed or powered down (idle)."""
+    OTHER = "other"
+    """7 or another digit this driver does not know (SS2 2.52 ball not in track, Mercury dealer
+    lock): reported, never acted on."""
+
+
+@dataclass(frozen=True, slots=True)
+class WheelStatus:
+    """The wheel's status changed: its state, game number or warning flags (repeats dropped).
+
+    Attributes:
+        device: Configured device name.
+        phase: What the wheel is doing.
+        state: The state digit as sent (1-7).
+        game: The wheel's own game number (spins since its power-on; it wraps and restarts).
+        flags: The warning flags as sent, summed (1 ball not detected, 2 misfire, 4 sensor or
+            motor fault, 8 failed launch).
+        at: Driver clock reading when the line arrived.
+    """
+
+    device: str
+    phase: WheelPhase
+    state: int
+    game: int
+    flags: int
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class WheelResult:
+    """The winning number of one wheel game, exactly once (every repeat dropped).
+
+    Attributes:
+        device: Configured device name.
+        game: The wheel's game number the result decides.
+        number: `"0"`, `"00"` or `"1"`..`"36"`, as the wheel sent it (never an integer).
+        sources: What said it: `status` (the state-5 line) and/or `number_line` (the bare
+            winning-number line); where both came they agreed.
+        at: Driver clock reading when the deciding line arrived.
+    """
+
+    device: str
+    game: int
+    number: str
+    sources: tuple[str, ...]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class WheelVoid:
+    """A wheel game ended without a valid result (no spin): nothing is to be settled on it.
+
+    Attributes:
+        device: Configured device name.
+        game: The wheel's game number.
+        reason: Why, in words (`misfire: ...`, `no ball: ...`, `closed mid-game`, ...).
+        at: Driver clock reading.
+    """
+
+    device: str
+    game: int
+    reason: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class WheelWarning:
+    """Something to note about a wheel game, once per game (`drivers/WHEEL.md` names them).
+
+    A warning flag the wheel raised, or what the driver expected and did not get.
+
+    Attributes:
+        device: Configured device name.
+        game: The wheel's game number.
+        warning: `ball_not_detected`, `misfire`, `sensor_fault`, `failed_launch`,
+            `number_line_missing` or `garbled_line`.
+        detail: More, in words.
+        at: Driver clock reading.
+    """
+
+    device: str
+    game: int
+    warning: str
+    detail: str
+    at: float
+
+
 DriverEvent = (
     CardDrawn
     | ShoeFault
@@ -169,6 +270,10 @@ DriverEvent = (
     | LinkUp
     | LinkDown
     | DeviceFault
+    | WheelStatus
+    | WheelResult
+    | WheelVoid
+    | WheelWarning
 )
 """Every record a driver hands to its sink."""
 

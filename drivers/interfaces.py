@@ -69,6 +69,7 @@ __all__ = [
     "ShoeLoaded",
     "ShoeScanner",
     "ShoeState",
+    "WheelFeed",
 ]
 
 
@@ -177,3 +178,22 @@ class JackpotSign(Device, Protocol):
 
     def show_fault(self, text: str) -> None:
         """Alternate `text` (<= 16 printable ASCII chars) with the amount; "" stops it (R15)."""
+
+
+@runtime_checkable
+class WheelFeed(Device, Protocol):
+    """An automated roulette wheel's result feed (`drivers/WHEEL.md`).
+
+    It reports `WheelStatus` on every change of the wheel's state, game number or warning
+    flags (never a repeat), exactly one `WheelResult` per game that has a winning number,
+    `WheelVoid` for a game that ends without one, `WheelWarning` once per warning per game,
+    `DeviceFault` when the wheel contradicts itself, and `LinkUp`/`LinkDown`. It sends the
+    wheel nothing.
+    """
+
+    @property
+    def bytes_handled(self) -> int:
+        """Bytes read from the wheel whose facts have all been reported."""
+
+    def wait_handled(self, count: int, timeout: float) -> bool:
+        """Wait until `bytes_handled` reaches `count`; False when `timeout` seconds passed."""

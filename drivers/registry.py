@@ -40,13 +40,21 @@ from drivers.config import (
     ShoeConfig,
     SignConfig,
     UsbPortConfig,
+    WheelConfig,
     parse_devices,
     stands_in,
 )
 from drivers.errors import DeviceConfigError, DriverError
 from drivers.events import EventSink
 from drivers.gpio import GpioLayout, PinReservations, load_rpi_gpio
-from drivers.interfaces import Device, JackpotSign, LayoutInputs, LayoutLamps, ShoeScanner
+from drivers.interfaces import (
+    Device,
+    JackpotSign,
+    LayoutInputs,
+    LayoutLamps,
+    ShoeScanner,
+    WheelFeed,
+)
 from drivers.layout import BridgeLayout
 from drivers.shoe import BridgeShoe
 from drivers.sign import BridgeSign
@@ -136,11 +144,12 @@ class Devices:
     layout: Layout | None = None
     sign: JackpotSign | None = None
     camera: Any = None
+    wheel: WheelFeed | None = None
     emulators: dict[str, Any] = field(default_factory=dict)
 
     def all(self) -> list[Device]:
         """Every device built, in start order."""
-        found = (self.shoe, self.layout, self.sign, self.camera)
+        found = (self.shoe, self.layout, self.sign, self.camera, self.wheel)
         return [device for device in found if device is not None]
 
     @property
@@ -375,6 +384,31 @@ def _usb_shoe_built(config: ShoeConfig, sink: EventSink, options: BuildOptions) 
     return _usb_shoe(config, sink, options), None
 
 
+# ---------------------------------------------------------------- wheel
+
+
+def _serial_wheel(config: WheelConfig, sink: EventSink, options: BuildOptions) -> Built:
+    from drivers.wheel import SerialWheel
+
+    return SerialWheel(config, sink, scheduler=options.scheduler), None
+
+
+def _emulated_wheel(config: WheelConfig, sink: EventSink, options: BuildOptions) -> Built:
+    """The real driver on the wheel emulator's pty (`drivers/emulated/wheel.py`)."""
+    from drivers.emulated.wheel import WheelEmulator
+    from drivers.wheel import SerialWheel
+
+    assert config.emulation is not None  # guaranteed by the config reader
+    try:
+        emulator = WheelEmulator.from_config(config.emulation, link_dir=options.emulator_dir(),
+                                             name=config.name).start()
+    except OSError as exc:
+        raise DeviceConfigError(config.name, "replay", f"cannot read "
+                                f"{config.emulation.replay}: {exc.strerror or exc}") from exc
+    return SerialWheel(config, sink, emulated=True, scheduler=options.scheduler,
+                       url=emulator.path), emulator
+
+
 CONSTRUCTORS: Final[Mapping[tuple[Role, str], Constructor]] = MappingProxyType({
     (Role.SHOE, "serial"): _serial_shoe,
     (Role.SHOE, "usb"): _usb_shoe_built,
@@ -385,6 +419,8 @@ CONSTRUCTORS: Final[Mapping[tuple[Role, str], Constructor]] = MappingProxyType({
     (Role.LAYOUT, "emulated"): _emulated_layout,
     (Role.SIGN, "serial"): _serial_sign,
     (Role.SIGN, "emulated"): _emulated_sign,
+    (Role.WHEEL, "serial"): _serial_wheel,
+    (Role.WHEEL, "emulated"): _emulated_wheel,
     **{(Role.CAMERA, kind): _camera for kind in CAMERA_KINDS},
 })
 """Every (role, kind) the registry can build."""

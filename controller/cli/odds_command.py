@@ -1,12 +1,16 @@
 """`shoectl odds BET`: the par sheet of a wager, computed exactly.
 
     shoectl odds BET [--decks N] [--paytable FILE] [--soft17 stand|hit] [--meter UNITS] [--json]
+    shoectl odds roulette-NAME [--wheel double|single] [--paytable FILE] [--json]
 
 Prints a table by default. With `--json`, prints one JSON object:
 `{"bet", "decks", "lines": [{"name", "pays", "probability", "exact"}], "house_edge", ...}`
 where the lines (the losing line included) sum to exactly 1, `exact` is the probability as
 `numerator/denominator`, and `house_edge` is the house's expected gain per unit wagered
 (0.0611 = 6.11%), or null where a house edge means nothing (dealer outcomes, card patterns).
+A roulette sheet is the same object with `"decks": null` (no shoe), plus `wheel`
+(`double`|`single`), `pockets` (38|37), `covers` (the pockets one spot of the bet covers) and
+`win_exact`; its `method` names the exact count of pockets.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from controller.odds.errors import OddsError
 from controller.odds.paytable_file import apply_paytable, read_toml
 from controller.odds.registry import BETS, Settings
 from controller.rules.errors import ConfigError
+from controller.rules.roulette import Wheel
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +50,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--meter", type=_units, metavar="UNITS",
                         help="Blazing 7's meter in units of its fixed wager (2000 = 2000 x 5.00;"
                              " default: the progressive reset amount)")
+    parser.add_argument("--wheel", choices=[w.value for w in Wheel],
+                        help="roulette wheel: double zero (38 pockets, the default) or single "
+                             "zero (37): roulette-* only")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
@@ -67,10 +75,15 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         ConfigError: a pay table the rules' validators refuse.
     """
     bet = BETS[args.bet]
-    for option in ("soft17", "meter"):
+    for option in ("soft17", "meter", "wheel"):
         if getattr(args, option) is not None and option not in bet.options:
-            takers = ", ".join(b.name for b in BETS.values() if option in b.options)
+            takers = ("the roulette-* bets" if option == "wheel" else
+                      ", ".join(b.name for b in BETS.values() if option in b.options))
             raise OddsError(f"--{option} applies only to {takers}, not to {bet.name}")
+    if not bet.decks:
+        if args.decks is not None:
+            raise OddsError(f"--decks: {bet.name} is not dealt from a shoe (give --wheel)")
+        return _roulette_settings(args)
     decks = bet.usual_decks[0] if args.decks is None else args.decks
     bet.check_decks(decks)
     settings = Settings(decks=decks, hits_soft_17=args.soft17 == "hit")
@@ -78,6 +91,16 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         settings = apply_paytable(bet, settings, read_toml(args.paytable), str(args.paytable))
     if args.meter is not None:
         settings = replace(settings, meter=args.meter)
+    return settings
+
+
+def _roulette_settings(args: argparse.Namespace) -> Settings:
+    """A roulette bet's settings: the wheel, and the pay table of `--paytable`."""
+    settings = Settings(decks=0, wheel=Wheel(args.wheel or Wheel.DOUBLE.value))
+    if args.paytable is not None:
+        tables = apply_paytable(BETS[args.bet], settings, read_toml(args.paytable),
+                                str(args.paytable))
+        settings = replace(settings, paytables=tables.paytables)
     return settings
 
 

@@ -18,7 +18,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="shoectl simulate",
                                 description="Deal rounds through the whole controller with "
                                             "an auto-dealer and bot players.")
-    p.add_argument("--game", choices=["blackjack", "spanish21", "baccarat"],
+    p.add_argument("--game", choices=["blackjack", "spanish21", "baccarat", "roulette"],
                    default="blackjack")
     p.add_argument("--decks", type=int, default=None, help="decks in the shoe")
     p.add_argument("--seats", type=int, default=5, help="seats playing (1..table seats)")
@@ -34,6 +34,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--shoe-file", type=Path, default=None,
                    help="deal exactly these cards (one code a line), no burn, no cut card")
     p.add_argument("--json", action="store_true", help="one JSON object per round on stdout")
+    roulette = p.add_argument_group("roulette")
+    roulette.add_argument("--spins", type=int, default=None, metavar="N",
+                          help="wheel games to play through the wheel emulator (default "
+                               f"{DEFAULT_ROUNDS}; with --wheel-replay: the whole recording)")
+    roulette.add_argument("--wheel", choices=["double", "single"], default=None,
+                          help="double zero (38 pockets, the default) or single zero (37)")
+    roulette.add_argument("--wheel-replay", type=Path, default=None, metavar="FILE",
+                          help="read a recorded byte stream of a real wheel through the real "
+                               "driver instead of the emulator's games")
     p.add_argument("--in-process", action="store_true",
                    help="skip the devices: feed the controller's loop directly (faster)")
     p.add_argument("--camera", action="store_true",

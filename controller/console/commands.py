@@ -16,6 +16,7 @@ from typing import Any, Final
 from controller.console.prompts import prompt
 from controller.console.table_state import JsonObject, table_state
 from controller.procedure.blackjack_model import BlackjackModel
+from controller.procedure.roulette_model import RouletteModel
 from controller.procedure.table_model import TableModel
 from controller.service.runtime import TableRuntime
 
@@ -86,14 +87,40 @@ def _seat_refusal(model: TableModel, command: JsonObject) -> str:
     return model.wagers.seat_refusal(command)
 
 
+def _wager_refusal(model: TableModel, command: JsonObject) -> str:
+    if isinstance(model, RouletteModel):
+        return model.wagers.refusal(command) if model.state == "betting" else ""
+    if "numbers" in command or "which" in command:
+        return "numbers and which are for roulette wagers"
+    return ""
+
+
+def _cancel_refusal(model: TableModel, command: JsonObject) -> str:
+    if not isinstance(model, RouletteModel):
+        return "only roulette wagers are taken back at the console"
+    return model.wagers.cancel_refusal(command) if model.state == "betting" else ""
+
+
+def _marker_refusal(model: TableModel, command: JsonObject) -> str:
+    if not isinstance(model, RouletteModel):
+        return "this game has no marker"
+    return model.croupier.marker_refusal(command["number"])
+
+
 _SEAT: Final[dict[str, tuple[type, bool]]] = {"seat": (int, True)}
+_ROULETTE_WAGER: Final[dict[str, tuple[type, bool]]] = {
+    "seat": (int, True), "bet": (str, True), "cents": (int, True), "numbers": (list, False),
+    "which": (int, False)}
 _DECISION: Final = CommandSpec({"seat": (int, False)}, refusal=_decision_refusal)
 
 COMMANDS: Final[dict[str, CommandSpec]] = {
     "shuffle_done": CommandSpec(),
     "seat": CommandSpec({"seat": (int, True), "in_play": (bool, True), "main": (int, False)},
                         refusal=_seat_refusal),
-    "wager": CommandSpec({"seat": (int, True), "bet": (str, True), "cents": (int, True)}),
+    "wager": CommandSpec(_ROULETTE_WAGER, refusal=_wager_refusal),
+    "cancel_wager": CommandSpec(_ROULETTE_WAGER, refusal=_cancel_refusal),
+    "marker": CommandSpec({"number": (str, True)}, refusal=_marker_refusal),
+    "losers_cleared": CommandSpec(), "winners_paid": CommandSpec(),
     "no_more_bets": CommandSpec(),
     "insurance": CommandSpec({"seat": (int, True), "take": (bool, True)},
                              trigger=_insurance_trigger, refusal=_insurance_refusal),
@@ -141,7 +168,8 @@ def accepting(model: TableModel) -> list[str]:
     return [name for name in COMMANDS if _accepted(model, name, here)]
 
 
-_NEED_FIELDS: Final = frozenset({"seat", "wager", "seat_no_card", "seat_one_card"})
+_NEED_FIELDS: Final = frozenset({"seat", "wager", "seat_no_card", "seat_one_card", "marker",
+                                 "cancel_wager"})
 """Commands whose conditions read their fields: taken wherever the state has the trigger."""
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from controller.console.prompts import faults
+from controller.console.roulette_view import wheel_bias
 from controller.console.table_state import JsonObject
 from controller.service.runtime import TableRuntime
 
@@ -31,6 +32,7 @@ def pit_state(runtime: TableRuntime) -> JsonObject:
         "hits": [{**asdict(hit), "kind": hit.kind.value} for hit in meters.history],
         "journal": _journal(runtime),
         "rounds_settled": len(model.results), "rounds_void": len(model.voided),
+        "wheel_bias": wheel_bias(model),
     }
 
 

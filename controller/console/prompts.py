@@ -7,9 +7,11 @@ command; the operational log says the same.
 
 from __future__ import annotations
 
+from controller.console.roulette_view import roulette_prompt
 from controller.procedure.baccarat_model import BaccaratModel
 from controller.procedure.blackjack_model import BlackjackModel
 from controller.procedure.model import HOLD_STATES
+from controller.procedure.roulette_model import RouletteModel
 from controller.procedure.table_model import TableModel
 from controller.rules import blackjack as bj
 from controller.rules.hands import hand_value
@@ -40,8 +42,9 @@ def faults(model: TableModel) -> list[dict[str, str]]:
                                                                          f"supervisor, {KEY}"),
                       "detail": model.hold_reason})
     found.extend({"kind": f"link_down:{device}",
-                  "what_to_do": f"the {device} does not answer: check its cable; "
-                                "progressive wagers are refused until it is back",
+                  "what_to_do": f"the {device} does not answer: check its cable; " + (
+                      "no number can come until it is back" if device == "wheel" else
+                      "progressive wagers are refused until it is back"),
                   "detail": ""} for device in sorted(model.progressive.links_down))
     if model.camera_down:
         found.append({"kind": "camera_down", "what_to_do": "the camera does not answer: "
@@ -63,6 +66,8 @@ def prompt(model: TableModel) -> str:
     if isinstance(model, BaccaratModel):
         side = model.card_due_to()
         return f"deal the {side.value}" if side is not None else state.replace("_", " ")
+    if isinstance(model, RouletteModel):
+        return roulette_prompt(model)
     return state.replace("_", " ")
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.console.prompts import faults, prompt
+from controller.console.roulette_view import roulette_table
 from controller.procedure.baccarat_model import BaccaratModel
 from controller.procedure.blackjack_model import BlackjackModel
 from controller.procedure.table_model import TableModel
@@ -33,6 +34,7 @@ def table_state(model: TableModel, accepting: list[str], display: str) -> JsonOb
         "insurance": (model.insurer.seats_to_answer()
                       if isinstance(model, BlackjackModel) else []),
         "last_round": model.results[-1] if model.results else None,
+        "roulette": roulette_table(model),
     }
 
 

@@ -78,22 +78,25 @@ class ParSheet:
 
     Attributes:
         bet: the wager's name (`perfect-pairs`, ...).
-        decks: decks in the shoe.
+        decks: decks in the shoe (None for a game not dealt from a shoe: roulette).
         lines: every outcome, the losing line included.
         wagered: True when the lines settle a wager (so a house edge exists).
         extras: further keys for the JSON object (options used, breakdowns).
         notes: sentences printed under the table (method, conditioning, sources).
         summary: rows (the first a header) printed instead of the line list when the lines
             are too many to read (dealer outcomes); the JSON always has every line.
+        setting: what the sheet is computed for, in the table's title when there is no
+            shoe ("double-zero wheel (38 pockets)").
     """
 
     bet: str
-    decks: int
+    decks: int | None
     lines: tuple[ParLine, ...]
     wagered: bool = True
     extras: Mapping[str, JsonValue] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     summary: tuple[tuple[str, ...], ...] = ()
+    setting: str = ""
 
     def __post_init__(self) -> None:
         total = sum((line.probability for line in self.lines), Fraction(0))
@@ -138,7 +141,8 @@ class ParSheet:
 
     def to_table(self) -> str:
         """A human-readable par sheet."""
-        text = [f"Par sheet: {self.bet}, {self.decks} deck{'s' if self.decks != 1 else ''}"]
+        shoe = f"{self.decks} deck{'s' if self.decks != 1 else ''}"
+        text = [f"Par sheet: {self.bet}, {self.setting or shoe}"]
         if self.summary:
             return "\n".join(text + _format_rows(self.summary)
                              + [f"Note: {note}" for note in self.notes])

@@ -7,7 +7,14 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Final
 
-from controller.odds import baccarat_sheets, dealer_sheets, first_cards, holdem, spanish21
+from controller.odds import (
+    baccarat_sheets,
+    dealer_sheets,
+    first_cards,
+    holdem,
+    roulette_sheets,
+    spanish21,
+)
 from controller.odds.errors import OddsError
 from controller.odds.parsheet import ParSheet
 from controller.rules.axman import AXMAN_DECK_COUNTS
@@ -15,6 +22,7 @@ from controller.rules.cards import ALLOWED_DECK_COUNTS
 from controller.rules.meter import ProgressiveSettings
 from controller.rules.options import BaccaratRules
 from controller.rules.paytables import Paytables
+from controller.rules.roulette import RouletteBet, Wheel
 
 
 def default_meter(paytables: Paytables,
@@ -34,6 +42,7 @@ class Settings:
         baccarat: `[rules.baccarat]` (main-wager odds and commission).
         hits_soft_17: the dealer hits soft 17 (H17) instead of standing (S17).
         meter: the Blazing 7's meter in units of its fixed wager (default: the reset).
+        wheel: the roulette wheel (double or single zero).
     """
 
     decks: int
@@ -41,6 +50,7 @@ class Settings:
     baccarat: BaccaratRules = BaccaratRules()
     hits_soft_17: bool = False
     meter: Fraction = field(default_factory=lambda: default_meter(Paytables()))
+    wheel: Wheel = Wheel.DOUBLE
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,11 +60,11 @@ class Bet:
     Attributes:
         name: the command-line name.
         summary: one line for `--help`.
-        decks: deck counts the wager is dealt with.
+        decks: deck counts the wager is dealt with (none: not dealt from a shoe).
         usual_decks: the deck counts the bench times (the first is the default).
         section: the table-file section holding its pay table (None: it has none).
         build: computes the par sheet.
-        options: the optional flags it takes (`soft17`, `meter`).
+        options: the optional flags it takes (`soft17`, `meter`, `wheel`).
     """
 
     name: str
@@ -84,6 +94,29 @@ _WHY: Final = {
 }
 
 _SHOE: Final = ALLOWED_DECK_COUNTS
+
+
+def _roulette(bet: RouletteBet) -> Callable[[Settings], ParSheet]:
+    def build(settings: Settings) -> ParSheet:
+        try:
+            return roulette_sheets.roulette_sheet(bet, settings.wheel,
+                                                  settings.paytables.roulette)
+        except ValueError as err:
+            raise OddsError(f"--wheel {settings.wheel}: {err} (0-00-1-2-3 is a double-zero "
+                            "bet)") from err
+    return build
+
+
+_ROULETTE_SUMMARIES: Final = {
+    RouletteBet.STRAIGHT: "one number (0 and 00 included)",
+    RouletteBet.SPLIT: "two adjacent numbers", RouletteBet.STREET: "a row of three",
+    RouletteBet.CORNER: "four numbers that meet at a corner",
+    RouletteBet.FIVE_NUMBER: "0-00-1-2-3 (double zero only)",
+    RouletteBet.SIX_LINE: "two adjacent rows", RouletteBet.COLUMN: "one of the three columns",
+    RouletteBet.DOZEN: "1-12, 13-24 or 25-36", RouletteBet.RED: "the red numbers",
+    RouletteBet.BLACK: "the black numbers", RouletteBet.ODD: "the odd numbers",
+    RouletteBet.EVEN: "the even numbers", RouletteBet.LOW: "1-18", RouletteBet.HIGH: "19-36",
+}
 
 
 def _mtd(settings: Settings) -> ParSheet:
@@ -138,5 +171,8 @@ BETS: Final[dict[str, Bet]] = {bet.name: bet for bet in (
     Bet("holdem-bonus", "Texas Hold'em Bonus Poker: the Bonus wager (one deck)",
         (1,), (1,), "paytables.holdem-bonus",
         lambda s: holdem.holdem_bonus(s.decks, s.paytables.holdem_bonus)),
+    *(Bet(f"roulette-{bet}", f"Roulette: {_ROULETTE_SUMMARIES[bet]} (--wheel double|single)",
+          (), (), "paytables.roulette", _roulette(bet), frozenset({"wheel"}))
+      for bet in RouletteBet),
 )}
 """Every wager, in the order `--help` lists them."""

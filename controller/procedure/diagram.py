@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from controller.procedure.model import HOLD_STATES
-from controller.procedure.tables import TABLES
+from controller.procedure.tables import INITIAL, TABLES
 
 VIEWS: Final = ("procedure", "irregularities", "faults", "all")
 
@@ -79,7 +79,7 @@ def _states(family: str, view: str) -> list[str]:
 
 def mermaid(family: str, view: str = "procedure") -> str:
     """One view of the family's procedure as a mermaid state diagram."""
-    lines = ["stateDiagram-v2", "    [*] --> shoe_loading"]
+    lines = ["stateDiagram-v2", f"    [*] --> {INITIAL[family]}"]
     lines += [f"    {s}" for s in _states(family, view)]
     lines += [f"    {s} --> {d}: {label}" for s, d, label in _edges(family, view)]
     return "\n".join(lines) + "\n"

@@ -16,12 +16,13 @@ from controller.rules.cards import Card, Rank
 
 
 class Game(StrEnum):
-    """The games dealt from a shoe."""
+    """The games a table deals: from a shoe, or (roulette) on a wheel."""
 
     BLACKJACK = "blackjack"
     SPANISH21 = "spanish21"
     COMMUNITY = "community"
     BACCARAT = "baccarat"
+    ROULETTE = "roulette"
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from controller.rules.meter import ProgressiveSettings, progressive_from_mapping
 from controller.rules.money import Odds
 from controller.rules.paytables import Paytables, paytables_from_mapping, read_fields
 from controller.rules.reader import SectionReader
+from controller.rules.roulette import RouletteRules, roulette_rules_from_mapping
 from controller.rules.sidebets import SideBet
 
 
@@ -128,6 +129,7 @@ SIDE_BETS_BY_GAME: Final[dict[Game, tuple[str, ...]]] = {
     Game.SPANISH21: (SideBet.MATCH_THE_DEALER,),
     Game.COMMUNITY: (),
     Game.BACCARAT: ("dragon-bonus",),
+    Game.ROULETTE: (),
 }
 """The side wagers each game can offer (`[table] side_bets`)."""
 
@@ -138,7 +140,7 @@ class TableSettings:
 
     Attributes:
         name: the table's name on reports (e.g. "BJ-07").
-        game: blackjack, spanish21, community or baccarat.
+        game: blackjack, spanish21, community, baccarat or roulette.
         decks: decks in the shoe (1, 2, 4, 5, 6 or 8).
         seats: betting positions, numbered 1 (dealer's far left) up.
         penetration: percent of the shoe dealt before the cut card (blackjack family).
@@ -203,6 +205,7 @@ class GameConfig:
     baccarat: BaccaratRules = BaccaratRules()
     paytables: Paytables = Paytables()
     progressive: ProgressiveSettings = ProgressiveSettings()
+    roulette: RouletteRules = RouletteRules()
 
     def rules_for(self, game: Game) -> BlackjackRules:
         """The blackjack-family rules of `game`."""
@@ -229,6 +232,7 @@ def game_config_from_mapping(document: Mapping[str, object]) -> GameConfig:
         baccarat=baccarat_rules_from_mapping(raw_rules.get("baccarat")),
         paytables=paytables_from_mapping(_section(document, "paytables")),
         progressive=progressive_from_mapping(_section(document, "progressive")),
+        roulette=roulette_rules_from_mapping(raw_rules.get("roulette")),
     )
     check_consistency(config)
     return config

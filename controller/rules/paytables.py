@@ -20,6 +20,7 @@ from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
 from controller.rules.money import ForOne, MeterShare, Odds
 from controller.rules.reader import SectionReader
+from controller.rules.roulette import RoulettePays
 from controller.rules.sidebets import (
     Blazing7sLine,
     LuckyLadiesLine,
@@ -262,6 +263,7 @@ class Paytables:
     spanish21_bonus: Spanish21BonusPays = Spanish21BonusPays()
     dragon_bonus: DragonBonusPays = DragonBonusPays()
     holdem_bonus: HoldemBonusPays = HoldemBonusPays()
+    roulette: RoulettePays = RoulettePays()
 
     def match_the_dealer_for(self, game: Game) -> MatchTheDealerPays:
         """The Match the Dealer tables of `game` (Spanish 21 has its own)."""
@@ -354,7 +356,7 @@ def _super_bonus_tiers(reader: SectionReader) -> tuple[SuperBonusTier, ...]:
 
 _TABLES: Final = ("perfect-pairs", "lucky-ladies", "match-the-dealer",
                   "match-the-dealer-spanish21", "blazing7s", "axman", "spanish21-bonus",
-                  "dragon-bonus", "holdem-bonus")
+                  "dragon-bonus", "holdem-bonus", "roulette")
 
 
 def paytables_from_mapping(data: Mapping[str, object] | None) -> Paytables:
@@ -381,6 +383,7 @@ def paytables_from_mapping(data: Mapping[str, object] | None) -> Paytables:
         spanish21_bonus=_spanish21_bonus(raw.get("spanish21-bonus")),
         dragon_bonus=_simple("dragon-bonus", raw.get("dragon-bonus"), defaults.dragon_bonus),
         holdem_bonus=_simple("holdem-bonus", raw.get("holdem-bonus"), defaults.holdem_bonus),
+        roulette=_simple("roulette", raw.get("roulette"), defaults.roulette, _check_roulette),
     )
 
 
@@ -393,3 +396,9 @@ def _check_axman(reader: SectionReader, pays: AxManPays) -> None:
     for key in ("one_king_of_diamonds", "two_kings_of_diamonds"):
         if getattr(pays, key) < 1:
             raise reader.error(key, f"a multiplier is at least 1, got {getattr(pays, key)}")
+
+
+def _check_roulette(reader: SectionReader, pays: RoulettePays) -> None:
+    for item in fields(pays):
+        if getattr(pays, item.name).win == 0:
+            raise reader.error(item.name, "a winning bet must pay something, got 0:1")

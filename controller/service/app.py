@@ -39,6 +39,7 @@ from controller.journal.store import JournalStore
 from controller.procedure.baccarat_model import BaccaratModel
 from controller.procedure.blackjack_model import BlackjackModel
 from controller.procedure.effects import Journal, PublicEffect, SetLamp, ShowDealer, ShowSign
+from controller.procedure.roulette_model import RouletteModel
 from controller.procedure.table_model import Setup
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
@@ -114,8 +115,10 @@ def model_factory(game: Game) -> ModelFactory:
     """
     if game is Game.COMMUNITY:
         raise ConfigError("[table] game: `community` has its rules and par sheets, but no "
-                          "table procedure in this release (blackjack, spanish21 and "
-                          "baccarat have one)")
+                          "table procedure in this release (blackjack, spanish21, "
+                          "baccarat and roulette have one)")
+    if game is Game.ROULETTE:
+        return RouletteModel
     return BaccaratModel if game is Game.BACCARAT else BlackjackModel
 
 
@@ -265,6 +268,9 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
     model_factory(table.game.table.game)  # a game with no procedure is refused up front
     raw = devices if devices is not None else table.document.get("devices", {})
     config = parse_devices(raw, allow_emulated=allow_emulated, camera_kinds=kinds(Role.CAMERA))
+    if table.game.table.game is Game.ROULETTE and config.wheel is None:
+        raise ConfigError("[devices.wheel]: a roulette table needs its wheel's result feed "
+                          "(kind = \"serial\" with its url; drivers/WHEEL.md)")
     vision = vision_settings_from_mapping(table.document.get("vision"))
     zones = table_zones(table.game.table.game, table.game.table.seats)
     check_positions(vision, zones)

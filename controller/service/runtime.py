@@ -35,6 +35,7 @@ from controller.procedure.model import HOLD_STATES
 from controller.procedure.table_model import Setup, TableModel
 from controller.procedure.table_outputs import PublicView
 from controller.rules.cards import Card, CardError
+from controller.service.wheel_intake import WHEEL_FACTS, wheel_trigger
 from drivers import events as ev
 
 _LOG = logging.getLogger(__name__)
@@ -221,9 +222,15 @@ class TableRuntime:
             return "link_up", {"device": event.device, "reconciled": self.meters_reconcile()}
         if isinstance(event, ev.DeviceFault):
             return "fault", {"reason": f"{event.device}: {event.reason}"}
+        return self._other_event(event)
+
+    def _other_event(self, event: object) -> tuple[str, dict[str, Any]]:
+        """A camera frame, a fact of the roulette wheel, or an event nobody knows."""
         if isinstance(event, CameraFrame):
             self._camera_frame(event)
             return "", {}
+        if isinstance(event, WHEEL_FACTS):
+            return wheel_trigger(event)
         self._commit(self.model, [OpLog(f"unknown event {type(event).__name__} ignored",
                                         "warning")])
         return "", {}

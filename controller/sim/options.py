@@ -18,6 +18,7 @@ from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
 from controller.rules.meter import ProgressiveSettings
 from controller.rules.options import GameConfig, check_consistency
+from controller.rules.roulette import RouletteBet, Wheel, spots
 from controller.rules.strategy import BasicStrategyPolicy, PlayerPolicy, StandPolicy
 from controller.service.tableconfig import load_default_table
 from controller.sim import table_view
@@ -33,7 +34,13 @@ DEFAULT_BETS = {
                  "blazing7s=500,axman=100",
     "spanish21": "main=1000,match-the-dealer=100",
     "baccarat": "banker=1000,tie=100,dragon-banker=100",
+    "roulette": "straight=500,split=500,street=500,corner=500,five-number=500,six-line=500,"
+                "column=1000,dozen=1000,red=1000,black=1000,odd=1000,even=1000,low=1000,"
+                "high=1000",
 }
+"""What the bots wager: blackjack and baccarat on every seat; at roulette each seat picks
+`ROULETTE_PICKS` of these bets a spin, on spots of the seeded bots' choosing."""
+ROULETTE_PICKS = 3
 
 
 @dataclass
@@ -54,6 +61,10 @@ class Options:
     notes: list[str] = field(default_factory=list)
     camera: bool = False
     pace: float = table_view.DEFAULT_PACE
+    spins: int = 0
+    """Roulette: the wheel games to play (`--spins`; with a replay, 0 reads it all)."""
+    wheel_replay: Path | None = None
+    """Roulette: a recorded byte stream of a real wheel, read through the real driver."""
 
 
 def parse_bets(text: str) -> dict[str, int]:
@@ -132,6 +143,12 @@ def build_options(args: argparse.Namespace) -> Options:
     """
     base = load_default_table().game
     game = Game(args.game)
+    if game is Game.ROULETTE:
+        return _roulette_options(base, args)
+    for name in ROULETTE_ONLY:
+        if getattr(args, name, None) is not None:
+            raise ConfigError(f"--{name.replace('_', '-')}: only a roulette table takes it "
+                              "(--game roulette)")
     decks = _checked_decks(args, game, base.table.decks)
     wanted = parse_bets(args.bets or DEFAULT_BETS[args.game])
     config = _game_config(base, args, game, decks, wanted)
@@ -202,3 +219,66 @@ def _offered_bets(bets: dict[str, int], config: GameConfig) -> tuple[dict[str, i
     if "blazing7s" in kept and kept["blazing7s"] != config.paytables.blazing7s.wager:
         raise ConfigError(f"--bets: blazing7s is a fixed {config.paytables.blazing7s.wager}")
     return kept, notes
+
+
+ROULETTE_ONLY = ("spins", "wheel_replay", "wheel")
+"""`shoectl simulate` options that only a roulette table takes."""
+NOT_AT_ROULETTE = ("decks", "shoe_file", "strategy", "meter_start", "meter_reset",
+                   "meter_increment")
+
+
+def _roulette_options(base: GameConfig, args: argparse.Namespace) -> Options:
+    """The plan of a roulette run: the wheel emulator's games (or a replay) and the bots.
+
+    Raises:
+        ConfigError: An option a roulette table does not take, or a bad value, named.
+    """
+    for name in NOT_AT_ROULETTE:
+        if getattr(args, name, None) not in (None, "basic"):
+            raise ConfigError(f"--{name.replace('_', '-')}: not an option of a roulette table "
+                              "(no shoe, no progressive)")
+    if args.in_process or args.camera:
+        raise ConfigError(f"--{'in-process' if args.in_process else 'camera'}: roulette is "
+                          "simulated through the wheel emulator and the layout board over "
+                          "pseudo-terminals, without a camera")
+    if not 1 <= args.seats <= 9:
+        raise ConfigError(f"--seats: 1..9, got {args.seats}")
+    if not 0 <= args.pace <= MAX_PACE:
+        raise ConfigError(f"--pace: 0..{MAX_PACE} seconds a step, got {args.pace}")
+    spins = args.spins if args.spins is not None else (0 if args.wheel_replay else
+                                                       DEFAULT_ROUNDS)
+    if spins < 0 or (spins == 0 and args.wheel_replay is None):
+        raise ConfigError(f"--spins: at least 1, got {spins}")
+    replay = args.wheel_replay
+    if replay is not None and not replay.is_file():
+        raise ConfigError(f"--wheel-replay {replay}: no such file")
+    wheel = Wheel(args.wheel or base.roulette.wheel.value)
+    table = replace(base.table, game=Game.ROULETTE, side_bets=(), name="RO-01",
+                    seats=max(base.table.seats, args.seats))
+    config = replace(base, table=table, roulette=replace(base.roulette, wheel=wheel))
+    bets = parse_bets(args.bets or DEFAULT_BETS["roulette"])
+    notes = _roulette_bets(bets, config)
+    return Options(config, args.seats, 0, args.seed, bets, StandPolicy(), None, None,
+                   args.json, args.state_dir, notes=notes, pace=args.pace, spins=spins,
+                   wheel_replay=replay)
+
+
+def _roulette_bets(bets: dict[str, int], config: GameConfig) -> list[str]:
+    """Refuse a bet the layout does not have or an amount outside the limits; the notes."""
+    table, wheel = config.table, config.roulette.wheel
+    notes = []
+    for name, cents in list(bets.items()):
+        try:
+            kind = RouletteBet(name)
+        except ValueError:
+            raise ConfigError(f"--bets: {name!r} is no roulette bet (bets: "
+                              f"{', '.join(b.value for b in RouletteBet)})") from None
+        if not spots(kind, wheel):
+            del bets[name]
+            notes.append(f"{name} is not on the {wheel.label} layout; ignored")
+        elif not table.min_wager <= cents <= table.max_wager:
+            raise ConfigError(f"--bets: {name}={cents} is outside the table limits "
+                              f"{table.min_wager}..{table.max_wager} cents")
+    if not bets:
+        raise ConfigError("--bets: no roulette bet left to place")
+    return notes

@@ -51,6 +51,10 @@ def run(options: Options) -> int:
     Results go to stdout (one JSON object a round with `--json`, else a line a round or the
     live view on a terminal); the summary to stderr with `--json`, else to stdout.
     """
+    if options.config.table.game is Game.ROULETTE:
+        from controller.sim import roulette_sim
+
+        return roulette_sim.run(options)
     with tempfile.TemporaryDirectory(prefix="shoectl-sim-") as tmp:
         # The journal in tmp/state, its key beside it in tmp (both removed after the run).
         state_dir = options.state_dir or Path(tmp) / "state"

@@ -1,10 +1,11 @@
 """The HTTP routes of the dealer's console and of the pit view (Starlette applications).
 
 Console (`[console] listen`): `/` the page, `GET /api/table`, `POST /api/command`,
-`GET /api/events` (Server-Sent Events). Pit view (`[console] pit_listen`, HTTP Basic
-credential): `/` the page, `GET /api/pit`, `GET /api/pit/events`. `controller/console/API.md`
-is the contract. Every handler reads the table only through the hub: the loop thread
-publishes it, commands go back to the loop thread.
+`GET /api/events` (Server-Sent Events); on the same server the result board of a roulette
+table (the marquee display): `/board`, `GET /api/board`, `GET /api/board/events`. Pit view
+(`[console] pit_listen`, HTTP Basic credential): `/` the page, `GET /api/pit`,
+`GET /api/pit/events`. `controller/console/API.md` is the contract. Every handler reads the
+table only through the hub: the loop thread publishes it, commands go back to the loop thread.
 """
 
 from __future__ import annotations
@@ -123,16 +124,25 @@ def _sse(published: Published) -> str:
     return f"id: {published.seq}\ndata: {json.dumps(published.event())}\n\n"
 
 
-def console_app(hub: ConsoleHub) -> Starlette:
-    """The dealer's console."""
-    return Starlette(routes=[
+def console_app(hub: ConsoleHub, board: ConsoleHub | None = None) -> Starlette:
+    """The dealer's console, and (with `board`) the result board of a roulette table."""
+    routes = [
         Route("/", _page("console.html")),
         Route("/console.js", _page("console.js")),
         Route("/console.css", _page("console.css")),
         Route("/api/table", _latest(hub)),
         Route("/api/command", _command(hub), methods=["POST"]),
         Route("/api/events", _events(hub)),
-    ])
+    ]
+    if board is not None:
+        routes += [
+            Route("/board", _page("board.html")),
+            Route("/board.js", _page("board.js")),
+            Route("/board.css", _page("board.css")),
+            Route("/api/board", _latest(board)),
+            Route("/api/board/events", _events(board)),
+        ]
+    return Starlette(routes=routes)
 
 
 def pit_app(hub: ConsoleHub, user: str, credential: str) -> Starlette:

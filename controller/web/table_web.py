@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from controller.console.hub import ConsoleHub
 from controller.console.pit_state import pit_state
+from controller.console.roulette_view import board_state
 from controller.service.runtime import TableRuntime
 from controller.web.routes import console_app, pit_app
 from controller.web.server import WebServer
@@ -46,8 +47,9 @@ def start_web(settings: ConsoleSettings, post: Callable[[object], None]) -> Tabl
     try:
         if settings.listen is not None:
             hub = ConsoleHub(post)
-            web.hubs.append(hub)
-            web.servers.append(WebServer(console_app(hub), settings.listen, "console"))
+            board = ConsoleHub(post, view=board_state)
+            web.hubs += [hub, board]
+            web.servers.append(WebServer(console_app(hub, board), settings.listen, "console"))
         if settings.pit_listen is not None:
             pit = ConsoleHub(post, view=pit_state)
             web.hubs.append(pit)

@@ -1,4 +1,4 @@
-"""`shoectl emulate shoe|layout|sign`: run one byte-level emulator as its own process.
+"""`shoectl emulate shoe|layout|sign|wheel`: run one byte-level emulator as its own process.
 
 The emulator opens a pseudo-terminal, prints the path to open (a stable symlink) as its
 first line of output, and keeps running until it is stopped (Ctrl-C, SIGTERM, or `quit`).
@@ -12,6 +12,8 @@ each), e.g. `draw 5`, `jam`, `unplug`, `replug`, `silent`, `chip 3`, `press 0`,
 With `--config TABLE_FILE` the layout board knows the table's names for its channels
 (`[devices.layout]` lamps, bet_sensors, buttons): `lamps` lists every configured lamp by
 name, and `chip`, `unchip` and `press` take a name (`chip seat2.main`) as well as a number.
+The roulette wheel is not a board: `shoectl emulate wheel` (`drivers/emulated/wheel_cli.py`)
+sends its ASCII result feed.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from types import FrameType
 from typing import Any
 
 from drivers.config import LayoutConfig, parse_device
+from drivers.emulated import wheel_cli
 from drivers.emulated.board import FIRMWARE_VERSION, BoardEmulator
 from drivers.emulated.layout import LAMPS, LayoutEmulator
 from drivers.emulated.shoe import ShoeEmulator
@@ -46,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The command-line parser."""
     parser = argparse.ArgumentParser(prog="shoectl emulate", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("board", choices=("shoe", "layout", "sign"))
+    parser.add_argument("board", choices=("shoe", "layout", "sign", "wheel"))
     parser.add_argument("--link-dir", type=Path, default=None,
                         help="directory for the port's symlink (default: a new temporary one)")
     parser.add_argument("--name", default=None, help="symlink name (default: the board)")
@@ -71,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="exactly these cards (whitespace-separated codes), no cut card")
     shoe.add_argument("--deal-every", type=float, default=None, metavar="SECONDS",
                       help="draw a card every SECONDS by itself")
+    wheel_cli.add_arguments(parser)
     return parser
 
 
@@ -79,6 +83,10 @@ def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if args.board == "wheel":
+        stop_wheel = threading.Event()
+        _install_signals(stop_wheel)
+        return wheel_cli.run(args, stop_wheel)
     try:
         names = ChannelNames.from_table_file(args.config) if args.config else ChannelNames()
         emulator = _build(args)

@@ -16,6 +16,7 @@ from typing import Any
 
 from controller.console.hub import ConsoleHub
 from controller.console.pit_state import pit_state
+from controller.console.roulette_view import board_state
 from controller.service.loop import EventLoop
 from controller.service.runtime import RuntimeCall, TableRuntime
 from controller.web.credentials import hash_password
@@ -38,12 +39,21 @@ class LiveTable:
     pit: WebServer
     pit_hub: ConsoleHub
     thread: threading.Thread
+    board_hub: ConsoleHub | None = None
     cards: int = 0
     seen: list[str] = field(default_factory=list)
 
     def attach(self) -> None:
         """The table is up: the hubs publish from now on."""
-        self.call(lambda rt: (self.hub.attach(rt), self.pit_hub.attach(rt)))
+        board = self.board_hub
+        self.call(lambda rt: (self.hub.attach(rt), self.pit_hub.attach(rt),
+                              board.attach(rt) if board is not None else None))
+
+    def post(self, *facts: object) -> None:
+        """Device facts (a wheel's, say), in order, each handled before this returns."""
+        for fact in facts:
+            self.loop.post(fact)
+        self.call(lambda rt: None)
 
     def call(self, fn: Any) -> None:
         """Run `fn(runtime)` on the loop thread and wait for it."""
@@ -98,14 +108,15 @@ def start(tmp: Path, game: str = "blackjack") -> LiveTable:
     loop = EventLoop(rt.handle)
     hub = ConsoleHub(loop.post)
     pit_hub = ConsoleHub(loop.post, view=pit_state)
-    server = WebServer(console_app(hub), ("127.0.0.1", 0), "console")
+    board_hub = ConsoleHub(loop.post, view=board_state)
+    server = WebServer(console_app(hub, board_hub), ("127.0.0.1", 0), "console")
     pit = WebServer(pit_app(pit_hub, "supervisor", hash_password(PIT_PASSWORD)),
                     ("127.0.0.1", 0), "pit view")
     server.start()
     pit.start()
     thread = threading.Thread(target=loop.run_forever, name="table-loop", daemon=True)
     thread.start()
-    return LiveTable(rt, loop, hub, server, pit, pit_hub, thread)
+    return LiveTable(rt, loop, hub, server, pit, pit_hub, thread, board_hub)
 
 
 class EventStream:

@@ -5,11 +5,12 @@ const LABELS = {
   shuffle_done: "SHUFFLE DONE", no_more_bets: "NO MORE BETS", stand: "STAND", hit: "HIT",
   double: "DOUBLE", split: "SPLIT", surrender: "SURRENDER", rescue: "RESCUE",
   error_exposed: "EXPOSED", error_unexposed: "NOT EXPOSED", new_shoe: "NEW SHOE",
-  dealer_missed_card: "DEALER MISSED A CARD",
+  dealer_missed_card: "DEALER MISSED A CARD", losers_cleared: "LOSERS CLEARED",
+  winners_paid: "WINNERS PAID",
 };
 const DECISIONS = ["stand", "hit", "double", "split", "surrender", "rescue"];
 const ORDER = ["shuffle_done", "no_more_bets", ...DECISIONS, "error_exposed",
-  "error_unexposed", "new_shoe", "dealer_missed_card"];
+  "error_unexposed", "new_shoe", "dealer_missed_card", "losers_cleared", "winners_paid"];
 const RED = new Set(["H", "D"]);
 
 let table = null;
@@ -94,7 +95,8 @@ let actionsKey = "";
 
 // The action bar is rebuilt only when what it offers changes.
 function renderActions(t) {
-  const key = JSON.stringify([t.accepting, (t.insurance || []).slice(0, 1)]);
+  const key = JSON.stringify([t.accepting, (t.insurance || []).slice(0, 1),
+    t.roulette ? t.roulette.spin.number : null]);
   if (key === actionsKey) return;
   actionsKey = key;
   const bar = $("actions");
@@ -108,6 +110,15 @@ function renderActions(t) {
     button.addEventListener("click", () => send({ command: name }));
     bar.appendChild(button);
   });
+  if (t.roulette && accepting.has("marker") && t.roulette.spin.number !== null) {
+    const number = t.roulette.spin.number;
+    const button = document.createElement("button");
+    button.textContent = `MARKER ON ${number}`;
+    button.dataset.command = "marker";
+    button.className = "go";
+    button.addEventListener("click", () => send({ command: "marker", number }));
+    bar.appendChild(button);
+  }
   (t.insurance || []).slice(0, 1).forEach((seat) => {
     [[true, "YES"], [false, "NO"]].forEach(([take, word]) => {
       const button = document.createElement("button");
@@ -139,7 +150,13 @@ function render(t) {
     el.textContent = `${f.kind.replace(/_/g, " ").toUpperCase()}: ${f.what_to_do}`;
     return el;
   }));
-  $("dealer-cards").replaceChildren(...t.dealer.cards.map(cardEl));
+  if (t.roulette) {
+    $("dealer").querySelector(".label").textContent = "WHEEL";
+    $("dealer-cards").replaceChildren(...t.roulette.history.map(numberEl));
+    renderRoulettePanel(t);
+  } else {
+    $("dealer-cards").replaceChildren(...t.dealer.cards.map(cardEl));
+  }
   $("dealer-bj").hidden = t.dealer.blackjack !== true;
   const due = t.next_card && t.next_card.to === "seat" ? t.next_card.seat : null;
   const seats = t.seats.map((seat) => renderSeat(seat, seat.seat === due));
@@ -154,6 +171,7 @@ function render(t) {
 
 function openPanel(seat) {
   if (!table) return;
+  if (table.roulette) { openRoulettePanel(seat); return; }
   const insurance = (table.insurance || []).includes(seat);
   if (!insurance && !table.accepting.includes("seat")) return;
   $("panel-insurance").hidden = !insurance;
@@ -210,6 +228,136 @@ $("panel-out").addEventListener("click", async () => {
 $("panel-done").addEventListener("click", async () => {
   if (await seatIn(panelAmount) === 200) closePanel();
 });
+
+// ---------------------------------------------------------------- roulette
+const OUTSIDE = [["red", "RED"], ["black", "BLACK"], ["odd", "ODD"], ["even", "EVEN"],
+  ["low", "1-18"], ["high", "19-36"], ["dozen", "1st 12", 1], ["dozen", "2nd 12", 2],
+  ["dozen", "3rd 12", 3], ["column", "COLUMN 1", 1], ["column", "COLUMN 2", 2],
+  ["column", "COLUMN 3", 3], ["five-number", "0-00-1-2-3"]];
+const INSIDE = { 1: "straight", 2: "split", 3: "street", 4: "corner", 5: "five-number",
+  6: "six-line" };
+const REDS = new Set(["1", "3", "5", "7", "9", "12", "14", "16", "18", "19", "21", "23",
+  "25", "27", "30", "32", "34", "36"]);
+let roSeat = null;
+let roAmount = null;
+const roChosen = new Set();
+
+function colourOf(number) {
+  if (number === "0" || number === "00") return "green";
+  return REDS.has(number) ? "red" : "black";
+}
+
+function numberEl(number) {
+  const el = document.createElement("span");
+  el.className = `card ${colourOf(number)}`;
+  el.textContent = number;
+  return el;
+}
+
+function buildGrid(wheel) {
+  const grid = $("ro-grid");
+  if (grid.dataset.wheel === wheel) return;
+  grid.dataset.wheel = wheel;
+  // The layout turned on its side: the zeros at the left, then 3 over 2 over 1, and so on.
+  const cells = wheel === "double" ? [["00", "1 / span 1", 1], ["0", "2 / span 2", 1]]
+    : [["0", "1 / span 3", 1]];
+  for (let column = 0; column < 12; column += 1) {
+    [3, 2, 1].forEach((row) => cells.push([String(column * 3 + row), `${4 - row}`, column + 2]));
+  }
+  grid.replaceChildren(...cells.map(([number, rows, column]) => {
+    const button = document.createElement("button");
+    button.textContent = number;
+    button.dataset.number = number;
+    button.className = colourOf(number);
+    button.style.gridRow = rows;
+    button.style.gridColumn = String(column);
+    button.addEventListener("click", () => {
+      if (roChosen.has(number)) roChosen.delete(number); else roChosen.add(number);
+      button.classList.toggle("chosen", roChosen.has(number));
+    });
+    return button;
+  }));
+  $("ro-outside").replaceChildren(...OUTSIDE.filter(([bet]) => bet !== "five-number"
+    || wheel === "double").map(([bet, label, which]) => {
+    const button = document.createElement("button");
+    button.textContent = label;
+    button.dataset.bet = bet;
+    if (which) button.dataset.which = which;
+    button.addEventListener("click", () => placeWager(bet, which ? { which } : {}));
+    return button;
+  }));
+}
+
+function openRoulettePanel(seat) {
+  if (!table.accepting.includes("wager")) return;
+  roSeat = seat;
+  $("ro-seat").textContent = seat;
+  buildGrid(table.roulette.wheel);
+  renderRoulettePanel(table);
+  $("roulette-panel").hidden = false;
+}
+
+function closeRoulettePanel() {
+  roSeat = null;
+  roChosen.clear();
+  document.querySelectorAll("#ro-grid button.chosen").forEach((b) => b.classList.remove("chosen"));
+  $("roulette-panel").hidden = true;
+}
+
+function renderRoulettePanel(t) {
+  if (roSeat === null) return;
+  if (!t.accepting.includes("wager")) { closeRoulettePanel(); return; }
+  $("ro-amount").textContent = roAmount === null ? "not chosen" : money(roAmount);
+  $("ro-wagers").replaceChildren(...t.roulette.wagers.filter((w) => w.seat === roSeat)
+    .map((w) => {
+      const row = document.createElement("div");
+      row.className = "wager";
+      const text = document.createElement("span");
+      text.textContent = `${w.named} ${money(w.cents)}`;
+      const cancel = document.createElement("button");
+      cancel.textContent = "TAKE BACK";
+      cancel.className = "stop";
+      cancel.addEventListener("click", () => send(cancelCommand(w)));
+      row.append(text, cancel);
+      return row;
+    }));
+}
+
+function cancelCommand(w) {
+  const command = { command: "cancel_wager", seat: w.seat, bet: w.bet, cents: w.cents };
+  if (w.bet === "column") command.which = (Number(w.numbers[0]) - 1) % 3 + 1;
+  else if (w.bet === "dozen") command.which = Math.floor((Number(w.numbers[0]) - 1) / 12) + 1;
+  else if (!["red", "black", "odd", "even", "low", "high", "five-number"].includes(w.bet)) {
+    command.numbers = w.numbers;
+  }
+  return command;
+}
+
+async function placeWager(bet, fields) {
+  if (roAmount === null) { toast("choose a chip first"); return 0; }
+  return send({ command: "wager", seat: roSeat, bet, cents: roAmount, ...fields });
+}
+
+document.querySelectorAll("#ro-chips .chip").forEach((chip) => {
+  chip.addEventListener("click", () => {
+    roAmount = Number(chip.dataset.chip);
+    $("ro-amount").textContent = money(roAmount);
+  });
+});
+$("ro-place").addEventListener("click", async () => {
+  const numbers = [...roChosen];
+  const bet = INSIDE[numbers.length];
+  if (!bet) { toast("choose 1 to 6 numbers next to each other"); return; }
+  if (await placeWager(bet, bet === "five-number" ? {} : { numbers }) === 200) {
+    roChosen.clear();
+    document.querySelectorAll("#ro-grid button.chosen").forEach((b) => b.classList.remove("chosen"));
+  }
+});
+$("ro-unselect").addEventListener("click", () => {
+  roChosen.clear();
+  document.querySelectorAll("#ro-grid button.chosen").forEach((b) => b.classList.remove("chosen"));
+});
+$("ro-done").addEventListener("click", closeRoulettePanel);
 
 function connect() {
   const events = new EventSource("api/events");

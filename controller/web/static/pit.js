@@ -44,7 +44,30 @@ function render(p) {
   }));
 }
 
+// The wheel-bias monitor (roulette tables only): Pearson's chi-square over the last N spins.
+function renderBias(bias) {
+  $("bias").hidden = !bias;
+  if (!bias) return;
+  $("bias-spins").textContent = `${bias.spins} of the last ${bias.window} (the test needs ${bias.needed}: 5 a pocket)`;
+  $("bias-chi").textContent = bias.chi_square === null ? "-" : `${bias.chi_square.toFixed(2)} on ${bias.degrees} degrees of freedom`;
+  $("bias-p").textContent = bias.p_value === null ? "-" : bias.p_value.toPrecision(4);
+  $("bias-extreme").textContent = bias.extreme ? `${bias.extreme.number} (z ${bias.extreme.z.toFixed(2)})` : "-";
+  let verdict = "not enough spins yet";
+  let good = true;
+  if (bias.enough) {
+    good = bias.p_value >= 0.01;
+    verdict = bias.p_value < 0.01 ? "UNLIKELY FROM A FAIR WHEEL (p < 1%): check the wheel"
+      : (bias.p_value < 0.05 ? "watch: p < 5%" : "consistent with a fair wheel");
+  }
+  $("bias-verdict").textContent = verdict;
+  $("bias-verdict").className = good ? "ok" : "bad";
+}
+
 const events = new EventSource("api/pit/events");
 events.onopen = () => { $("link").textContent = "live"; };
-events.onmessage = (message) => render(JSON.parse(message.data).table);
+events.onmessage = (message) => {
+  const pit = JSON.parse(message.data).table;
+  render(pit);
+  renderBias(pit.wheel_bias);
+};
 events.onerror = () => { $("link").textContent = "reconnecting"; };

@@ -234,7 +234,7 @@ def memory() -> None:
                                       stderr=subprocess.DEVNULL, cwd=repo)
                      for board in ("layout", "sign"))
         time.sleep(3)
-        run = subprocess.Popen([*shoectl, "run", "--allow-emulated", "--config", str(config),
+        run = subprocess.Popen([*shoectl, "run", "--unverified-software", "--config", str(config),
                                 "--state-dir", str(work / "state")], cwd=work,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:

@@ -21,6 +21,7 @@ Config::
 
 from __future__ import annotations
 
+import errno
 import logging
 import threading
 from typing import Any, Final
@@ -39,6 +40,7 @@ from drivers.events import (
 )
 from drivers.timing import MonotonicScheduler, Scheduler, Timer
 from drivers.wheel_protocol import LineSplitter, OtherPacket, WheelTracker
+from firmware_bridge.transport import port_holder
 
 _LOG = logging.getLogger(__name__)
 READ_TICK: Final = 0.05
@@ -139,8 +141,15 @@ class SerialWheel:
                 self._url, baudrate=config.line.baud, bytesize=config.line.bytesize,
                 parity=PARITIES[config.line.parity], stopbits=config.line.stopbits,
                 rtscts=config.line.flow == "rtscts", xonxoff=config.line.flow == "xonxoff",
-                timeout=READ_TICK)
-        except (serial.SerialException, OSError, ValueError) as exc:
+                timeout=READ_TICK, exclusive=True)
+        except serial.SerialException as exc:
+            if exc.errno in (errno.EAGAIN, errno.EWOULDBLOCK):
+                raise DeviceUnavailableError(self.name, (
+                    f"url: {self._url} is in use by {port_holder(self._url) or 'another program'}"
+                    "; a port is opened by one program at a time")) from exc
+            raise DeviceUnavailableError(self.name, f"url: cannot open {self._url}: "
+                                                    f"{exc}") from exc
+        except (OSError, ValueError) as exc:
             raise DeviceUnavailableError(self.name, f"url: cannot open {self._url}: "
                                                     f"{exc}") from exc
 

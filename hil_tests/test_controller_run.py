@@ -1,6 +1,8 @@
 """`shoectl run`: the service on emulated devices (explicit flag), stopped by SIGTERM."""
 
+import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -49,8 +51,49 @@ def test_emulated_devices_need_the_explicit_flag(tmp_path: Path) -> None:
     assert "--allow-emulated" in done.stderr
 
 
+def test_emulated_devices_do_not_waive_the_software_check(tmp_path: Path) -> None:
+    done = subprocess.run(shoectl("run", "--allow-emulated", "--config",
+                                  str(table_file(tmp_path))),
+                          capture_output=True, text=True, timeout=60, check=False,
+                          env={k: v for k, v in os.environ.items() if k != "SHOECTL_MANIFEST"})
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.splitlines()[-1] == (
+        "shoectl run: software integrity refused: SHOECTL_MANIFEST is not set: this "
+        "installation cannot be authenticated (a development tree runs with "
+        "--unverified-software)")
+    store = JournalStore(tmp_path / "state", clock=time.monotonic)
+    kinds = [e.kind for e in store.entries()]
+    store.close()
+    assert kinds == ["system:software-mismatch"]  # no power:on
+
+
+def test_the_status_line_names_emulated_unauthenticated_and_unverified(tmp_path: Path) -> None:
+    path = table_file(tmp_path)
+    path.write_text(path.read_text().replace('[devices.sign]\nkind = "emulated"\n',
+                                             '[devices.sign]\nkind = "emulated"\nauth = "none"\n'))
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as manager:
+        manager.bind(str(tmp_path / "notify"))
+        manager.settimeout(120)  # a limit for a stuck run, not a speed
+        process = subprocess.Popen(
+            shoectl("run", "--allow-emulated", "--unverified-software", "--config", str(path)),
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+            env={**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify")})
+        try:
+            message = ""
+            while "READY=1" not in message:
+                message = manager.recv(4096).decode()
+        finally:
+            process.send_signal(signal.SIGTERM)
+            _, err = process.communicate(timeout=60)
+    status = dict(line.split("=", 1) for line in message.splitlines())["STATUS"]
+    assert status == ("table BJ-01: waiting_for_shuffle - EMULATED shoe, layout, sign - "
+                      "UNAUTHENTICATED sign - UNVERIFIED software")
+    assert "UNAUTHENTICATED boards (auth = \"none\"): sign" in err
+
+
 def test_run_starts_journals_power_on_and_stops_on_sigterm(tmp_path: Path) -> None:
-    process = subprocess.Popen(shoectl("run", "--allow-emulated", "--config",
+    process = subprocess.Popen(shoectl("run", "--allow-emulated", "--unverified-software",
+                                       "--config",
                                        str(table_file(tmp_path))),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     journal = tmp_path / "state" / "journal.sqlite3"
@@ -77,7 +120,8 @@ def test_a_camera_that_is_down_at_start_is_shown_and_handled_by_policy(
     path.write_text(path.read_text() + f'\n[devices.camera]\nkind = "file"\n'
                     f'path = "{tmp_path / "no-camera.png"}"\n'
                     f'\n[vision]\non_camera_down = "{policy}"\n')
-    process = subprocess.Popen(shoectl("run", "--allow-emulated", "--config", str(path)),
+    process = subprocess.Popen(shoectl("run", "--allow-emulated", "--unverified-software",
+                                       "--config", str(path)),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     kinds: list[str] = []

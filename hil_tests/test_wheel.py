@@ -246,6 +246,23 @@ def test_a_real_wheel_that_is_not_there_is_named_at_start(tmp_path: Path) -> Non
         SerialWheel(config, Facts()).start()
 
 
+def test_a_second_program_on_the_wheel_port_is_refused(tmp_path: Path) -> None:
+    play = WheelPlay(seed=2, spins=1)
+    with WheelEmulator(play.lines(), link_dir=tmp_path, play=play) as emulator:
+        config = WheelConfig("wheel", "serial", emulator.path)
+        first = SerialWheel(config, Facts())
+        first.start()
+        try:
+            with pytest.raises(DeviceUnavailableError,
+                               match=r"^\[devices.wheel\] url: .* is in use by this process"):
+                SerialWheel(config, Facts()).start()
+        finally:
+            first.close()
+        second = SerialWheel(config, Facts())
+        second.start()  # the port is free once the first has closed it
+        second.close()
+
+
 def test_an_emulated_wheel_needs_the_explicit_flag() -> None:
     with pytest.raises(DeviceConfigError,
                        match=r"\[devices.wheel\] kind: 'emulated' needs the explicit "

@@ -238,7 +238,8 @@ def authenticate_at_start(
     configured = default_manifest(environ)
     if configured is None:
         if required:
-            problem = f"{MANIFEST_ENV} is not set: this installation cannot be authenticated"
+            problem = (f"{MANIFEST_ENV} is not set: this installation cannot be authenticated "
+                       "(a development tree runs with --unverified-software)")
             record(KIND_MISMATCH, IntegrityReport("", "", 0, (problem,)).journal_data())
             raise IntegrityError(problem)
         _log.warning("software not authenticated: %s is not set (development tree)", MANIFEST_ENV)

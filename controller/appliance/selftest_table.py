@@ -93,7 +93,7 @@ _NO_LAYOUT: Final = LayoutConfig("layout", "emulated", {})
 
 
 def run_configured(config_file: Path, state_dir: Path, *, operator: str, timeout_s: float,
-                   auto: bool, allow_emulated: bool) -> Report:
+                   auto: bool, allow_emulated: bool, unverified_software: bool = False) -> Report:
     """Build the table file's devices and run every check on them (`auto`: on the emulators).
 
     Raises:
@@ -121,7 +121,7 @@ def run_configured(config_file: Path, state_dir: Path, *, operator: str, timeout
         rig.camera = devices.camera
         plan = SelftestPlan(
             software=lambda: software_check(integrity.default_manifest(),
-                                            required=not config.emulated) or _DEV_TREE,
+                                            required=not unverified_software) or _DEV_TREE,
             journal=lambda: journal_check(state_dir),
             meter_cents=_meter_cents(state_dir, table.game.progressive.reset),
             input_timeout_s=timeout_s,
@@ -134,6 +134,7 @@ def run_configured(config_file: Path, state_dir: Path, *, operator: str, timeout
 
 
 _DEV_TREE: Final = Check("software", "manifest", True,
-                         "development tree on an emulated rig: no manifest to check")
+                         "UNVERIFIED: a development tree (--unverified-software), no "
+                         "manifest checked")
 
 

@@ -1,11 +1,13 @@
-"""`shoectl run --config FILE [--allow-emulated]`: the table service.
+"""`shoectl run --config FILE [--allow-emulated] [--unverified-software]`: the table service.
 
 Builds the table from its file (composition root `controller.service.app`), starts the dealer's
 console (and the pit view) as `[console]` says, authenticates the software (R16), starts the
 devices, recovers the table from its journal and runs the loop until SIGTERM or SIGINT, then
-records the power-off. Emulated device kinds are refused unless
-`--allow-emulated` is given; with it, a missing manifest is recorded as unverified instead of
-refusing to start (a manifest that is configured and does not match is always refused).
+records the power-off. Emulated device kinds are refused unless `--allow-emulated` is given.
+A missing software manifest is refused unless `--unverified-software` is given (a development
+tree has none): the run is then journalled `system:software-unverified` and every status line
+says UNVERIFIED. The two flags are independent: `--allow-emulated` never waives the software
+check, and a manifest that is configured and does not match is always refused.
 
 Exit status: 0 after an orderly stop; 1 a device or the journal failed (a full disk, an
 unwritable state directory); 2 the configuration was refused; 3 the software failed its
@@ -56,6 +58,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", type=Path, required=True, help="the table file (TOML)")
     parser.add_argument("--allow-emulated", action="store_true",
                         help="accept emulated device kinds (never on a live table)")
+    parser.add_argument("--unverified-software", action="store_true",
+                        help="run from a development tree without the software manifest "
+                             "check (R16): journalled as unverified, UNVERIFIED in every "
+                             "status line (never on a live table)")
     statedir.add_state_dir_option(parser)
     return parser
 
@@ -92,12 +98,15 @@ def main(argv: list[str]) -> int:
         settings = console_settings_from_mapping(table.document.get("console"))
         app = build_app(table, allow_emulated=args.allow_emulated,
                         state_dir=journal_dir(table, args.state_dir),
-                        hosting=appliance_hosting(require_authentic=not args.allow_emulated))
+                        hosting=appliance_hosting(require_authentic=not args.unverified_software))
     except (ConfigError, DriverError) as exc:
         sys.stderr.write(f"shoectl run: {exc}\n")
         return EXIT_CONFIG
     if app.devices.emulated:
         _LOG.warning("EMULATED devices: %s", ", ".join(app.devices.emulated))
+    if app.devices.unauthenticated:
+        _LOG.warning("UNAUTHENTICATED boards (auth = \"none\"): %s",
+                     ", ".join(app.devices.unauthenticated))
     try:
         web = start_web(settings, app.loop.post)
     except WebServerError as exc:

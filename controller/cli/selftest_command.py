@@ -36,6 +36,9 @@ def _parser() -> argparse.ArgumentParser:
                              "(implies --allow-emulated)")
     parser.add_argument("--allow-emulated", action="store_true",
                         help="accept emulated device kinds in the configuration")
+    parser.add_argument("--unverified-software", action="store_true",
+                        help="a development tree: no software manifest to check (R16); the "
+                             "result says UNVERIFIED")
     return parser
 
 
@@ -51,7 +54,8 @@ def main(argv: list[str]) -> int:
         drop_root(state_dir)
         report = run_configured(args.config, state_dir, operator=args.operator,
                                 timeout_s=args.timeout, auto=args.auto,
-                                allow_emulated=args.allow_emulated)
+                                allow_emulated=args.allow_emulated,
+                                unverified_software=args.unverified_software)
         seq = record_result(state_dir, report)
     except (SelftestError, ConfigError, DeviceConfigError, DriverError, JournalError,
             OSError) as exc:

@@ -180,12 +180,15 @@ class Anchor:
     def create(self, genesis: Tip) -> None:
         """Make the anchor of a new, empty journal (both slots `done` at `genesis`)."""
         try:
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
-            os.fchmod(self._fd, 0o600)
-            for gen in (0, 1):
-                slot = AnchorSlot(gen, self._key.key_id, genesis, genesis, True)
-                os.pwrite(self._fd, slot.encode(self._key), gen * SLOT_SIZE)
-            os.fsync(self._fd)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+            try:  # `open` opens it again for writing, once the journal has been checked
+                os.fchmod(fd, 0o600)
+                for gen in (0, 1):
+                    slot = AnchorSlot(gen, self._key.key_id, genesis, genesis, True)
+                    os.pwrite(fd, slot.encode(self._key), gen * SLOT_SIZE)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
             sync_directory(self.path.parent)
         except OSError as exc:
             raise JournalError(f"anchor {self.path}: cannot create: {exc.strerror}") from None

@@ -43,7 +43,7 @@ from controller.procedure.roulette_model import RouletteModel
 from controller.procedure.table_model import Setup
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
-from controller.service.hosting import Hosting, Watchdog
+from controller.service.hosting import KIND_UNVERIFIED, Hosting, Watchdog
 from controller.service.loop import EventLoop
 from controller.service.runtime import ModelFactory, TableRuntime, config_digest
 from controller.service.tableconfig import TableFile
@@ -136,6 +136,7 @@ class TableApp:
     camera: CameraParts | None = None
     outputs: DeviceOutputs = field(init=False)
     hosting: Hosting = field(default_factory=Hosting)
+    software_unverified: bool = field(init=False, default=False)
 
     def __post_init__(self) -> None:
         self.outputs = DeviceOutputs(self.devices)
@@ -163,6 +164,7 @@ class TableApp:
                                     meter_start=self.meter_start)
         for kind, data in checks:
             self.runtime.record(kind, data)
+        self.software_unverified = any(kind == KIND_UNVERIFIED for kind, _ in checks)
         if self.camera is not None:
             self.runtime.crosscheck = self.camera.crosscheck
             self.camera.start()
@@ -170,11 +172,19 @@ class TableApp:
         return self.runtime
 
     def status_line(self) -> str:
-        """The service manager's status: the table, its state, and EMULATED devices if any."""
+        """The service manager's status: the table, its state, and what a live table lacks.
+
+        That is EMULATED devices, UNAUTHENTICATED boards (`auth = "none"`) and UNVERIFIED
+        software (no manifest checked: a development tree run with --unverified-software).
+        """
         assert self.runtime is not None
+        marks = [f"{mark} {', '.join(names)}" for mark, names in (
+            ("EMULATED", self.devices.emulated),
+            ("UNAUTHENTICATED", self.devices.unauthenticated)) if names]
+        if self.software_unverified:
+            marks.append("UNVERIFIED software")
         line = f"table {self.table.game.table.name}: {self.runtime.model.state}"
-        emulated = self.devices.emulated
-        return f"{line} - EMULATED {', '.join(emulated)}" if emulated else line
+        return " - ".join([line, *marks])
 
     def _start_devices(self) -> None:
         """Start every device but the camera: its worker opens it.

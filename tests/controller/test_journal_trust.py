@@ -343,3 +343,22 @@ def test_an_unwritable_state_directory_is_one_line_naming_it(tmp_path: Path) -> 
         with pytest.raises(JournalError) as refused:
             _store(read_only / "state")
         assert str(refused.value) == f"state directory {read_only / 'state'}: Read-only file system"
+
+
+def open_files_in(folder: Path) -> list[str]:
+    """The files under `folder` this process holds open."""
+    held = []
+    for fd in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            target = os.readlink(f"/proc/self/fd/{fd}")
+            if target.startswith(str(folder)):
+                held.append(target)
+    return held
+
+
+def test_a_closed_journal_holds_no_file_open(tmp_path: Path) -> None:
+    for opening in ("new", "existing"):
+        store = JournalStore(tmp_path / "state", clock=time.monotonic)
+        store.commit([Journal("card:dealt", {"opening": opening})], {"n": 1})
+        store.close()
+        assert open_files_in(tmp_path) == [], opening  # a long run opens many journals

@@ -44,7 +44,8 @@ def table_file(tmp_path: Path, devices: str, console: str = "127.0.0.1:0") -> Pa
 def test_a_roulette_table_without_its_wheel_is_refused_with_exit_2(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = table_file(tmp_path, "")
-    assert run_command.main(["--config", str(path), "--allow-emulated"]) == 2
+    assert run_command.main(["--config", str(path), "--allow-emulated",
+                                             "--unverified-software"]) == 2
     assert capsys.readouterr().err == (
         "shoectl run: [devices.wheel]: a roulette table needs its wheel's result feed "
         '(kind = "serial" with its url; drivers/WHEEL.md)\n')
@@ -61,7 +62,8 @@ def test_a_wheel_that_is_not_there_stops_the_start_with_exit_1(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     devices = f'[devices.wheel]\nkind = "serial"\nurl = "{tmp_path / "no-wheel"}"\n'
     assert run_command.main(["--config", str(table_file(tmp_path, devices)),
-                             "--allow-emulated"]) == run_command.EXIT_DEVICE
+                             "--allow-emulated",
+                                 "--unverified-software"]) == run_command.EXIT_DEVICE
     err = capsys.readouterr().err
     assert f"shoectl run: cannot start: [devices.wheel] url: cannot open {tmp_path}" in err
 
@@ -89,7 +91,7 @@ def test_the_table_runs_on_the_emulated_wheel_and_journals_each_spin(tmp_path: P
     port = free_port()
     path = table_file(tmp_path, WHEEL, f"127.0.0.1:{port}")
     with subprocess.Popen([sys.executable, "-m", "controller", "run", "--config", str(path),
-                           "--allow-emulated"], stdout=subprocess.DEVNULL,
+                           "--allow-emulated", "--unverified-software"], stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True) as process:
         try:
             deadline = time.monotonic() + 120  # a limit for a stuck run, not a speed

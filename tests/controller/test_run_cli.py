@@ -57,7 +57,8 @@ def test_a_deck_count_without_match_the_dealer_is_refused_with_exit_2(
     text = default_table_text().replace("decks = 6                   #", "decks = 1 #", 1)
     text = text.replace('"blazing7s", "axman"]', '"blazing7s"]', 1)
     path.write_text(text + DEVICES, encoding="utf-8")
-    assert run_command.main(["--config", str(path), "--allow-emulated", "--state-dir",
+    assert run_command.main(["--config", str(path), "--allow-emulated", "--unverified-software",
+                             "--state-dir",
                          str(tmp_path / "state")]) == run_command.EXIT_CONFIG
     err = capsys.readouterr().err
     assert ("[paytables.match-the-dealer] 1: no pay table for a 1-deck shoe "
@@ -72,7 +73,8 @@ def test_a_game_with_no_table_procedure_is_refused_with_exit_2(
     text = text.replace('side_bets = ["perfect-pairs", "lucky-ladies", "match-the-dealer", '
                         '"blazing7s", "axman"]', "side_bets = []", 1)
     path.write_text(text + DEVICES, encoding="utf-8")
-    assert run_command.main(["--config", str(path), "--allow-emulated", "--state-dir",
+    assert run_command.main(["--config", str(path), "--allow-emulated", "--unverified-software",
+                             "--state-dir",
                          str(tmp_path / "state")]) == run_command.EXIT_CONFIG
     err = capsys.readouterr().err
     assert "[table] game: `community` has its rules and par sheets, but no table procedure" in err
@@ -90,7 +92,8 @@ def test_a_bad_vision_key_is_refused_naming_it(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str],
                                                vision: str, message: str) -> None:
     path = table_file(tmp_path, f"\n[vision]\n{vision}\n")
-    assert run_command.main(["--config", str(path), "--allow-emulated"]) == run_command.EXIT_CONFIG
+    assert run_command.main(["--config", str(path), "--allow-emulated",
+                                             "--unverified-software"]) == run_command.EXIT_CONFIG
     assert message in capsys.readouterr().err
 
 
@@ -111,7 +114,8 @@ def test_software_that_fails_authentication_exits_3_before_devices_and_power_on(
     real_start = Devices.start
     monkeypatch.setattr(Devices, "start", lambda self, skip=(): started.append("start") or
                         real_start(self, skip))
-    code = run_command.main(["--config", str(table_file(tmp_path)), "--allow-emulated"])
+    code = run_command.main(["--config", str(table_file(tmp_path)), "--allow-emulated",
+                                                        "--unverified-software"])
     assert code == run_command.EXIT_INTEGRITY == 3
     assert "software integrity refused" in capsys.readouterr().err
     kinds = journal_kinds(tmp_path / "state")
@@ -156,7 +160,8 @@ def test_a_journal_that_does_not_verify_exits_4_before_devices_and_power_on_and_
     evidence = file_digests(tmp_path / "state")
     started: list[str] = []
     monkeypatch.setattr(Devices, "start", lambda self, skip=(): started.append("start"))
-    assert run_command.main(["--config", str(path), "--allow-emulated"]) == 4
+    assert run_command.main(["--config", str(path), "--allow-emulated",
+                                             "--unverified-software"]) == 4
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1] == (f"shoectl run: journal refused: journal {tmp_path / 'state'}/"
                        "journal.sqlite3: journal holds 2 records but its anchor records 5: "
@@ -169,7 +174,8 @@ def test_a_journal_that_does_not_verify_exits_4_before_devices_and_power_on_and_
 def test_a_missing_journal_key_exits_4(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SHOECTL_JOURNAL_KEY", str(tmp_path / "journal.key"))
-    assert run_command.main(["--config", str(table_file(tmp_path)), "--allow-emulated"]) == 4
+    assert run_command.main(["--config", str(table_file(tmp_path)), "--allow-emulated",
+                                                        "--unverified-software"]) == 4
     assert (f"shoectl run: journal refused: journal key {tmp_path / 'journal.key'}: missing"
             in capsys.readouterr().err)
     assert not (tmp_path / "journal.key").exists()  # never made by a start

@@ -34,7 +34,8 @@ def test_the_camera_is_checked_for_a_frame(tmp_path: Path,
     config.write_text(TABLE + '\n[devices.camera]\nkind = "emulated"\nwidth = 640\n'
                               'height = 480\n')
     code = shoectl.main(["selftest", "--operator", "CI rig", "--config", str(config),
-                     "--state-dir", str(tmp_path / "state"), "--auto", "--timeout", "5"])
+                     "--state-dir", str(tmp_path / "state"), "--auto", "--unverified-software",
+                                        "--timeout", "5"])
     out, err = capsys.readouterr()
     assert code == 0, out + err
     assert "PASS  camera   frame: 640x480 (EMULATED)" in out

@@ -40,19 +40,23 @@ def test_auto_selftest_on_an_emulated_rig_passes_and_is_journalled(tmp_path, cap
     config.write_text(EMULATED_TABLE)
     state = tmp_path / "state"
     code = shoectl.main(["selftest", "--operator", "CI rig", "--config", str(config),
-                     "--state-dir", str(state), "--auto", "--timeout", "5"])
+                     "--state-dir", str(state), "--auto", "--unverified-software", "--timeout",
+                                        "5"])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "self-test PASSED" in out
     assert "PASS  layout   lamp seat2.blazing7s" in out
     assert "PASS  sign     shows $10,000.00" in out  # the reset amount: no meter yet
+    assert ("PASS  software manifest: UNVERIFIED: a development tree (--unverified-software), "
+            "no manifest checked") in out
     [record] = _records(state)
     assert record["operator"] == "CI rig"
     assert record["mode"] == "auto"
     assert record["passed"] is True
     # A second run verifies the journal the first one started.
     assert shoectl.main(["selftest", "--operator", "CI rig", "--config", str(config),
-                     "--state-dir", str(state), "--auto", "--timeout", "5"]) == 0
+                     "--state-dir", str(state), "--auto", "--unverified-software", "--timeout",
+                                        "5"]) == 0
     assert "PASS  journal  chain: chain intact: 1 records" in capsys.readouterr().out
 
 
@@ -64,7 +68,8 @@ def test_auto_selftest_drives_an_emulated_gpio_layout(tmp_path, capsys) -> None:
         'bet_sensors = { "seat1.blazing7s" = 5 }\nbuttons = { no_more_bets = 13 }\n'
         'key_switches = { supervisor = 19 }\n')
     code = shoectl.main(["selftest", "--operator", "CI rig", "--config", str(config),
-                     "--state-dir", str(tmp_path / "state"), "--auto", "--timeout", "5"])
+                     "--state-dir", str(tmp_path / "state"), "--auto", "--unverified-software",
+                                        "--timeout", "5"])
     out = capsys.readouterr().out
     assert code == 0, out
     for item in ("lamp fault", "sensor seat1.blazing7s (remove_chip)",
@@ -88,6 +93,20 @@ def test_dead_shoe_fails_naming_it_and_is_journalled(tmp_path, capsys, monkeypat
     [record] = _records(state)
     assert record["passed"] is False
     assert "shoe" in record["failed_devices"]
+
+
+def test_an_emulated_rig_does_not_waive_the_software_check(tmp_path, capsys,
+                                                            monkeypatch) -> None:
+    monkeypatch.delenv("SHOECTL_MANIFEST", raising=False)
+    config = tmp_path / "table.toml"
+    config.write_text(EMULATED_TABLE)
+    code = shoectl.main(["selftest", "--operator", "CI rig", "--config", str(config),
+                         "--state-dir", str(tmp_path / "state"), "--auto", "--timeout", "5"])
+    err = capsys.readouterr().err
+    assert code == 1, err
+    assert ("FAIL  software manifest: no manifest: not an installed appliance "
+            "(run `shoectl install`)") in err
+    assert "self-test FAILED: software" in err
 
 
 def test_auto_refuses_real_devices(tmp_path, capsys) -> None:

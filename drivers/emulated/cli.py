@@ -248,11 +248,11 @@ class ChannelNames:
 
 def _layout_commands(layout: LayoutEmulator, names: ChannelNames) -> dict[str, Command]:
     def lamps(words: list[str]) -> str:
-        named = [f"{name}:{layout.shown(number)}" for name, number in names.lamps.items()]
+        # Named lamps always; without names, channels 0-7 always; any other channel when lit.
+        always = names.lamps or {str(n): n for n in range(8)}
+        named = [f"{name}:{layout.shown(number)}" for name, number in always.items()]
         others = [f"{n}:{layout.shown(n)}" for n in range(LAMPS)
-                  if n not in names.lamps.values() and layout.shown(n) != "off"]
-        if not names.lamps:
-            others = [f"{n}:{layout.shown(n)}" for n in range(LAMPS)]
+                  if n not in always.values() and layout.shown(n) != "off"]
         return " ".join(named + others)
 
     return {

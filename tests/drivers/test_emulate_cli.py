@@ -96,3 +96,17 @@ def drive_layout(process: subprocess.Popen, tmp_path: Path) -> None:
     process.stdin.write("quit\n")
     process.stdin.flush()
     assert process.wait(timeout=10) == 0
+
+
+def test_lamps_shows_named_lamps_and_any_other_that_is_lit(tmp_path: Path):
+    from drivers.emulated.cli import ChannelNames, _layout_commands
+    from drivers.emulated.layout import LayoutEmulator
+
+    with LayoutEmulator(link_dir=tmp_path) as layout:
+        layout.pattern = "none"  # as after the host's set-up: each lamp shows its own mode
+        layout.modes[9], layout.modes[3] = "on", "blink_slow"
+        unnamed = _layout_commands(layout, ChannelNames())["lamps"]([])
+        named = _layout_commands(layout, ChannelNames({"blackjack": 8, "fault": 10}, {}, {}))
+        assert unnamed == " ".join([*(f"{n}:off" for n in range(3)), "3:blink_slow",
+                                    *(f"{n}:off" for n in range(4, 8)), "9:on"])
+        assert named["lamps"]([]) == "blackjack:off fault:off 3:blink_slow 9:on"

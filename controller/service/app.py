@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,7 +38,14 @@ from controller.camera.crosscheck import (
 from controller.journal.store import JournalStore
 from controller.procedure.baccarat_model import BaccaratModel
 from controller.procedure.blackjack_model import BlackjackModel
-from controller.procedure.effects import Journal, PublicEffect, SetLamp, ShowDealer, ShowSign
+from controller.procedure.effects import (
+    Journal,
+    Lamp,
+    PublicEffect,
+    SetLamp,
+    ShowDealer,
+    ShowSign,
+)
 from controller.procedure.roulette_model import RouletteModel
 from controller.procedure.table_model import Setup
 from controller.rules.errors import ConfigError
@@ -75,17 +82,11 @@ class DeviceOutputs:
 
     def apply(self, effect: PublicEffect) -> None:
         """Carry out one public effect; a device that is down is logged, never fatal."""
-        try:
-            self._apply(effect)
-        except DriverError as exc:
-            _LOG.warning("public output not delivered: %s", exc)
-
-    def _apply(self, effect: PublicEffect) -> None:
         if isinstance(effect, SetLamp):
             self.lamps[effect.lamp] = effect.state.value
             layout = self.devices.layout
             if layout is not None and effect.lamp in layout.lamp_names:
-                layout.set_lamp(effect.lamp, DeviceLamp(effect.state.value))
+                _deliver(layout.set_lamp, effect.lamp, DeviceLamp(effect.state.value))
         elif isinstance(effect, ShowSign):
             self.sign = effect
             self._show_sign(effect)
@@ -94,16 +95,41 @@ class DeviceOutputs:
             _LOG.debug("dealer display: %s", effect.text)
 
     def _show_sign(self, effect: ShowSign) -> None:
+        """Amount, then fault text or win, each step tried on its own.
+
+        A sign that is down is told everything: its driver keeps what it must show and shows
+        it again on the reconnection.
+        """
         sign = self.devices.sign
         if sign is None or effect.amount is None:
             return
-        sign.show_amount(effect.amount)
-        if effect.message == "FAULT":
-            sign.show_fault(SIGN_FAULT_TEXT)
-            return
-        sign.show_fault("")
-        if effect.win_seat:
-            sign.show_win(effect.win_seat, effect.win_cents)
+        _deliver(sign.show_amount, effect.amount)
+        _deliver(sign.show_fault, SIGN_FAULT_TEXT if effect.message == "FAULT" else "")
+        if effect.message != "FAULT" and effect.win_seat:
+            _deliver(sign.show_win, effect.win_seat, effect.win_cents)
+
+    def fail_safe(self) -> None:
+        """The halt path: every lamp off but the fault lamp (flashing), the progressive closed.
+
+        Best effort, device by device: nothing here waits for the journal, and nothing says
+        more than that the table has stopped. Closing the devices then puts every board in
+        its failsafe state (PROTOCOL.md 10).
+        """
+        layout, sign = self.devices.layout, self.devices.sign
+        if layout is not None:
+            _deliver(layout.all_safe)
+            if Lamp.FAULT in layout.lamp_names:
+                _deliver(layout.set_lamp, str(Lamp.FAULT), DeviceLamp.FLASH)
+        if sign is not None:
+            _deliver(sign.show_fault, SIGN_FAULT_TEXT)
+
+
+def _deliver(action: Callable[..., None], *args: Any) -> None:
+    """Carry out one device action; a device that is down (or refuses) is logged."""
+    try:
+        action(*args)
+    except DriverError as exc:
+        _LOG.warning("public output not delivered: %s", exc)
 
 
 def model_factory(game: Game) -> ModelFactory:

@@ -183,6 +183,8 @@ class TableRuntime:
             name, kwargs = self.translate(event)
         if name:
             self.fire(name, **kwargs)
+        if isinstance(event, ev.LinkUp):
+            self.reassert()  # a board back from failsafe shows the table again (the meter)
         self.handled += 1
         kind = type(event).__name__
         self.handled_kinds[kind] = self.handled_kinds.get(kind, 0) + 1

@@ -35,7 +35,7 @@ from controller.camera.crosscheck import (
     table_zones,
     vision_settings_from_mapping,
 )
-from controller.journal.store import JournalStore
+from controller.journal.store import JournalError, JournalStore
 from controller.procedure.baccarat_model import BaccaratModel
 from controller.procedure.blackjack_model import BlackjackModel
 from controller.procedure.effects import (
@@ -50,6 +50,7 @@ from controller.procedure.roulette_model import RouletteModel
 from controller.procedure.table_model import Setup
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
+from controller.service.crash import CrashReport, TableCrashError, crash_report
 from controller.service.hosting import KIND_UNVERIFIED, Hosting, Watchdog
 from controller.service.loop import EventLoop
 from controller.service.runtime import ModelFactory, TableRuntime, config_digest
@@ -163,6 +164,8 @@ class TableApp:
     outputs: DeviceOutputs = field(init=False)
     hosting: Hosting = field(default_factory=Hosting)
     software_unverified: bool = field(init=False, default=False)
+    crashed: CrashReport | None = field(init=False, default=None)
+    """Set when the loop stopped on an exception (`run_forever`)."""
 
     def __post_init__(self) -> None:
         self.outputs = DeviceOutputs(self.devices)
@@ -235,11 +238,46 @@ class TableApp:
             shoe.handled(event)
 
     def run_forever(self) -> None:
-        """Run the loop until `loop.stop()`, pinging the watchdog while healthy."""
+        """Run the loop until `loop.stop()`, pinging the watchdog while healthy.
+
+        The exception boundary of the table: an exception that escapes the loop (its handler,
+        a timer, a watcher, the journal, a full event queue) drives every output safe first,
+        then journals `system:crash` (when the journal still takes it), and is raised again
+        as a `TableCrashError`; `close` then records no orderly power-off.
+
+        Raises:
+            TableCrashError: The loop stopped on an exception.
+        """
         watchdog = self.hosting.watchdog
         if watchdog.period_s:
             self._schedule_watchdog(watchdog, watchdog.period_s / 2)
-        self.loop.run_forever()
+        try:
+            self.loop.run_forever()
+        except Exception as exc:
+            raise self._crash(exc) from exc
+
+    def _crash(self, exc: Exception) -> TableCrashError:
+        report = crash_report(exc)
+        self.crashed = report
+        _LOG.error("the table stopped: %s", report.line())
+        self.outputs.fail_safe()
+        journalled = self._journal_crash(report)
+        return TableCrashError(report, journal_failed=isinstance(exc, JournalError),
+                               journalled=journalled)
+
+    def _journal_crash(self, report: CrashReport) -> bool:
+        """Append `system:crash`, keeping the critical state of the last good commit."""
+        runtime = self.runtime
+        if runtime is None:
+            return False
+        model = runtime.model
+        try:
+            runtime.journal.commit([Journal("system:crash", report.record(
+                model.state, model.round.number))], None)
+        except Exception as exc:  # noqa: BLE001 (the journal may be what failed: say so, go on)
+            _LOG.error("system:crash not journalled: %s", crash_report(exc).line())
+            return False
+        return True
 
     def _schedule_watchdog(self, watchdog: Watchdog, every: float) -> None:
         def tick() -> None:
@@ -252,12 +290,16 @@ class TableApp:
         return self.runtime is not None and self.runtime.journal_ok()
 
     def close(self, reason: str = "stop") -> None:
-        """Record the power-off, close the devices (outputs to safe) and the journal."""
+        """Record the power-off, close the devices (outputs to safe) and the journal.
+
+        After a crash no power-off is recorded: the next start finds `system:crash` last.
+        """
         self.hosting.manager.stopping(reason)
         if self.camera is not None:
             self.camera.close()
         if self.runtime is not None:
-            self.runtime.shutdown(reason)
+            if self.crashed is None:  # a crash is journalled as one, never as power:off
+                self.runtime.shutdown(reason)
             self.runtime.journal.close()
         self.devices.close()
 

@@ -1,4 +1,4 @@
-"""A lost device stops only what it must (R9, R15): the sign the progressive, the layout a new round.
+"""A lost device stops only what it must (R9, R15): the sign the progressive, the layout a round.
 
 The sign: while it is down the Blazing 7's chips on a spot are not put in play, for the rest
 of that betting even once it is back; the rest of the table plays on, and a round whose
@@ -69,7 +69,8 @@ def test_a_sign_back_during_betting_reopens_the_progressive_at_the_next_betting(
     rt.fire("stand")
     while rt.model.state == "dealer":
         deal(rt, "TC")
-    assert rt.model.state == "betting" and rt.model.round.number == 2
+    assert rt.model.state == "betting"
+    assert rt.model.round.number == 2
     assert rt.model.progressive.is_open()
     assert fault_lamp(rt) is LampState.OFF
     bet(rt, 1, progressive=True)
@@ -87,7 +88,8 @@ def test_a_round_under_way_when_the_sign_drops_settles_its_progressive(tmp_path:
     rt.fire("stand")
     assert rt.model.state == "round_over"
     (hit,) = records(rt, "meter:hit")
-    assert hit["seat"] == 1 and hit["paid"] == 1_000_100
+    assert hit["seat"] == 1
+    assert hit["paid"] == 1_000_100
     assert rt.model.results[-1]["seats"][0]["side_bets"]["blazing7s"] == 1_000_100 - 500
 
 
@@ -126,7 +128,8 @@ def test_a_lost_layout_pauses_betting_until_it_is_back(tmp_path: Path) -> None:
     assert records(rt, "table:paused") == [
         {"device": "layout", "state": "betting", "round": 1, "round_in_play": False}]
     assert prompt(rt.model).startswith("layout down: table paused")
-    assert rt.shown is not None and rt.shown.dealer_text == "LAYOUT DOWN: TABLE PAUSED"
+    assert rt.shown is not None
+    assert rt.shown.dealer_text == "LAYOUT DOWN: TABLE PAUSED"
     reply = commands.execute(rt, {"command": "no_more_bets"})
     assert reply.status == 409
     assert reply.body["what_to_do"].startswith("layout down: table paused")
@@ -157,7 +160,8 @@ def test_a_round_in_play_goes_on_when_the_layout_drops_and_the_next_waits(
     deal(rt, "8C", "7C", "TC")  # the shoe is the record: every card of the round is taken
     assert commands.execute(rt, {"command": "stand"}).status == 200
     assert rt.model.results[-1]["round"] == 1
-    assert rt.model.state == "betting" and rt.model.round.number == 2
+    assert rt.model.state == "betting"
+    assert rt.model.round.number == 2
     bet(rt, 1, progressive=False)
     assert not rt.fire("no_more_bets")
     assert rt.model.state == "betting"

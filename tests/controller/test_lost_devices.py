@@ -185,3 +185,21 @@ def test_the_fault_lamp_is_steady_while_a_device_is_lost(tmp_path: Path) -> None
     lamps = [e for e in rt.outputs.applied  # type: ignore[attr-defined]
              if isinstance(e, SetLamp) and e.lamp == Lamp.FAULT]
     assert lamps[-1].state is LampState.ON
+
+
+def test_a_sign_still_down_when_betting_opens_keeps_the_progressive_closed(
+    tmp_path: Path,
+) -> None:
+    rt = runtime(tmp_path, return_to_betting=True)
+    rt.fire("shuffle_done")
+    bet(rt, 1, progressive=False)
+    assert rt.fire("no_more_bets")
+    rt.handle(ev.LinkDown("sign", "timeout", 0.0))  # mid-round, and still down after it
+    deal(rt, "2C", "3C", "4C", "5C")
+    rt.fire("stand")
+    while rt.model.state == "dealer":
+        deal(rt, "TC")
+    assert rt.model.round.number == 2
+    bet(rt, 1, progressive=True)
+    assert rt.fire("no_more_bets")
+    assert records(rt, "bet:lock_out")[-1]["refused_progressive"] == [1]

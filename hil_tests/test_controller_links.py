@@ -150,3 +150,28 @@ def test_the_start_of_day_check_marks_a_board_without_a_key(tmp_path: Path) -> N
         devices.close()
     assert handshake.passed
     assert handshake.detail == "answered (EMULATED) (UNAUTHENTICATED)"
+
+
+def test_a_sign_unplugged_mid_shift_refuses_only_the_progressive(app: TableApp) -> None:
+    from controller.service.runtime import ControllerEvent
+
+    assert app.runtime is not None
+    model = app.runtime.model
+    sign, layout = app.devices.emulators["sign"], app.devices.emulators["layout"]
+    sim = rig.PtySimulation(app, rig.RigPlan(3, 1, {"main": 1000}, None, 1))  # type: ignore[arg-type]
+    sim.step()  # shuffle done: betting
+    sign.unplug()
+    assert app.loop.run_until(lambda: "sign" in model.progressive.links_down, WAIT)
+    layout.place_chip(0)  # seat 1's Blazing 7's spot, over the layout board's link
+    assert app.loop.run_until(lambda: model.wagers.sensors.get("seat1.blazing7s"), WAIT)
+    app.loop.post(ControllerEvent("wager", {"seat": 1, "bet": "main", "cents": 1000}))
+    layout.click(rig.BUTTON_NUMBERS["no_more_bets"])
+    assert app.loop.run_until(lambda: records(app, "bet:lock_out") != [], WAIT)
+    assert records(app, "bet:lock_out")[-1] == {
+        "round": 1, "accepted_progressive": [], "refused_progressive": [1],
+        "closed": "sign down"}
+    assert model.state == "dealing"  # the rest of the table plays on
+    sign.replug()
+    assert app.loop.run_until(lambda: "sign" not in model.progressive.links_down, WAIT)
+    amount = model.progressive.meters.amount
+    assert app.loop.run_until(lambda: sign.display()[1:] == (amount, "PROGRESSIVE OFF"), WAIT)

@@ -10,11 +10,18 @@ says UNVERIFIED. The two flags are independent: `--allow-emulated` never waives 
 check, and a manifest that is configured and does not match is always refused.
 
 Exit status: 0 after an orderly stop; 1 a device or the journal failed (a full disk, an
-unwritable state directory); 2 the configuration was refused; 3 the software failed its
-self-authentication; 4 the journal failed its start-up check (damaged, forged, truncated,
-replaced, a lost WAL, or its key missing or unusable), before any device starts and before
-power:on. The systemd unit does not restart on 2, 3 or 4 (`RestartPreventExitStatus=2 3 4`):
-a restart cannot fix any of them.
+unwritable state directory), at start-up or while the table ran; 2 the configuration was
+refused; 3 the software failed its self-authentication; 4 the journal failed its start-up
+check (damaged, forged, truncated, replaced, a lost WAL, or its key missing or unusable),
+before any device starts and before power:on; 5 the table stopped on an internal error (an
+exception that escaped the event loop, or the event queue at its bound). On 1 and 5 while
+the table ran, every output was driven safe first (lamps off but the fault lamp, the
+progressive closed, the boards in failsafe) and the crash journalled as `system:crash` when
+the journal still took it (never as an orderly `power:off`, so the next start records
+`clean_shutdown: false, after_crash: true`). The systemd unit does not restart on 2, 3 or 4
+(`RestartPreventExitStatus=2 3 4`): a restart cannot fix any of them. It does restart on 1
+and 5: the table resumes from the journal, and a crash that comes back at every start stops
+after 5 starts in 2 minutes (`StartLimitBurst`).
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from controller.journal import statedir
 from controller.journal.errors import JournalError, JournalTrustError
 from controller.rules.errors import ConfigError
 from controller.service.app import TableApp, build_app
+from controller.service.crash import TableCrashError
 from controller.service.hosting import Hosting
 from controller.service.runtime import TableRuntime
 from controller.service.tableconfig import TableFile, load_table_file
@@ -50,6 +58,7 @@ EXIT_DEVICE = 1
 EXIT_CONFIG = 2
 EXIT_INTEGRITY = 3
 EXIT_JOURNAL = 4
+EXIT_CRASH = 5
 _LIBRARY_LOGGERS = ("transitions", "uvicorn", "uvicorn.error")
 
 
@@ -169,8 +178,12 @@ def _serve(app: TableApp, web: TableWeb) -> int:
     signal.signal(signal.SIGINT, stop)
     web.attach(runtime)  # the loop runs on this thread and has not started yet
     runtime.watchers.append(NextStepLog())
+    status = 0
     try:
         app.run_forever()
+    except TableCrashError as exc:
+        sys.stderr.write(f"shoectl run: {exc}\n")
+        status = EXIT_DEVICE if exc.journal_failed else EXIT_CRASH
     finally:
-        app.close("service stopped")
-    return 0
+        app.close("table crashed" if app.crashed else "service stopped")
+    return status

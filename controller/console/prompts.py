@@ -42,9 +42,8 @@ def faults(model: TableModel) -> list[dict[str, str]]:
                                                                          f"supervisor, {KEY}"),
                       "detail": model.hold_reason})
     found.extend({"kind": f"link_down:{device}",
-                  "what_to_do": f"the {device} does not answer: check its cable; " + (
-                      "no number can come until it is back" if device == "wheel" else
-                      "progressive wagers are refused until it is back"),
+                  "what_to_do": f"the {device} does not answer: check its cable; "
+                                + _LINK_ADVICE.get(device, _LINK_ADVICE["sign"]),
                   "detail": ""} for device in sorted(model.progressive.links_down))
     if model.camera_down:
         found.append({"kind": "camera_down", "what_to_do": "the camera does not answer: "
@@ -53,11 +52,32 @@ def faults(model: TableModel) -> list[dict[str, str]]:
     return found
 
 
+_LINK_ADVICE = {
+    "wheel": "no number can come until it is back",
+    "sign": "progressive wagers are refused until it is back",
+    "layout": "the table is paused: the round in play is finished at the console, and no "
+              "new round starts until it is back (progressive wagers are refused meanwhile)",
+}
+
+
 def prompt(model: TableModel) -> str:
     """What the dealer must do next, in words."""
-    state = model.state
-    if state in HOLD_STATES:
+    if model.state in HOLD_STATES:
         return "TABLE STOPPED: " + faults(model)[0]["what_to_do"]
+    if model.pauses_without_layout and not model.layout_answers():
+        if model.state == "betting":
+            return (f"{PAUSED}: check the layout board's cable; betting stays open and no "
+                    "round starts until it is back")
+        return f"layout down: no new round until it is back; {_next_step(model)}"
+    return _next_step(model)
+
+
+PAUSED = "layout down: table paused"
+"""The console's words while the layout board does not answer between rounds."""
+
+
+def _next_step(model: TableModel) -> str:
+    state = model.state
     simple = _SIMPLE.get(state)
     if simple is not None:
         return simple
@@ -105,6 +125,9 @@ def _betting_prompt(model: BlackjackModel) -> str:
     head = ("place your bets: seats in play " + ", ".join(str(s) for s in playing)
             + "; NO MORE BETS, or deal the first card") if playing else (
         "place your bets: chips on a seat's spot, or SEAT on the console")
+    closed = model.progressive.closed_because() if model.offers_progressive() else ""
+    if closed:
+        head = f"progressive closed: {closed}; {head}"
     settle = settlement_words(model)
     return f"{settle}; then {head}" if settle else head
 

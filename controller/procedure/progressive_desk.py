@@ -3,7 +3,10 @@
 Conditions and callbacks named `progressive.<name>` in the transition tables. The meter moves
 only through the pure transforms of `controller.procedure.meter_books`, each returning the
 journal record that proves it (R13). Progressive wagers are refused while the sign or the bet
-sensors do not answer (R15).
+sensors do not answer (R15), and for the rest of a betting period in which either was lost or
+came back: progressive play reopens with the next round's betting, once both answer. A round
+whose wagers were locked in before the loss settles them normally (the meter is in the
+journal, not on the sign).
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from controller.procedure.effects import Journal, OpLog
 if TYPE_CHECKING:
     from controller.procedure.table_model import TableModel
 
-PROGRESSIVE_DEVICES = frozenset({"sign", "layout"})
+LAYOUT = "layout"
+"""The layout board's device name: its loss also pauses a card table."""
+PROGRESSIVE_DEVICES = frozenset({"sign", LAYOUT})
 """Links whose loss refuses progressive wagers (the sign and the bet sensors, R15)."""
 
 
@@ -28,6 +33,8 @@ class ProgressiveDesk:
     Attributes:
         meters: The GLI-12 meters (amount, hits, cumulative paid...).
         links_down: Devices whose link is down.
+        closed_round: A round whose betting saw a progressive link lost or back (0: none);
+            its progressive wagers are refused even once the link answers again.
         sign_message: "" for the amount alone, or the `WIN` text of this round's hit.
         sign_win: (seat, cents) of this round's last meter hit ((0, 0): none).
     """
@@ -36,17 +43,30 @@ class ProgressiveDesk:
         self.model = model
         self.meters = meters
         self.links_down: set[str] = set()
+        self.closed_round = 0
         self.sign_message = ""
         self.sign_win = (0, 0)
 
     def is_open(self) -> bool:
-        """Progressive wagers are accepted only while sign and sensors answer (R15)."""
-        return not (self.links_down & PROGRESSIVE_DEVICES)
+        """Progressive wagers are accepted only while sign and sensors answer (R15).
+
+        Also not for the rest of a betting period in which one of them was lost or came back.
+        """
+        return (not (self.links_down & PROGRESSIVE_DEVICES)
+                and self.closed_round != self.model.round.number)
+
+    def closed_because(self) -> str:
+        """Why progressive wagers are refused now, in the dealer's words ("" while open)."""
+        down = sorted(self.links_down & PROGRESSIVE_DEVICES)
+        if down:
+            return " and ".join(down) + " down"
+        return "" if self.is_open() else "reopens at the next betting"
 
     def link_down(self, event: EventData) -> None:
         """Callback: a device link was lost; progressive wagers are refused (R15)."""
         device = str(event.kwargs.get("device", ""))
         self.links_down.add(device)
+        self._close_this_betting(device)
         self.model.emit(Journal("link:down", {"device": device,
                                               "reason": event.kwargs.get("reason", "")}),
                         OpLog(f"link to {device} lost", "error"))
@@ -57,11 +77,17 @@ class ProgressiveDesk:
         reconciled = bool(event.kwargs.get("reconciled", False))
         if reconciled:
             self.links_down.discard(device)
+            self._close_this_betting(device)
             line = OpLog(f"link to {device} back")
         else:
             line = OpLog(f"link to {device} back, but the meters do not reconcile", "warning")
         self.model.emit(Journal("link:up", {"device": device, "meters_reconciled": reconciled}),
                         line)
+
+    def _close_this_betting(self, device: str) -> None:
+        """Bets placed while the sign was dark (or the sensors deaf) stay out of play."""
+        if device in PROGRESSIVE_DEVICES and self.model.state == "betting":
+            self.closed_round = self.model.round.number
 
     def correct_meter(self, event: EventData) -> None:
         """Callback: a keyed meter correction or reset, recorded with who, old and new."""
@@ -83,8 +109,11 @@ class ProgressiveDesk:
         seats = model.wagers.accepted_progressive_seats()
         self.meters, records = meter_books.contribute(self.meters, model.round.number, seats)
         model.round.contributions = [dict(r.data) for r in records]
-        model.emit(*records, Journal("bet:lock_out", {"round": model.round.number,
-                                                      "accepted_progressive": seats}))
+        lock_out: dict[str, Any] = {"round": model.round.number, "accepted_progressive": seats}
+        refused = [] if self.is_open() else model.wagers.progressive_chips()
+        if refused:
+            lock_out |= {"refused_progressive": refused, "closed": self.closed_because()}
+        model.emit(*records, Journal("bet:lock_out", lock_out))
         return seats
 
     def pay(self, seat: int, kind: meter_books.HitKind) -> int:

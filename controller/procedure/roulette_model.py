@@ -199,6 +199,8 @@ class RouletteModel(TableModel):
 
     wagers: RouletteWagers
     outputs: RouletteOutputs
+    pauses_without_layout = False
+    """The wheel, not the layout, paces a roulette table: its loss refuses nothing more."""
 
     def __init__(self, setup: Setup, meters: meter_books.Meters,
                  initial: str = "shoe_loading") -> None:

@@ -18,7 +18,7 @@ from transitions import EventData
 from controller.procedure import meter_books
 from controller.procedure.effects import Journal, OpLog
 from controller.procedure.model import ProcedureModel
-from controller.procedure.progressive_desk import ProgressiveDesk
+from controller.procedure.progressive_desk import LAYOUT, ProgressiveDesk
 from controller.procedure.roundstate import Round, ShoeTally
 from controller.procedure.shoe_tracker import ShoeTracker
 from controller.procedure.table_outputs import TableOutputs
@@ -26,6 +26,7 @@ from controller.procedure.tables import IN_PLAY
 from controller.procedure.wager_book import WagerBook
 from controller.rules.hands import Game
 from controller.rules.options import GameConfig
+from controller.rules.sidebets import SideBet
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,8 @@ class TableModel(ProcedureModel):
     """
 
     outputs: TableOutputs
+    pauses_without_layout = True
+    """The layout board's loss pauses the table (a card game: no round starts unlit)."""
 
     def __init__(self, setup: Setup, meters: meter_books.Meters) -> None:
         super().__init__()
@@ -184,6 +187,35 @@ class TableModel(ProcedureModel):
         self.round = Round(number=self.round.number + 1)
         self.emit(Journal("round:open", {"round": self.round.number}))
 
+    def offers_progressive(self) -> bool:
+        """True when the table offers the Blazing 7's progressive wager."""
+        return SideBet.BLAZING7S in self.setup.config.table.side_bets
+
+    # ------------------------------------------------------------------ the layout board
+    def layout_answers(self, event: EventData | None = None) -> bool:
+        """Condition: the layout board answers; while it does not, no round starts."""
+        return LAYOUT not in self.progressive.links_down
+
+    def note_layout_link(self, event: EventData) -> None:
+        """Callback (before the desk's): the layout's loss pauses the table, its return resumes.
+
+        A round in play goes on (the shoe is the record; decisions come from the console);
+        betting stays open but cannot close, and no card is dealt into the unlit layout.
+        """
+        if event.kwargs.get("device") != LAYOUT:
+            return
+        was_down = not self.layout_answers()
+        down = event.event.name == "link_down" if event.event else True
+        if down == was_down or (not down and not event.kwargs.get("reconciled", False)):
+            return
+        data = {"device": LAYOUT, "state": self.state, "round": self.round.number}
+        if down:
+            self.emit(Journal("table:paused", {**data, "round_in_play": self.round_in_play()}),
+                      OpLog("layout down: table paused (no round starts until it is back)",
+                            "error"))
+        else:
+            self.emit(Journal("table:resumed", data), OpLog("layout back: table resumed"))
+
     # ------------------------------------------------------------------ camera cross-check
     def camera_layout(self) -> tuple[dict[str, list[str | None]], list[str]]:
         """What the camera should see: cards by position (None: face down), and loose cards.
@@ -220,6 +252,7 @@ class TableModel(ProcedureModel):
             "pending_wagers": {str(k): v for k, v in self.wagers.pending.items()},
             "unknown_main": sorted(self.wagers.unknown_main),
             "links_down": sorted(desk.links_down), "key_on": self.key_on,
+            "progressive_closed_round": desk.closed_round,
             "sign_message": desk.sign_message, "sign_win": list(desk.sign_win),
             "resume_state": self.resume_state,
             "hold_reason": self.hold_reason, "hold_kind": self.hold_kind,
@@ -237,6 +270,7 @@ class TableModel(ProcedureModel):
         self.wagers.unknown_main = set(data.get("unknown_main", []))
         desk = self.progressive
         desk.links_down = set(data["links_down"])
+        desk.closed_round = int(data.get("progressive_closed_round", 0))
         desk.sign_message = data["sign_message"]
         desk.sign_win = (int(data["sign_win"][0]), int(data["sign_win"][1]))
         for name in ("key_on", "resume_state", "hold_reason", "error_return",

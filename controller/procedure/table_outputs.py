@@ -38,8 +38,10 @@ class TableOutputs:
         """Every lamp's state: these shared ones, and a family adds its own."""
         on, off = LampState.ON, LampState.OFF
         state = self.model.state
+        # Steady while a device is lost or the progressive is closed; flashing in a hold.
+        degraded = bool(self.model.progressive.links_down) or not self.model.progressive.is_open()
         return {
-            Lamp.FAULT: LampState.FLASH if state in HOLD_STATES else off,
+            Lamp.FAULT: LampState.FLASH if state in HOLD_STATES else on if degraded else off,
             Lamp.NO_MORE_BETS: off if state == "betting" else on,
             Lamp.SHUFFLE: on if state in ("shoe_loading", "reshuffle_discards") else off,
         }
@@ -49,8 +51,13 @@ class TableOutputs:
         state = self.model.state
         if state in HOLD_STATES:
             return f"{state.upper()}: SUPERVISOR KEY REQUIRED"
+        if self.model.pauses_without_layout and not self.model.layout_answers():
+            return "LAYOUT DOWN: TABLE PAUSED" if state == "betting" else (
+                f"LAYOUT DOWN - {self.round_text()}")
         if state == "betting":
-            return "PLACE YOUR BETS"
+            return "PLACE YOUR BETS" + (" - PROGRESSIVE CLOSED" if (
+                self.model.offers_progressive() and not self.model.progressive.is_open())
+                else "")
         return self.round_text()
 
     def round_text(self) -> str:

@@ -104,7 +104,9 @@ def _common(S: Any, in_round: list[Any],  # noqa: N803 (S: the family's state en
         _t("wager", S.BETTING, None, "wagers.wager_allowed", after="wagers.place_wager"),
         _t("bet_sensor", live, None, after="wagers.sense_bet"),
         # Bet sensors lock out at no more bets; the meter rises per accepted wager (R10).
-        _t("no_more_bets", S.BETTING, S.DEALING, "wagers.has_wagers", after="lock_out_bets"),
+        # ...and only while the layout board answers: its loss pauses the table.
+        _t("no_more_bets", S.BETTING, S.DEALING, ["wagers.has_wagers", "layout_answers"],
+           after="lock_out_bets"),
         # Shoe and reader errors (R9): only the supervisor key leaves shoe_error.
         _t("card", live, S.SHOE_ERROR, "shoe.card_is_impossible", after="record_hold"),
         _t("card_unreadable", live, S.SHOE_ERROR, after="record_hold"),
@@ -133,8 +135,8 @@ def _common(S: Any, in_round: list[Any],  # noqa: N803 (S: the family's state en
         # The camera cross-check (R9): a mismatch or a card the shoe never dealt.
         _t("camera_fault", every, S.FAULT, after="record_hold"),
         _t("camera_status", every, None, after="note_camera_status"),
-        _t("link_down", every, None, after="progressive.link_down"),
-        _t("link_up", every, None, after="progressive.link_up"),
+        _t("link_down", every, None, after=["note_layout_link", "progressive.link_down"]),
+        _t("link_up", every, None, after=["note_layout_link", "progressive.link_up"]),
         _t("meter_correction", every, None, "supervisor_key_on", after="progressive.correct_meter"),
         _t("meter_params", every, None, "supervisor_key_on", after="progressive.file_meter_params"),
         _t("key_off", every, None, after="key_released"),
@@ -162,8 +164,10 @@ def _between_rounds(S: Any, settle: str = "settle_round",  # noqa: N803 (S: the 
     """
     rows = [
         _t("proceed", S.SETTLEMENT, S.ROUND_OVER, after=settle),
-        # The first card out while betting is open closes betting when a seat is in play.
-        _t("card", S.BETTING, S.DEALING, "wagers.has_wagers", after=["lock_out_bets", deal]),
+        # The first card out while betting is open closes betting when a seat is in play
+        # and the layout answers; else it is a card drawn in error (never dealt unlit).
+        _t("card", S.BETTING, S.DEALING, ["wagers.has_wagers", "layout_answers"],
+           after=["lock_out_bets", deal]),
         _t("card", [S.BETTING, S.ROUND_OVER], S.CARD_IN_ERROR, after=hold_error),
     ]
     rows.extend(_t(trigger, S.CARD_IN_ERROR, state, f"returns_to_{state}",

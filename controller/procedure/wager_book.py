@@ -122,6 +122,10 @@ class WagerBook:
         """Seats whose Blazing 7's sensor is occupied and whose main wager stands."""
         if not self.model.progressive.is_open():
             return []
+        return self.progressive_chips()
+
+    def progressive_chips(self) -> list[int]:
+        """Seats in play with chips on their Blazing 7's spot (accepted or not)."""
         return [seat for seat in self.seats_in_play()
                 if self.sensors.get(f"seat{seat}.{SideBet.BLAZING7S}")]
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,14 +35,22 @@ from controller.camera.crosscheck import (
     table_zones,
     vision_settings_from_mapping,
 )
-from controller.journal.store import JournalStore
+from controller.journal.store import JournalError, JournalStore
 from controller.procedure.baccarat_model import BaccaratModel
 from controller.procedure.blackjack_model import BlackjackModel
-from controller.procedure.effects import Journal, PublicEffect, SetLamp, ShowDealer, ShowSign
+from controller.procedure.effects import (
+    Journal,
+    Lamp,
+    PublicEffect,
+    SetLamp,
+    ShowDealer,
+    ShowSign,
+)
 from controller.procedure.roulette_model import RouletteModel
 from controller.procedure.table_model import Setup
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
+from controller.service.crash import CrashReport, TableCrashError, crash_report
 from controller.service.hosting import KIND_UNVERIFIED, Hosting, Watchdog
 from controller.service.loop import EventLoop
 from controller.service.runtime import ModelFactory, TableRuntime, config_digest
@@ -75,17 +83,11 @@ class DeviceOutputs:
 
     def apply(self, effect: PublicEffect) -> None:
         """Carry out one public effect; a device that is down is logged, never fatal."""
-        try:
-            self._apply(effect)
-        except DriverError as exc:
-            _LOG.warning("public output not delivered: %s", exc)
-
-    def _apply(self, effect: PublicEffect) -> None:
         if isinstance(effect, SetLamp):
             self.lamps[effect.lamp] = effect.state.value
             layout = self.devices.layout
             if layout is not None and effect.lamp in layout.lamp_names:
-                layout.set_lamp(effect.lamp, DeviceLamp(effect.state.value))
+                _deliver(layout.set_lamp, effect.lamp, DeviceLamp(effect.state.value))
         elif isinstance(effect, ShowSign):
             self.sign = effect
             self._show_sign(effect)
@@ -94,16 +96,41 @@ class DeviceOutputs:
             _LOG.debug("dealer display: %s", effect.text)
 
     def _show_sign(self, effect: ShowSign) -> None:
+        """Amount, then fault text or win, each step tried on its own.
+
+        A sign that is down is told everything: its driver keeps what it must show and shows
+        it again on the reconnection.
+        """
         sign = self.devices.sign
         if sign is None or effect.amount is None:
             return
-        sign.show_amount(effect.amount)
-        if effect.message == "FAULT":
-            sign.show_fault(SIGN_FAULT_TEXT)
-            return
-        sign.show_fault("")
-        if effect.win_seat:
-            sign.show_win(effect.win_seat, effect.win_cents)
+        _deliver(sign.show_amount, effect.amount)
+        _deliver(sign.show_fault, SIGN_FAULT_TEXT if effect.message == "FAULT" else "")
+        if effect.message != "FAULT" and effect.win_seat:
+            _deliver(sign.show_win, effect.win_seat, effect.win_cents)
+
+    def fail_safe(self) -> None:
+        """The halt path: every lamp off but the fault lamp (flashing), the progressive closed.
+
+        Best effort, device by device: nothing here waits for the journal, and nothing says
+        more than that the table has stopped. Closing the devices then puts every board in
+        its failsafe state (PROTOCOL.md 10).
+        """
+        layout, sign = self.devices.layout, self.devices.sign
+        if layout is not None:
+            _deliver(layout.all_safe)
+            if Lamp.FAULT in layout.lamp_names:
+                _deliver(layout.set_lamp, str(Lamp.FAULT), DeviceLamp.FLASH)
+        if sign is not None:
+            _deliver(sign.show_fault, SIGN_FAULT_TEXT)
+
+
+def _deliver(action: Callable[..., None], *args: Any) -> None:
+    """Carry out one device action; a device that is down (or refuses) is logged."""
+    try:
+        action(*args)
+    except DriverError as exc:
+        _LOG.warning("public output not delivered: %s", exc)
 
 
 def model_factory(game: Game) -> ModelFactory:
@@ -137,6 +164,8 @@ class TableApp:
     outputs: DeviceOutputs = field(init=False)
     hosting: Hosting = field(default_factory=Hosting)
     software_unverified: bool = field(init=False, default=False)
+    crashed: CrashReport | None = field(init=False, default=None)
+    """Set when the loop stopped on an exception (`run_forever`)."""
 
     def __post_init__(self) -> None:
         self.outputs = DeviceOutputs(self.devices)
@@ -209,11 +238,46 @@ class TableApp:
             shoe.handled(event)
 
     def run_forever(self) -> None:
-        """Run the loop until `loop.stop()`, pinging the watchdog while healthy."""
+        """Run the loop until `loop.stop()`, pinging the watchdog while healthy.
+
+        The exception boundary of the table: an exception that escapes the loop (its handler,
+        a timer, a watcher, the journal, a full event queue) drives every output safe first,
+        then journals `system:crash` (when the journal still takes it), and is raised again
+        as a `TableCrashError`; `close` then records no orderly power-off.
+
+        Raises:
+            TableCrashError: The loop stopped on an exception.
+        """
         watchdog = self.hosting.watchdog
         if watchdog.period_s:
             self._schedule_watchdog(watchdog, watchdog.period_s / 2)
-        self.loop.run_forever()
+        try:
+            self.loop.run_forever()
+        except Exception as exc:
+            raise self._crash(exc) from exc
+
+    def _crash(self, exc: Exception) -> TableCrashError:
+        report = crash_report(exc)
+        self.crashed = report
+        _LOG.error("the table stopped: %s", report.line())
+        self.outputs.fail_safe()
+        journalled = self._journal_crash(report)
+        return TableCrashError(report, journal_failed=isinstance(exc, JournalError),
+                               journalled=journalled)
+
+    def _journal_crash(self, report: CrashReport) -> bool:
+        """Append `system:crash`, keeping the critical state of the last good commit."""
+        runtime = self.runtime
+        if runtime is None:
+            return False
+        model = runtime.model
+        try:
+            runtime.journal.commit([Journal("system:crash", report.record(
+                model.state, model.round.number))], None)
+        except Exception as exc:  # noqa: BLE001 (the journal may be what failed: say so, go on)
+            _LOG.error("system:crash not journalled: %s", crash_report(exc).line())
+            return False
+        return True
 
     def _schedule_watchdog(self, watchdog: Watchdog, every: float) -> None:
         def tick() -> None:
@@ -226,12 +290,16 @@ class TableApp:
         return self.runtime is not None and self.runtime.journal_ok()
 
     def close(self, reason: str = "stop") -> None:
-        """Record the power-off, close the devices (outputs to safe) and the journal."""
+        """Record the power-off, close the devices (outputs to safe) and the journal.
+
+        After a crash no power-off is recorded: the next start finds `system:crash` last.
+        """
         self.hosting.manager.stopping(reason)
         if self.camera is not None:
             self.camera.close()
         if self.runtime is not None:
-            self.runtime.shutdown(reason)
+            if self.crashed is None:  # a crash is journalled as one, never as power:off
+                self.runtime.shutdown(reason)
             self.runtime.journal.close()
         self.devices.close()
 

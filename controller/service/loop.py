@@ -3,6 +3,13 @@
 Drivers call `post` from their reader threads; timers are kept on a heap and fire on the
 loop thread; the clock is injected so tests run on a fake clock with `run_until_idle`
 instead of sleeping.
+
+The queue is bounded (`MAX_EVENTS`, 10,000 events by default): an event posted to a full
+queue is dropped, one error line names the queue and its bound, and the loop raises
+`EventQueueFullError` before it handles anything more, so the table stops (outputs safe, the
+crash journalled) instead of growing without limit. Nothing a board counts is lost by the
+drop: the shoe's board keeps every event until the journal holds it and repeats it to the
+next run (docs/decisions.md "Acknowledge when handled").
 """
 
 from __future__ import annotations
@@ -18,6 +25,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _LOG = logging.getLogger(__name__)
+
+MAX_EVENTS = 10_000
+"""The event queue's bound: far beyond any burst a table makes (a shoe deals a few cards a
+second, a layout board a few changes), small enough to hold in memory on a Pi."""
+
+
+class EventQueueFullError(RuntimeError):
+    """The loop's event queue reached its bound: the loop is not keeping up."""
+
 
 @dataclass(order=True)
 class TimerHandle:
@@ -40,12 +56,17 @@ class EventLoop:
         handler: Called on the loop thread with each posted event, in order (the composition
             root may set it later, with `set_handler`, before the loop runs).
         clock: Monotonic clock (seconds); `time.monotonic` in production.
+        max_events: The queue's bound (`MAX_EVENTS`).
     """
 
     def __init__(self, handler: Callable[[Any], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 max_events: int = MAX_EVENTS) -> None:
         self._handler = handler
         self.clock = clock
+        self.max_events = max_events
+        self.dropped = 0
+        """Events dropped because the queue was full (the loop stops at the first)."""
         self._queue: deque[Any] = deque()
         self._timers: list[TimerHandle] = []
         self._order = itertools.count()
@@ -58,9 +79,18 @@ class EventLoop:
         self._handler = handler
 
     def post(self, event: Any) -> None:
-        """Queue an event for the loop thread (safe from any thread)."""
+        """Queue an event for the loop thread (safe from any thread; never raises).
+
+        On a full queue the event is dropped, and the loop raises `EventQueueFullError` next.
+        """
         with self._wakeup:
-            self._queue.append(event)
+            if len(self._queue) >= self.max_events:
+                self.dropped += 1
+                if self.dropped == 1:
+                    _LOG.error("event queue full: the loop's queue holds its bound of %d "
+                               "events; the table stops", self.max_events)
+            else:
+                self._queue.append(event)
             self._wakeup.notify()
 
     def call_at(self, when: float, callback: Callable[[], None]) -> TimerHandle:
@@ -88,8 +118,15 @@ class EventLoop:
             self._wakeup.notify()
 
     def run_once(self) -> bool:
-        """Handle one due timer or one queued event; return False when there was none."""
+        """Handle one due timer or one queued event; return False when there was none.
+
+        Raises:
+            EventQueueFullError: An event was dropped on a full queue.
+        """
         with self._wakeup:
+            if self.dropped:
+                raise EventQueueFullError(f"the event loop's queue reached its bound of "
+                                     f"{self.max_events} events ({self.dropped} dropped)")
             timer = self._pop_due_timer()
             event = None if timer or not self._queue else (self._queue.popleft(),)
         if timer is not None:

@@ -140,9 +140,10 @@ class TableRuntime:
             meters = meter_books.Meters.from_json(critical["meters"])
             model = factory(self.setup, meters, "shoe_loading")
             model.restore(critical["procedure"])
-            clean = self.journal.last_kind() == "power:off"
+            last = self.journal.last_kind()
             records: list[Effect] = [Journal("power:on", {
-                "first_start": False, "clean_shutdown": clean, "resumed_state": model.state,
+                "first_start": False, "clean_shutdown": last == "power:off",
+                "after_crash": last == "system:crash", "resumed_state": model.state,
                 "round": model.round.number, "config_hash": self.config_hash,
                 "config_changed": critical.get("config_hash") != self.config_hash})]
             self._commit(model, records)
@@ -183,6 +184,8 @@ class TableRuntime:
             name, kwargs = self.translate(event)
         if name:
             self.fire(name, **kwargs)
+        if isinstance(event, ev.LinkUp):
+            self.reassert()  # a board back from failsafe shows the table again (the meter)
         self.handled += 1
         kind = type(event).__name__
         self.handled_kinds[kind] = self.handled_kinds.get(kind, 0) + 1

@@ -162,7 +162,8 @@ def test_progressive_refused_while_the_sign_link_is_down(tmp_path: Path) -> None
     rt.fire("no_more_bets")
     assert rt.model.progressive.meters.progressive_in == 0
     rt.handle(ev.LinkUp("sign", "ok", 0.0))
-    assert rt.model.progressive.sign() == (1_000_000, "")
+    # Back mid-round: the meter is shown again, progressive play reopens at the next betting.
+    assert rt.model.progressive.sign() == (1_000_000, "FAULT")
 
 
 def test_meter_correction_needs_the_key(tmp_path: Path) -> None:

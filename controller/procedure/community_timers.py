@@ -66,10 +66,14 @@ class StationTimers:
         self._numbers = 0
 
     def attach(self, scheduler: Scheduler, fire: Callable[..., bool] | None = None) -> None:
-        """Run the timers on `scheduler`; expiries go through `fire` (default: the model)."""
+        """Run the timers on `scheduler`; expiries go through `fire` (default: the model).
+
+        A station deciding in a restored round gets a full timer now.
+        """
         self.scheduler = scheduler
         if fire is not None:
             self.fire = fire
+        self.sync()
 
     def sync(self) -> None:
         """Start a timer for each station now deciding, stop those of the others."""

@@ -49,7 +49,8 @@ def play(table: bj.BlackjackTable, cards: list[str]) -> list[int]:
                     continue
                 spot = game.spots[key]
                 turn = bj.current_hand(spot)
-                assert turn is not None and spot.up_card is not None
+                assert turn is not None
+                assert spot.up_card is not None
                 hand = spot.seats[0].hands[turn[1]]
                 action = basic_strategy(hand.cards, spot.up_card, legal, spot.rules).action
                 game.apply(["act", 1, key[1], str(action)])

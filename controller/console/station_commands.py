@@ -27,7 +27,7 @@ from controller.service.runtime import TableRuntime
 
 FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "wager": ("spot", "cents"), "clear_last": (), "clear_all": (),
-    "insurance": ("spot", "cents"), **{name: ("spot",) for name in DECISIONS}}
+    "insurance": ("spot", "cents"), **dict.fromkeys(DECISIONS, ("spot",))}
 """Each command's integer fields besides `station`."""
 
 

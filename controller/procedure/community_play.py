@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from transitions import EventData
 
-from controller.procedure.community_round import CardRoute, Stage, Step
+from controller.procedure.community_round import CardRoute, RoundStep, Stage
 from controller.procedure.effects import Journal, OpLog
 from controller.rules.errors import RulesError
 
@@ -128,7 +128,8 @@ class CommunityPlay:
     def decide(self, event: EventData) -> None:
         """Callback: the station's decision on the spot's hand due to act."""
         model = self.model
-        assert model.game is not None and event.event is not None
+        assert model.game is not None
+        assert event.event is not None
         station, spot = int(event.kwargs["station"]), int(event.kwargs["spot"])
         hand = model.game.acting_hand(station, spot)
         self._step(["act", station, spot, event.event.name])
@@ -161,7 +162,7 @@ class CommunityPlay:
                    OpLog(f"station {station}: time ran out"))
 
     # ------------------------------------------------------------------ helpers
-    def _refused(self, step: Step) -> str:
+    def _refused(self, step: RoundStep) -> str:
         game = self.model.game
         assert game is not None
         trial = type(game).rebuild(game.table, game.wagers, [*game.steps])
@@ -171,7 +172,7 @@ class CommunityPlay:
             return str(exc)
         return ""
 
-    def _step(self, step: Step) -> None:
+    def _step(self, step: RoundStep) -> None:
         assert self.model.game is not None
         self.model.game.apply(step)
 

@@ -41,7 +41,7 @@ INITIAL_ORDER: Final = initial_deal_order(list(SPOTS))
 
 SpotKey = tuple[int, int]
 """(station, spot)."""
-Step = list[Any]
+RoundStep = list[Any]
 """["card", code], ["insure", station, spot, cents], ["no_insurance", station, spot],
 ["act", station, spot, action], ["expire", station]."""
 
@@ -96,7 +96,7 @@ class CommunityRound:
     spots: dict[SpotKey, bj.BlackjackRound] = field(default_factory=dict)
     dealt: dict[SpotKey, list[str]] = field(default_factory=dict)
     answered: set[SpotKey] = field(default_factory=set)
-    steps: list[Step] = field(default_factory=list)
+    steps: list[RoundStep] = field(default_factory=list)
 
     @classmethod
     def start(cls, table: bj.BlackjackTable,
@@ -196,7 +196,7 @@ class CommunityRound:
         return StationPhase.DECIDING not in phases and StationPhase.WAITING in phases
 
     # ------------------------------------------------------------------ steps
-    def apply(self, step: Step) -> CardRoute | None:
+    def apply(self, step: RoundStep) -> CardRoute | None:
         """Apply one step and remember it; a card's route is returned.
 
         Raises:
@@ -222,7 +222,7 @@ class CommunityRound:
 
     @classmethod
     def rebuild(cls, table: bj.BlackjackTable, wagers: Mapping[int, Mapping[int, int]],
-                steps: list[Step]) -> CommunityRound:
+                steps: list[RoundStep]) -> CommunityRound:
         """The round again from its wagers and steps (a restart)."""
         round_ = cls.start(table, wagers)
         for step in steps:

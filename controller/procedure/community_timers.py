@@ -7,7 +7,7 @@ for); a stand keeps it running; a hit, split or double stops it; so does finishi
 expiry the table fires `timer_expired` for the station: insurance is declined on every spot
 still to answer, every hand that can stand stands.
 
-The timers are scheduled on a `Scheduler` (the service's `EventLoop`: `call_later` on its
+The timers are scheduled on a `TimerScheduler` (the service's `EventLoop`: `call_later` on its
 clock) and never read wall-clock time themselves; each start and stop is journalled with the
 scheduler's time. Without a scheduler (a model driven by hand) no timer runs and only the
 station's own decisions move it on.
@@ -35,7 +35,7 @@ class Cancellable(Protocol):
         ...
 
 
-class Scheduler(Protocol):
+class TimerScheduler(Protocol):
     """What the timers need of the loop: its clock and `call_later`."""
 
     clock: Callable[[], float]
@@ -59,13 +59,13 @@ class StationTimers:
     def __init__(self, model: CommunityModel, seconds: float = DECISION_SECONDS) -> None:
         self.model = model
         self.seconds = seconds
-        self.scheduler: Scheduler | None = None
+        self.scheduler: TimerScheduler | None = None
         self.fire: Callable[..., bool] = model.fire
         self.running: dict[int, tuple[int, float]] = {}
         self._handles: dict[int, Cancellable] = {}
         self._numbers = 0
 
-    def attach(self, scheduler: Scheduler, fire: Callable[..., bool] | None = None) -> None:
+    def attach(self, scheduler: TimerScheduler, fire: Callable[..., bool] | None = None) -> None:
         """Run the timers on `scheduler`; expiries go through `fire` (default: the model).
 
         A station deciding in a restored round gets a full timer now.

@@ -375,7 +375,7 @@ def _community() -> list[dict[str, Any]]:
                   (CC.DECISIONS, "stage_is_decisions", None),
                   (CC.DEALER, "stage_is_dealer", "reveal_hole"),
                   (CC.SETTLEMENT, "stage_is_complete", "reveal_hole")]
-    rows = [
+    return [
         *_common(CC, _CC_IN_ROUND, _CC_RESUMABLE),
         _t("clear_last", CC.BETTING, None, "wagers.has_chips", after="wagers.clear_last"),
         _t("clear_all", CC.BETTING, None, "wagers.has_chips", after="wagers.clear_all"),
@@ -405,7 +405,6 @@ def _community() -> list[dict[str, Any]]:
         *_between_rounds(CC, settle="settle_round", hold_error="play.hold_card_in_error",
                          deal="play.deal_card"),
     ]
-    return rows
 
 
 COMMUNITY_TABLE: Final[Table] = tuple(_community())

@@ -161,7 +161,8 @@ class CommunitySimulation:
 def _decision(policy: PlayerPolicy, station: int, game: bj.BlackjackRound,
               legal: frozenset[bj.Action]) -> bj.Action:
     turn = bj.current_hand(game)
-    assert turn is not None and game.up_card is not None
+    assert turn is not None
+    assert game.up_card is not None
     hand = game.seats[0].hands[turn[1]]
     situation = Situation(station, turn[1], hand.cards, game.up_card, legal, game.rules,
                           hand.stake)

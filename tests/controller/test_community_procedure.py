@@ -41,7 +41,9 @@ def test_hit_ends_the_round_of_decisions_and_stops_the_timer(t: Table) -> None:
     t.wait(10)
     assert t.phase(1) == "waiting"
     stopped = [r for r in t.records("station:timer_stopped") if r["station"] == 1]
-    assert stopped and stopped[0]["why"] == "decided" and stopped[0]["seconds_left"] == 5.0
+    assert stopped
+    assert stopped[0]["why"] == "decided"
+    assert stopped[0]["seconds_left"] == 5.0
 
 
 def test_after_the_card_the_timer_starts_over_with_every_option(t: Table) -> None:
@@ -183,7 +185,8 @@ def test_ten_card_charlie_wins_even_money(t: Table) -> None:
         assert t.fire("hit", station=1, spot=1)
         t.deal(card)
     game = t.model.game
-    assert game is not None and len(game.dealt[(1, 1)]) == 10
+    assert game is not None
+    assert len(game.dealt[(1, 1)]) == 10
     assert t.phase(1) == "finished"  # ten cards, 16: a Charlie, against the dealer's 20
     assert nets(t) == {(1, 1): 1000}
 
@@ -204,7 +207,8 @@ def test_insurance_lost_without_a_dealer_blackjack(t: Table) -> None:
     open_round(t, ONE_SPOT, ["5H", "6D", "8S", "AC", "TH", "7D", "QS", "6C"])
     assert t.fire("insurance", station=1, spot=1, cents=500)
     assert t.model.state == "decisions"
-    assert t.model.game is not None and t.model.game.dealer_public() == ["AC"]
+    assert t.model.game is not None
+    assert t.model.game.dealer_public() == ["AC"]
     assert t.fire("stand", station=1, spot=1)
     t.deal("KD")  # dealer A 6 K = 17
     assert nets(t) == {(1, 1): -1500}
@@ -217,7 +221,8 @@ def test_a_card_while_stations_decide_is_an_irregularity(t: Table) -> None:
     assert t.fire("error_unexposed")
     assert t.fire("hit", station=1, spot=1)  # the kept card is the next community card
     game = t.model.game
-    assert game is not None and game.dealt[(1, 1)] == ["5H", "TH", "4H"]
+    assert game is not None
+    assert game.dealt[(1, 1)] == ["5H", "TH", "4H"]
 
 
 def test_a_station_under_the_minimum_is_returned(t: Table) -> None:
@@ -250,8 +255,10 @@ def test_restart_mid_decisions_resumes_the_same_round(tmp_path: Path) -> None:
     again = table(tmp_path)
     assert again.model.state == "decisions"
     game = again.model.game
-    assert game is not None and game.dealt[(1, 1)] == ["5H", "TH", "3D"]
-    assert again.phase(1) == "deciding" and again.model.timers.remaining(1) == SECONDS
+    assert game is not None
+    assert game.dealt[(1, 1)] == ["5H", "TH", "3D"]
+    assert again.phase(1) == "deciding"
+    assert again.model.timers.remaining(1) == SECONDS
     assert again.fire("stand", station=1, spot=1)
     assert again.model.state == "dealer"
 

@@ -70,10 +70,12 @@ def test_station_commands_refuse_what_the_table_does_not_take(tmp_path: Path) ->
     open_round(t, {1: {1: 1000}}, ["5H", "6D", "8S", "9C", "TH", "7D", "QS", "7C"])
     reply = station_commands.execute(t.rt, station_commands.parse(
         {"command": "double", "station": 1, "spot": 2}))
-    assert reply.status == 409 and "no wager on spot 2" in reply.body["error"]
+    assert reply.status == 409
+    assert "no wager on spot 2" in reply.body["error"]
     reply = station_commands.execute(t.rt, station_commands.parse(
         {"command": "hit", "station": 1, "spot": 1}))
-    assert reply.status == 200 and reply.body["phase"] == "waiting"
+    assert reply.status == 200
+    assert reply.body["phase"] == "waiting"
     assert reply.body["dealer"] == ["9C"]
 
 

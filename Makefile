@@ -34,7 +34,7 @@ pytest: $(STAMP) sysdeps
 
 test: lint typecheck contracts pytest
 
-# `make demo GAME=roulette` (or spanish21, baccarat): the same for another game.
+# `make demo GAME=roulette` (or spanish21, baccarat, community): the same for another game.
 demo: $(STAMP)
 	$(BIN)/shoectl simulate $(if $(GAME),--game $(GAME))
 

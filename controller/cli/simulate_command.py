@@ -18,7 +18,8 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="shoectl simulate",
                                 description="Deal rounds through the whole controller with "
                                             "an auto-dealer and bot players.")
-    p.add_argument("--game", choices=["blackjack", "spanish21", "baccarat", "roulette"],
+    p.add_argument("--game", choices=["blackjack", "spanish21", "baccarat", "roulette",
+                                       "community"],
                    default="blackjack")
     p.add_argument("--decks", type=int, default=None, help="decks in the shoe")
     p.add_argument("--seats", type=int, default=5, help="seats playing (1..table seats)")
@@ -34,6 +35,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--shoe-file", type=Path, default=None,
                    help="deal exactly these cards (one code a line), no burn, no cut card")
     p.add_argument("--json", action="store_true", help="one JSON object per round on stdout")
+    p.add_argument("--stations", type=int, default=None, metavar="K",
+                   help="community: player stations played by bots (default 3)")
     roulette = p.add_argument_group("roulette")
     roulette.add_argument("--spins", type=int, default=None, metavar="N",
                           help="wheel games to play through the wheel emulator (default "

@@ -1,6 +1,7 @@
 """The dealing procedures as declarative transition tables: the only place transitions live.
 
-One table per game family: blackjack (also Spanish 21), Midi Baccarat and roulette. Each
+One table per game family: blackjack (also Spanish 21), Midi Baccarat, roulette and the
+community-card multi-hand blackjack. Each
 entry is a `transitions` transition: trigger (a domain verb), source, destination (None = internal),
 conditions (named predicates on the model, tried in table order: the first whose conditions
 hold wins) and callbacks (named methods on the model, which only produce effects).
@@ -67,6 +68,24 @@ class RO(StrEnum):
     CLEARING = "clearing"
     PAYING = "paying"
     ROUND_OVER = "round_over"
+    FAULT = "fault"
+
+
+class CC(StrEnum):
+    """Community-card multi-hand blackjack states (the stations' own phases: the model)."""
+
+    SHOE_LOADING = "shoe_loading"
+    BURN = "burn"
+    BETTING = "betting"
+    DEALING = "dealing"
+    INSURANCE = "insurance"
+    DECISIONS = "decisions"
+    DEALER = "dealer"
+    SETTLEMENT = "settlement"
+    ROUND_OVER = "round_over"
+    CARD_IN_ERROR = "card_in_error"
+    RESHUFFLE_DISCARDS = "reshuffle_discards"
+    SHOE_ERROR = "shoe_error"
     FAULT = "fault"
 
 
@@ -343,18 +362,71 @@ def _roulette() -> list[dict[str, Any]]:
 
 ROULETTE_TABLE: Final[Table] = tuple(_roulette())
 
+_CC_IN_ROUND: Final = [CC.DEALING, CC.INSURANCE, CC.DECISIONS, CC.DEALER]
+_CC_RESUMABLE: Final = [CC.BURN, CC.BETTING, *_CC_IN_ROUND, CC.SETTLEMENT, CC.ROUND_OVER,
+                        CC.CARD_IN_ERROR, CC.RESHUFFLE_DISCARDS]
+
+
+def _community() -> list[dict[str, Any]]:
+    """The community game (seed 004): shared starting cards, stations deciding on timers.
+
+    After the deal, insurance (ace up) is answered per spot by every station, then the peek
+    (inside the round: its one bit). In `decisions` every station decides on its own timer;
+    a card is due once no station decides and one waits; it goes to each waiting station's
+    chosen hand. Once every station is finished the hole card is turned and the dealer draws.
+    """
+    after_deal = [(CC.INSURANCE, "stage_is_insurance", None),
+                  (CC.DECISIONS, "stage_is_decisions", None),
+                  (CC.DEALER, "stage_is_dealer", "reveal_hole"),
+                  (CC.SETTLEMENT, "stage_is_complete", "reveal_hole")]
+    return [
+        *_common(CC, _CC_IN_ROUND, _CC_RESUMABLE),
+        _t("clear_last", CC.BETTING, None, "wagers.has_chips", after="wagers.clear_last"),
+        _t("clear_all", CC.BETTING, None, "wagers.has_chips", after="wagers.clear_all"),
+        _t("card", [CC.DEALING, CC.DECISIONS, CC.DEALER], None, "play.card_is_due",
+           after="play.deal_card"),
+        *(_t("proceed", CC.DEALING, dest, cond, after=cb) for dest, cond, cb in after_deal),
+        _t("insurance", CC.INSURANCE, None, "play.insurance_allowed",
+           after="play.answer_insurance"),
+        *(_t("proceed", CC.INSURANCE, dest, cond, after=cb) for dest, cond, cb in after_deal
+          if dest is not CC.INSURANCE),
+        # Each station on its own: hit, split, double end its round of decisions; stand not.
+        *(_t(name, CC.DECISIONS, None, "play.decision_allowed", after="play.decide")
+          for name in ("hit", "stand", "double", "split")),
+        _t("timer_expired", [CC.INSURANCE, CC.DECISIONS], None, "play.timer_is_current",
+           after="play.expire"),
+        _t("timer_expired", _names(list(CC)), None),
+        _t("proceed", CC.DECISIONS, CC.DEALER, "stage_is_dealer", after="reveal_hole"),
+        _t("proceed", CC.DECISIONS, CC.SETTLEMENT, "stage_is_complete", after="reveal_hole"),
+        _t("proceed", CC.DEALER, CC.SETTLEMENT, "stage_is_complete"),
+        # A card while stations decide: not exposed, it is the next card; exposed, burned.
+        _t("card", [CC.INSURANCE, CC.DECISIONS], CC.CARD_IN_ERROR,
+           after="play.hold_card_in_error"),
+        *(_t("error_unexposed", CC.CARD_IN_ERROR, state, f"returns_to_{state}",
+             after="play.keep_as_next_card") for state in (CC.INSURANCE, CC.DECISIONS)),
+        *(_t("error_exposed", CC.CARD_IN_ERROR, state, f"returns_to_{state}",
+             after="burn_error_card") for state in (CC.INSURANCE, CC.DECISIONS)),
+        *_between_rounds(CC, settle="settle_round", hold_error="play.hold_card_in_error",
+                         deal="play.deal_card"),
+    ]
+
+
+COMMUNITY_TABLE: Final[Table] = tuple(_community())
+
 TABLES: Final[dict[str, tuple[type[StrEnum], Table]]] = {
     "blackjack": (BJ, BLACKJACK_TABLE),
     "baccarat": (BAC, BACCARAT_TABLE),
     "roulette": (RO, ROULETTE_TABLE),
+    "community": (CC, COMMUNITY_TABLE),
 }
 FAMILY: Final = {"blackjack": "blackjack", "spanish21": "blackjack", "baccarat": "baccarat",
-                 "roulette": "roulette"}
-INITIAL: Final = {"blackjack": "shoe_loading", "baccarat": "shoe_loading", "roulette": "closed"}
+                 "roulette": "roulette", "community": "community"}
+INITIAL: Final = {"blackjack": "shoe_loading", "baccarat": "shoe_loading", "roulette": "closed",
+                  "community": "shoe_loading"}
 """Where each family's procedure starts on a new journal."""
 IN_PLAY: Final[frozenset[str]] = frozenset(
     str(s) for s in [*_BJ_IN_ROUND, *_BAC_IN_ROUND, BJ.SETTLEMENT, BJ.CARD_IN_ERROR,
-                     BJ.RESHUFFLE_DISCARDS, *_RO_IN_ROUND])
+                     BJ.RESHUFFLE_DISCARDS, *_RO_IN_ROUND, *_CC_IN_ROUND])
 """States in which a round's wagers are locked in and it is not settled yet (any family)."""
 
 

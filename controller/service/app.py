@@ -141,9 +141,10 @@ def model_factory(game: Game) -> ModelFactory:
             community-card game: one set of starting cards shared by every station).
     """
     if game is Game.COMMUNITY:
-        raise ConfigError("[table] game: `community` has its rules and par sheets, but no "
-                          "table procedure in this release (blackjack, spanish21, "
-                          "baccarat and roulette have one)")
+        raise ConfigError("[table] game: `community` has its rules, par sheets and "
+                          "procedure (`shoectl simulate --game community`), but no player "
+                          "stations yet, so `shoectl run` cannot seat players (blackjack, "
+                          "spanish21, baccarat and roulette run)")
     if game is Game.ROULETTE:
         return RouletteModel
     return BaccaratModel if game is Game.BACCARAT else BlackjackModel

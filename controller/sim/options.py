@@ -33,6 +33,7 @@ DEFAULT_BETS = {
     "blackjack": "main=1000,perfect-pairs=100,lucky-ladies=100,match-the-dealer=100,"
                  "blazing7s=500,axman=100",
     "spanish21": "main=1000,match-the-dealer=100",
+    "community": "main=1000",
     "baccarat": "banker=1000,tie=100,dragon-banker=100",
     "roulette": "straight=500,split=500,street=500,corner=500,five-number=500,six-line=500,"
                 "column=1000,dozen=1000,red=1000,black=1000,odd=1000,even=1000,low=1000,"
@@ -65,6 +66,8 @@ class Options:
     """Roulette: the wheel games to play (`--spins`; with a replay, 0 reads it all)."""
     wheel_replay: Path | None = None
     """Roulette: a recorded byte stream of a real wheel, read through the real driver."""
+    stations: int = 0
+    """Community: the player stations the bots sit at (`--stations`)."""
 
 
 def parse_bets(text: str) -> dict[str, int]:
@@ -145,6 +148,8 @@ def build_options(args: argparse.Namespace) -> Options:
     game = Game(args.game)
     if game is Game.ROULETTE:
         return _roulette_options(base, args)
+    if game is Game.COMMUNITY:
+        return _community_options(base, args)
     for name in ROULETTE_ONLY:
         if getattr(args, name, None) is not None:
             raise ConfigError(f"--{name.replace('_', '-')}: only a roulette table takes it "
@@ -219,6 +224,45 @@ def _offered_bets(bets: dict[str, int], config: GameConfig) -> tuple[dict[str, i
     if "blazing7s" in kept and kept["blazing7s"] != config.paytables.blazing7s.wager:
         raise ConfigError(f"--bets: blazing7s is a fixed {config.paytables.blazing7s.wager}")
     return kept, notes
+
+
+MAX_STATIONS = 200
+"""The most stations a simulated community table seats."""
+
+
+def _community_options(base: GameConfig, args: argparse.Namespace) -> Options:
+    """The plan of a community run: stations, the main wager on every spot, the bots.
+
+    Raises:
+        ConfigError: An option the community table does not take, or a bad value, named.
+    """
+    for name in (*ROULETTE_ONLY, "meter_start", "meter_reset", "meter_increment"):
+        if getattr(args, name, None) is not None:
+            raise ConfigError(f"--{name.replace('_', '-')}: not an option of the community "
+                              "table (no wheel, no progressive)")
+    if args.camera or args.in_process:
+        raise ConfigError(f"--{'camera' if args.camera else 'in-process'}: the community "
+                          "table is simulated in-process, without a camera")
+    stations = args.stations if args.stations is not None else 3
+    if not 1 <= stations <= MAX_STATIONS:
+        raise ConfigError(f"--stations: 1..{MAX_STATIONS}, got {stations}")
+    if args.rounds < 1:
+        raise ConfigError(f"--rounds: at least 1, got {args.rounds}")
+    decks = args.decks or base.table.decks
+    if decks not in ALLOWED_DECK_COUNTS:
+        raise ConfigError(f"--decks: a shoe holds 1, 2, 4, 5, 6 or 8 decks, not {decks}")
+    bets = parse_bets(args.bets or DEFAULT_BETS["community"])
+    if set(bets) != {"main"}:
+        raise ConfigError("--bets: the community table takes main=CENTS only (side wagers "
+                          "per spot are not offered yet)")
+    table = replace(base.table, game=Game.COMMUNITY, decks=decks, side_bets=())
+    if not table.min_wager <= bets["main"] <= table.max_wager:
+        raise ConfigError(f"--bets: main={bets['main']} is outside the table limits "
+                          f"{table.min_wager}..{table.max_wager} cents")
+    policy: PlayerPolicy = StandPolicy() if args.strategy == "stand" else BasicStrategyPolicy()
+    scripted = _scripted_shoe(args.shoe_file, decks, Game.COMMUNITY) if args.shoe_file else None
+    return Options(replace(base, table=table), 0, args.rounds, args.seed, bets, policy,
+                   scripted, None, args.json, args.state_dir, stations=stations)
 
 
 ROULETTE_ONLY = ("spins", "wheel_replay", "wheel")

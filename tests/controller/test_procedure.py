@@ -218,7 +218,7 @@ def test_no_automatic_transitions(tmp_path: Path) -> None:
     assert not hasattr(rt.model, "to_betting")
 
 
-@pytest.mark.parametrize("family", ["blackjack", "baccarat", "roulette"])
+@pytest.mark.parametrize("family", ["blackjack", "baccarat", "roulette", "community"])
 def test_committed_mermaid_diagram_is_fresh(family: str) -> None:
     from controller.procedure import diagram
 

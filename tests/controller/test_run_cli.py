@@ -77,7 +77,8 @@ def test_a_game_with_no_table_procedure_is_refused_with_exit_2(
                              "--state-dir",
                          str(tmp_path / "state")]) == run_command.EXIT_CONFIG
     err = capsys.readouterr().err
-    assert "[table] game: `community` has its rules and par sheets, but no table procedure" in err
+    assert "[table] game: `community` has its rules, par sheets and procedure" in err
+    assert "no player stations yet" in err
     assert not (tmp_path / "state").exists()
 
 

@@ -1,0 +1,98 @@
+"""The player stations' commands: what a station page (and a bot at a station) sends.
+
+A command is a JSON object `{"command": NAME, "station": N, ...}`:
+
+| command      | fields                        | trigger         | open while |
+|--------------|-------------------------------|-----------------|------------|
+| `wager`      | `spot` (1-3), `cents`         | `wager`         | bets open  |
+| `clear_last` |                               | `clear_last`    | bets open  |
+| `clear_all`  |                               | `clear_all`     | bets open  |
+| `insurance`  | `spot`, `cents` (0: decline)  | `insurance`     | insurance  |
+| `hit`, `stand`, `double`, `split` | `spot`   | the same name   | decisions  |
+
+`parse` refuses a malformed command (`CommandError`: HTTP 400); `execute`, on the loop
+thread, refuses one the table does not take now (409, with the reason) and otherwise fires
+its trigger with `source` (`station`, or `bot` for the simulator's bots), journalled by the
+procedure; the answer carries the station's view afterwards (`station_view`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from controller.console.commands import CommandError, Reply
+from controller.procedure.community_model import CommunityModel
+from controller.procedure.community_play import DECISIONS
+from controller.service.runtime import TableRuntime
+
+FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    "wager": ("spot", "cents"), "clear_last": (), "clear_all": (),
+    "insurance": ("spot", "cents"), **dict.fromkeys(DECISIONS, ("spot",))}
+"""Each command's integer fields besides `station`."""
+
+
+def parse(command: object) -> dict[str, Any]:
+    """A checked station command.
+
+    Raises:
+        CommandError: not an object, an unknown command, or a missing or non-integer field.
+    """
+    if not isinstance(command, dict):
+        raise CommandError("a station command is a JSON object")
+    name = command.get("command")
+    if name not in FIELDS:
+        raise CommandError(f"unknown station command {name!r} (known: {', '.join(FIELDS)})")
+    for field in ("station", *FIELDS[str(name)]):
+        value = command.get(field)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise CommandError(f"{name}: field {field!r} must be an integer")
+    return {k: command[k] for k in ("command", "station", *FIELDS[str(name)])}
+
+
+def refusal(model: CommunityModel, command: dict[str, Any]) -> str:
+    """Why the table cannot take the command now ("" when it can)."""
+    name = command["command"]
+    if name == "wager":
+        return (model.wagers.refusal(command) if model.state == "betting"
+                else "bets are closed")
+    if name in ("clear_last", "clear_all"):
+        if model.state != "betting":
+            return "bets are closed"
+        return "" if model.wagers.presses.get(command["station"]) else "no chips to clear"
+    if name == "insurance":
+        return model.play.insurance_refusal(command)
+    return model.play.decision_refusal(name, command)
+
+
+def execute(runtime: TableRuntime, command: dict[str, Any], source: str = "station") -> Reply:
+    """Carry out a parsed command on the loop thread."""
+    model = runtime.model
+    if not isinstance(model, CommunityModel):
+        return Reply(409, {"error": "this table plays no community game"})
+    why = refusal(model, command)
+    if why:
+        return Reply(409, {"error": why})
+    fields = {k: v for k, v in command.items() if k != "command"}
+    runtime.fire(command["command"], **fields, source=source)
+    return Reply(200, station_view(model, command["station"]))
+
+
+def station_view(model: CommunityModel, station: int) -> dict[str, Any]:
+    """What station `station` shows: its wagers, phase, timer, the shared and public cards.
+
+    Public information only: the dealer's up card until the hole card is turned over.
+    """
+    game = model.game
+    view: dict[str, Any] = {"station": station, "state": model.state,
+                            "wagers": {str(k): v for k, v in
+                                       model.wagers.spots.get(station, {}).items()}}
+    if game is None:
+        return view
+    view.update(shared=game.shared(), dealer=game.dealer_public(),
+                phase=(game.station_phase(station).value if station in game.stations
+                       else None),
+                seconds_left=model.timers.remaining(station),
+                spots=[{"spot": key[1], "cards": list(game.dealt.get(key, [])),
+                        "open": sorted(str(a) for a in game.legal(*key))}
+                       for key in game.spot_keys(station)])
+    return view

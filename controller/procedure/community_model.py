@@ -1,0 +1,236 @@
+"""The community-card multi-hand blackjack procedure model (seed 004).
+
+What the community transition table drives. A live dealer deals from the reading shoe; the
+players sit at stations, each with up to three spots. The round itself is a
+`CommunityRound` (shared starting cards, one rules round per wagered spot of each station,
+the seed's card routing); the model adds the table around it: the shoe, the stations'
+wagers (`wagers`), the cards and decisions (`play`), the decision timers (`timers`, on the
+loop's clock), settlement and the public view. Per station the round of decisions is
+`deciding` (its timer runs), `waiting` (it asked for a card) or `finished`; each change is
+journalled (`station:phase`).
+
+Public outputs (the dealer display, lamps, `public_view`, the operational log) come from
+public information only: the dealer's up card until the hole card is turned over when every
+station is finished, or the peek's one bit on a dealer blackjack (R5).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from transitions import EventData
+
+from controller.procedure import meter_books
+from controller.procedure.community_play import CommunityPlay
+from controller.procedure.community_round import CommunityRound, Stage
+from controller.procedure.community_timers import DECISION_SECONDS, StationTimers
+from controller.procedure.community_wagers import StationWagers
+from controller.procedure.effects import Journal, OpLog
+from controller.procedure.table_model import Setup, TableModel
+from controller.procedure.table_outputs import TableOutputs
+from controller.procedure.tables import build_machine
+from controller.rules import blackjack as bj
+
+
+class CommunityOutputs(TableOutputs):
+    """The shared lamps; the dealer display says whom the dealer waits for, or to draw."""
+
+    model: CommunityModel
+
+    def __init__(self, model: CommunityModel) -> None:
+        super().__init__(model)
+        self.model = model
+
+    def round_text(self) -> str:
+        """DRAW A CARD, WAITING FOR STATIONS 1 3, INSURANCE..., from public facts only."""
+        model = self.model
+        if model.state == "decisions":
+            deciding = model.stations_deciding()
+            if deciding:
+                return "WAITING FOR STATIONS " + " ".join(map(str, deciding))
+            return "DRAW A CARD"
+        if model.state == "insurance":
+            return "INSURANCE - WAITING FOR STATIONS " + " ".join(
+                map(str, model.stations_deciding()))
+        return {"dealing": "DEALING", "dealer": "DEALER DRAWS",
+                "settlement": "SETTLEMENT", "round_over": "ROUND OVER"}.get(
+            model.state, model.state.upper())
+
+
+class CommunityModel(TableModel):
+    """The model the community transition table drives.
+
+    Attributes:
+        rules_table: The community rules and pay tables as the rules package holds them.
+        game: The round in play (None between rounds).
+        station_count: How many stations the table has.
+        timers: The stations' decision timers.
+        phases: Each station's last journalled decision phase (this round).
+    """
+
+    wagers: StationWagers
+    outputs: CommunityOutputs
+
+    def __init__(self, setup: Setup, meters: meter_books.Meters,
+                 initial: str = "shoe_loading", *, stations: int = 3,
+                 decision_seconds: float = DECISION_SECONDS) -> None:
+        super().__init__(setup, meters)
+        self.rules_table = bj.BlackjackTable.from_config(setup.config)
+        self.station_count = stations
+        self.game: CommunityRound | None = None
+        self.phases: dict[int, str] = {}
+        self.wagers = StationWagers(self)
+        self.play = CommunityPlay(self)
+        self.timers = StationTimers(self, decision_seconds)
+        self.outputs = CommunityOutputs(self)
+        self.machine = build_machine(self, "community", initial)
+
+    # ------------------------------------------------------------------ running
+    def fire(self, name: str, **kwargs: Any) -> bool:
+        """Fire a trigger; then journal each station's new phase and start or stop timers."""
+        fired = super().fire(name, **kwargs)
+        self._note_phases()
+        self.timers.sync()
+        return fired
+
+    def consume_held_card(self) -> None:
+        """A card kept after an error goes to the round once a card is due."""
+        self.play.consume_held_card()
+
+    def stations_deciding(self) -> list[int]:
+        """Public: the stations the dealer waits for (insurance, or a round of decisions)."""
+        game = self.game
+        if game is None:
+            return []
+        if self.state == "insurance":
+            return sorted({station for station, _ in game.insurance_due()})
+        if self.state != "decisions":
+            return []
+        return [s for s in game.stations if game.station_phase(s).value == "deciding"]
+
+    def card_due_to(self) -> object | None:
+        """Public: "community" or "dealer" when a card is due from the shoe, else None."""
+        game = self.game
+        if game is None or self.state not in ("dealing", "decisions", "dealer"):
+            return None
+        if not game.card_due():
+            return None
+        return "dealer" if game.stage is Stage.DEALER else "community"
+
+    def _note_phases(self) -> None:
+        game = self.game
+        if game is None or self.state not in ("decisions", "dealer", "settlement"):
+            return
+        for station in game.stations:
+            phase = game.station_phase(station).value
+            if self.phases.get(station) != phase:
+                self.phases[station] = phase
+                self.emit(Journal("station:phase", {"round": self.round.number,
+                                                    "station": station, "phase": phase}))
+
+    # ------------------------------------------------------------------ betting
+    def lock_out_bets(self, event: EventData) -> None:
+        """Callback: no more bets; stations under the minimum are returned; the round starts."""
+        self.collecting = {}
+        short = self.wagers.under_minimum()
+        wagers = self.wagers.locked()
+        self.game = CommunityRound.start(self.rules_table, wagers)
+        self.phases = {}
+        self.emit(Journal("round:no_more_bets", {
+            "round": self.round.number,
+            "wagers": [{"station": s, "spots": {str(k): v for k, v in spots.items()}}
+                       for s, spots in wagers.items()],
+            "returned_under_minimum": short}),
+                  OpLog(f"no more bets: {len(wagers)} stations"))
+
+    # ------------------------------------------------------------------ stages
+    def stage_is(self, stage: str) -> bool:
+        """True when the round in play is at `stage`."""
+        return self.game is not None and self.game.stage.value == stage
+
+    def stage_is_insurance(self, event: EventData) -> bool:
+        """Condition: insurance is open (ace up)."""
+        return self.stage_is("insurance")
+
+    def stage_is_decisions(self, event: EventData) -> bool:
+        """Condition: the stations decide."""
+        return self.stage_is("decisions")
+
+    def stage_is_dealer(self, event: EventData) -> bool:
+        """Condition: every station is finished and the dealer draws."""
+        return self.stage_is("dealer")
+
+    def stage_is_complete(self, event: EventData) -> bool:
+        """Condition: the round is ready to settle."""
+        return self.stage_is("complete")
+
+    def reveal_hole(self, event: EventData) -> None:
+        """Callback: every station is finished (or the peek found a blackjack): hole card up."""
+        assert self.game is not None
+        self.timers.stop_all()
+        self.emit(Journal("dealer:hole_revealed", {"round": self.round.number,
+                                                   "dealer": self.game.dealer_public()}),
+                  OpLog("hole card turned over"))
+
+    # ------------------------------------------------------------------ settlement
+    def settle_round(self, event: EventData) -> None:
+        """Callback: settle every wagered spot through the rules (integer cents)."""
+        assert self.game is not None
+        record = {"round": self.round.number, **self.game.record()}
+        self.round.settled = True
+        self.round.result = record
+        self.results.append(record)
+        self.emit(Journal("round:settled", record),
+                  OpLog(f"round {self.round.number} settled"))
+
+    # ------------------------------------------------------------------ round
+    def discard_round(self) -> None:
+        """Forget the round in play (timers stopped)."""
+        super().discard_round()
+        self.timers.stop_all()
+        self.game = None
+        self.phases = {}
+
+    def wagers_in_play(self) -> list[dict[str, Any]]:
+        """Each station's wagers at stake, with doubles, splits and insurance."""
+        if self.game is None:
+            return self.wagers.in_play()
+        out = []
+        for station in self.game.stations:
+            spots = {}
+            for key in self.game.spot_keys(station):
+                seat = self.game.spots[key].seats[0] if key in self.game.spots else None
+                spots[str(key[1])] = {
+                    "main": self.game.wagers[station][key[1]],
+                    "doubled": sum(h.doubled for h in seat.hands) if seat else 0,
+                    "split": max(0, len(seat.hands) - 1) * seat.bets.wager if seat else 0,
+                    "insurance": seat.insurance if seat else 0}
+            out.append({"station": station, "spots": spots})
+        return out
+
+    # ------------------------------------------------------------------ snapshot
+    def snapshot(self) -> dict[str, Any]:
+        """The procedure's part of the critical state: the wagers and the round's steps."""
+        game = self.game
+        return {**super().snapshot(), "community": {
+            "spots": {str(s): {str(k): v for k, v in spots.items()}
+                      for s, spots in self.wagers.spots.items()},
+            "presses": {str(s): [list(p) for p in ps] for s, ps in self.wagers.presses.items()},
+            "round": None if game is None else {
+                "wagers": {str(s): {str(k): v for k, v in spots.items()}
+                           for s, spots in game.wagers.items()},
+                "steps": game.steps}}}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Return to a snapshot by replaying the round's steps (timers start afresh)."""
+        super().restore(data)
+        saved = data["community"]
+        self.wagers.spots = {int(s): {int(k): int(v) for k, v in spots.items()}
+                             for s, spots in saved["spots"].items()}
+        self.wagers.presses = {int(s): [(int(a), int(b)) for a, b in ps]
+                               for s, ps in saved["presses"].items()}
+        kept = saved["round"]
+        self.game = None if kept is None else CommunityRound.rebuild(
+            self.rules_table, {int(s): {int(k): int(v) for k, v in spots.items()}
+                               for s, spots in kept["wagers"].items()}, list(kept["steps"]))
+        self.timers.sync()

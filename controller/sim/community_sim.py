@@ -147,7 +147,8 @@ class CommunitySimulation:
         acted = False
         for key in list(model.game.spot_keys(station)) if model.game else []:
             game = model.game
-            assert game is not None
+            if game is None:  # the last stand settled the round
+                break
             legal = game.legal(*key)
             if not legal:
                 continue

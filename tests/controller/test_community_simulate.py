@@ -117,3 +117,12 @@ def test_no_public_output_depends_on_the_hole_card(tmp_path: Path) -> None:
     for hole, trace in traces.items():
         assert trace == reference, f"a public output differs with the hole card {hole}"
         assert not any(hole in line for line in trace if hole not in ("2D",))
+
+
+def test_a_round_settled_by_a_stand_mid_station_ends_the_bots_turn(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # With the default seed, round 63 is settled by a bot's stand while the same bot still
+    # held hands to decide in its list: the bots must stop there, not act on a settled round.
+    assert simulate_command.main(["--game", "community", "--rounds", "63", "--json"]) == 0
+    rounds = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(rounds) == 63

@@ -70,6 +70,12 @@ _DECISIONS: Final = {HoldemStage.PLAY_OR_FOLD: HoldemStage.FLOP,
                      HoldemStage.TURN_BET: HoldemStage.TURN,
                      HoldemStage.RIVER_BET: HoldemStage.RIVER}
 """Each decision stage and the card stage after it."""
+_PROMPTS: Final = {HoldemStage.DEAL: "deal two cards to each seat and the dealer, face down",
+                   HoldemStage.FLOP: "burn, turn up the flop",
+                   HoldemStage.TURN: "burn, turn up the turn card",
+                   HoldemStage.RIVER: "burn, turn up the river card",
+                   HoldemStage.DEALER: "expose the dealer's two cards",
+                   HoldemStage.COMPLETE: "round complete: collect the cards"}
 _FULL: Final = {Area.FLOP: 3, Area.TURN: 4, Area.RIVER: 5, Area.DEALER: 2}
 """How many cards the board (or the dealer's hand) holds once the area's cards are read."""
 _NEXT: Final = {HoldemStage.FLOP: HoldemStage.TURN_BET, HoldemStage.TURN: HoldemStage.RIVER_BET,
@@ -231,6 +237,36 @@ class HoldemRound:
     def seen_cards(self) -> list[Card]:
         """Every card read this round."""
         return [*self.board, *self.dealer, *(c for s in self.seats.values() for c in s.cards)]
+
+    @property
+    def prompt(self) -> str:
+        """What the dealer does next, in the console's words."""
+        if self.held is not None:
+            return f"HOLD: {self.held}; the supervisor's key clears it"
+        if self.asked is not None:
+            where = f"seat {self.asked.seat}" if self.asked.seat else self.asked.area.value
+            guess = f" (camera: {self.asked.guess}?)" if self.asked.guess else ""
+            return f"confirm or key the {where} card{guess}"
+        if self.stage in _DECISIONS:
+            action = "bet or fold" if self.stage is HoldemStage.PLAY_OR_FOLD else "bet or check"
+            return f"{action}: seat {', '.join(map(str, self.pending_decisions))}"
+        if self.stage is HoldemStage.SHOWDOWN:
+            return f"expose seat {self.showdown_seat}'s cards"
+        return _PROMPTS[self.stage]
+
+    def public(self) -> dict[str, object]:
+        """What the console may show: only cards turned up and read, never a hidden one."""
+        return {
+            "stage": self.stage.value, "prompt": self.prompt, "held": self.held,
+            "asked": None if self.asked is None else {
+                "area": self.asked.area.value, "seat": self.asked.seat,
+                "guess": None if self.asked.guess is None else str(self.asked.guess)},
+            "board": [str(card) for card in self.board],
+            "dealer": [str(card) for card in self.dealer],
+            "seats": {str(n): {"cards": [str(card) for card in seat.cards],
+                               "net": None if seat.nets is None else seat.nets.total}
+                      for n, seat in self.seats.items()},
+        }
 
     # ------------------------------------------------------------------ internals
     def _expect(self, *stages: HoldemStage) -> None:

@@ -130,3 +130,33 @@ def test_decisions_only_when_due() -> None:
     game.dealt()
     with pytest.raises(RulesError, match="seat 2 has no decision"):
         game.decide(2, bet=True)
+
+
+def test_the_dealers_cards_reach_no_public_view_before_they_are_exposed() -> None:
+    game = HoldemRound.start({1: (1000, 0)})
+    game.dealt()
+    game.decide(1, bet=True)
+    hole = Card.parse("AS")
+    assert isinstance(game.seen(Area.DEALER, hole, confirmed=True), NotRead)
+    read(game, Area.FLOP, "QS JH TC")
+    assert "AS" not in repr(game)
+    assert "AS" not in str(game.public())
+    assert game.public()["dealer"] == []
+    game.decide(1, bet=False)
+    read(game, Area.TURN, "4D")
+    game.decide(1, bet=False)
+    read(game, Area.RIVER, "7S")
+    read(game, Area.DEALER, "AS 3H")
+    assert game.public()["dealer"] == ["AS", "3H"]
+
+
+def test_the_console_prompt_names_the_next_step_and_the_asked_card() -> None:
+    game = HoldemRound.start({1: (1000, 0), 2: (1000, 0)})
+    assert game.prompt.startswith("deal two cards")
+    game.dealt()
+    assert game.prompt == "bet or fold: seat 1, 2"
+    game.decide(1, bet=True)
+    game.decide(2, bet=True)
+    game.seen(Area.FLOP, Card.parse("QS"), confirmed=False)
+    assert game.prompt == "confirm or key the flop card (camera: QS?)"
+    assert game.public()["asked"] == {"area": "flop", "seat": None, "guess": "QS"}

@@ -12,6 +12,7 @@ from controller.odds import (
     dealer_sheets,
     first_cards,
     holdem,
+    holdem_ante,
     roulette_sheets,
     spanish21,
 )
@@ -91,6 +92,7 @@ class Bet:
 _WHY: Final = {
     "axman": " (58 Pa. Code 633c.12(a): six- or eight-deck tables)",
     "holdem-bonus": " (one hand-shuffled 52-card deck)",
+    "holdem-ante": " (one hand-shuffled 52-card deck)",
 }
 
 _SHOE: Final = ALLOWED_DECK_COUNTS
@@ -171,6 +173,8 @@ BETS: Final[dict[str, Bet]] = {bet.name: bet for bet in (
     Bet("holdem-bonus", "Texas Hold'em Bonus Poker: the Bonus wager (one deck)",
         (1,), (1,), "paytables.holdem-bonus",
         lambda s: holdem.holdem_bonus(s.decks, s.paytables.holdem_bonus)),
+    Bet("holdem-ante", "Texas Hold'em Bonus Poker: the ante game, simulated (interval)",
+        (1,), (1,), None, lambda s: holdem_ante.holdem_ante(s.decks)),
     *(Bet(f"roulette-{bet}", f"Roulette: {_ROULETTE_SUMMARIES[bet]} (--wheel double|single)",
           (), (), "paytables.roulette", _roulette(bet), frozenset({"wheel"}))
       for bet in RouletteBet),

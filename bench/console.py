@@ -129,8 +129,12 @@ def card_latency(rig: ConsoleRig, clients: list[Client], cards: int) -> list[flo
 
 
 def shown_seq(rig: ConsoleRig, before: int) -> int | None:
-    """The sequence number of the publication with the card (None: none came)."""
-    deadline = time.monotonic() + 2
+    """The sequence number of the publication with the card (None: none came).
+
+    A card the table burns is never shown; a busy machine may take seconds to show one, and
+    drawing the next card before it has would deal into the wrong phase.
+    """
+    deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         latest = rig.web.hubs[0].latest
         if latest is not None and cards_in(latest.table) != before:

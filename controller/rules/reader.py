@@ -10,15 +10,21 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from controller.rules.errors import ConfigError
+from controller.rules.limits import DEFAULT_MAX_ODDS, MAX_RATIO_TERM, MAX_WAGER_CENTS
 from controller.rules.money import ForOne, MeterShare, Odds
 
 T = TypeVar("T")
 
 
 class SectionReader:
-    """Typed, checked access to one section: `[paytables.perfect-pairs]` and the like."""
+    """Typed, checked access to one section: `[paytables.perfect-pairs]` and the like.
 
-    def __init__(self, name: str, data: object) -> None:
+    `max_odds` is the highest pay line the section may set (`[paytables] max_odds`): a "to 1"
+    ratio at most `max_odds`:1, a "for 1" line at most `max_odds + 1` for 1.
+    """
+
+    def __init__(self, name: str, data: object, *, max_odds: int = DEFAULT_MAX_ODDS) -> None:
+        self.max_odds = max_odds
         if data is None:
             data = {}
         if not isinstance(data, Mapping):
@@ -58,6 +64,11 @@ class SectionReader:
             raise self.error(key, f"must be {bound}, got {value}")
         return value
 
+    def money(self, key: str, default: int, *, minimum: int = 0,
+              maximum: int = MAX_WAGER_CENTS) -> int:
+        """An amount of cents within [minimum, maximum] (default ceiling: 1,000,000.00)."""
+        return self.integer(key, default, minimum=minimum, maximum=maximum)
+
     def flag(self, key: str, default: bool) -> bool:
         """A boolean `true`/`false`."""
         self._asked.append(key)
@@ -96,14 +107,34 @@ class SectionReader:
         return tuple(value)
 
     def odds(self, key: str, default: Odds) -> Odds:
-        """A "to 1" ratio written `"25:1"` or `"3:2"`."""
-        return self._parsed(key, default, Odds.parse, 'a ratio like "25:1"')
+        """A "to 1" ratio written `"25:1"` or `"3:2"`, paying something, within `max_odds`."""
+        odds = self._parsed(key, default, Odds.parse, 'a ratio like "25:1"')
+        if key in self._data:
+            self._check_odds(key, odds)
+        return odds
+
+    def _check_odds(self, key: str, odds: Odds) -> None:
+        if odds.win == 0:
+            raise self.error(key, f"a winning line must pay something, got {odds}")
+        if odds.per > MAX_RATIO_TERM:
+            raise self.error(key, f"the second term of a ratio is at most {MAX_RATIO_TERM}, "
+                                  f"got {odds}")
+        if odds.win > self.max_odds * odds.per:
+            raise self.error(key, f"{odds} is above the ceiling {self.max_odds:,}:1 "
+                                  "([paytables] max_odds)")
 
     def pay(self, key: str, default: ForOne | MeterShare) -> ForOne | MeterShare:
         """A progressive pay written `"500 for 1"` or `"10%"` (of the meter)."""
         def parse(text: str) -> ForOne | MeterShare:
             return MeterShare.parse(text) if "%" in text else ForOne.parse(text)
-        return self._parsed(key, default, parse, 'a pay like "500 for 1" or "10%"')
+        pay = self._parsed(key, default, parse, 'a pay like "500 for 1" or "10%"')
+        if key in self._data and isinstance(pay, ForOne):
+            if pay.times == 0:
+                raise self.error(key, f"a winning line must pay something, got {pay}")
+            if pay.times > self.max_odds + 1:
+                raise self.error(key, f"{pay} is above the ceiling {self.max_odds + 1:,} for 1 "
+                                      "([paytables] max_odds)")
+        return pay
 
     def _parsed(self, key: str, default: T, parse: Callable[[str], T], expected: str) -> T:
         self._asked.append(key)
@@ -126,7 +157,7 @@ class SectionReader:
     def section(self, key: str) -> SectionReader:
         """A nested table, read as its own section `[name.key]`."""
         self._read.add(key)
-        return SectionReader(f"{self.name}.{key}", self._data.get(key))
+        return SectionReader(f"{self.name}.{key}", self._data.get(key), max_odds=self.max_odds)
 
     def finish(self) -> None:
         """Refuse every key that was never read.

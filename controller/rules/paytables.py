@@ -311,6 +311,12 @@ def _match_the_dealer(name: str, tables: Mapping[str, object],
                       default: MatchTheDealerPays, max_odds: int) -> MatchTheDealerPays:
     """`[paytables.<name>.N]` per deck count N (none set: `default`; some: only those)."""
     if name not in tables:
+        for decks, pays in default.by_decks:  # the ceiling holds for the default lines too
+            for key, odds in (("unsuited", pays.unsuited), ("suited", pays.suited)):
+                if odds.win > max_odds * odds.per:
+                    raise ConfigError(f"[paytables.{name}.{decks}] {key}: {odds} (the default) "
+                                      f"is above the ceiling {max_odds:,}:1 ([paytables] "
+                                      "max_odds)")
         return default
     reader = SectionReader(f"paytables.{name}", tables[name], max_odds=max_odds)
     rows: list[tuple[int, MatchPays]] = []

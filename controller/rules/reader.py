@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from controller.rules.errors import ConfigError
 from controller.rules.limits import DEFAULT_MAX_ODDS, MAX_RATIO_TERM, MAX_WAGER_CENTS
-from controller.rules.money import ForOne, MeterShare, Odds
+from controller.rules.money import ForOne, MeterShare, Odds, format_cents
 
 T = TypeVar("T")
 
@@ -67,7 +67,11 @@ class SectionReader:
     def money(self, key: str, default: int, *, minimum: int = 0,
               maximum: int = MAX_WAGER_CENTS) -> int:
         """An amount of cents within [minimum, maximum] (default ceiling: 1,000,000.00)."""
-        return self.integer(key, default, minimum=minimum, maximum=maximum)
+        value = self.integer(key, default, minimum=minimum)
+        if value > maximum:
+            raise self.error(key, f"must be {minimum}..{maximum} cents (at most "
+                                  f"{format_cents(maximum)}), got {value}")
+        return value
 
     def flag(self, key: str, default: bool) -> bool:
         """A boolean `true`/`false`."""
@@ -110,30 +114,30 @@ class SectionReader:
         """A "to 1" ratio written `"25:1"` or `"3:2"`, paying something, within `max_odds`."""
         odds = self._parsed(key, default, Odds.parse, 'a ratio like "25:1"')
         if key in self._data:
-            self._check_odds(key, odds)
+            if odds.win == 0:
+                raise self.error(key, f"a winning line must pay something, got {odds}")
+            if odds.per > MAX_RATIO_TERM:
+                raise self.error(key, f"the second term of a ratio is at most "
+                                      f"{MAX_RATIO_TERM}, got {odds}")
+        if odds.win > self.max_odds * odds.per:  # a default line too: the ceiling is for all
+            raise self.error(key, f"{odds}{self._default_note(key)} is above the ceiling "
+                                  f"{self.max_odds:,}:1 ([paytables] max_odds)")
         return odds
 
-    def _check_odds(self, key: str, odds: Odds) -> None:
-        if odds.win == 0:
-            raise self.error(key, f"a winning line must pay something, got {odds}")
-        if odds.per > MAX_RATIO_TERM:
-            raise self.error(key, f"the second term of a ratio is at most {MAX_RATIO_TERM}, "
-                                  f"got {odds}")
-        if odds.win > self.max_odds * odds.per:
-            raise self.error(key, f"{odds} is above the ceiling {self.max_odds:,}:1 "
-                                  "([paytables] max_odds)")
+    def _default_note(self, key: str) -> str:
+        return "" if key in self._data else " (the default)"
 
     def pay(self, key: str, default: ForOne | MeterShare) -> ForOne | MeterShare:
         """A progressive pay written `"500 for 1"` or `"10%"` (of the meter)."""
         def parse(text: str) -> ForOne | MeterShare:
             return MeterShare.parse(text) if "%" in text else ForOne.parse(text)
         pay = self._parsed(key, default, parse, 'a pay like "500 for 1" or "10%"')
-        if key in self._data and isinstance(pay, ForOne):
-            if pay.times == 0:
+        if isinstance(pay, ForOne):
+            if pay.times == 0 and key in self._data:
                 raise self.error(key, f"a winning line must pay something, got {pay}")
             if pay.times > self.max_odds + 1:
-                raise self.error(key, f"{pay} is above the ceiling {self.max_odds + 1:,} for 1 "
-                                      "([paytables] max_odds)")
+                raise self.error(key, f"{pay}{self._default_note(key)} is above the ceiling "
+                                      f"{self.max_odds + 1:,} for 1 ([paytables] max_odds)")
         return pay
 
     def _parsed(self, key: str, default: T, parse: Callable[[str], T], expected: str) -> T:

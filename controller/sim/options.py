@@ -193,7 +193,8 @@ def _game_config(base: GameConfig, args: argparse.Namespace, game: Game, decks: 
         side_bets = tuple(b for b in side_bets if b in wanted)
     table = replace(base.table, game=game, decks=decks, side_bets=side_bets,
                     seats=max(base.table.seats, args.seats))
-    config = replace(base, table=table, progressive=_progressive(base.progressive, args))
+    config = replace(base, table=table, progressive=_progressive(base.progressive, args,
+                                                                  base.paytables.blazing7s.wager))
     check_consistency(config)  # e.g. no Match the Dealer pay table for this deck count
     return config
 
@@ -205,7 +206,8 @@ def _scripted_shoe(path: Path, decks: int, game: Game) -> list[str]:
     return [card for _, card in lines]
 
 
-def _progressive(base: ProgressiveSettings, args: argparse.Namespace) -> ProgressiveSettings:
+def _progressive(base: ProgressiveSettings, args: argparse.Namespace,
+                 wager: int) -> ProgressiveSettings:
     """The meter's parameters with `--meter-reset` and `--meter-increment` in force.
 
     Raises:
@@ -216,6 +218,9 @@ def _progressive(base: ProgressiveSettings, args: argparse.Namespace) -> Progres
                        increment=base.increment if args.meter_increment is None
                        else args.meter_increment)
     check_progressive(settings, "--meter-")
+    if settings.increment > wager:
+        raise ConfigError(f"--meter-increment: {settings.increment} cents is above the "
+                          f"Blazing 7's fixed wager {wager} it comes from")
     return settings
 
 

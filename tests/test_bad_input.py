@@ -30,7 +30,7 @@ from controller.cli import (
 from controller.rules import limits
 from controller.sim.options import read_shoe_file
 from drivers import sign
-from drivers.config import parse_device
+from drivers.config import ShoeConfig, parse_device
 from drivers.emulated import cli as emulate_cli
 from drivers.emulated import shoe_file
 
@@ -273,6 +273,7 @@ def test_one_shoe_file_format_is_read_alike_by_simulate_the_emulator_and_the_con
     assert [c.code for c in shoe_file.read_shoe_file(path)] == SHOE_CARDS  # shoectl emulate
     device = parse_device("shoe", {"kind": "emulated", "script_file": str(path)},
                           allow_emulated=True)                      # [devices.shoe] script_file
+    assert isinstance(device, ShoeConfig)
     assert device.emulation is not None
     assert list(device.emulation.script or ()) == SHOE_CARDS
 
@@ -345,6 +346,7 @@ def test_the_emulator_and_the_table_put_the_cut_card_at_the_same_percent() -> No
 
     emulated = parse_device("shoe", {"kind": "emulated", "penetration": 75},
                             allow_emulated=True)
+    assert isinstance(emulated, ShoeConfig)
     assert emulated.emulation is not None
     contents = ShoeContents.shuffled(ShoePlan(6, penetration=emulated.emulation.penetration))
     items = [contents.take() for _ in range(313)]
@@ -400,7 +402,7 @@ def test_ctrl_c_in_simulate_closes_the_journal_and_exits_130_with_one_line(
              "--rounds", "1000000", "--state-dir", str(state)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
             env=env) as process:
-        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout is not None
         first = json.loads(process.stdout.readline())  # a round has been dealt
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)
@@ -417,3 +419,18 @@ def test_ctrl_c_in_simulate_closes_the_journal_and_exits_130_with_one_line(
     last = json.loads(exported.stdout.splitlines()[-1])
     assert last["kind"] == "power:off"
     assert last["data"]["reason"] == "simulation interrupted"
+
+
+def test_a_full_disk_under_simulate_is_the_real_cause_in_one_line(tmp_path: Path) -> None:
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", str(disk)], check=True)
+    try:
+        done = shoectl("simulate", "--in-process", "--json", "--rounds", "100000",
+                       "--state-dir", str(disk / "state"))
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=True)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        f"shoectl simulate: journal {disk / 'state' / 'journal.sqlite3'}: write failed: "
+        "database or disk is full"]

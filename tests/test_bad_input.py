@@ -294,9 +294,9 @@ def test_a_bad_card_in_a_shoe_file_names_the_file_line_and_token_in_both_command
     assert (status, err) == (2, [f"shoectl simulate: --shoe-file {path} {where} {why}"])
     status, _, err = run_main(emulate_cli.main, ["shoe", "--shoe-file", str(path),
                                                  "--link-dir", str(tmp_path)], capsys)
-    assert status == 2
-    assert err[-1] == f"shoectl emulate: --shoe-file {path} {where} {why}"
+    assert (status, err) == (2, [f"shoectl emulate: --shoe-file {path} {where} {why}"])
     assert not (tmp_path / "shoe").exists()  # no port was opened
+    assert not (tmp_path / "shoe.key").exists()  # nor a key file made
 
 
 EMULATE_CASES: list[tuple[list[str], str]] = [
@@ -336,9 +336,9 @@ def test_an_emulated_shoe_that_cannot_be_filled_is_one_line(
         line: str) -> None:
     status, _, err = run_main(emulate_cli.main, ["shoe", *argv, "--link-dir", str(tmp_path)],
                               capsys)
-    assert status == 2
-    assert err[-1] == f"shoectl emulate: {line.partition(': ')[2]}"
+    assert (status, err) == (2, [f"shoectl emulate: {line.partition(': ')[2]}"])
     assert not (tmp_path / "shoe").exists()
+    assert not (tmp_path / "shoe.key").exists()
 
 
 def test_the_emulator_and_the_table_put_the_cut_card_at_the_same_percent() -> None:

@@ -172,6 +172,7 @@ def main(argv: list[str]) -> int:
 
 
 def _build(args: argparse.Namespace) -> BoardEmulator:
+    contents = _contents(args) if args.board == "shoe" else None  # refused before any file
     link_dir = args.link_dir or Path(tempfile.mkdtemp(prefix="shoectl-emulate-"))
     name = args.name or args.board
     identity = DeviceIdentity(args.firmware,
@@ -183,7 +184,8 @@ def _build(args: argparse.Namespace) -> BoardEmulator:
         return LayoutEmulator(**options)
     if args.board == "sign":
         return SignEmulator(**options)
-    return ShoeEmulator(_contents(args), **options)
+    assert contents is not None
+    return ShoeEmulator(contents, **options)
 
 
 def _pairing(path: Path) -> PairingKey:

@@ -41,7 +41,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
 
-from drivers.emulated.shoe_file import ShoeFileError, read_shoe_file
+from drivers.emulated.shoe_file import ShoeFileError, shoe_file_cards
 from drivers.emulated.shoe_model import PENETRATION_PERCENT
 from drivers.errors import DeviceConfigError
 
@@ -375,7 +375,7 @@ def _read_script(section: Section) -> tuple[str, ...] | None:
     if section.has("script_file"):
         path = Path(section.get("script_file", str))
         try:
-            return tuple(card.code for card in read_shoe_file(path))
+            return tuple(card.code for card in shoe_file_cards(path))
         except ShoeFileError as exc:
             raise section.error("script_file", str(exc)) from exc
     script = section.get("script", list, None)

@@ -270,7 +270,7 @@ def test_one_shoe_file_format_is_read_alike_by_simulate_the_emulator_and_the_con
     path = tmp_path / "shoe.txt"
     path.write_text(SHOE_TEXT, encoding="utf-8")
     assert read_shoe_file(path) == SHOE_CARDS                       # shoectl simulate
-    assert [c.code for c in shoe_file.read_shoe_file(path)] == SHOE_CARDS  # shoectl emulate
+    assert [c.code for c in shoe_file.shoe_file_cards(path)] == SHOE_CARDS  # shoectl emulate
     device = parse_device("shoe", {"kind": "emulated", "script_file": str(path)},
                           allow_emulated=True)                      # [devices.shoe] script_file
     assert isinstance(device, ShoeConfig)

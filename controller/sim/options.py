@@ -112,7 +112,7 @@ def read_shoe_lines(path: Path) -> list[tuple[int, str]]:
             card (naming file, line, token).
     """
     try:
-        return [(card.line, card.code) for card in shoe_file.read_shoe_file(path)]
+        return [(card.line, card.code) for card in shoe_file.shoe_file_cards(path)]
     except shoe_file.ShoeFileError as exc:
         raise ConfigError(f"--shoe-file {exc}") from exc
 

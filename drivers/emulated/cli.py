@@ -36,7 +36,7 @@ from drivers.emulated import wheel_cli
 from drivers.emulated.board import FIRMWARE_VERSION, BoardEmulator
 from drivers.emulated.layout import LAMPS, LayoutEmulator
 from drivers.emulated.shoe import ShoeEmulator
-from drivers.emulated.shoe_file import ShoeFileError, read_shoe_file
+from drivers.emulated.shoe_file import ShoeFileError, shoe_file_cards
 from drivers.emulated.shoe_model import (
     PENETRATION_PERCENT,
     ShoeContents,
@@ -200,7 +200,7 @@ def _pairing(path: Path) -> PairingKey:
 def _contents(args: argparse.Namespace) -> ShoeContents:
     if args.shoe_file is not None:
         try:
-            return ShoeContents.scripted(card.code for card in read_shoe_file(args.shoe_file))
+            return ShoeContents.scripted(card.code for card in shoe_file_cards(args.shoe_file))
         except ShoeFileError as exc:
             raise ShoeFileError(f"--shoe-file {exc}") from exc
     return ShoeContents.shuffled(ShoePlan(args.decks, args.deck, args.seed, args.penetration,

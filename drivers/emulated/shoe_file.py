@@ -28,7 +28,7 @@ class ShoeFileCard:
     code: str
 
 
-def read_shoe_file(path: Path) -> list[ShoeFileCard]:
+def shoe_file_cards(path: Path) -> list[ShoeFileCard]:
     """The cards of the shoe file at `path`, in dealing order.
 
     Raises:

@@ -41,6 +41,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
 
+from drivers.emulated.shoe_file import ShoeFileError, shoe_file_cards
+from drivers.emulated.shoe_model import PENETRATION_PERCENT
 from drivers.errors import DeviceConfigError
 
 
@@ -300,7 +302,7 @@ class ShoeEmulation:
         decks: Decks in the shoe.
         deck: `standard` (52 cards) or `spanish` (48, no tens).
         seed: Shuffle seed; None draws one from the operating system.
-        penetration: Where the cut card sits, as the fraction of the shoe dealt before it.
+        penetration: Where the cut card sits: the percent of the shoe dealt before it.
         cut_card_from_end: Cards behind the cut card; overrides `penetration` when set.
         script: Exactly these cards in this order, no cut card (`--shoe-file` shoes).
         transport: `serial` (a pseudo-terminal) or `usb` (a pyusb backend).
@@ -309,7 +311,7 @@ class ShoeEmulation:
     decks: int = 6
     deck: str = "standard"
     seed: int | None = None
-    penetration: float = 0.75
+    penetration: int = 75
     cut_card_from_end: int | None = None
     script: tuple[str, ...] | None = None
     transport: str = "serial"
@@ -351,9 +353,8 @@ def read_shoe_emulation(section: Section) -> ShoeEmulation:
     decks = section.integer("decks", 1, 8, 6)
     if decks not in DECK_COUNTS:
         raise section.error("decks", f"{decks} is not one of {', '.join(map(str, DECK_COUNTS))}")
-    penetration = float(section.get("penetration", (float, int), 0.75))
-    if not 0.0 < penetration < 1.0:
-        raise section.error("penetration", f"{penetration} is not between 0 and 1")
+    low, high = PENETRATION_PERCENT
+    penetration = section.integer("penetration", low, high, 75)
     from_end = section.get("cut_card_from_end", int, None)
     if from_end is not None and not 1 <= from_end < decks * 48:
         raise section.error("cut_card_from_end", f"{from_end} does not fit a {decks}-deck shoe")
@@ -374,10 +375,9 @@ def _read_script(section: Section) -> tuple[str, ...] | None:
     if section.has("script_file"):
         path = Path(section.get("script_file", str))
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise section.error("script_file", f"cannot read {path}: {exc.strerror}") from exc
-        return tuple(text.split())
+            return tuple(card.code for card in shoe_file_cards(path))
+        except ShoeFileError as exc:
+            raise section.error("script_file", str(exc)) from exc
     script = section.get("script", list, None)
     if script is None:
         return None

@@ -1,4 +1,8 @@
-"""`shoectl diagram GAME --format svg|png|mermaid`: draw a game's procedure."""
+"""`shoectl diagram GAME --format svg|png|mermaid`: draw a game's procedure.
+
+Exit status: 0 drawn; 1 the renderer (Graphviz) failed; 2 `-o FILE` cannot be written
+(its folder missing, not writable, a full disk), named in one line.
+"""
 
 from __future__ import annotations
 
@@ -28,7 +32,12 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"shoectl diagram: {exc}\n")
         return 1
     if args.output:
-        args.output.write_bytes(data)
+        try:
+            args.output.write_bytes(data)
+        except OSError as exc:
+            sys.stderr.write(f"shoectl diagram: -o {args.output}: cannot write: "
+                             f"{exc.strerror or exc}\n")
+            return 2
     else:
         sys.stdout.buffer.write(data)
     return 0

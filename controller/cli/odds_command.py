@@ -26,6 +26,7 @@ from controller.odds.errors import OddsError
 from controller.odds.paytable_file import apply_paytable, read_toml
 from controller.odds.registry import BETS, Settings
 from controller.rules.errors import ConfigError
+from controller.rules.limits import SIGN_MAX_CENTS
 from controller.rules.roulette import Wheel
 
 log = logging.getLogger(__name__)
@@ -90,6 +91,11 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     if args.paytable is not None:
         settings = apply_paytable(bet, settings, read_toml(args.paytable), str(args.paytable))
     if args.meter is not None:
+        highest = Fraction(SIGN_MAX_CENTS, settings.paytables.blazing7s.wager)
+        if args.meter > highest:
+            raise OddsError(f"--meter: at most {float(highest):,.2f} units of the "
+                            f"{settings.paytables.blazing7s.wager}-cent wager (the sign shows "
+                            f"at most {SIGN_MAX_CENTS} cents), got {float(args.meter):g}")
         settings = replace(settings, meter=args.meter)
     return settings
 

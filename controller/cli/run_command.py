@@ -103,13 +103,17 @@ def main(argv: list[str]) -> int:
     for noisy in _LIBRARY_LOGGERS:  # their INFO lines say nothing an operator can act on
         logging.getLogger(noisy).setLevel(logging.WARNING)
     try:
-        table = load_table_file(args.config)
+        table = load_table_file(args.config)  # its errors name the file
+    except ConfigError as exc:
+        sys.stderr.write(f"shoectl run: {exc}\n")
+        return EXIT_CONFIG
+    try:
         settings = console_settings_from_mapping(table.document.get("console"))
         app = build_app(table, allow_emulated=args.allow_emulated,
                         state_dir=journal_dir(table, args.state_dir),
                         hosting=appliance_hosting(require_authentic=not args.unverified_software))
     except (ConfigError, DriverError) as exc:
-        sys.stderr.write(f"shoectl run: {exc}\n")
+        sys.stderr.write(f"shoectl run: {args.config}: {exc}\n")
         return EXIT_CONFIG
     if app.devices.emulated:
         _LOG.warning("EMULATED devices: %s", ", ".join(app.devices.emulated))

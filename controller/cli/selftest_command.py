@@ -19,6 +19,9 @@ from controller.journal.store import JournalError
 from controller.rules.errors import ConfigError
 from drivers.errors import DeviceConfigError, DriverError
 
+MAX_TIMEOUT_S = 600.0
+"""The longest `--timeout`: ten minutes for one answer or input."""
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -47,6 +50,10 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     if not args.operator.strip():
         sys.stderr.write("shoectl selftest: --operator must name who runs the test\n")
+        return 2
+    if not 0 < args.timeout <= MAX_TIMEOUT_S:
+        sys.stderr.write(f"shoectl selftest: --timeout: 0 < SECONDS <= {MAX_TIMEOUT_S:g}, got "
+                         f"{args.timeout}\n")
         return 2
     state_dir = statedir.resolve(args.state_dir)
     try:

@@ -1,11 +1,21 @@
-"""`shoectl simulate`: deal rounds through the whole table, emulated, with bots."""
+"""`shoectl simulate`: deal rounds through the whole table, emulated, with bots.
+
+Exit status: 0 every round dealt without a fault; 1 a fault held the table, or the journal
+failed (a full disk, an unwritable state directory), named in one line; 2 an option or a
+shoe file refused, named in one line; 130 Ctrl-C: the round in play is finished and
+settled, the power-off journalled and the journal closed, then one line says so (a second
+Ctrl-C stops at once).
+"""
 
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
+import signal
 import sys
 from pathlib import Path
+from types import FrameType
 
 from controller.journal.errors import JournalError
 from controller.rules.errors import ConfigError
@@ -78,8 +88,21 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"shoectl simulate: {note}\n")
     logging.basicConfig(stream=sys.stderr, level=logging.ERROR,
                         format="%(levelname)s %(name)s: %(message)s")
+    previous = signal.signal(signal.SIGINT, functools.partial(_interrupted, options))
     try:
         return simulation.run(options)
     except JournalError as exc:
         sys.stderr.write(f"shoectl simulate: {exc}\n")
         return 1
+    except KeyboardInterrupt:
+        sys.stderr.write("shoectl simulate: interrupted twice: stopped at once (the journal "
+                         "keeps every committed record; `shoectl journal verify` checks it)\n")
+        return simulation.EXIT_INTERRUPTED
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _interrupted(options: Options, signum: int, frame: FrameType | None) -> None:
+    """The first Ctrl-C: stop after the round in play; a second one stops at once."""
+    options.stop.set()
+    signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from controller.rules.errors import ConfigError
+from controller.rules.limits import MAX_WAGER_CENTS, SIGN_MAX_CENTS
 from controller.rules.money import ForOne, MeterShare
 from controller.rules.reader import SectionReader
 
@@ -34,22 +35,61 @@ class ProgressiveSettings:
 def progressive_from_mapping(data: Mapping[str, object] | None) -> ProgressiveSettings:
     """Validate `[progressive]` (None: the defaults).
 
+    Reset and limit are amounts the sign can show (at most `SIGN_MAX_CENTS`, its u32); the
+    increment is at least a cent (a meter that never rises is no progressive). That the
+    increment and reserve fit in the fixed wager is `check_progressive_wager`'s.
+
     Raises:
-        ConfigError: unknown key, wrong type, or a limit below the reset amount.
+        ConfigError: unknown key, wrong type, an amount out of range, or a limit below the
+            reset amount.
     """
     reader = SectionReader("progressive", data)
     defaults = ProgressiveSettings()
     settings = ProgressiveSettings(
-        reset=reader.integer("reset", defaults.reset, minimum=1),
+        reset=reader.integer("reset", defaults.reset),
         increment=reader.integer("increment", defaults.increment),
-        reserve=reader.integer("reserve", defaults.reserve),
+        reserve=reader.money("reserve", defaults.reserve),
         limit=reader.integer("limit", defaults.limit),
     )
     reader.finish()
-    if settings.limit and settings.limit < settings.reset:
-        raise ConfigError(f"[progressive] limit: {settings.limit} is below the reset amount "
-                          f"{settings.reset} (0 means no limit)")
+    check_progressive(settings, "[progressive] ")
     return settings
+
+
+def check_progressive(settings: ProgressiveSettings, where: str) -> None:
+    """Refuse a limit below the reset, or any amount the sign cannot show.
+
+    Args:
+        settings: The meter's parameters.
+        where: What the message names before the key: `"[progressive] "` or `"--meter-"`.
+
+    Raises:
+        ConfigError: naming `where` and the key.
+    """
+    sign = f" (the sign shows at most {SIGN_MAX_CENTS} cents)"
+    for key, value, low, high, why in (("reset", settings.reset, 1, SIGN_MAX_CENTS, sign),
+                                       ("increment", settings.increment, 1, MAX_WAGER_CENTS, ""),
+                                       ("limit", settings.limit, 0, SIGN_MAX_CENTS, sign)):
+        if not low <= value <= high:
+            raise ConfigError(f"{where}{key}: must be {low}..{high} cents{why}, got {value}")
+    if settings.limit and settings.limit < settings.reset:
+        raise ConfigError(f"{where}limit: {settings.limit} is below the reset amount "
+                          f"{settings.reset} (0 means no limit)")
+
+
+def check_progressive_wager(settings: ProgressiveSettings, wager: int) -> None:
+    """Refuse an increment and reserve that take more than the fixed wager they come from.
+
+    Raises:
+        ConfigError: naming `[progressive] increment` (or `reserve`).
+    """
+    if settings.increment > wager:
+        raise ConfigError(f"[progressive] increment: {settings.increment} cents is above the "
+                          f"fixed wager {wager} ([paytables.blazing7s] wager) it comes from")
+    if settings.increment + settings.reserve > wager:
+        raise ConfigError(f"[progressive] reserve: increment {settings.increment} + reserve "
+                          f"{settings.reserve} cents is above the fixed wager {wager} "
+                          "([paytables.blazing7s] wager)")
 
 
 @dataclass(frozen=True, slots=True)

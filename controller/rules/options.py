@@ -15,7 +15,12 @@ from controller.rules.axman import AXMAN_DECK_COUNTS
 from controller.rules.cards import ALLOWED_DECK_COUNTS
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
-from controller.rules.meter import ProgressiveSettings, progressive_from_mapping
+from controller.rules.limits import name_problem
+from controller.rules.meter import (
+    ProgressiveSettings,
+    check_progressive_wager,
+    progressive_from_mapping,
+)
 from controller.rules.money import Odds
 from controller.rules.paytables import Paytables, paytables_from_mapping, read_fields
 from controller.rules.reader import SectionReader
@@ -90,8 +95,6 @@ def blackjack_rules_from_mapping(game: Game, data: Mapping[str, object] | None) 
     _check_range(reader, "insurance_chip", rules.insurance_chip, 1, 100_000)
     if rules.charlie_cards:
         _check_range(reader, "charlie_cards", rules.charlie_cards, 5, 21)
-    if rules.blackjack_pays.win == 0:
-        raise reader.error("blackjack_pays", "a blackjack must pay something")
     return rules
 
 
@@ -176,15 +179,19 @@ def table_from_mapping(data: Mapping[str, object] | None) -> TableSettings:
     decks = reader.integer("decks", 8 if game is Game.BACCARAT else defaults.decks, minimum=1)
     if decks not in ALLOWED_DECK_COUNTS:
         raise reader.error("decks", f"a shoe holds 1, 2, 4, 5, 6 or 8 decks, not {decks}")
+    name = reader.text("name", defaults.name)
+    problem = name_problem(name)
+    if problem is not None:
+        raise reader.error("name", problem)
     settings = TableSettings(
-        name=reader.text("name", defaults.name), game=game, decks=decks,
+        name=name, game=game, decks=decks,
         seats=reader.integer("seats", defaults.seats, minimum=1, maximum=9),
         penetration=reader.integer("penetration", defaults.penetration, minimum=10, maximum=95),
         cut_from_end=reader.integer("cut_from_end", defaults.cut_from_end, minimum=6,
                                     maximum=200),
         side_bets=reader.strings("side_bets", SIDE_BETS_BY_GAME[game], SIDE_BETS_BY_GAME[game]),
-        min_wager=reader.integer("min_wager", defaults.min_wager, minimum=1),
-        max_wager=reader.integer("max_wager", defaults.max_wager, minimum=1),
+        min_wager=reader.money("min_wager", defaults.min_wager, minimum=1),
+        max_wager=reader.money("max_wager", defaults.max_wager, minimum=1),
         card_is_a_hit=reader.flag("card_is_a_hit", defaults.card_is_a_hit),
     )
     reader.finish()
@@ -211,6 +218,23 @@ class GameConfig:
         """The blackjack-family rules of `game`."""
         return {Game.BLACKJACK: self.blackjack, Game.SPANISH21: self.spanish21,
                 Game.COMMUNITY: self.community}[game]
+
+
+TABLE_FILE_SECTIONS: Final = ("table", "rules", "paytables", "progressive", "devices", "vision",
+                               "journal", "console")
+"""Every top-level section a table file may have (the first four are the game rules')."""
+
+
+def check_sections(document: Mapping[str, object]) -> None:
+    """Refuse a top-level section no one reads (`[progresive]`, `[vison]`, `[tabel]`).
+
+    Raises:
+        ConfigError: naming the section and every known one.
+    """
+    for name in document:
+        if name not in TABLE_FILE_SECTIONS:
+            raise ConfigError(f"[{name}]: unknown section (known sections: "
+                              f"{', '.join(TABLE_FILE_SECTIONS)})")
 
 
 def game_config_from_mapping(document: Mapping[str, object]) -> GameConfig:
@@ -246,12 +270,16 @@ def _section(document: Mapping[str, object], name: str) -> Mapping[str, object] 
 
 
 def check_consistency(config: GameConfig) -> None:
-    """Check across sections: AxMan at 6 or 8 decks only; Match the Dealer pays for the shoe.
+    """Check across sections: AxMan, Match the Dealer and the meter against the rest.
+
+    AxMan is offered at 6 or 8 decks only; Match the Dealer needs a pay table for the shoe;
+    the meter's increment and reserve fit in the Blazing 7's fixed wager.
 
     Raises:
         ConfigError: naming the offending key.
     """
     table = config.table
+    check_progressive_wager(config.progressive, config.paytables.blazing7s.wager)
     if SideBet.AXMAN in table.side_bets and table.decks not in AXMAN_DECK_COUNTS:
         raise ConfigError(f"[table] side_bets: AxMan is offered only at 6- or 8-deck tables "
                           f"(58 Pa. Code 633c.12(a)); this table has {table.decks}")

@@ -18,6 +18,7 @@ from controller.rules.axman import AxManLine
 from controller.rules.cards import ALLOWED_DECK_COUNTS
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
+from controller.rules.limits import DEFAULT_MAX_ODDS, MAX_ODDS_CEILING
 from controller.rules.money import ForOne, MeterShare, Odds
 from controller.rules.reader import SectionReader
 from controller.rules.roulette import RoulettePays
@@ -275,8 +276,9 @@ class Paytables:
 def read_fields(reader: SectionReader, defaults: T, *, skip: tuple[str, ...] = ()) -> T:
     """Override `defaults` (a frozen dataclass) with the section's keys, by field type.
 
-    Handles `Odds`, progressive pays, bools and non-negative ints; `finish()` is the
-    caller's, so it can read further keys first.
+    Handles `Odds`, progressive pays, bools and non-negative ints (at most the money
+    ceiling, `limits.MAX_WAGER_CENTS`); `finish()` is the caller's, so it can read further
+    keys first.
     """
     values: dict[str, object] = {}
     for item in fields(defaults):  # type: ignore[arg-type]
@@ -290,14 +292,14 @@ def read_fields(reader: SectionReader, defaults: T, *, skip: tuple[str, ...] = (
         elif isinstance(default, bool):
             values[item.name] = reader.flag(item.name, default)
         elif isinstance(default, int):
-            values[item.name] = reader.integer(item.name, default)
+            values[item.name] = reader.money(item.name, default)
     return replace(defaults, **values)  # type: ignore[type-var]
 
 
-def _simple(name: str, data: object, defaults: T,
+def _simple(name: str, data: object, defaults: T, max_odds: int,
             check: Callable[[SectionReader, T], None] | None = None) -> T:
     """Read `[paytables.<name>]` over `defaults`; `check` refuses impossible values."""
-    reader = SectionReader(f"paytables.{name}", data)
+    reader = SectionReader(f"paytables.{name}", data, max_odds=max_odds)
     result = read_fields(reader, defaults)
     if check is not None:
         check(reader, result)
@@ -306,11 +308,17 @@ def _simple(name: str, data: object, defaults: T,
 
 
 def _match_the_dealer(name: str, tables: Mapping[str, object],
-                      default: MatchTheDealerPays) -> MatchTheDealerPays:
+                      default: MatchTheDealerPays, max_odds: int) -> MatchTheDealerPays:
     """`[paytables.<name>.N]` per deck count N (none set: `default`; some: only those)."""
     if name not in tables:
+        for decks, pays in default.by_decks:  # the ceiling holds for the default lines too
+            for key, odds in (("unsuited", pays.unsuited), ("suited", pays.suited)):
+                if odds.win > max_odds * odds.per:
+                    raise ConfigError(f"[paytables.{name}.{decks}] {key}: {odds} (the default) "
+                                      f"is above the ceiling {max_odds:,}:1 ([paytables] "
+                                      "max_odds)")
         return default
-    reader = SectionReader(f"paytables.{name}", tables[name])
+    reader = SectionReader(f"paytables.{name}", tables[name], max_odds=max_odds)
     rows: list[tuple[int, MatchPays]] = []
     for key in reader.names():
         if not key.isdigit() or int(key) not in ALLOWED_DECK_COUNTS:
@@ -326,8 +334,8 @@ def _match_the_dealer(name: str, tables: Mapping[str, object],
     return MatchTheDealerPays(reader.name, tuple(rows))
 
 
-def _spanish21_bonus(data: object) -> Spanish21BonusPays:
-    reader = SectionReader("paytables.spanish21-bonus", data)
+def _spanish21_bonus(data: object, max_odds: int) -> Spanish21BonusPays:
+    reader = SectionReader("paytables.spanish21-bonus", data, max_odds=max_odds)
     pays = read_fields(reader, Spanish21BonusPays(), skip=("super_bonus",))
     if reader.has("super_bonus"):
         pays = replace(pays, super_bonus=_super_bonus_tiers(reader))
@@ -343,8 +351,8 @@ def _super_bonus_tiers(reader: SectionReader) -> tuple[SuperBonusTier, ...]:
     tiers = []
     for index, item in enumerate(raw):
         tier = SectionReader(f"paytables.spanish21-bonus.super_bonus[{index}]", item)
-        tiers.append(SuperBonusTier(tier.integer("min_wager", -1, minimum=1),
-                                    tier.integer("award", -1, minimum=1)))
+        tiers.append(SuperBonusTier(tier.money("min_wager", -1, minimum=1),
+                                    tier.money("award", -1, minimum=1)))
         for needed in ("min_wager", "award"):
             if not tier.has(needed):
                 raise tier.error(needed, "missing (cents)")
@@ -359,31 +367,46 @@ _TABLES: Final = ("perfect-pairs", "lucky-ladies", "match-the-dealer",
                   "dragon-bonus", "holdem-bonus", "roulette")
 
 
+MAX_ODDS_KEY: Final = "max_odds"
+"""`[paytables] max_odds`: the ceiling of every pay line (default 1,000,000:1)."""
+
+
 def paytables_from_mapping(data: Mapping[str, object] | None) -> Paytables:
     """Build the pay tables from the `[paytables]` mapping (None: every default).
+
+    `[paytables] max_odds` (1..100,000,000, default 1,000,000) caps every line: no "to 1"
+    line pays more than max_odds:1, no "for 1" line more than max_odds + 1 for 1.
 
     Raises:
         ConfigError: an unknown table or key, a wrong type or an impossible value.
     """
     reader = SectionReader("paytables", data)
     for key in reader.names():
-        if key not in _TABLES:
-            raise reader.error(key, f"unknown pay table (known: {', '.join(_TABLES)})")
+        if key not in (*_TABLES, MAX_ODDS_KEY):
+            raise reader.error(key, f"unknown pay table (known: {', '.join(_TABLES)}; and the "
+                                    f"ceiling {MAX_ODDS_KEY})")
+    ceiling = reader.integer(MAX_ODDS_KEY, DEFAULT_MAX_ODDS, minimum=1, maximum=MAX_ODDS_CEILING)
     raw = dict(data or {})
     defaults = Paytables()
     return Paytables(
-        perfect_pairs=_simple("perfect-pairs", raw.get("perfect-pairs"), defaults.perfect_pairs),
-        lucky_ladies=_simple("lucky-ladies", raw.get("lucky-ladies"), defaults.lucky_ladies),
-        match_the_dealer=_match_the_dealer("match-the-dealer", raw, defaults.match_the_dealer),
+        perfect_pairs=_simple("perfect-pairs", raw.get("perfect-pairs"), defaults.perfect_pairs,
+                              ceiling),
+        lucky_ladies=_simple("lucky-ladies", raw.get("lucky-ladies"), defaults.lucky_ladies,
+                             ceiling),
+        match_the_dealer=_match_the_dealer("match-the-dealer", raw, defaults.match_the_dealer,
+                                           ceiling),
         match_the_dealer_spanish21=_match_the_dealer("match-the-dealer-spanish21", raw,
-                                                     defaults.match_the_dealer_spanish21),
-        blazing7s=_simple("blazing7s", raw.get("blazing7s"), defaults.blazing7s,
+                                                     defaults.match_the_dealer_spanish21,
+                                                     ceiling),
+        blazing7s=_simple("blazing7s", raw.get("blazing7s"), defaults.blazing7s, ceiling,
                           _check_blazing7s),
-        axman=_simple("axman", raw.get("axman"), defaults.axman, _check_axman),
-        spanish21_bonus=_spanish21_bonus(raw.get("spanish21-bonus")),
-        dragon_bonus=_simple("dragon-bonus", raw.get("dragon-bonus"), defaults.dragon_bonus),
-        holdem_bonus=_simple("holdem-bonus", raw.get("holdem-bonus"), defaults.holdem_bonus),
-        roulette=_simple("roulette", raw.get("roulette"), defaults.roulette, _check_roulette),
+        axman=_simple("axman", raw.get("axman"), defaults.axman, ceiling, _check_axman),
+        spanish21_bonus=_spanish21_bonus(raw.get("spanish21-bonus"), ceiling),
+        dragon_bonus=_simple("dragon-bonus", raw.get("dragon-bonus"), defaults.dragon_bonus,
+                             ceiling),
+        holdem_bonus=_simple("holdem-bonus", raw.get("holdem-bonus"), defaults.holdem_bonus,
+                             ceiling),
+        roulette=_simple("roulette", raw.get("roulette"), defaults.roulette, ceiling),
     )
 
 
@@ -392,13 +415,12 @@ def _check_blazing7s(reader: SectionReader, pays: Blazing7sPays) -> None:
         raise reader.error("wager", f"the fixed wager must be at least 1 cent, got {pays.wager}")
 
 
+AXMAN_MAX_MULTIPLIER: Final = 100
+"""The highest `KD` multiplier of `[paytables.axman]` (the posted table's are 2 and 5)."""
+
+
 def _check_axman(reader: SectionReader, pays: AxManPays) -> None:
     for key in ("one_king_of_diamonds", "two_kings_of_diamonds"):
-        if getattr(pays, key) < 1:
-            raise reader.error(key, f"a multiplier is at least 1, got {getattr(pays, key)}")
-
-
-def _check_roulette(reader: SectionReader, pays: RoulettePays) -> None:
-    for item in fields(pays):
-        if getattr(pays, item.name).win == 0:
-            raise reader.error(item.name, "a winning bet must pay something, got 0:1")
+        if not 1 <= getattr(pays, key) <= AXMAN_MAX_MULTIPLIER:
+            raise reader.error(key, f"a multiplier is 1..{AXMAN_MAX_MULTIPLIER}, got "
+                                    f"{getattr(pays, key)}")

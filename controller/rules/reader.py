@@ -10,15 +10,21 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from controller.rules.errors import ConfigError
-from controller.rules.money import ForOne, MeterShare, Odds
+from controller.rules.limits import DEFAULT_MAX_ODDS, MAX_RATIO_TERM, MAX_WAGER_CENTS
+from controller.rules.money import ForOne, MeterShare, Odds, format_cents
 
 T = TypeVar("T")
 
 
 class SectionReader:
-    """Typed, checked access to one section: `[paytables.perfect-pairs]` and the like."""
+    """Typed, checked access to one section: `[paytables.perfect-pairs]` and the like.
 
-    def __init__(self, name: str, data: object) -> None:
+    `max_odds` is the highest pay line the section may set (`[paytables] max_odds`): a "to 1"
+    ratio at most `max_odds`:1, a "for 1" line at most `max_odds + 1` for 1.
+    """
+
+    def __init__(self, name: str, data: object, *, max_odds: int = DEFAULT_MAX_ODDS) -> None:
+        self.max_odds = max_odds
         if data is None:
             data = {}
         if not isinstance(data, Mapping):
@@ -56,6 +62,15 @@ class SectionReader:
         if value < minimum or (maximum is not None and value > maximum):
             bound = f"{minimum}..{maximum}" if maximum is not None else f">= {minimum}"
             raise self.error(key, f"must be {bound}, got {value}")
+        return value
+
+    def money(self, key: str, default: int, *, minimum: int = 0,
+              maximum: int = MAX_WAGER_CENTS) -> int:
+        """An amount of cents within [minimum, maximum] (default ceiling: 1,000,000.00)."""
+        value = self.integer(key, default, minimum=minimum)
+        if value > maximum:
+            raise self.error(key, f"must be {minimum}..{maximum} cents (at most "
+                                  f"{format_cents(maximum)}), got {value}")
         return value
 
     def flag(self, key: str, default: bool) -> bool:
@@ -96,14 +111,34 @@ class SectionReader:
         return tuple(value)
 
     def odds(self, key: str, default: Odds) -> Odds:
-        """A "to 1" ratio written `"25:1"` or `"3:2"`."""
-        return self._parsed(key, default, Odds.parse, 'a ratio like "25:1"')
+        """A "to 1" ratio written `"25:1"` or `"3:2"`, paying something, within `max_odds`."""
+        odds = self._parsed(key, default, Odds.parse, 'a ratio like "25:1"')
+        if key in self._data:
+            if odds.win == 0:
+                raise self.error(key, f"a winning line must pay something, got {odds}")
+            if odds.per > MAX_RATIO_TERM:
+                raise self.error(key, f"the second term of a ratio is at most "
+                                      f"{MAX_RATIO_TERM}, got {odds}")
+        if odds.win > self.max_odds * odds.per:  # a default line too: the ceiling is for all
+            raise self.error(key, f"{odds}{self._default_note(key)} is above the ceiling "
+                                  f"{self.max_odds:,}:1 ([paytables] max_odds)")
+        return odds
+
+    def _default_note(self, key: str) -> str:
+        return "" if key in self._data else " (the default)"
 
     def pay(self, key: str, default: ForOne | MeterShare) -> ForOne | MeterShare:
         """A progressive pay written `"500 for 1"` or `"10%"` (of the meter)."""
         def parse(text: str) -> ForOne | MeterShare:
             return MeterShare.parse(text) if "%" in text else ForOne.parse(text)
-        return self._parsed(key, default, parse, 'a pay like "500 for 1" or "10%"')
+        pay = self._parsed(key, default, parse, 'a pay like "500 for 1" or "10%"')
+        if isinstance(pay, ForOne):
+            if pay.times == 0 and key in self._data:
+                raise self.error(key, f"a winning line must pay something, got {pay}")
+            if pay.times > self.max_odds + 1:
+                raise self.error(key, f"{pay}{self._default_note(key)} is above the ceiling "
+                                      f"{self.max_odds + 1:,} for 1 ([paytables] max_odds)")
+        return pay
 
     def _parsed(self, key: str, default: T, parse: Callable[[str], T], expected: str) -> T:
         self._asked.append(key)
@@ -126,7 +161,7 @@ class SectionReader:
     def section(self, key: str) -> SectionReader:
         """A nested table, read as its own section `[name.key]`."""
         self._read.add(key)
-        return SectionReader(f"{self.name}.{key}", self._data.get(key))
+        return SectionReader(f"{self.name}.{key}", self._data.get(key), max_odds=self.max_odds)
 
     def finish(self) -> None:
         """Refuse every key that was never read.

@@ -340,8 +340,9 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
             software recorded as unverified).
 
     Raises:
-        ConfigError: A bad `[devices.*]` section (naming device and key), or a game with no
-            table procedure.
+        ConfigError: A bad `[devices.*]` section (naming device and key), a game with no
+            table procedure, or a table without the device it deals from (`[devices.shoe]`,
+            at roulette `[devices.wheel]`).
         DriverError: A device cannot be built.
     """
     model_factory(table.game.table.game)  # a game with no procedure is refused up front
@@ -350,6 +351,10 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
     if table.game.table.game is Game.ROULETTE and config.wheel is None:
         raise ConfigError("[devices.wheel]: a roulette table needs its wheel's result feed "
                           "(kind = \"serial\" with its url; drivers/WHEEL.md)")
+    if table.game.table.game is not Game.ROULETTE and config.shoe is None:
+        raise ConfigError(f"[devices.shoe]: missing: a {table.game.table.game.value} table "
+                          "deals from a shoe scanner (kind = \"serial\" or \"usb\" with its "
+                          "port; drivers/DEVICES.md)")
     vision = vision_settings_from_mapping(table.document.get("vision"))
     zones = table_zones(table.game.table.game, table.game.table.seats)
     check_positions(vision, zones)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.rules.errors import ConfigError
-from controller.rules.options import GameConfig, game_config_from_mapping
+from controller.rules.options import GameConfig, check_sections, game_config_from_mapping
 
 DEFAULT_TABLE = "default_table.toml"
 
@@ -32,18 +32,34 @@ def parse_table_text(text: str, source: str = "<text>") -> TableFile:
     """Parse TOML text and validate its game sections.
 
     Raises:
-        ConfigError: the text is not TOML, or a game section is wrong (message names the
-            source, the section and the key).
+        ConfigError: the text is not TOML (or nests too deep to read), a top-level section
+            is unknown, or a game section is wrong (message names the source, the section
+            and the key).
     """
+    document = parse_toml(text, source)
     try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{source}: not valid TOML: {err}") from err
-    try:
+        check_sections(document)
         game = game_config_from_mapping(document)
     except ConfigError as err:
         raise ConfigError(f"{source}: {err}") from err
     return TableFile(source, game, document)
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """Parse TOML text, refusing (in one line) text that is not TOML or nests too deep.
+
+    Raises:
+        ConfigError: naming `source` and the reason.
+    """
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{source}: not valid TOML: {err}") from err
+    except RecursionError:
+        # tomllib recurses once per nested array or inline table: thousands of them exhaust
+        # the interpreter's stack before any value is read.
+        raise ConfigError(f"{source}: not valid TOML: arrays or tables nested too deep to "
+                          "read") from None
 
 
 def load_table_file(path: Path | str) -> TableFile:
@@ -56,6 +72,9 @@ def load_table_file(path: Path | str) -> TableFile:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as err:
         raise ConfigError(f"{path}: cannot read the table file: {err.strerror}") from err
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path}: cannot read the table file: not UTF-8 text (byte "
+                          f"{err.start})") from err
     return parse_table_text(text, str(path))
 
 

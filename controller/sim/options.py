@@ -9,21 +9,27 @@ is refused with a `ConfigError` naming the option.
 from __future__ import annotations
 
 import argparse
+import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from controller.rules.axman import AXMAN_DECK_COUNTS
-from controller.rules.cards import ALLOWED_DECK_COUNTS, Card, CardError, Rank
+from controller.rules.baccarat import BaccaratBet
+from controller.rules.cards import ALLOWED_DECK_COUNTS, Card, Rank
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
-from controller.rules.meter import ProgressiveSettings
-from controller.rules.options import GameConfig, check_consistency
+from controller.rules.limits import MAX_WAGER_CENTS, SIGN_MAX_CENTS
+from controller.rules.meter import ProgressiveSettings, check_progressive
+from controller.rules.options import SIDE_BETS_BY_GAME, GameConfig, check_consistency
 from controller.rules.roulette import RouletteBet, Wheel, spots
 from controller.rules.strategy import BasicStrategyPolicy, PlayerPolicy, StandPolicy
 from controller.service.tableconfig import load_default_table
 from controller.sim import table_view
+from drivers.emulated import shoe_file
 
 DEFAULT_ROUNDS = 100
+MAX_ROUNDS = 10_000_000
+"""The most rounds (or spins) one run deals: about a day at full speed."""
 
 
 MAX_PACE = 10.0
@@ -68,28 +74,35 @@ class Options:
     """Roulette: a recorded byte stream of a real wheel, read through the real driver."""
     stations: int = 0
     """Community: the player stations the bots sit at (`--stations`)."""
+    stop: threading.Event = field(default_factory=threading.Event)
+    """Set (by Ctrl-C) to stop after the round in play: the journal closes cleanly."""
 
 
 def parse_bets(text: str) -> dict[str, int]:
     """`main=1000,blazing7s=500` -> {"main": 1000, "blazing7s": 500}.
 
     Raises:
-        ConfigError: a part is not NAME=CENTS.
+        ConfigError: a part is not NAME=CENTS, names a wager twice, or an amount is not
+            1..MAX_WAGER_CENTS.
     """
     bets: dict[str, int] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
-        name, eq, value = part.partition("=")
-        if not eq or not value.strip().isdigit():
+        name, eq, value = (item.strip() for item in part.partition("="))
+        if not eq or not value.isascii() or not value.isdigit():
             raise ConfigError(f"--bets: {part!r} is not NAME=CENTS")
-        bets[name.strip()] = int(value)
+        if name in bets:
+            raise ConfigError(f"--bets: {name} is named twice")
+        if not 1 <= int(value) <= MAX_WAGER_CENTS:
+            raise ConfigError(f"--bets: {name}={value}: a wager is 1..{MAX_WAGER_CENTS} cents")
+        bets[name] = int(value)
     return bets
 
 
 def read_shoe_file(path: Path) -> list[str]:
-    """The cards of a scripted shoe, one code a line (blank lines and # comments skipped).
+    """The cards of a scripted shoe (the shoe file format of `drivers.emulated.shoe_file`).
 
     Raises:
-        ConfigError: unreadable file or a line that is no card (naming the line).
+        ConfigError: unreadable file, no card, or a token that is no card (naming the line).
     """
     return [card for _, card in read_shoe_lines(path)]
 
@@ -98,24 +111,13 @@ def read_shoe_lines(path: Path) -> list[tuple[int, str]]:
     """(line number, card code) of each card of a scripted shoe file.
 
     Raises:
-        ConfigError: unreadable file, or a line that is no card (naming file, line, text).
+        ConfigError: `--shoe-file FILE ...`: unreadable file, no card, or a token that is no
+            card (naming file, line, token).
     """
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        raise ConfigError(f"--shoe-file {path}: {why}") from exc
-    cards = []
-    for number, line in enumerate(lines, 1):
-        text = line.split("#", 1)[0].strip()
-        if not text:
-            continue
-        try:
-            cards.append((number, str(Card.parse(text))))
-        except CardError as exc:
-            raise ConfigError(f"--shoe-file {path} line {number}: {text!r} is not a card "
-                              f"({exc})") from exc
-    return cards
+        return [(card.line, card.code) for card in shoe_file.shoe_file_cards(path)]
+    except shoe_file.ShoeFileError as exc:
+        raise ConfigError(f"--shoe-file {exc}") from exc
 
 
 def check_shoe_cards(path: Path, cards: list[tuple[int, str]], decks: int,
@@ -166,10 +168,16 @@ def build_options(args: argparse.Namespace) -> Options:
 
 
 def _checked_decks(args: argparse.Namespace, game: Game, default_decks: int) -> int:
-    """Refuse seats, decks, pace or a camera the simulated table cannot have; the decks."""
+    """Refuse seats, rounds, decks, pace or a camera the simulated table cannot have; the decks."""
     if not 1 <= args.seats <= 9:
         raise ConfigError(f"--seats: 1..9, got {args.seats}")
-    decks: int = args.decks or (8 if game is Game.BACCARAT else default_decks)
+    if not 1 <= args.rounds <= MAX_ROUNDS:
+        raise ConfigError(f"--rounds: 1..{MAX_ROUNDS}, got {args.rounds}")
+    if args.meter_start is not None and not 0 <= args.meter_start <= SIGN_MAX_CENTS:
+        raise ConfigError(f"--meter-start: 0..{SIGN_MAX_CENTS} cents (the sign shows at most "
+                          f"{SIGN_MAX_CENTS} cents), got {args.meter_start}")
+    decks: int = args.decks if args.decks is not None else (
+        8 if game is Game.BACCARAT else default_decks)
     if decks not in ALLOWED_DECK_COUNTS:
         raise ConfigError(f"--decks: a shoe holds 1, 2, 4, 5, 6 or 8 decks, not {decks}")
     if args.camera and args.in_process:
@@ -190,7 +198,8 @@ def _game_config(base: GameConfig, args: argparse.Namespace, game: Game, decks: 
         side_bets = tuple(b for b in side_bets if b in wanted)
     table = replace(base.table, game=game, decks=decks, side_bets=side_bets,
                     seats=max(base.table.seats, args.seats))
-    config = replace(base, table=table, progressive=_progressive(base.progressive, args))
+    config = replace(base, table=table, progressive=_progressive(base.progressive, args,
+                                                                  base.paytables.blazing7s.wager))
     check_consistency(config)  # e.g. no Match the Dealer pay table for this deck count
     return config
 
@@ -202,17 +211,41 @@ def _scripted_shoe(path: Path, decks: int, game: Game) -> list[str]:
     return [card for _, card in lines]
 
 
-def _progressive(base: ProgressiveSettings, args: argparse.Namespace) -> ProgressiveSettings:
+def _progressive(base: ProgressiveSettings, args: argparse.Namespace,
+                 wager: int) -> ProgressiveSettings:
+    """The meter's parameters with `--meter-reset` and `--meter-increment` in force.
+
+    Raises:
+        ConfigError: an amount the sign cannot show, an increment below a cent or above the
+            fixed wager, or a reset above the configured limit, naming the option.
+    """
     settings = replace(base, reset=base.reset if args.meter_reset is None else args.meter_reset,
                        increment=base.increment if args.meter_increment is None
                        else args.meter_increment)
-    if settings.limit and settings.limit < settings.reset:
-        raise ConfigError("--meter-reset: above the configured limit")
+    check_progressive(settings, "--meter-")
+    if settings.increment > wager:
+        raise ConfigError(f"--meter-increment: {settings.increment} cents is above the "
+                          f"Blazing 7's fixed wager {wager} it comes from")
     return settings
 
 
 def _offered_bets(bets: dict[str, int], config: GameConfig) -> tuple[dict[str, int], list[str]]:
+    """The wagers the bots make, and a note for each the table does not offer.
+
+    A name that is no wager of the game is refused; a wager of the game this table does
+    not offer (AxMan at 4 decks) is left out with a note.
+
+    Raises:
+        ConfigError: an unknown wager, naming it and the known ones; no main wager; a main
+            wager outside the table limits; a Blazing 7's wager other than its fixed one.
+    """
     game = config.table.game
+    known = ([b.value for b in BaccaratBet] if game is Game.BACCARAT
+             else ["main", *SIDE_BETS_BY_GAME[game]])
+    for name in bets:
+        if name not in known:
+            raise ConfigError(f"--bets: {name!r} is no {game.value} wager (wagers: "
+                              f"{', '.join(known)})")
     if game is Game.BACCARAT:
         return bets, []
     offered = set(config.table.side_bets) | {"main"}
@@ -221,6 +254,10 @@ def _offered_bets(bets: dict[str, int], config: GameConfig) -> tuple[dict[str, i
              for name in bets if name not in offered]
     if "main" not in kept:
         raise ConfigError("--bets: a main wager (main=CENTS) is needed")
+    table = config.table
+    if not table.min_wager <= kept["main"] <= table.max_wager:
+        raise ConfigError(f"--bets: main={kept['main']} is outside the table limits "
+                          f"{table.min_wager}..{table.max_wager} cents")
     if "blazing7s" in kept and kept["blazing7s"] != config.paytables.blazing7s.wager:
         raise ConfigError(f"--bets: blazing7s is a fixed {config.paytables.blazing7s.wager}")
     return kept, notes
@@ -291,8 +328,8 @@ def _roulette_options(base: GameConfig, args: argparse.Namespace) -> Options:
         raise ConfigError(f"--pace: 0..{MAX_PACE} seconds a step, got {args.pace}")
     spins = args.spins if args.spins is not None else (0 if args.wheel_replay else
                                                        DEFAULT_ROUNDS)
-    if spins < 0 or (spins == 0 and args.wheel_replay is None):
-        raise ConfigError(f"--spins: at least 1, got {spins}")
+    if spins < 0 or (spins == 0 and args.wheel_replay is None) or spins > MAX_ROUNDS:
+        raise ConfigError(f"--spins: 1..{MAX_ROUNDS}, got {spins}")
     replay = args.wheel_replay
     if replay is not None and not replay.is_file():
         raise ConfigError(f"--wheel-replay {replay}: no such file")

@@ -45,6 +45,10 @@ def _line(record: dict[str, Any]) -> str:
 
 
 
+EXIT_INTERRUPTED = 130
+"""Ctrl-C (SIGINT): 128 + 2, as a shell reports a process its signal stopped."""
+
+
 def run(options: Options) -> int:
     """Deal the planned rounds (on the emulated devices, or in-process); the exit status.
 
@@ -130,11 +134,19 @@ def _run(options: Options, runtime: TableRuntime, sim: _Runner, loop: EventLoop,
             elif view is None:
                 out.write(_line(record) + "\n")
             out.flush()
-        sim.void_unfinished()
+            if options.stop.is_set():
+                break
+        else:
+            sim.void_unfinished()
     finally:
         if view is not None:
             view.close()
     camera = _camera_summary(app)
+    if options.stop.is_set():  # Ctrl-C: the round settled, the journal closes, one line
+        _close(runtime, app, "simulation interrupted")
+        sys.stderr.write(f"shoectl simulate: interrupted after {tally.rounds} rounds; the "
+                         "journal is closed\n")
+        return EXIT_INTERRUPTED
     _close(runtime, app)
     elapsed = max(time.monotonic() - started, 1e-9)
     meters = runtime.model.progressive.meters
@@ -147,12 +159,13 @@ def _run(options: Options, runtime: TableRuntime, sim: _Runner, loop: EventLoop,
     return 0 if sim.faults == 0 else 1
 
 
-def _close(runtime: TableRuntime, app: TableApp | None) -> None:
+def _close(runtime: TableRuntime, app: TableApp | None,
+           reason: str = "simulation finished") -> None:
     """Record the power-off and close the journal (and the devices, on the device path)."""
     if app is not None:
-        app.close("simulation finished")
+        app.close(reason)
     else:
-        runtime.shutdown("simulation finished")
+        runtime.shutdown(reason)
         runtime.journal.close()
 
 

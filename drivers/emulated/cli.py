@@ -36,13 +36,63 @@ from drivers.emulated import wheel_cli
 from drivers.emulated.board import FIRMWARE_VERSION, BoardEmulator
 from drivers.emulated.layout import LAMPS, LayoutEmulator
 from drivers.emulated.shoe import ShoeEmulator
-from drivers.emulated.shoe_model import ShoeContents, ShoeModelError, ShoePlan
+from drivers.emulated.shoe_file import ShoeFileError, shoe_file_cards
+from drivers.emulated.shoe_model import (
+    PENETRATION_PERCENT,
+    ShoeContents,
+    ShoeModelError,
+    ShoePlan,
+)
 from drivers.emulated.sign import SignEmulator
 from drivers.errors import DeviceConfigError
 from firmware_bridge import DeviceIdentity, KeyFileError, PairingKey, read_key_file, write_key_file
 
 _LOG = logging.getLogger(__name__)
 Command = Callable[[list[str]], str]
+MAX_DEAL_EVERY = 60.0
+MAX_FIRMWARE_LENGTH = 32
+"""The protocol's `identify_response.firmware_version` holds at most 32 printable ASCII."""
+
+
+class EmulateUsageError(ValueError):
+    """An option of `shoectl emulate` out of range or naming no usable path (exit 2)."""
+
+
+def check_arguments(args: argparse.Namespace) -> None:
+    """Refuse, before any file or port is made, an option the emulator cannot take.
+
+    Sets `args.penetration` to the whole percent it names.
+
+    Raises:
+        EmulateUsageError: naming the option and the range it takes.
+    """
+    if args.link_dir is not None and not args.link_dir.is_dir():
+        raise EmulateUsageError(f"--link-dir {args.link_dir}: no such directory")
+    if args.name is not None and (not args.name or "/" in args.name or args.name in (".", "..")):
+        raise EmulateUsageError(f"--name {args.name!r}: a file name, without '/'")
+    firmware = args.firmware
+    if not 1 <= len(firmware) <= MAX_FIRMWARE_LENGTH or not all(
+            " " <= char <= "~" for char in firmware):
+        raise EmulateUsageError(f"--firmware: 1..{MAX_FIRMWARE_LENGTH} printable ASCII "
+                                f"characters, got {firmware!r}")
+    if args.deal_every is not None and not 0 < args.deal_every <= MAX_DEAL_EVERY:
+        raise EmulateUsageError(f"--deal-every: 0 < SECONDS <= {MAX_DEAL_EVERY:g}, got "
+                                f"{args.deal_every}")
+    args.penetration = _percent(args.penetration)
+
+
+def _percent(text: str) -> int:
+    """`--penetration`'s whole percent, 10..95 (a fraction such as 0.75 is refused)."""
+    low, high = PENETRATION_PERCENT
+    try:
+        value = int(text)
+    except ValueError:
+        raise EmulateUsageError(f"--penetration: a whole percent {low}..{high} (75 for three "
+                                f"quarters of the shoe), got {text!r}") from None
+    if not low <= value <= high:
+        raise EmulateUsageError(f"--penetration: a whole percent {low}..{high} of the shoe "
+                                f"dealt before the cut card, got {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,15 +115,20 @@ def build_parser() -> argparse.ArgumentParser:
     keys.add_argument("--no-key", action="store_true",
                       help="a board without a pairing key (the host needs auth = \"none\")")
     shoe = parser.add_argument_group("shoe")
-    shoe.add_argument("--decks", type=int, default=6)
+    shoe.add_argument("--decks", type=int, default=6, help="decks in the shoe (1..8)")
     shoe.add_argument("--deck", choices=("standard", "spanish"), default="standard")
     shoe.add_argument("--seed", type=int, default=None)
-    shoe.add_argument("--penetration", type=float, default=0.75)
-    shoe.add_argument("--cut-card-from-end", type=int, default=None)
+    shoe.add_argument("--penetration", default="75", metavar="PERCENT",
+                      help="percent of the shoe dealt before the cut card (10..95, default 75; "
+                           "the unit of [table] penetration)")
+    shoe.add_argument("--cut-card-from-end", type=int, default=None, metavar="CARDS",
+                      help="cards behind the cut card (instead of --penetration)")
     shoe.add_argument("--shoe-file", type=Path, default=None,
-                      help="exactly these cards (whitespace-separated codes), no cut card")
+                      help="exactly these cards, no cut card (the shoe file format of "
+                           "drivers/DEVICES.md: codes separated by whitespace, # comments)")
     shoe.add_argument("--deal-every", type=float, default=None, metavar="SECONDS",
-                      help="draw a card every SECONDS by itself")
+                      help=f"draw a card every SECONDS by itself (0 < SECONDS <= "
+                           f"{MAX_DEAL_EVERY:g})")
     wheel_cli.add_arguments(parser)
     return parser
 
@@ -81,6 +136,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     """Run the emulator until stopped."""
     args = build_parser().parse_args(argv)
+    try:
+        check_arguments(args)
+    except EmulateUsageError as exc:
+        sys.stderr.write(f"shoectl emulate: {exc}\n")
+        return 2
     logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if args.board == "wheel":
@@ -90,7 +150,10 @@ def main(argv: list[str]) -> int:
     try:
         names = ChannelNames.from_table_file(args.config) if args.config else ChannelNames()
         emulator = _build(args)
-    except (ShoeModelError, OSError, DeviceConfigError, KeyFileError) as exc:
+    except OSError as exc:
+        sys.stderr.write(f"shoectl emulate: {exc.filename}: {exc.strerror or exc}\n")
+        return 2
+    except (ShoeModelError, DeviceConfigError, KeyFileError) as exc:
         sys.stderr.write(f"shoectl emulate: {exc}\n")
         return 2
     stop = threading.Event()
@@ -109,6 +172,7 @@ def main(argv: list[str]) -> int:
 
 
 def _build(args: argparse.Namespace) -> BoardEmulator:
+    contents = _contents(args) if args.board == "shoe" else None  # refused before any file
     link_dir = args.link_dir or Path(tempfile.mkdtemp(prefix="shoectl-emulate-"))
     name = args.name or args.board
     identity = DeviceIdentity(args.firmware,
@@ -120,7 +184,8 @@ def _build(args: argparse.Namespace) -> BoardEmulator:
         return LayoutEmulator(**options)
     if args.board == "sign":
         return SignEmulator(**options)
-    return ShoeEmulator(_contents(args), **options)
+    assert contents is not None
+    return ShoeEmulator(contents, **options)
 
 
 def _pairing(path: Path) -> PairingKey:
@@ -134,7 +199,10 @@ def _pairing(path: Path) -> PairingKey:
 
 def _contents(args: argparse.Namespace) -> ShoeContents:
     if args.shoe_file is not None:
-        return ShoeContents.scripted(args.shoe_file.read_text(encoding="utf-8").split())
+        try:
+            return ShoeContents.scripted(card.code for card in shoe_file_cards(args.shoe_file))
+        except ShoeFileError as exc:
+            raise ShoeFileError(f"--shoe-file {exc}") from exc
     return ShoeContents.shuffled(ShoePlan(args.decks, args.deck, args.seed, args.penetration,
                                           args.cut_card_from_end))
 
@@ -230,9 +298,16 @@ class ChannelNames:
         """
         try:
             document = tomllib.loads(path.read_text(encoding="utf-8"))
+        except UnicodeDecodeError as exc:
+            raise DeviceConfigError("layout", "config",
+                                    f"{path}: not UTF-8 text (byte {exc.start})") from None
         except tomllib.TOMLDecodeError as exc:
             raise DeviceConfigError("layout", "config", f"{path}: not TOML ({exc})") from None
-        raw = document.get("devices", {}).get("layout")
+        except RecursionError:
+            raise DeviceConfigError("layout", "config", f"{path}: not TOML (arrays or tables "
+                                    "nested too deep to read)") from None
+        devices = document.get("devices")
+        raw = devices.get("layout") if isinstance(devices, dict) else None
         if not isinstance(raw, dict):
             raise DeviceConfigError("layout", "config", f"{path} has no [devices.layout]")
         layout = parse_device("layout", raw, allow_emulated=True)

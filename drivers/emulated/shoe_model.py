@@ -20,6 +20,9 @@ SPANISH_RANKS: Final = "A23456789JQK"
 SUITS: Final = "SHDC"
 CUT_CARD: Final = "CUT"
 """The marker the shoe yields when the cut card comes out."""
+PENETRATION_PERCENT: Final = (10, 95)
+"""The cut card's place, as the percent of the shoe dealt before it (as `[table]` says)."""
+MAX_DECKS: Final = 8
 
 
 class ShoeModelError(ValueError):
@@ -56,14 +59,14 @@ class ShoePlan:
         decks: Number of decks.
         deck: `standard` or `spanish`.
         seed: Shuffle seed; None draws one from the operating system.
-        penetration: Fraction of the shoe dealt before the cut card.
+        penetration: Percent of the shoe dealt before the cut card (10..95).
         cut_card_from_end: Cards behind the cut card (overrides `penetration`).
     """
 
     decks: int = 6
     deck: str = "standard"
     seed: int | None = None
-    penetration: float = 0.75
+    penetration: int = 75
     cut_card_from_end: int | None = None
 
 
@@ -83,14 +86,18 @@ class ShoeContents:
     @classmethod
     def shuffled(cls, plan: ShoePlan) -> ShoeContents:
         """A freshly shuffled shoe following `plan`."""
-        if plan.decks < 1:
-            raise ShoeModelError(f"decks: {plan.decks} is not a positive number")
+        if not 1 <= plan.decks <= MAX_DECKS:
+            raise ShoeModelError(f"decks: a shoe holds 1..{MAX_DECKS} decks, not {plan.decks}")
+        low, high = PENETRATION_PERCENT
+        if not low <= plan.penetration <= high:
+            raise ShoeModelError(f"penetration: {low}..{high} percent of the shoe dealt before "
+                                 f"the cut card, got {plan.penetration}")
         seed = plan.seed if plan.seed is not None else secrets.randbits(32)
         cards = deck(plan.deck) * plan.decks
         random.Random(seed).shuffle(cards)
         behind = plan.cut_card_from_end
         if behind is None:
-            behind = len(cards) - round(len(cards) * plan.penetration)
+            behind = len(cards) - round(len(cards) * plan.penetration / 100)
         if not 0 < behind < len(cards):
             raise ShoeModelError(f"cut card: {behind} cards behind it does not fit "
                                  f"a {len(cards)}-card shoe")

@@ -165,9 +165,12 @@ def test_emulated_kind_with_the_flag_is_listed_as_emulated():
 def test_emulated_shoe_checks_its_keys():
     message = refused('[devices.shoe]\nkind = "emulated"\ndecks = 3\n', allow_emulated=True)
     assert message == "[devices.shoe] decks: 3 is not one of 1, 2, 4, 5, 6, 8"
-    message = refused('[devices.shoe]\nkind = "emulated"\npenetration = 1.5\n',
+    message = refused('[devices.shoe]\nkind = "emulated"\npenetration = 0.75\n',
                       allow_emulated=True)
-    assert message == "[devices.shoe] penetration: 1.5 is not between 0 and 1"
+    assert message == "[devices.shoe] penetration: expected an integer, got float"
+    message = refused('[devices.shoe]\nkind = "emulated"\npenetration = 100\n',
+                      allow_emulated=True)
+    assert message == "[devices.shoe] penetration: 100 is out of range 10..95"
 
 
 def test_script_file_is_read(tmp_path):
@@ -181,7 +184,8 @@ def test_script_file_is_read(tmp_path):
 
 
 def test_unreadable_script_file_names_the_key(tmp_path):
-    with pytest.raises(DeviceConfigError, match=r"^\[devices.shoe\] script_file: cannot read"):
+    with pytest.raises(DeviceConfigError,
+                       match=r"^\[devices.shoe\] script_file: .*none: cannot read"):
         parse_device("shoe", {"kind": "emulated", "script_file": str(tmp_path / "none")},
                      allow_emulated=True)
 

@@ -37,7 +37,7 @@ def test_a_shuffled_shoe_holds_every_card_of_its_decks_and_one_cut_card():
 
 
 def test_the_cut_card_sits_at_the_penetration():
-    items = drain(ShoeContents.shuffled(ShoePlan(decks=6, seed=1, penetration=0.75)))
+    items = drain(ShoeContents.shuffled(ShoePlan(decks=6, seed=1, penetration=75)))
     assert items.index(CUT_CARD) == 234  # 75% of 312 cards come out before it
 
 

@@ -98,7 +98,7 @@ def blackjack_cases(draw: st.DrawFn, games: tuple[str, ...] = ("blackjack", "spa
     seats = tuple(draw(seat_bets(n, offered)) for n in sorted(numbers))
     meter = draw(st.sampled_from((1_000_000, 1_234_567, 999, 5_000_001)))
     reset = draw(st.sampled_from((1_000_000, 250_003)))
-    increment = draw(st.sampled_from((100, 37, 0)))
+    increment = draw(st.sampled_from((100, 37, 1)))
     cards = draw(stacked_shoes(decks, game == "spanish21", max_cards))
     return BlackjackCase(game, decks, draw(st.booleans()), seats, meter, reset, increment,
                          tuple(cards))

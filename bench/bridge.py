@@ -10,7 +10,8 @@ version 1 fell to and prints, for each, how many were tried, caught and accepted
 runs the emulated rig through 5 seeds of 20 fault orders a second (cables pulled, state
 requests unanswered, frames lost and damaged, forged frames, boards restarted) and prints
 the fault holds each caused (a hold is a `DeviceFault`: the table stopped for the
-supervisor).
+supervisor). `link-down` times an emulated sign gone silent until its driver reports the
+link down (R15: under one second, with the protocol's 750 ms timeout).
 
 Sections are registered with `@section(name)`: a function taking the parsed `Options` and
 returning `Row`s. A new measurement (e.g. end-to-end latency over a pty) is one more
@@ -304,6 +305,64 @@ def latency_rows(options: Options) -> list[LatencyRow]:
             "p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]}
     return [LatencyRow(f"card_out written -> CardDrawn {name} ({cards})", seconds, wire_len)
             for name, seconds in pick.items()]
+
+
+def silent_sign_detections(tries: int) -> list[float]:
+    """Seconds from an emulated sign going silent to the driver's LinkDown, per try.
+
+    The figure R15's "under one second" is about; `hil_tests/test_sign.py` checks only
+    what load cannot change (never before the timeout less one heartbeat).
+    """
+    from drivers.events import LinkDown, LinkUp
+    from drivers.registry import BuildOptions, build_devices
+
+    events: list[object] = []
+    changed = threading.Condition()
+
+    def sink(event: object) -> None:
+        with changed:
+            events.append(event)
+            changed.notify_all()
+
+    options = BuildOptions()
+    devices = build_devices({"sign": {"kind": "emulated", "timeout_ms": 750}}, sink,
+                            allow_emulated=True, options=options)
+    devices.start()
+    emulator, found = devices.emulators["sign"], []
+    try:
+        for _ in range(tries):
+            mark = len(events)
+            silent_since = options.scheduler.now()
+            emulator.go_silent()
+            down = wait_for(events, changed, LinkDown, mark)
+            found.append(down.at - silent_since)
+            emulator.answer_again()
+            wait_for(events, changed, LinkUp, len(events))
+    finally:
+        devices.close()
+    return found
+
+
+def wait_for(events: list[object], changed: threading.Condition, kind: type,
+             mark: int) -> Any:
+    """The first event of `kind` after `mark` (waiting at most 30 s for it)."""
+    def seen() -> list[object]:
+        return [event for event in events[mark:] if isinstance(event, kind)]
+
+    with changed:
+        if not changed.wait_for(lambda: bool(seen()), 30.0):
+            raise RuntimeError(f"no {kind.__name__} within 30 s")
+    return seen()[0]
+
+
+@section("link-down")
+def link_down_rows(options: Options) -> list[LatencyRow]:
+    tries = max(5, int(options.seconds * 20))
+    found = sorted(silent_sign_detections(tries))
+    wire_len = len(encode_frame(sample_frames()["card_out (counted event)"]))
+    return [LatencyRow(f"sign silent -> LinkDown {name} ({tries})", seconds, wire_len)
+            for name, seconds in (("min", found[0]), ("p50", found[len(found) // 2]),
+                                  ("max", found[-1]))]
 
 
 # ---------------------------------------------------------------- attacks and faults

@@ -24,6 +24,10 @@ from firmware_bridge import LinkTiming
 
 E = TypeVar("E")
 
+WAIT_S: Final = 30.0
+"""How long a test waits for what a device reports: an upper bound for a loaded two-core
+machine, never a speed a test relies on (a wait returns as soon as the fact holds)."""
+
 
 class EventLog:
     """Every event the rig's devices reported, with waiting that never sleeps blindly."""
@@ -140,7 +144,7 @@ class Rig:
             _heal(emulator)
             device = getattr(self.devices, name)
             # Every change of `link_up` comes with a LinkUp/LinkDown event, which wakes this.
-            if not self.events.wait_for(lambda events, d=device: d.link_up, 5.0):
+            if not self.events.wait_for(lambda events, d=device: d.link_up, WAIT_S):
                 raise RuntimeError(f"{name}: link not up after healing the emulator")
         for device in self.devices.all():
             if not device.link_up:
@@ -149,7 +153,7 @@ class Rig:
         if isinstance(shoe, ShoeEmulator):
             mark = self.events.mark()
             shoe.load(ShoeContents.shuffled(ShoePlan(decks=6, seed=1)))
-            self.events.wait_for_event(ShoeLoaded, 5.0, mark)
+            self.events.wait_for_event(ShoeLoaded, WAIT_S, mark)
 
     def close(self) -> None:
         """Close every device and emulator."""

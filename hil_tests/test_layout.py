@@ -4,6 +4,7 @@ import pytest
 
 from drivers.events import BetSensorChanged, ButtonPressed, KeySwitchTurned, LinkDown, LinkUp
 from drivers.interfaces import LampMode
+from hil_tests.rig import WAIT_S
 
 
 @pytest.mark.needs("layout", "emulated")
@@ -47,14 +48,14 @@ def test_board_goes_failsafe_when_unplugged_and_is_restored_on_replug(table):
     assert emulator.wait_until(lambda: emulator.lamp(2) == "on")
     mark = table.events.mark()
     emulator.unplug()
-    table.events.wait_for_event(LinkDown, 5.0, mark)
+    table.events.wait_for_event(LinkDown, WAIT_S, mark)
     assert emulator.wait_until(lambda: emulator.failsafe)
     assert emulator.shown(2) == "off"  # failsafe pattern: only the fault lamp, blinking
     assert emulator.shown(0) == "blink_fast"
     emulator.place_chip(0)  # a chip placed while the cable is out is still reported
     emulator.replug()
-    table.events.wait_for_event(LinkUp, 5.0, mark)
-    table.events.wait_for_event(BetSensorChanged, 5.0, mark)
+    table.events.wait_for_event(LinkUp, WAIT_S, mark)
+    table.events.wait_for_event(BetSensorChanged, WAIT_S, mark)
     assert emulator.pattern == "none"
     assert emulator.shown(2) == "on"
     assert emulator.wait_until(lambda: not emulator.failsafe)  # released after reconciling

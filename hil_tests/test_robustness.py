@@ -5,6 +5,7 @@ import pytest
 from drivers.emulated.shoe_model import ShoeContents, deck
 from drivers.events import CardDrawn, DeviceFault, LinkDown, ShoeLoaded
 from firmware_bridge.framing import Frame, FrameKind, encode_frame
+from hil_tests.rig import WAIT_S
 
 GARBAGE = [
     b"\x00" * 50,  # empty frames
@@ -22,7 +23,7 @@ def test_garbage_and_truncated_frames_never_crash_or_wedge_the_shoe_driver(table
     emulator, shoe = table.emulator("shoe"), table.shoe
     mark = table.events.mark()
     emulator.load(ShoeContents.scripted(deck()[:30]))
-    table.events.wait_for_event(ShoeLoaded, 5.0, mark)
+    table.events.wait_for_event(ShoeLoaded, WAIT_S, mark)
     errors_before = sum(shoe.connection.stats().decoder.errors.values())
     for index, junk in enumerate(GARBAGE * 3):
         emulator.send_garbage(junk)

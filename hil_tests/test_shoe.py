@@ -9,6 +9,7 @@ from drivers.errors import HandshakeError
 from drivers.events import CardDrawn, LinkDown, LinkUp, ShoeFault, ShoeFaultKind, ShoeLoaded
 from drivers.shoe import BridgeShoe
 from firmware_bridge import DeviceIdentity
+from hil_tests.rig import WAIT_S
 
 TEN_THOUSAND = 10_000
 
@@ -17,7 +18,7 @@ def load(table, codes):
     emulator = table.emulator("shoe")
     mark = table.events.mark()
     emulator.load(ShoeContents.scripted(codes))
-    table.events.wait_for_event(ShoeLoaded, 5.0, mark)
+    table.events.wait_for_event(ShoeLoaded, WAIT_S, mark)
     return emulator, table.events.mark()
 
 
@@ -62,10 +63,10 @@ def test_unplug_and_replug_mid_shoe_loses_nothing(table):
     deal(emulator, 15)
     wait_for_cards(table, mark, 15, 5.0)
     emulator.unplug()
-    table.events.wait_for_event(LinkDown, 5.0, mark)
+    table.events.wait_for_event(LinkDown, WAIT_S, mark)
     deal(emulator, 10)  # the dealer keeps dealing while the cable is out
     emulator.replug()
-    table.events.wait_for_event(LinkUp, 5.0, mark)
+    table.events.wait_for_event(LinkUp, WAIT_S, mark)
     deal(emulator, 15)
     drawn = wait_for_cards(table, mark, 40, 10.0)
     assert [card.count for card in drawn] == list(range(1, 41))
@@ -99,7 +100,7 @@ def test_read_faults_and_shoe_conditions_are_reported(table):
     emulator.open_lid()
     emulator.close_lid()
     emulator.draw()
-    table.events.wait_for_event(ShoeFault, 5.0, mark,
+    table.events.wait_for_event(ShoeFault, WAIT_S, mark,
                                 where=lambda e: e.kind is ShoeFaultKind.SHOE_EMPTY)
     events = [e for e in table.events.since(mark) if isinstance(e, CardDrawn | ShoeFault)]
     summary = [(type(e).__name__, getattr(e, "kind", getattr(e, "code", None)), e.count)
@@ -123,7 +124,7 @@ def test_cut_card_is_reported_where_it_sits(table):
     emulator, mark = load(table, [])
     emulator.load(ShoeContents(["AS", "KH", CUT_CARD, "7D"]))
     deal(emulator, 4)
-    cut = table.events.wait_for_event(ShoeFault, 5.0, mark,
+    cut = table.events.wait_for_event(ShoeFault, WAIT_S, mark,
                                       where=lambda e: e.kind is ShoeFaultKind.CUT_CARD)
     assert cut.count == 2
     drawn = wait_for_cards(table, mark, 3, 5.0)

@@ -9,6 +9,7 @@ from drivers.events import CardDrawn, LinkDown, LinkUp, ShoeLoaded
 from drivers.registry import EMULATED_USB_IDS, Devices, build_devices
 from drivers.usb import UsbTransport
 from firmware_bridge import PortInUseError
+from hil_tests.rig import WAIT_S
 
 USB_SHOE = {"shoe": {"kind": "emulated", "transport": "usb", "script": deck()[:30]}}
 
@@ -29,15 +30,15 @@ def test_usb_shoe_deals_survives_unplug_and_loses_nothing(table, usb_rig):
     assert shoe.connection.url == "usb:1209:5353/EMU-SHOE-1"
     mark = table.events.mark()
     emulator.load()
-    table.events.wait_for_event(ShoeLoaded, 5.0, mark)
+    table.events.wait_for_event(ShoeLoaded, WAIT_S, mark)
     for _ in range(10):
         emulator.draw()
     emulator.usb.unplug()
-    table.events.wait_for_event(LinkDown, 5.0, mark)
+    table.events.wait_for_event(LinkDown, WAIT_S, mark)
     for _ in range(10):
         emulator.draw()
     emulator.usb.replug()
-    table.events.wait_for_event(LinkUp, 5.0, mark)
+    table.events.wait_for_event(LinkUp, WAIT_S, mark)
     for _ in range(10):
         emulator.draw()
     table.events.wait_for(lambda events: sum(isinstance(e, CardDrawn) for e in events) >= 30,

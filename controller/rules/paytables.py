@@ -110,7 +110,10 @@ def _mtd(*rows: tuple[int, int, int]) -> tuple[tuple[int, MatchPays], ...]:
 
 
 BLACKJACK_MATCH_DEFAULT: Final = _mtd((8, 3, 14), (6, 4, 11), (5, 3, 15), (4, 4, 12), (2, 4, 19))
-SPANISH21_MATCH_DEFAULT: Final = _mtd((8, 3, 12), (6, 4, 9))
+# The seed's Spanish 21 table (3:1 and 12:1 per match: 6, 24 and 15 to 1 for two) names no
+# deck count, so it is posted at every one.
+SPANISH21_MATCH_DEFAULT: Final = _mtd(*((decks, 3, 12) for decks in sorted(ALLOWED_DECK_COUNTS,
+                                                                          reverse=True)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ or its key is missing (nothing is added to it); 1: a device cannot start.
 import hashlib
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,7 @@ from controller.cli import run_command
 from controller.journal.store import JournalStore
 from controller.procedure.effects import Journal
 from controller.service.tableconfig import default_table_text
+from drivers.emulated.board import BoardEmulator
 from drivers.registry import Devices
 
 DEVICES = """
@@ -107,21 +109,74 @@ def tampered_manifest(tmp_path: Path) -> Path:
     return manifest
 
 
+class LinkWatch:
+    """What the boards behind the table heard from the host, and when the software was checked.
+
+    Every emulated board counts the frames the host sends it (`BoardEmulator.inbound`); the
+    production software check (`integrity.authenticate_at_start`, called by the service's
+    hosting) is wrapped to note those counts the moment it runs. Neither is a production
+    seam: the order is read off the bytes on the ptys.
+    """
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.boards: list[BoardEmulator] = []
+        self.at_check: dict[str, int] | None = None
+        real_start, real_check = BoardEmulator.start, integrity.authenticate_at_start
+
+        def start(board: BoardEmulator) -> BoardEmulator:
+            self.boards.append(board)
+            return real_start(board)
+
+        def check(*args: Any, **kwargs: Any) -> Any:
+            self.at_check = self.heard()
+            return real_check(*args, **kwargs)
+
+        monkeypatch.setattr(BoardEmulator, "start", start)
+        monkeypatch.setattr(integrity, "authenticate_at_start", check)
+
+    def heard(self) -> dict[str, int]:
+        """Frames each board has had from the host so far, by board kind."""
+        return {board.endpoint.board.kind: board.inbound.frames for board in self.boards}
+
+
 def test_software_that_fails_authentication_exits_3_before_devices_and_power_on(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(integrity.MANIFEST_ENV, str(tampered_manifest(tmp_path)))
-    started: list[str] = []
-    real_start = Devices.start
-    monkeypatch.setattr(Devices, "start", lambda self, skip=(): started.append("start") or
-                        real_start(self, skip))
-    code = run_command.main(["--config", str(table_file(tmp_path)), "--allow-emulated",
-                                                        "--unverified-software"])
+    watch = LinkWatch(monkeypatch)
+    code = run_command.main(["--config", str(table_file(tmp_path)), "--allow-emulated"])
     assert code == run_command.EXIT_INTEGRITY == 3
     assert "software integrity refused" in capsys.readouterr().err
     kinds = journal_kinds(tmp_path / "state")
     assert kinds == [integrity.KIND_MISMATCH]  # no power:on, nothing else
-    assert started == []
+    assert watch.at_check == {"shoe": 0, "layout": 0, "sign": 0}
+    assert watch.heard() == {"shoe": 0, "layout": 0, "sign": 0}  # no board was ever opened
+
+
+def test_authenticated_software_is_checked_before_the_first_byte_to_a_board(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    installed = tmp_path / "installed.py"
+    installed.write_text("print('installed')\n")
+    manifest = tmp_path / "manifest.sha256"
+    manifest.write_text(integrity.build_manifest([], [str(installed)]))
+    monkeypatch.setenv(integrity.MANIFEST_ENV, str(manifest))
+    watch = LinkWatch(monkeypatch)
+    # The shoe and layout are emulated boards; the sign's port does not exist, so the start
+    # ends (exit 1) after the boards before it have been talked to.
+    devices = DEVICES.replace('[devices.sign]\nkind = "emulated"\n',
+                              f'[devices.sign]\nkind = "serial"\nurl = "{tmp_path / "none"}"\n'
+                              'timeout_ms = 100\n')
+    path = table_file(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8").replace(DEVICES, devices),
+                    encoding="utf-8")
+    assert run_command.main(["--config", str(path), "--allow-emulated"]) == 1
+    assert "cannot start" in capsys.readouterr().err
+    assert watch.at_check == {"shoe": 0, "layout": 0}
+    heard = watch.heard()
+    assert heard["shoe"] > 0  # then the devices started
+    assert heard["layout"] > 0
+    assert "power:on" not in journal_kinds(tmp_path / "state")
 
 
 def test_a_device_that_cannot_start_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -131,17 +186,12 @@ def test_a_device_that_cannot_start_exits_1(tmp_path: Path, capsys: pytest.Captu
     manifest = tmp_path / "manifest.sha256"
     manifest.write_text(integrity.build_manifest([], [str(installed)]))
     monkeypatch.setenv(integrity.MANIFEST_ENV, str(manifest))
-    started: list[str] = []
-    real_start = Devices.start
-    monkeypatch.setattr(Devices, "start", lambda self, skip=(): started.append("start") or
-                        real_start(self, skip))
     path = tmp_path / "table.toml"
     path.write_text(default_table_text() + '\n[devices.shoe]\nkind = "serial"\n'
                     f'url = "{tmp_path / "no-such-port"}"\ntimeout_ms = 100\n'
                     f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n'
                     '\n[console]\nlisten = "127.0.0.1:0"\n', encoding="utf-8")
     assert run_command.main(["--config", str(path)]) == run_command.EXIT_DEVICE
-    assert started == ["start"]  # the same spy sees the devices start once authenticated
     assert "cannot start" in capsys.readouterr().err
     kinds = journal_kinds(tmp_path / "state")
     assert "power:on" not in kinds  # the devices start before the table powers on

@@ -28,9 +28,6 @@ def shoe_file(tmp_path: Path, lines: list[str]) -> Path:
 @pytest.mark.parametrize(("argv", "message"), [
     (["--decks", "1"], "[paytables.match-the-dealer] 1: no pay table for a 1-deck shoe "
                        "(configured: 8, 6, 5, 4, 2)"),
-    (["--game", "spanish21", "--decks", "4"],
-     "[paytables.match-the-dealer-spanish21] 4: no pay table for a 4-deck shoe "
-     "(configured: 8, 6)"),
     (["--decks", "3"], "--decks: a shoe holds 1, 2, 4, 5, 6 or 8 decks, not 3"),
     (["--camera", "--in-process"], "--camera: the camera is a device"),
 ])

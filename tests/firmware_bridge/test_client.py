@@ -187,7 +187,7 @@ def test_nobody_answering_is_a_timeout_that_says_so(demo_catalogue: Catalogue) -
         started = time.monotonic()
         with pytest.raises(HandshakeTimeoutError, match=r"no session and handshake within 0\.3 s"):
             client.connect(0.3)
-        assert time.monotonic() - started < 2.0
+        assert time.monotonic() - started < 10 * WAIT  # it gave up, rather than hanging
         written = os.read(pty.master_fd, 4096)
         frames = [f for f in FrameDecoder().feed(written) if isinstance(f, Frame)]
         assert frames

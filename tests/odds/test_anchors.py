@@ -29,6 +29,7 @@ from controller.rules.paytables import (
     SPANISH21_MATCH_DEFAULT,
     DragonBonusPays,
     LuckyLadiesPays,
+    MatchPays,
     MatchTheDealerPays,
     PerfectPairsPays,
 )
@@ -136,11 +137,19 @@ def test_match_the_dealer_published_tables(decks: int, permutations: dict[str, i
         assert edge(sheet) == pytest.approx(house_edge, abs=5e-7)
 
 
-def test_spanish21_match_the_dealer_six_decks() -> None:
-    pays = MatchTheDealerPays("paytables.match-the-dealer-spanish21", SPANISH21_MATCH_DEFAULT)
+def test_spanish21_match_the_dealer_six_decks_four_and_nine() -> None:
+    pays = MatchTheDealerPays("paytables.match-the-dealer-spanish21",
+                              ((6, MatchPays(Odds(4), Odds(9))),))
     sheet = first_cards.match_the_dealer("spanish21-match-the-dealer", 6, pays.for_decks(6),
                                        spanish=True)
     assert edge(sheet) == pytest.approx(0.03055, abs=5e-6)
+
+
+def test_spanish21_match_the_dealer_posted_table() -> None:
+    pays = MatchTheDealerPays("paytables.match-the-dealer-spanish21", SPANISH21_MATCH_DEFAULT)
+    sheet = first_cards.match_the_dealer("spanish21-match-the-dealer", 6, pays.for_decks(6),
+                                       spanish=True)
+    assert sheet.house_edge == Fraction(2112, 41041)
 
 
 # Wizard of Odds, appendix 2B (unconditioned) and 2A (no dealer blackjack), 1 deck, S17.

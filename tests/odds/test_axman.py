@@ -14,6 +14,7 @@ from controller.odds.combinatorics import falling
 from controller.rules.axman import axman_lines
 from controller.rules.cards import Card
 from controller.rules.paytables import AxManPays
+from tests.oracle.axman_edge import axman_house_edge
 
 PAYS = AxManPays()
 
@@ -91,7 +92,10 @@ def test_axman_sheet_is_exact_and_priced_with_the_kd_multiplier(
     assert pays["straight flush"] == "1000:1"
     assert pays["straight flush, one KD in player's two cards"] == "2000:1"
     assert pays["jacks or better, two KD in player's two cards"] == "25:1"
-    assert data["house_edge"] == pytest.approx(0.16732, abs=5e-5)
+    # The whole sheet against a second, exact count over the cards that shares no code with
+    # controller/ (tests/oracle/axman_edge.py): 923651030491742346699189/5520252336004021922906600
+    # = 16.732%.
+    assert Fraction(data["house_edge_exact"]) == axman_house_edge(6)
 
 
 def test_kd_multiplier_chances_follow_the_cards_the_dealer_left() -> None:

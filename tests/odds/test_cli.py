@@ -78,8 +78,8 @@ def test_blazing7s_uses_the_meter(capsys: pytest.CaptureFixture[str]) -> None:
     (["axman", "--decks", "4"], "--decks 4: axman is dealt with 6, 8 decks only"),
     (["holdem-bonus", "--decks", "2"], "--decks 2: holdem-bonus is dealt with 1 deck only"),
     (["perfect-pairs", "--decks", "3"], "--decks 3: perfect-pairs is dealt with 1, 2, 4, 5"),
-    (["spanish21-match-the-dealer", "--decks", "4"],
-     "[paytables.match-the-dealer-spanish21] 4: no pay table for a 4-deck shoe"),
+    (["match-the-dealer", "--decks", "1"],
+     "[paytables.match-the-dealer] 1: no pay table for a 1-deck shoe"),
     (["perfect-pairs", "--meter", "2000"], "--meter applies only to blazing7s"),
     (["baccarat-tie", "--soft17", "hit"], "--soft17 applies only to axman, dealer-outcomes"),
 ])
@@ -162,3 +162,32 @@ def test_the_table_file_itself_is_a_pay_table_file(capsys: pytest.CaptureFixture
                            str(table_file))
     assert status == 0, err
     assert json.loads(out)["house_edge"] == pytest.approx(0.036738, abs=5e-7)
+
+
+# The seed's Spanish 21 Match the Dealer (3, 12, 6, 24, 15 to 1), posted with no deck count:
+# the house edge by exact count of a 48-card-deck shoe, 6 decks 2112/41041, 8 decks 2184/73153.
+@pytest.mark.parametrize(("decks", "house_edge"), [
+    (6, Fraction(2112, 41041)), (8, Fraction(2184, 73153)), (2, Fraction(1008, 4465))])
+def test_spanish21_match_the_dealer_follows_the_posted_table_at_every_deck_count(
+        capsys: pytest.CaptureFixture[str], decks: int, house_edge: Fraction) -> None:
+    status, out, err = run(capsys, "spanish21-match-the-dealer", "--decks", str(decks), "--json")
+    assert status == 0, err
+    data = json.loads(out)
+    assert Fraction(data["house_edge_exact"]) == house_edge
+    assert {line["name"]: line["pays"] for line in data["lines"]} == {
+        "two suited matches": "24:1", "one suited and one unsuited match": "15:1",
+        "one suited match": "12:1", "two unsuited matches": "6:1",
+        "one unsuited match": "3:1", "no match": "loses"}
+
+
+def test_a_four_and_nine_to_one_spanish21_table_stays_configurable(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    text = '[paytables.match-the-dealer-spanish21.6]\nunsuited = "4:1"\nsuited = "9:1"\n'
+    status, out, err = run(capsys, "spanish21-match-the-dealer", "--decks", "6", "--json",
+                           "--paytable", write(tmp_path, text))
+    assert status == 0, err
+    assert json.loads(out)["house_edge"] == pytest.approx(0.03055, abs=5e-6)
+    status, _, err = run(capsys, "spanish21-match-the-dealer", "--decks", "8", "--paytable",
+                         write(tmp_path, text))
+    assert status == 2
+    assert "[paytables.match-the-dealer-spanish21] 8: no pay table for a 8-deck shoe" in err

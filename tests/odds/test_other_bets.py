@@ -1,10 +1,13 @@
 """Hold'em Bonus, Spanish 21 bonus cards and Blazing 7's against counts worked by hand."""
 
+import json
 from fractions import Fraction
-from math import comb
+from itertools import product
+from math import comb, perm
 
 import pytest
 
+from controller.cli import odds_command
 from controller.odds import first_cards, holdem, spanish21
 from controller.odds.errors import OddsError
 from controller.odds.parsheet import ParSheet
@@ -71,8 +74,54 @@ def test_blazing7s_three_7d_and_house_edge_at_the_meter() -> None:
     size = 52 * decks
     assert got["three 7 of diamonds"] == Fraction(decks * (decks - 1) * (decks - 2),
                                                   size * (size - 1) * (size - 2))
-    returned = sum(line.probability * (line.payout.net + 1) for line in sheet.lines)
-    assert sheet.house_edge == 1 - returned
+
+
+def blazing7s_return(decks: int, meter_cents: int, wager: int = 500) -> Fraction:
+    """The expected return per unit wagered, by counting every ordered deal of the player's two
+    cards and the dealer's up card, read against the seed's table (seed 000, RULES.md):
+    three 7D 100% of the meter; three 7s all clubs, spades or hearts 10%; three 7s of one
+    colour 500 for 1; any three 7s 200 for 1; the player's two cards 7s 25 for 1; one of them
+    a 7, 2 for 1 ("for 1": the stake is not returned on top)."""
+    kinds = {"7S": decks, "7H": decks, "7D": decks, "7C": decks, "x": 48 * decks}
+    returned, deals = Fraction(0), 0
+    for first, second, up in product(kinds, repeat=3):
+        left = dict(kinds)
+        ways = 1
+        for card in (first, second, up):
+            ways *= left[card]
+            left[card] -= 1
+        deals += ways
+        sevens = [card for card in (first, second, up) if card != "x"]
+        if len(sevens) == 3 and set(sevens) == {"7D"}:
+            pays = Fraction(meter_cents, wager)
+        elif len(sevens) == 3 and len(set(sevens)) == 1:
+            pays = Fraction(meter_cents // 10, wager)  # a tenth, rounded down to the cent
+        elif len(sevens) == 3 and len({card in ("7H", "7D") for card in sevens}) == 1:
+            pays = Fraction(500)
+        elif len(sevens) == 3:
+            pays = Fraction(200)
+        elif "x" not in (first, second):
+            pays = Fraction(25)
+        elif (first, second).count("x") == 1:
+            pays = Fraction(2)
+        else:
+            pays = Fraction(0)
+        returned += ways * pays
+    assert deals == perm(52 * decks, 3)
+    return returned / deals
+
+
+@pytest.mark.parametrize(("decks", "meter"), [(6, None), (8, None), (6, 2001), (8, 123_457)])
+def test_blazing7s_house_edge_printed_by_shoectl_odds_is_counted_from_the_cards(
+        capsys: pytest.CaptureFixture[str], decks: int, meter: int | None) -> None:
+    argv = ["blazing7s", "--decks", str(decks), "--json"]
+    if meter is not None:
+        argv += ["--meter", str(meter)]
+    assert odds_command.main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    meter_cents = data["meter_cents"]
+    assert meter_cents == (1_000_000 if meter is None else meter * 500)
+    assert Fraction(data["house_edge_exact"]) == 1 - blazing7s_return(decks, meter_cents)
 
 
 def test_blazing7s_meter_must_be_whole_cents() -> None:

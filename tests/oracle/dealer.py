@@ -28,7 +28,7 @@ POKER_RANK = {r: i for i, r in enumerate("23456789TJQKA", start=2)}
 # RULES.md "Match the Dealer" + decisions.md: per-match (unsuited, suited) by deck count.
 MATCH_TABLES = {
     "blackjack": {8: (3, 14), 6: (4, 11), 5: (3, 15), 4: (4, 12), 2: (4, 19)},
-    "spanish21": {8: (3, 12), 6: (4, 9)},
+    "spanish21": dict.fromkeys((1, 2, 4, 5, 6, 8), (3, 12)),  # no deck count posted
 }
 PERFECT_PAIRS = {"perfect": 25, "coloured": 12, "mixed": 6}
 LUCKY_LADIES = {"qh_pair_dealer_bj": 1000, "qh_pair": 200, "matched": 25, "suited": 10,

@@ -8,7 +8,7 @@ import pytest
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
 from controller.rules.money import ForOne, MeterShare, Odds
-from controller.rules.options import GameConfig, game_config_from_mapping
+from controller.rules.options import GameConfig, check_consistency, game_config_from_mapping
 from controller.rules.paytables import paytables_from_mapping
 from controller.service.tableconfig import (
     default_table_text,
@@ -135,6 +135,36 @@ def test_shipped_defaults_equal_the_rules_defaults() -> None:
     for key in ("dealer_hits_soft_17", "insurance_chip", "charlie_cards", "win_by_4",
                 "super_bonus", "envy", "two_kings_of_diamonds", "reserve", "limit"):
         assert f"\n{key} = " in text
+
+
+# RULES.md / seed 000: Spanish 21 Match the Dealer is posted 3, 12, 6, 24, 15 to 1 with no
+# deck count, so a table at any deck count pays it unless its file says otherwise.
+def test_spanish21_match_the_dealer_default_is_the_posted_table_at_every_deck_count() -> None:
+    for decks in (1, 2, 4, 5, 6, 8):
+        found = parse_table_text(f'[table]\ngame = "spanish21"\ndecks = {decks}\n'
+                                 'side_bets = ["match-the-dealer"]\n', "t.toml")
+        check_consistency(found.game)
+        pays = found.game.paytables.match_the_dealer_for(Game.SPANISH21).for_decks(decks)
+        assert (pays.unsuited, pays.suited) == (Odds(3), Odds(12)), decks
+
+
+def test_a_spanish21_table_may_file_four_and_nine_to_one_at_six_decks() -> None:
+    text = """
+[table]
+game = "spanish21"
+decks = 6
+side_bets = ["match-the-dealer"]
+[paytables.match-the-dealer-spanish21.6]
+unsuited = "4:1"
+suited = "9:1"
+"""
+    found = parse_table_text(text, "t.toml").game
+    check_consistency(found)
+    pays = found.paytables.match_the_dealer_for(Game.SPANISH21).for_decks(6)
+    assert (pays.unsuited, pays.suited) == (Odds(4), Odds(9))
+    # The file names only 6 decks: the same file on an 8-deck shoe has no table.
+    with pytest.raises(ConfigError, match=r"\[paytables.match-the-dealer-spanish21\] 8: no pay"):
+        check_consistency(parse_table_text(text.replace("decks = 6", "decks = 8"), "t.toml").game)
 
 
 def test_table_file_errors_name_the_file(tmp_path: Path) -> None:

@@ -70,10 +70,12 @@ def test_a_dealt_hand_is_read_by_the_corners_that_show(generic: Recognizer) -> N
 def test_dealt_hands_of_unseen_decks_are_found_and_never_read_wrong(
         generic: Recognizer) -> None:
     tally = Tally()
-    for number in range(12):
+    for number in range(24):
         scene = stress_scene("overlap", 500 + number)
         tally.add_scene(generic.recognize(scene.frame), scene)
     assert tally.wrong == 0, tally.summary()
     assert tally.phantoms == 0, tally.summary()
-    assert tally.found >= 0.85 * tally.cards, tally.summary()
-    assert tally.right >= 0.7 * tally.cards, tally.summary()
+    assert tally.cards == 78, tally.summary()
+    # Measured on these 24 hands: found 75 / 78 = 96.2%, read right 72 / 78 = 92.3%.
+    assert tally.found >= 0.94 * tally.cards, tally.summary()
+    assert tally.right >= 0.90 * tally.cards, tally.summary()

@@ -31,7 +31,7 @@ def test_an_enrolled_profile_reads_the_held_out_photo_of_every_card(dev_photos: 
         tally.add_photo(recognizer.recognize(image), code)
     assert tally.cards == 52
     assert tally.wrong == 0, tally.summary()
-    assert tally.right >= 51, tally.summary()
+    assert tally.right >= 51, tally.summary()  # measured 52 / 52
 
 
 def test_the_generic_profile_reads_a_deck_it_never_saw(dev_photos: Path,
@@ -42,4 +42,4 @@ def test_the_generic_profile_reads_a_deck_it_never_saw(dev_photos: Path,
     assert tally.cards == 208
     assert tally.found == 208
     assert tally.wrong == 0, tally.summary()
-    assert tally.right >= 0.85 * 208, tally.summary()
+    assert tally.right >= 190, tally.summary()  # measured 192 / 208 = 92.3%

@@ -45,10 +45,10 @@ def test_a_roulette_table_without_its_wheel_is_refused_with_exit_2(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = table_file(tmp_path, "")
     assert run_command.main(["--config", str(path), "--allow-emulated",
-                                             "--unverified-software"]) == 2
+                             "--unverified-software"]) == 2
     assert capsys.readouterr().err == (
-        "shoectl run: [devices.wheel]: a roulette table needs its wheel's result feed "
-        '(kind = "serial" with its url; drivers/WHEEL.md)\n')
+        f"shoectl run: {path}: [devices.wheel]: a roulette table needs its wheel's result "
+        'feed (kind = "serial" with its url; drivers/WHEEL.md)\n')
 
 
 def test_the_emulated_wheel_needs_the_flag(tmp_path: Path,

@@ -93,7 +93,7 @@ def test_every_spin_is_journalled_with_the_wheels_game_number(
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--spins", "0"], "--spins: at least 1, got 0"),
+    (["--spins", "0"], "--spins: 1..10000000, got 0"),
     (["--wheel-replay", "/no/such/recording"], "--wheel-replay /no/such/recording: no such"),
     (["--decks", "6"], "--decks: not an option of a roulette table"),
     (["--in-process"], "--in-process: roulette is simulated through the wheel emulator"),

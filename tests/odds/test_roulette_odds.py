@@ -115,4 +115,4 @@ def test_a_casinos_pay_table_file_is_what_the_sheet_pays(capsys: pytest.CaptureF
     table.write_text('straight = "0:1"\n')
     status, _, err = odds(capsys, "roulette-straight", "--paytable", str(table))
     assert status == 2
-    assert "[paytables.roulette] straight: a winning bet must pay something" in err
+    assert "[paytables.roulette] straight: a winning line must pay something, got 0:1" in err

@@ -46,6 +46,7 @@ from controller.procedure.effects import (
     ShowDealer,
     ShowSign,
 )
+from controller.procedure.holdem_model import HoldemModel
 from controller.procedure.roulette_model import RouletteModel
 from controller.procedure.table_model import Setup
 from controller.rules.errors import ConfigError
@@ -147,6 +148,8 @@ def model_factory(game: Game) -> ModelFactory:
                           "spanish21, baccarat and roulette run)")
     if game is Game.ROULETTE:
         return RouletteModel
+    if game is Game.HOLDEM:
+        return HoldemModel
     return BaccaratModel if game is Game.BACCARAT else BlackjackModel
 
 

@@ -15,7 +15,9 @@ thread, `HoldemReader` asks the camera worker for a frame whenever the round wai
   due meanwhile is asked for at the console at once.
 
 Readings elsewhere (other areas, face-down cards never drawn) are ignored: only the area the
-round waits for is read. Card identities go to the journal only (`card:read`).
+round waits for is read, and only on frames asked for once that card was due (a frame asked
+for earlier may show the layout before the dealer moved on). Card identities go to the
+journal only (`card:read`).
 """
 
 from __future__ import annotations
@@ -76,6 +78,9 @@ class HoldemReader:
         self._in_flight: int | None = None
         self._timer = False
         self._unsure = 0
+        self._wanted: tuple[object, ...] = ()
+        self._since = 1
+        """The first request whose frame may show the card due now (earlier ones may not)."""
         self.down = False
         self.checked = 0
         """Cards read (each a `camera_card` trigger with a confirmed card)."""
@@ -102,7 +107,14 @@ class HoldemReader:
         if not isinstance(model, HoldemModel) or model.state != "cards" or model.game is None:
             return None
         found = due_area(model.game)
-        return None if found is None else (model.game, *found)
+        if found is None:
+            return None
+        wanted = (model.round.number, *found, len(model.game.seen_cards()))
+        if wanted != self._wanted:
+            # A frame asked for before this card was due may have been taken before the
+            # dealer moved on (a card of an earlier area, or round): it is not read.
+            self._wanted, self._since, self._unsure = wanted, self._asked + 1, 0
+        return (model.game, *found)
 
     def look(self) -> None:
         """Ask for a frame when the round waits for a card and none is on its way.
@@ -139,7 +151,7 @@ class HoldemReader:
             self.down = False
             verdict.triggers.append(("camera_status", {"down": False}))
         due = self._due()
-        if due is not None:
+        if due is not None and frame.request >= self._since:
             verdict.triggers.extend(self._readings(frame, *due))
         if due is not None and not verdict.triggers:
             self._ask_later()

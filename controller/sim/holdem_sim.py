@@ -91,6 +91,7 @@ class HoldemSimulation:
         self.hole: dict[int, list[Card]] = {}
         self.board: list[Card] = []
         self.deck: list[Card] = []
+        self.rng = random.Random(options.seed)
 
     @property
     def model(self) -> HoldemModel:
@@ -134,11 +135,10 @@ class HoldemSimulation:
             raise HoldemSimulationError(f"the table waits in {state}: nothing to do")
 
     def _shuffle(self) -> None:
-        """A new round's deck, seeded by the run's seed and the round; the layout cleared."""
+        """A new round's deck, shuffled by the run's seeded generator; the layout cleared."""
         self.camera.clear()
-        rng = random.Random(self.options.seed * 1_000_003 + self.model.round.number)
         self.deck = list(deck())
-        rng.shuffle(self.deck)
+        self.rng.shuffle(self.deck)
 
     def _bet(self) -> None:
         for seat in range(1, self.options.seats + 1):

@@ -243,7 +243,7 @@ class HoldemPlay:
         model = self.model
         model.resume_state = "cards"
         model.hold_reason = str(self.game.held)
-        model.hold_kind = "impossible_card"
+        model.hold_kind = "card_seen_twice"
         model.emit(Journal("procedure:hold", {"hold": model.state, "reason": model.hold_reason,
                                               "resume": "cards"}),
                    OpLog("table stopped (card_hold): a card seen twice", "error"))

@@ -35,19 +35,8 @@ from controller.camera.crosscheck import (
 )
 from controller.procedure.effects import CameraCheck
 from controller.procedure.holdem_model import HoldemModel
-from controller.procedure.holdem_round import Area, HoldemRound, HoldemStage
-
-_AREAS = {HoldemStage.FLOP: Area.FLOP, HoldemStage.TURN: Area.TURN,
-          HoldemStage.RIVER: Area.RIVER, HoldemStage.DEALER: Area.DEALER,
-          HoldemStage.SHOWDOWN: Area.SEAT}
-
-
-def due_area(game: HoldemRound) -> tuple[Area, int | None] | None:
-    """The area (and seat) whose card the round waits for, or None."""
-    if game.asked is not None or game.held is not None or game.stage not in _AREAS:
-        return None
-    area = _AREAS[game.stage]
-    return area, game.showdown_seat if area is Area.SEAT else None
+from controller.procedure.holdem_play import due_area
+from controller.procedure.holdem_round import Area, HoldemRound
 
 
 def area_cards(game: HoldemRound, area: Area, seat: int | None) -> list[str]:

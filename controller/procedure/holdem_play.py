@@ -38,6 +38,19 @@ _CARD_STAGES: Final = frozenset({HoldemStage.FLOP, HoldemStage.TURN, HoldemStage
                                  HoldemStage.DEALER, HoldemStage.SHOWDOWN})
 
 
+_AREAS: Final = {HoldemStage.FLOP: Area.FLOP, HoldemStage.TURN: Area.TURN,
+                 HoldemStage.RIVER: Area.RIVER, HoldemStage.DEALER: Area.DEALER,
+                 HoldemStage.SHOWDOWN: Area.SEAT}
+
+
+def due_area(game: HoldemRound) -> tuple[Area, int | None] | None:
+    """The area (and seat) whose card the round waits for, or None (asked, held, none due)."""
+    if game.asked is not None or game.held is not None or game.stage not in _AREAS:
+        return None
+    area = _AREAS[game.stage]
+    return area, game.showdown_seat if area is Area.SEAT else None
+
+
 class HoldemWagerBook(WagerBook):
     """Ante and bonus by seat (`pending`); the sensors `seat<n>.ante`, `seat<n>.bonus`."""
 
@@ -186,10 +199,6 @@ class HoldemPlay:
             "seat": event.kwargs.get("seat"),
             "reason": f"no card is read in state {self.model.state}"}))
 
-    def card_is_asked(self, event: EventData) -> bool:
-        """Condition: the console asks for a card."""
-        return self.model.game is not None and self.model.game.asked is not None
-
     def guess_waits(self, event: EventData) -> bool:
         """Condition: the asked card has a camera reading to confirm."""
         game = self.model.game
@@ -198,8 +207,9 @@ class HoldemPlay:
     def key_refusal(self, code: object) -> str:
         """Why `key_card` with `code` cannot be taken ("" when it can)."""
         game = self.model.game
-        if game is None or game.asked is None:
-            return "no card is asked for"
+        if game is None or (game.asked is None and due_area(game) is None):
+            return "no card is due: the round waits for " + (
+                "a round" if game is None else game.stage.value)
         try:
             Card.parse(str(code))
         except CardError as exc:
@@ -207,7 +217,7 @@ class HoldemPlay:
         return ""
 
     def key_allowed(self, event: EventData) -> bool:
-        """Condition: a card is asked for and the code keyed is a card."""
+        """Condition: a card is asked for (or due) and the code keyed is a card."""
         return self.key_refusal(event.kwargs.get("card")) == ""
 
     def confirm_card(self, event: EventData) -> None:
@@ -215,11 +225,18 @@ class HoldemPlay:
         self._enter(event, confirmed=True)
 
     def key_card(self, event: EventData) -> None:
-        """Callback: the dealer keys the asked card (a bad code is refused, nothing taken)."""
+        """Callback: the dealer keys the card asked for, or the card due.
+
+        The card due may be keyed before the camera reads it (a camera that does not see
+        it); a bad code is refused by the condition, nothing taken.
+        """
         self._enter(event, confirmed=False)
 
     def _enter(self, event: EventData, *, confirmed: bool) -> None:
         game = self.game
+        due = due_area(game)
+        if game.asked is None and due is not None:  # keyed before the camera read it
+            game.seen(due[0], None, confirmed=False, seat=due[1])
         asked = game.asked
         assert asked is not None  # the table's condition
         before = len(game.seen_cards())

@@ -156,3 +156,15 @@ def test_a_reading_between_rounds_is_journalled_not_taken(tmp_path: Path) -> Non
     t = table(tmp_path)
     assert t.fire("camera_card", area="flop", seat=None, card="AS", confirmed=True)
     assert t.records("camera:not_read")[-1]["reason"] == "no card is read in state shuffling"
+
+
+def test_the_card_due_can_be_keyed_before_the_camera_reads_it(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    open_round(t, {1: (1000, 0)})
+    assert not t.fire("key_card", card="AS")  # decisions: no card is due
+    assert t.fire("bet", seat=1)
+    for code in ("AS", "KD", "7C"):
+        assert t.fire("key_card", card=code, source="console")
+    assert [r["card"] for r in t.records("card:read")] == ["AS", "KD", "7C"]
+    assert {r["by"] for r in t.records("card:read")} == {"keyed"}
+    assert t.model.state == "decisions"

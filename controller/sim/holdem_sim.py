@@ -147,6 +147,9 @@ class HoldemSimulation:
                 if cents:
                     self._command({"command": "wager", "seat": seat, "bet": bet,
                                    "cents": cents})
+        # A layout that does not answer pauses the table: the dealer waits for it (on a busy
+        # machine its link can miss a beat) before closing betting.
+        self._wait(self.model.layout_answers)
         self._command({"command": "no_more_bets"})
         self._deal()
 

@@ -168,3 +168,20 @@ def test_the_card_due_can_be_keyed_before_the_camera_reads_it(tmp_path: Path) ->
     assert [r["card"] for r in t.records("card:read")] == ["AS", "KD", "7C"]
     assert {r["by"] for r in t.records("card:read")} == {"keyed"}
     assert t.model.state == "decisions"
+
+
+def test_a_restarted_table_resumes_the_round_from_its_journal(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    open_round(t, {1: (1000, 500), 3: (1000, 0)})
+    _to_river(t)
+    assert t.fire("camera_card", area="river", seat=None, card="9S", confirmed=False)
+    shown = t.model.public_round()
+    t.rt.journal.close()
+    again = table(tmp_path)
+    assert again.model.state == "cards"
+    assert again.model.public_round() == shown
+    assert again.fire("confirm_card")
+    again.read("dealer", "QH", "QS")
+    again.read("seat", "AH", "AC", seat=3)
+    again.read("seat", "3D", "4D", seat=1)
+    assert again.records("round:settled")[-1]["seats"]["3"]["net"] == 2000

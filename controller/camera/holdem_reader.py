@@ -15,7 +15,7 @@ thread, `HoldemReader` asks the camera worker for a frame whenever the round wai
   due meanwhile is asked for at the console at once.
 
 Readings elsewhere (other areas, face-down cards never drawn) are ignored: only the area the
-round waits for is read, and only on frames asked for once that card was due (a frame asked
+round waits for is read, and only on frames asked for once that area was due (a frame asked
 for earlier may show the layout before the dealer moved on). Card identities go to the
 journal only (`card:read`).
 """
@@ -69,7 +69,7 @@ class HoldemReader:
         self._unsure = 0
         self._wanted: tuple[object, ...] = ()
         self._since = 1
-        """The first request whose frame may show the card due now (earlier ones may not)."""
+        """The first request whose frame may show the area due now (earlier ones may not)."""
         self.down = False
         self.checked = 0
         """Cards read (each a `camera_card` trigger with a confirmed card)."""
@@ -98,9 +98,9 @@ class HoldemReader:
         found = due_area(model.game)
         if found is None:
             return None
-        wanted = (model.round.number, *found, len(model.game.seen_cards()))
+        wanted = (model.round.number, *found)
         if wanted != self._wanted:
-            # A frame asked for before this card was due may have been taken before the
+            # A frame asked for before this area was due may have been taken before the
             # dealer moved on (a card of an earlier area, or round): it is not read.
             self._wanted, self._since, self._unsure = wanted, self._asked + 1, 0
         return (model.game, *found)

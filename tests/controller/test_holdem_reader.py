@@ -116,3 +116,17 @@ def test_a_frame_asked_for_before_the_card_was_due_is_not_read(tmp_path: Path) -
     _frame(reader, t, worker, Sighting("turn", "2C", 0.99))
     assert t.model.game is not None
     assert str(t.model.game.board[-1]) == "2C"
+
+
+def test_cards_already_read_in_the_area_are_not_read_again(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    reader, worker, later = _reader(t)
+    reader.look()
+    _frame(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.99),
+           Sighting("flop", None, 0.3))
+    later.pop()() if later else reader.look()
+    _frame(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.99),
+           Sighting("flop", "7C", 0.99))
+    assert t.model.state == "decisions"  # the flop is complete, nothing seen twice
+    assert t.model.game is not None
+    assert sorted(str(c) for c in t.model.game.board) == ["7C", "AS", "KD"]

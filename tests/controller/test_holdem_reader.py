@@ -126,7 +126,7 @@ def test_cards_already_read_in_the_area_are_not_read_again(tmp_path: Path) -> No
            Sighting("flop", None, 0.3))
     later.pop()() if later else reader.look()
     _frame(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.99),
-           Sighting("flop", "7C", 0.99))
+           Sighting("flop", "QC", 0.99))
     assert t.model.state == "decisions"  # the flop is complete, nothing seen twice
     assert t.model.game is not None
-    assert sorted(str(c) for c in t.model.game.board) == ["7C", "AS", "KD"]
+    assert sorted(str(c) for c in t.model.game.board) == ["AS", "KD", "QC"]

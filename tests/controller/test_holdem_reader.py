@@ -102,7 +102,7 @@ def test_a_card_read_on_the_board_again_holds_the_round(tmp_path: Path) -> None:
     assert t.model.state == "card_hold"
 
 
-def test_a_frame_asked_for_before_the_card_was_due_is_not_read(tmp_path: Path) -> None:
+def test_a_frame_asked_for_before_the_area_was_due_is_not_read(tmp_path: Path) -> None:
     t = _at_flop(tmp_path)
     reader, worker, later = _reader(t)
     reader.look()

@@ -34,9 +34,10 @@ pytest: $(STAMP) sysdeps
 
 test: lint typecheck contracts pytest
 
-# `make demo GAME=roulette` (or spanish21, baccarat, community): the same for another game.
+# `make demo GAME=roulette` (or spanish21, baccarat, community, holdem): the same for another
+# game. Hold'em's cards are read by the emulated camera (a few seconds a round): 10 rounds.
 demo: $(STAMP)
-	$(BIN)/shoectl simulate $(if $(GAME),--game $(GAME))
+	$(BIN)/shoectl simulate $(if $(GAME),--game $(GAME)) $(if $(filter holdem,$(GAME)),--rounds 10)
 
 bench: $(STAMP)
 	for f in bench/*.py; do $(BIN)/python $$f || exit 1; done

@@ -102,9 +102,14 @@ def _positions(section: SectionReader) -> tuple[tuple[str, float, float], ...]:
 
 
 def table_zones(game: Game, seats: int) -> tuple[str, ...]:
-    """The layout positions the camera watches: the dealer and each seat, or the two hands."""
+    """The layout positions the camera watches: the dealer and each seat, or the two hands.
+
+    Texas Hold'em Bonus adds the board's areas: the flop, the turn and the river.
+    """
     if game is Game.BACCARAT:
         return ("player", "banker")
+    if game is Game.HOLDEM:
+        return ("dealer", "flop", "turn", "river", *(f"seat{n}" for n in range(1, seats + 1)))
     return ("dealer", *(f"seat{n}" for n in range(1, seats + 1)))
 
 

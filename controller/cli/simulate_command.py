@@ -29,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
                                 description="Deal rounds through the whole controller with "
                                             "an auto-dealer and bot players.")
     p.add_argument("--game", choices=["blackjack", "spanish21", "baccarat", "roulette",
-                                       "community"],
+                                       "community", "holdem"],
                    default="blackjack")
     p.add_argument("--decks", type=int, default=None, help="decks in the shoe")
     p.add_argument("--seats", type=int, default=5, help="seats playing (1..table seats)")

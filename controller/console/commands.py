@@ -16,6 +16,7 @@ from typing import Any, Final
 from controller.console.prompts import prompt
 from controller.console.table_state import JsonObject, table_state
 from controller.procedure.blackjack_model import BlackjackModel
+from controller.procedure.holdem_model import HoldemModel
 from controller.procedure.roulette_model import RouletteModel
 from controller.procedure.table_model import TableModel
 from controller.service.runtime import TableRuntime
@@ -88,6 +89,8 @@ def _seat_refusal(model: TableModel, command: JsonObject) -> str:
 
 
 def _wager_refusal(model: TableModel, command: JsonObject) -> str:
+    if isinstance(model, HoldemModel):
+        return model.wagers.refusal(command) if model.state == "betting" else ""
     if isinstance(model, RouletteModel):
         return model.wagers.refusal(command) if model.state == "betting" else ""
     if "numbers" in command or "which" in command:
@@ -107,7 +110,20 @@ def _marker_refusal(model: TableModel, command: JsonObject) -> str:
     return model.croupier.marker_refusal(command["number"])
 
 
+def _holdem_refusal(model: TableModel, command: JsonObject) -> str:
+    if not isinstance(model, HoldemModel):
+        return "bet, fold and check are the hold'em seats' decisions"
+    return model.play.decision_refusal(command["command"], command["seat"])
+
+
+def _key_card_refusal(model: TableModel, command: JsonObject) -> str:
+    if not isinstance(model, HoldemModel):
+        return "cards are keyed at the console only where the camera reads them (hold'em)"
+    return model.play.key_refusal(command["card"])
+
+
 _SEAT: Final[dict[str, tuple[type, bool]]] = {"seat": (int, True)}
+_HOLDEM_DECISION: Final = CommandSpec({"seat": (int, True)}, refusal=_holdem_refusal)
 _ROULETTE_WAGER: Final[dict[str, tuple[type, bool]]] = {
     "seat": (int, True), "bet": (str, True), "cents": (int, True), "numbers": (list, False),
     "which": (int, False)}
@@ -131,6 +147,10 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
     "error_exposed": CommandSpec(), "error_unexposed": CommandSpec(),
     "seat_no_card": CommandSpec(_SEAT), "seat_one_card": CommandSpec(_SEAT),
     "dealer_missed_card": CommandSpec(), "new_shoe": CommandSpec(),
+    "hole_cards_dealt": CommandSpec(),
+    "bet": _HOLDEM_DECISION, "fold": _HOLDEM_DECISION, "check": _HOLDEM_DECISION,
+    "key_card": CommandSpec({"card": (str, True)}, refusal=_key_card_refusal),
+    "confirm_card": CommandSpec(),
 }
 """Every console command (API.md lists their fields and meaning)."""
 
@@ -169,7 +189,7 @@ def accepting(model: TableModel) -> list[str]:
 
 
 _NEED_FIELDS: Final = frozenset({"seat", "wager", "seat_no_card", "seat_one_card", "marker",
-                                 "cancel_wager"})
+                                 "cancel_wager", "bet", "fold", "check", "key_card"})
 """Commands whose conditions read their fields: taken wherever the state has the trigger."""
 
 

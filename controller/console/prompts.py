@@ -7,9 +7,11 @@ command; the operational log says the same.
 
 from __future__ import annotations
 
+from controller.console.holdem_view import holdem_prompt
 from controller.console.roulette_view import roulette_prompt
 from controller.procedure.baccarat_model import BaccaratModel
 from controller.procedure.blackjack_model import BlackjackModel
+from controller.procedure.holdem_model import HoldemModel
 from controller.procedure.model import HOLD_STATES
 from controller.procedure.roulette_model import RouletteModel
 from controller.procedure.table_model import TableModel
@@ -29,6 +31,8 @@ FAULT_ADVICE = {
     "camera": f"the camera disagrees with the shoe: the supervisor checks the layout, {KEY}",
     "device_fault": f"a device failed: check its cable and power, {KEY}",
     "software_fault": f"the controller stopped on an internal error: call the technician, {KEY}",
+    "card_seen_twice": f"the camera or the console gave a card already read this round: the "
+                       f"supervisor checks the cards on the layout, {KEY}",
 }
 """What clears each kind of hold (the console's `faults[].what_to_do`)."""
 
@@ -36,7 +40,7 @@ FAULT_ADVICE = {
 def faults(model: TableModel) -> list[dict[str, str]]:
     """The holds and lost links the table shows, each with what clears it."""
     found = []
-    if model.state in HOLD_STATES:
+    if model.state in HOLD_STATES or model.state == "card_hold":
         kind = model.hold_kind or "device_fault"
         found.append({"kind": kind, "what_to_do": FAULT_ADVICE.get(kind, f"call the "
                                                                          f"supervisor, {KEY}"),
@@ -88,6 +92,8 @@ def _next_step(model: TableModel) -> str:
         return f"deal the {side.value}" if side is not None else state.replace("_", " ")
     if isinstance(model, RouletteModel):
         return roulette_prompt(model)
+    if isinstance(model, HoldemModel):
+        return holdem_prompt(model)
     return state.replace("_", " ")
 
 

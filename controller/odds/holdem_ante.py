@@ -17,6 +17,7 @@ import json
 import math
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources
@@ -24,7 +25,8 @@ from typing import Final
 
 from controller.odds.errors import OddsError
 from controller.odds.parsheet import LOSES, PUSH, ParLine, ParSheet, Payout, to_one
-from controller.odds.poker_rank import WORST_RANK, category_of, rank_ids
+from controller.odds.poker_rank import CARD_IDS, WORST_RANK, category_of, rank_ids
+from controller.rules.cards import Card
 from controller.rules.holdem import HoldemWagers, PokerHand, settle_fold, settle_showdown
 
 ANTE_STRATEGY: Final = (
@@ -65,6 +67,19 @@ def _bets(hole: list[int], board: list[int], *, flush_draw: bool) -> bool:
         suits = Counter(card & 3 for card in hole + board)
         return any(suits[card & 3] >= 4 for card in hole)
     return False
+
+
+def strategy_bets(hole: Sequence[Card], board: Sequence[Card]) -> bool:
+    """`ANTE_STRATEGY`'s decision for a seat's `hole` cards over the `board` turned up so far.
+
+    Before the flop (no board): True to bet, False to fold; after the flop (three cards) or
+    the turn (four): True to bet, False to check. The bots of `shoectl simulate --game
+    holdem` play by it.
+    """
+    ids = [CARD_IDS[card] for card in hole]
+    if not board:
+        return not _folds(ids)
+    return _bets(ids, [CARD_IDS[card] for card in board], flush_draw=len(board) == 3)
 
 
 def play_hand(cards: list[int]) -> int:

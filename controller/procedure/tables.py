@@ -1,7 +1,7 @@
 """The dealing procedures as declarative transition tables: the only place transitions live.
 
-One table per game family: blackjack (also Spanish 21), Midi Baccarat, roulette and the
-community-card multi-hand blackjack. Each
+One table per game family: blackjack (also Spanish 21), Midi Baccarat, roulette, the
+community-card multi-hand blackjack and Texas Hold'em Bonus. Each
 entry is a `transitions` transition: trigger (a domain verb), source, destination (None = internal),
 conditions (named predicates on the model, tried in table order: the first whose conditions
 hold wins) and callbacks (named methods on the model, which only produce effects).
@@ -86,6 +86,20 @@ class CC(StrEnum):
     CARD_IN_ERROR = "card_in_error"
     RESHUFFLE_DISCARDS = "reshuffle_discards"
     SHOE_ERROR = "shoe_error"
+    FAULT = "fault"
+
+
+class HE(StrEnum):
+    """Texas Hold'em Bonus states: one deck shuffled by hand, the camera reads the cards."""
+
+    SHUFFLING = "shuffling"
+    BETTING = "betting"
+    DEALING = "dealing"
+    DECISIONS = "decisions"
+    CARDS = "cards"
+    CARD_HOLD = "card_hold"
+    SETTLEMENT = "settlement"
+    ROUND_OVER = "round_over"
     FAULT = "fault"
 
 
@@ -413,20 +427,81 @@ def _community() -> list[dict[str, Any]]:
 
 COMMUNITY_TABLE: Final[Table] = tuple(_community())
 
+_HE_IN_ROUND: Final = [HE.DEALING, HE.DECISIONS, HE.CARDS, HE.CARD_HOLD, HE.SETTLEMENT]
+_HE_RESUMABLE: Final = [HE.BETTING, HE.DEALING, HE.DECISIONS, HE.CARDS, HE.SETTLEMENT,
+                        HE.ROUND_OVER]
+
+
+def _holdem() -> list[dict[str, Any]]:
+    """Texas Hold'em Bonus (seed 003): the round's own stages live in its `HoldemRound`.
+
+    Ante and bonus are placed while betting is open (console wagers, the sensors saying where
+    chips lie); at no more bets the dealer deals the hole cards face down and says so. The
+    seats decide at the console (bet or fold; after the flop and the turn, bet or check);
+    the camera reads each card turned up in its area (`camera_card`); a card it did not
+    confirm is confirmed or keyed at the console; a card seen twice stops the round in
+    `card_hold`, which only the supervisor key leaves. Every round the deck is shuffled.
+    """
+    every = _names(list(HE))
+    live = _names([s for s in HE if s is not HE.FAULT])
+    return [
+        _t("shuffle_done", HE.SHUFFLING, HE.BETTING, after="open_betting"),
+        _t("wager", HE.BETTING, None, "wagers.wager_allowed", after="wagers.place_wager"),
+        _t("bet_sensor", live, None, after="wagers.sense_bet"),
+        # A lost layout pauses the table: betting stays open but cannot close.
+        _t("no_more_bets", HE.BETTING, HE.DEALING,
+           ["wagers.has_wagers", "wagers.amounts_known", "layout_answers"],
+           after="play.start_round"),
+        _t("hole_cards_dealt", HE.DEALING, HE.DECISIONS, after="play.dealt"),
+        *(_t(name, HE.DECISIONS, None, "play.decision_allowed", after="play.decide")
+          for name in ("bet", "fold", "check")),
+        _t("proceed", HE.DECISIONS, HE.SETTLEMENT, "play.stage_is_complete"),
+        _t("proceed", HE.DECISIONS, HE.CARDS, "play.stage_is_cards"),
+        # The camera's readings; a card asked for is confirmed or keyed at the console.
+        _t("camera_card", HE.CARDS, None, after="play.take_reading"),
+        _t("camera_card", every, None, after="play.note_unread"),
+        _t("confirm_card", HE.CARDS, None, "play.guess_waits", after="play.confirm_card"),
+        _t("key_card", HE.CARDS, None, "play.key_allowed", after="play.key_card"),
+        _t("proceed", HE.CARDS, HE.CARD_HOLD, "play.round_is_held", after="play.record_hold"),
+        _t("proceed", HE.CARDS, HE.DECISIONS, "play.stage_is_decision"),
+        _t("proceed", HE.CARDS, HE.SETTLEMENT, "play.stage_is_complete"),
+        _t("supervisor_clear", HE.CARD_HOLD, HE.CARDS, "supervisor_key_on",
+           after=["play.clear_hold", "record_clear"]),
+        _t("proceed", HE.SETTLEMENT, HE.ROUND_OVER, after="play.settle_round"),
+        _t("clear_round", HE.ROUND_OVER, HE.SHUFFLING, after="close_round"),
+        # Holds, links, the camera and the supervisor key (R9).
+        _t("fault", every, HE.FAULT, after="record_hold"),
+        _t("camera_status", every, None, after="note_camera_status"),
+        _t("link_down", every, None, after=["note_layout_link", "progressive.link_down"]),
+        _t("link_up", every, None, after=["note_layout_link", "progressive.link_up"]),
+        _t("key_off", every, None, after="key_released"),
+        _t("void_round", [str(s) for s in _HE_IN_ROUND], HE.SHUFFLING, "supervisor_key_on",
+           after="void_in_play"),
+        *(_t("supervisor_clear", HE.FAULT, state, ["supervisor_key_on", f"resumes_to_{state}"],
+             after="record_clear") for state in [*_HE_RESUMABLE, HE.SHUFFLING]),
+        _t("supervisor_clear", HE.FAULT, HE.SHUFFLING, "supervisor_key_on",
+           after="void_and_clear"),
+    ]
+
+
+HOLDEM_TABLE: Final[Table] = tuple(_holdem())
+
 TABLES: Final[dict[str, tuple[type[StrEnum], Table]]] = {
     "blackjack": (BJ, BLACKJACK_TABLE),
     "baccarat": (BAC, BACCARAT_TABLE),
     "roulette": (RO, ROULETTE_TABLE),
     "community": (CC, COMMUNITY_TABLE),
+    "holdem": (HE, HOLDEM_TABLE),
 }
 FAMILY: Final = {"blackjack": "blackjack", "spanish21": "blackjack", "baccarat": "baccarat",
-                 "roulette": "roulette", "community": "community"}
+                 "roulette": "roulette", "community": "community",
+                 "holdem": "holdem"}
 INITIAL: Final = {"blackjack": "shoe_loading", "baccarat": "shoe_loading", "roulette": "closed",
-                  "community": "shoe_loading"}
+                  "community": "shoe_loading", "holdem": "shuffling"}
 """Where each family's procedure starts on a new journal."""
 IN_PLAY: Final[frozenset[str]] = frozenset(
     str(s) for s in [*_BJ_IN_ROUND, *_BAC_IN_ROUND, BJ.SETTLEMENT, BJ.CARD_IN_ERROR,
-                     BJ.RESHUFFLE_DISCARDS, *_RO_IN_ROUND, *_CC_IN_ROUND])
+                     BJ.RESHUFFLE_DISCARDS, *_RO_IN_ROUND, *_CC_IN_ROUND, *_HE_IN_ROUND])
 """States in which a round's wagers are locked in and it is not settled yet (any family)."""
 
 

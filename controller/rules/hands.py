@@ -16,13 +16,14 @@ from controller.rules.cards import Card, Rank
 
 
 class Game(StrEnum):
-    """The games a table deals: from a shoe, or (roulette) on a wheel."""
+    """The games a table deals: from a shoe, on a wheel (roulette), or by hand (holdem)."""
 
     BLACKJACK = "blackjack"
     SPANISH21 = "spanish21"
     COMMUNITY = "community"
     BACCARAT = "baccarat"
     ROULETTE = "roulette"
+    HOLDEM = "holdem"
 
 
 @dataclass(frozen=True, slots=True)

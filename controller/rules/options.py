@@ -133,6 +133,7 @@ SIDE_BETS_BY_GAME: Final[dict[Game, tuple[str, ...]]] = {
     Game.COMMUNITY: (),
     Game.BACCARAT: ("dragon-bonus",),
     Game.ROULETTE: (),
+    Game.HOLDEM: (),
 }
 """The side wagers each game can offer (`[table] side_bets`)."""
 
@@ -143,7 +144,7 @@ class TableSettings:
 
     Attributes:
         name: the table's name on reports (e.g. "BJ-07").
-        game: blackjack, spanish21, community, baccarat or roulette.
+        game: blackjack, spanish21, community, baccarat, roulette or holdem.
         decks: decks in the shoe (1, 2, 4, 5, 6 or 8).
         seats: betting positions, numbered 1 (dealer's far left) up.
         penetration: percent of the shoe dealt before the cut card (blackjack family).

@@ -35,6 +35,7 @@ from controller.camera.crosscheck import (
     table_zones,
     vision_settings_from_mapping,
 )
+from controller.camera.holdem_reader import HoldemReader
 from controller.journal.store import JournalError, JournalStore
 from controller.procedure.baccarat_model import BaccaratModel
 from controller.procedure.blackjack_model import BlackjackModel
@@ -46,6 +47,7 @@ from controller.procedure.effects import (
     ShowDealer,
     ShowSign,
 )
+from controller.procedure.holdem_model import HoldemModel
 from controller.procedure.roulette_model import RouletteModel
 from controller.procedure.table_model import Setup
 from controller.rules.errors import ConfigError
@@ -147,6 +149,8 @@ def model_factory(game: Game) -> ModelFactory:
                           "spanish21, baccarat and roulette run)")
     if game is Game.ROULETTE:
         return RouletteModel
+    if game is Game.HOLDEM:
+        return HoldemModel
     return BaccaratModel if game is Game.BACCARAT else BlackjackModel
 
 
@@ -197,6 +201,10 @@ class TableApp:
         self.software_unverified = any(kind == KIND_UNVERIFIED for kind, _ in checks)
         if self.camera is not None:
             self.runtime.crosscheck = self.camera.crosscheck
+            if isinstance(self.camera.crosscheck, HoldemReader):
+                reader = self.camera.crosscheck
+                reader.attach(lambda: self.runtime.model if self.runtime else None)
+                self.runtime.watchers.append(lambda _runtime: reader.look())
             self.camera.start()
         self.hosting.manager.ready(self.status_line())
         return self.runtime
@@ -371,18 +379,23 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
     app = TableApp(table, built, loop, state_dir, burn=burn, meter_start=meter_start,
                    hosting=hosting or Hosting())
     if built.camera is not None:
-        app.camera = _camera_parts(built.camera, vision, zones, renderer, loop)
+        app.camera = _camera_parts(built.camera, vision, zones, renderer, loop,
+                                   holdem=table.game.table.game is Game.HOLDEM)
     loop.set_handler(app.handle)
     return app
 
 
 @dataclass
 class CameraParts:
-    """The cross-check's pieces: the camera, its worker thread and the loop-side judge."""
+    """The cross-check's pieces: the camera, its worker thread and the loop-side judge.
+
+    At a hold'em table the judge is the card reader (`HoldemReader`): the camera reads the
+    cards there, no shoe does.
+    """
 
     source: CameraSource
     worker: CameraWorker
-    crosscheck: CrossCheck
+    crosscheck: CrossCheck | HoldemReader
 
     def start(self) -> None:
         """Start the worker and ask for a first frame (is the camera there?)."""
@@ -395,7 +408,8 @@ class CameraParts:
 
 
 def _camera_parts(source: CameraSource, vision: VisionSettings, zones: tuple[str, ...],
-                  renderer: TableRenderer | None, loop: EventLoop) -> CameraParts:
+                  renderer: TableRenderer | None, loop: EventLoop, *,
+                  holdem: bool = False) -> CameraParts:
     """Recogniser, worker and cross-check for the configured camera (vision loads here)."""
     from controller.camera.worker import CameraWorker, layout_points
     from vision import Recognizer, VisionError, load_generic_profile, load_profile
@@ -415,4 +429,6 @@ def _camera_parts(source: CameraSource, vision: VisionSettings, zones: tuple[str
 
     worker = CameraWorker(source, Recognizer(profile).recognize, loop.post, points)
     requests: FrameRequests = worker
+    if holdem:
+        return CameraParts(source, worker, HoldemReader(vision, requests, loop.call_later))
     return CameraParts(source, worker, CrossCheck(vision, requests, loop.call_later))

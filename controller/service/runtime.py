@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from controller.camera.crosscheck import CameraFrame, CrossCheck
+from controller.camera.holdem_reader import HoldemReader
 from controller.journal.store import JournalError, JournalStore, canonical
 from controller.procedure import meter_books
 from controller.procedure.effects import (
@@ -122,7 +123,8 @@ class TableRuntime:
         self.handled = 0
         self.handled_kinds: dict[str, int] = {}
         self.journal_healthy = True
-        self.crosscheck: CrossCheck | None = None
+        self.crosscheck: CrossCheck | HoldemReader | None = None
+        """The camera's judge: the cross-check, or at a hold'em table the card reader."""
         self.watchers: list[Watcher] = []
         self.return_to_betting = True
         """After settlement the table returns to betting by itself (a live table)."""

@@ -40,6 +40,7 @@ DEFAULT_BETS = {
                  "blazing7s=500,axman=100",
     "spanish21": "main=1000,match-the-dealer=100",
     "community": "main=1000",
+    "holdem": "ante=1000,bonus=500",
     "baccarat": "banker=1000,tie=100,dragon-banker=100",
     "roulette": "straight=500,split=500,street=500,corner=500,five-number=500,six-line=500,"
                 "column=1000,dozen=1000,red=1000,black=1000,odd=1000,even=1000,low=1000,"
@@ -152,6 +153,8 @@ def build_options(args: argparse.Namespace) -> Options:
         return _roulette_options(base, args)
     if game is Game.COMMUNITY:
         return _community_options(base, args)
+    if game is Game.HOLDEM:
+        return _holdem_options(base, args)
     for name in ROULETTE_ONLY:
         if getattr(args, name, None) is not None:
             raise ConfigError(f"--{name.replace('_', '-')}: only a roulette table takes it "
@@ -300,6 +303,40 @@ def _community_options(base: GameConfig, args: argparse.Namespace) -> Options:
     scripted = _scripted_shoe(args.shoe_file, decks, Game.COMMUNITY) if args.shoe_file else None
     return Options(replace(base, table=table), 0, args.rounds, args.seed, bets, policy,
                    scripted, None, args.json, args.state_dir, stations=stations)
+
+
+def _holdem_options(base: GameConfig, args: argparse.Namespace) -> Options:
+    """The plan of a hold'em run: seats, ante and bonus on every seat, read by the camera.
+
+    Raises:
+        ConfigError: An option the hold'em table does not take, or a bad value, named.
+    """
+    for name in (*ROULETTE_ONLY, "decks", "shoe_file", "stations", "meter_start",
+                 "meter_reset", "meter_increment"):
+        if getattr(args, name, None) is not None:
+            raise ConfigError(f"--{name.replace('_', '-')}: not an option of the hold'em "
+                              "table (one deck shuffled by hand, no progressive)")
+    if args.in_process:
+        raise ConfigError("--in-process: the hold'em table's cards are read by the emulated "
+                          "camera, a device")
+    table = replace(base.table, game=Game.HOLDEM, decks=1, side_bets=())
+    if not 1 <= args.seats <= table.seats:
+        raise ConfigError(f"--seats: 1..{table.seats}, got {args.seats}")
+    if args.rounds < 1:
+        raise ConfigError(f"--rounds: at least 1, got {args.rounds}")
+    if not 0 <= args.pace <= MAX_PACE:
+        raise ConfigError(f"--pace: 0..{MAX_PACE} seconds a card, got {args.pace}")
+    bets = parse_bets(args.bets or DEFAULT_BETS["holdem"])
+    if "ante" not in bets or set(bets) - {"ante", "bonus"}:
+        raise ConfigError("--bets: the hold'em table takes ante=CENTS and optionally "
+                          "bonus=CENTS")
+    for name, cents in bets.items():
+        if cents and not table.min_wager <= cents <= table.max_wager:
+            raise ConfigError(f"--bets: {name}={cents} is outside the table limits "
+                              f"{table.min_wager}..{table.max_wager} cents")
+    return Options(replace(base, table=table), args.seats, args.rounds, args.seed, bets,
+                   BasicStrategyPolicy(), None, None, args.json, args.state_dir, camera=True,
+                   pace=args.pace)
 
 
 ROULETTE_ONLY = ("spins", "wheel_replay", "wheel")

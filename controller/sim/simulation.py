@@ -63,6 +63,10 @@ def run(options: Options) -> int:
         from controller.sim import community_sim
 
         return community_sim.run(options)
+    if options.config.table.game is Game.HOLDEM:
+        from controller.sim import holdem_sim
+
+        return holdem_sim.run(options)
     with tempfile.TemporaryDirectory(prefix="shoectl-sim-") as tmp:
         # The journal in tmp/state, its key beside it in tmp (both removed after the run).
         state_dir = options.state_dir or Path(tmp) / "state"

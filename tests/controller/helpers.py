@@ -39,7 +39,7 @@ def config(game: str = "blackjack", decks: int | None = None) -> GameConfig:
     base = load_default_table().game
     g = Game(game)
     sides = {Game.BLACKJACK: base.table.side_bets, Game.SPANISH21: ("match-the-dealer",),
-             Game.BACCARAT: ("dragon-bonus",), Game.ROULETTE: ()}[g]
+             Game.BACCARAT: ("dragon-bonus",), Game.ROULETTE: (), Game.HOLDEM: ()}[g]
     table = replace(base.table, game=g, decks=decks or (8 if g is Game.BACCARAT else 6),
                     side_bets=sides)
     return replace(base, table=table)

@@ -202,7 +202,7 @@ def test_scripted_shoes_match_the_reference_dealer(tmp_path: Path, game: str, se
 
 def test_every_callback_and_condition_resolves(tmp_path: Path) -> None:
     for family, game in (("blackjack", "blackjack"), ("baccarat", "baccarat"),
-                         ("roulette", "roulette")):
+                         ("roulette", "roulette"), ("holdem", "holdem")):
         model = runtime(tmp_path / game, game).model
         for name in tables.callback_names(family):
             resolved = getattr(model, name, None)
@@ -218,7 +218,7 @@ def test_no_automatic_transitions(tmp_path: Path) -> None:
     assert not hasattr(rt.model, "to_betting")
 
 
-@pytest.mark.parametrize("family", ["blackjack", "baccarat", "roulette", "community"])
+@pytest.mark.parametrize("family", ["blackjack", "baccarat", "roulette", "community", "holdem"])
 def test_committed_mermaid_diagram_is_fresh(family: str) -> None:
     from controller.procedure import diagram
 

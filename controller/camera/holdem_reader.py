@@ -1,0 +1,167 @@
+"""The overhead camera as the card reader of a hand-dealt Texas Hold'em Bonus table.
+
+No shoe deals this game: the camera reads each card as it is turned up in its area (the
+`flop`, `turn`, `river`, `dealer` and `seat<n>` positions of `layout_points`). On the loop
+thread, `HoldemReader` asks the camera worker for a frame whenever the round waits for a card
+(and again every `[vision] frame_interval_ms` until it has it); each frame's readings
+(`Sighting`s, already assigned to positions by the worker) become `camera_card` triggers:
+
+* a confident reading in the area the round waits for, of a card that area has not read yet,
+  is a confirmed card (the round itself holds the round if that card was read elsewhere: a
+  card seen twice);
+* an area that shows only unsure readings for `[vision] frames` frames in a row has its card
+  asked for at the console (`camera_card` with no card): the dealer confirms or keys it;
+* a camera that gives no frame is down (`camera_status`, on the dealer display), and a card
+  due meanwhile is asked for at the console at once.
+
+Readings elsewhere (other areas, face-down cards never drawn) are ignored: only the area the
+round waits for is read, and only on frames asked for once that area was due (a frame asked
+for earlier may show the layout before the dealer moved on). Card identities go to the
+journal only (`card:read`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from controller.camera.crosscheck import (
+    CameraFrame,
+    CardLayout,
+    FrameRequests,
+    FrameVerdict,
+    Schedule,
+    VisionSettings,
+)
+from controller.procedure.effects import CameraCheck
+from controller.procedure.holdem_model import HoldemModel
+from controller.procedure.holdem_play import due_area
+from controller.procedure.holdem_round import Area, HoldemRound
+
+
+def area_cards(game: HoldemRound, area: Area, seat: int | None) -> list[str]:
+    """The cards already read in `area` this round."""
+    codes = {Area.FLOP: game.board[:3], Area.TURN: game.board[3:4],
+             Area.RIVER: game.board[4:5], Area.DEALER: game.dealer}.get(area)
+    if codes is None:
+        codes = game.seats[seat].cards if seat in game.seats else []
+    return [str(card) for card in codes]
+
+
+class HoldemReader:
+    """Turns the camera's frames into the hold'em round's card readings (loop thread).
+
+    Args:
+        settings: The `[vision]` settings (`frames`, `frame_interval_ms`).
+        frames: The camera worker.
+        schedule: Runs a callback later on the loop thread.
+    """
+
+    def __init__(self, settings: VisionSettings, frames: FrameRequests,
+                 schedule: Schedule) -> None:
+        self.settings = settings
+        self._frames = frames
+        self._schedule = schedule
+        self._model: Callable[[], object] = lambda: None
+        self._asked = 0
+        self._in_flight: int | None = None
+        self._timer = False
+        self._unsure = 0
+        self._wanted: tuple[object, ...] = ()
+        self._since = 1
+        """The first request whose frame may show the area due now (earlier ones may not)."""
+        self.down = False
+        self.checked = 0
+        """Cards read (each a `camera_card` trigger with a confirmed card)."""
+
+    def attach(self, model: Callable[[], object]) -> None:
+        """Read for the round of the table `model()` returns (the runtime's model)."""
+        self._model = model
+
+    @property
+    def idle(self) -> bool:
+        """True when no frame is on its way or waited for."""
+        return self._in_flight is None and not self._timer
+
+    def probe(self) -> None:
+        """Ask for one frame now (at start: is the camera there?)."""
+        if self._in_flight is None:
+            self._ask()
+
+    def request(self, checks: Iterable[CameraCheck], round_no: int) -> None:
+        """The cross-check's entry: a hold'em table places no card for checking."""
+
+    def _due(self) -> tuple[HoldemRound, Area, int | None] | None:
+        model = self._model()
+        if not isinstance(model, HoldemModel) or model.state != "cards" or model.game is None:
+            return None
+        found = due_area(model.game)
+        if found is None:
+            return None
+        wanted = (model.round.number, *found)
+        if wanted != self._wanted:
+            # A frame asked for before this area was due may have been taken before the
+            # dealer moved on (a card of an earlier area, or round): it is not read.
+            self._wanted, self._since, self._unsure = wanted, self._asked + 1, 0
+        return (model.game, *found)
+
+    def look(self) -> None:
+        """Ask for a frame when the round waits for a card and none is on its way.
+
+        Called after every commit (a runtime watcher) and after each frame's interval.
+        """
+        if self._due() is not None and self._in_flight is None and not self._timer:
+            self._ask()
+
+    def _ask(self) -> None:
+        self._asked += 1
+        self._in_flight = self._asked
+        self._frames.request(self._asked)
+
+    def _ask_later(self) -> None:
+        self._timer = True
+
+        def fire() -> None:
+            self._timer = False
+            self.look()
+        self._schedule(self.settings.frame_interval_ms / 1000, fire)
+
+    # ------------------------------------------------------------ a frame arrives
+    def on_frame(self, frame: CameraFrame, layout: CardLayout, loose: Iterable[str],
+                 round_no: int) -> FrameVerdict:
+        """The frame's readings in the area the round waits for, as `camera_card` triggers."""
+        if frame.request == self._in_flight:
+            self._in_flight = None
+        verdict = FrameVerdict()
+        if frame.error and not self.down:
+            self.down = True
+            verdict.triggers.append(("camera_status", {"down": True, "reason": frame.error}))
+        elif not frame.error and self.down:
+            self.down = False
+            verdict.triggers.append(("camera_status", {"down": False}))
+        due = self._due()
+        if due is not None and frame.request >= self._since:
+            verdict.triggers.extend(self._readings(frame, *due))
+        if due is not None and not verdict.triggers:
+            self._ask_later()
+        return verdict
+
+    def _readings(self, frame: CameraFrame, game: HoldemRound, area: Area,
+                  seat: int | None) -> list[tuple[str, dict[str, Any]]]:
+        where: dict[str, Any] = {"area": area.value, "seat": seat}
+        if frame.error:
+            return [("camera_card", {**where, "card": None, "confirmed": False})]
+        zone = f"seat{seat}" if area is Area.SEAT else area.value
+        here = [s for s in frame.sightings if s.zone == zone]
+        taken = area_cards(game, area, seat)
+        new = sorted({s.card for s in here if s.card is not None and s.card not in taken})
+        if new:
+            self._unsure = 0
+            self.checked += len(new)
+            return [("camera_card", {**where, "card": code, "confirmed": True}) for code in new]
+        if any(s.card is None for s in here):
+            self._unsure += 1
+            if self._unsure >= self.settings.frames:
+                self._unsure = 0
+                return [("camera_card", {**where, "card": None, "confirmed": False})]
+        return []

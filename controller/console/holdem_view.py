@@ -1,0 +1,65 @@
+"""The Texas Hold'em Bonus table as the dealer's console shows it, and its prompts.
+
+Public information only: the round (`HoldemRound.public`) holds only cards turned up and read
+by the camera or keyed at the console, so the dealer's two cards appear once exposed and
+read, never before; a folded seat's cards are never read. `controller/console/API.md` is the
+contract of the `holdem` object.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.procedure.holdem_model import HoldemModel
+from controller.procedure.table_model import TableModel
+
+_PROMPTS = {
+    "shuffling": "shuffle the deck, then press SHUFFLE DONE",
+    "dealing": "deal two cards face down to each seat and the dealer, one at a time from "
+               "seat 1, then HOLE CARDS DEALT",
+    "settlement": "settle the round",
+    "round_over": "collect the cards",
+}
+
+
+def holdem_table(model: TableModel) -> dict[str, Any] | None:
+    """The table object's `holdem` part (None at another game)."""
+    if not isinstance(model, HoldemModel):
+        return None
+    game = model.game
+    if game is None:
+        return {"stage": None, "asked": None, "held": None, "board": [], "dealer": [],
+                "to_decide": [], "seats": {}}
+    shown = game.public()
+    seats = shown["seats"]
+    assert isinstance(seats, dict)
+    for number, seat in game.seats.items():
+        wagers = seat.wagers
+        seats[str(number)]["wagers"] = {"ante": wagers.ante, "bonus": wagers.bonus,
+                                        "flop": wagers.flop, "turn": wagers.turn,
+                                        "river": wagers.river}
+        seats[str(number)]["folded"] = seat.nets is not None and wagers.folded
+    return {"stage": shown["stage"], "asked": shown["asked"], "held": shown["held"],
+            "board": shown["board"], "dealer": shown["dealer"],
+            "to_decide": game.pending_decisions, "seats": seats}
+
+
+def holdem_prompt(model: HoldemModel) -> str:
+    """What the dealer does next at a hold'em table, in words."""
+    state = model.state
+    if state == "betting":
+        unknown = model.wagers.unknown_amounts()
+        antes = model.wagers.antes()
+        if unknown:
+            return ("enter the amount of the chips on " + ", ".join(unknown)
+                    + " (WAGER seat, ante or bonus, cents)")
+        if antes:
+            return ("place your bets: antes on seats " + ", ".join(map(str, antes))
+                    + "; then NO MORE BETS")
+        return "place your bets: an ante on a seat (WAGER seat ante cents), a bonus beside it"
+    if state == "card_hold":
+        return (f"CARD HOLD: {model.hold_reason}; the supervisor checks the cards on the "
+                "layout, then turns the key to clear the hold")
+    if state in _PROMPTS or model.game is None:
+        return _PROMPTS.get(state, state.replace("_", " "))
+    return model.game.prompt

@@ -1,0 +1,132 @@
+"""The hold'em card reader: the camera's readings in the area due become the round's cards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from controller.camera.crosscheck import CameraFrame, Sighting, VisionSettings
+from controller.camera.holdem_reader import HoldemReader
+from tests.controller.holdem_helpers import Table, open_round, table
+
+
+class Frames:
+    """The camera worker as the reader sees it: the requests it was given."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+
+    def request(self, number: int) -> None:
+        self.asked.append(number)
+
+
+def _reader(t: Table, frames: int = 3) -> tuple[HoldemReader, Frames, list[Any]]:
+    later: list[Any] = []
+    worker = Frames()
+    reader = HoldemReader(VisionSettings(frames=frames), worker,
+                          lambda delay, fire: later.append(fire))
+    reader.attach(lambda: t.rt.model)
+    t.rt.watchers.append(lambda _rt: reader.look())
+    return reader, worker, later
+
+
+def _frame(reader: HoldemReader, t: Table, worker: Frames, *sightings: Sighting,
+           error: str = "") -> None:
+    verdict = reader.on_frame(CameraFrame(worker.asked[-1], 1, sightings, error), {}, [], 1)
+    for trigger, kwargs in verdict.triggers:
+        t.fire(trigger, **kwargs)
+
+
+def _at_flop(tmp_path: Path) -> Table:
+    t = table(tmp_path)
+    open_round(t, {1: (1000, 0)})
+    assert t.fire("bet", seat=1)
+    return t
+
+
+def test_a_frame_is_asked_for_once_a_card_is_due(tmp_path: Path) -> None:
+    t = table(tmp_path)
+    _, worker, _ = _reader(t)
+    open_round(t, {1: (1000, 0)})
+    assert worker.asked == []  # decisions: no card due
+    assert t.fire("bet", seat=1)
+    assert worker.asked == [1]
+
+
+def test_confident_readings_in_the_due_area_are_taken_others_ignored(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    reader, worker, _later = _reader(t)
+    reader.look()
+    _frame(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.98),
+           Sighting("seat1", "QH", 0.99), Sighting("turn", "2C", 0.99),
+           Sighting("flop", "7C", 0.97))
+    assert t.model.game is not None
+    assert sorted(str(c) for c in t.model.game.board) == ["7C", "AS", "KD"]
+    assert t.model.game.seats[1].cards == []  # a seat's area is read only at the showdown
+    assert reader.checked == 3
+
+
+def test_unsure_readings_for_frames_in_a_row_ask_the_console(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    reader, worker, later = _reader(t, frames=3)
+    reader.look()
+    for tried in range(1, 4):
+        assert t.model.game is not None
+        assert t.model.game.asked is None, tried
+        _frame(reader, t, worker, Sighting("flop", None, 0.4))
+        if later:
+            later.pop()()  # the frame interval passes: the next frame
+    assert t.model.game is not None
+    assert t.model.game.asked is not None
+    assert t.records("card:asked")[-1]["area"] == "flop"
+
+
+def test_a_camera_down_asks_for_the_card_at_once_and_is_shown(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    reader, worker, _ = _reader(t)
+    reader.look()
+    _frame(reader, t, worker, error="camera: no frame")
+    assert t.model.camera_down == "camera: no frame"
+    assert t.model.game is not None
+    assert t.model.game.asked is not None
+    assert t.fire("key_card", card="AS")
+
+
+def test_a_card_read_on_the_board_again_holds_the_round(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    t.read("flop", "AS", "KD", "7C")
+    assert t.fire("check", seat=1)
+    reader, worker, _ = _reader(t)
+    reader.look()
+    _frame(reader, t, worker, Sighting("turn", "KD", 0.99))
+    assert t.model.state == "card_hold"
+
+
+def test_a_frame_asked_for_before_the_area_was_due_is_not_read(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    reader, worker, later = _reader(t)
+    reader.look()
+    stale = worker.asked[-1]  # asked for while the flop was due
+    t.read("flop", "AS", "KD", "7C")
+    assert t.fire("check", seat=1)  # now the turn is due
+    verdict = reader.on_frame(CameraFrame(stale, 1, (Sighting("turn", "2C", 0.99),)), {}, [], 1)
+    assert verdict.triggers == []
+    later.pop()()  # the frame interval passes: a frame asked for now
+    assert worker.asked[-1] > stale
+    _frame(reader, t, worker, Sighting("turn", "2C", 0.99))
+    assert t.model.game is not None
+    assert str(t.model.game.board[-1]) == "2C"
+
+
+def test_cards_already_read_in_the_area_are_not_read_again(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    reader, worker, later = _reader(t)
+    reader.look()
+    _frame(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.99),
+           Sighting("flop", None, 0.3))
+    later.pop()() if later else reader.look()
+    _frame(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.99),
+           Sighting("flop", "QC", 0.99))
+    assert t.model.state == "decisions"  # the flop is complete, nothing seen twice
+    assert t.model.game is not None
+    assert sorted(str(c) for c in t.model.game.board) == ["AS", "KD", "QC"]

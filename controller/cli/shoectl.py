@@ -25,6 +25,8 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
              "par sheet of a wager: exact line probabilities, house edge"),
     "selftest": ("controller.cli.selftest_command",
                  "start-of-day self-test of every device (R2), journalled"),
+    "progressive": ("controller.cli.progressive_command",
+                    "the linked progressive's controller: serve, show, verify"),
     "run": ("controller.cli.run_command", "run the table service on its configured devices"),
     "simulate": ("controller.cli.simulate_command",
                  "deal rounds through the whole table, emulated, with bots"),

@@ -1,0 +1,124 @@
+"""The progressive controller: the one writer of a link group's meter (`progressive serve`).
+
+Every table message is handled on paho's network thread, one at a time, in the order the
+broker delivered them: the books change by `ledger.receive`, the records and the new books
+are committed to the controller's own journal in one transaction, and only then is the
+table answered and the retained meter republished. A crash at any instant therefore loses
+nothing that was answered and applies nothing twice (the table resends what was not
+answered; a repeat is answered again without being applied).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.reasoncodes import ReasonCode
+
+from controller.floor import ledger
+from controller.floor.link import connect, make_client
+from controller.floor.protocol import FloorProtocolError, Topics, address_of, decode, encode
+from controller.floor.settings import ServerSettings
+from controller.journal.errors import JournalError
+from controller.journal.store import JournalStore
+
+_LOG = logging.getLogger(__name__)
+ONLINE = encode({"state": "online"})
+OFFLINE = encode({"state": "offline"})
+
+
+def open_books(store: JournalStore, settings: ServerSettings) -> ledger.FloorBook:
+    """The books from the journal's critical state; a new journal starts a new meter."""
+    critical = store.load_critical()
+    if critical is not None:
+        try:
+            return ledger.FloorBook.from_json(critical)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise JournalError(f"journal {store.path}: the floor's books are unreadable: "
+                               f"{exc}") from None
+    book, record = ledger.open_book(settings.progressive)
+    store.commit([record], book.to_json())
+    return book
+
+
+class ProgressiveAuthority:
+    """Serve one link group: apply table messages, answer them, publish the meter."""
+
+    def __init__(self, settings: ServerSettings, state_dir: Path) -> None:
+        self.settings = settings
+        self.topics = Topics(settings.link.group)
+        self.store = JournalStore(state_dir, clock=time.monotonic)
+        self.book = open_books(self.store, settings)
+        self.client = make_client(f"progressive-{self.topics.group}", settings.link.broker,
+                                  settings.link.tls, (self.topics.controller_status, OFFLINE))
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+        self.client.on_disconnect = self._on_disconnect
+
+    def start(self) -> None:
+        """Connect (in the background; paho reconnects after any loss)."""
+        connect(self.client, self.settings.link.broker)
+
+    def stop(self) -> None:
+        """Say offline, disconnect and close the journal."""
+        self.client.publish(self.topics.controller_status, OFFLINE, qos=1, retain=True)
+        self.client.disconnect()
+        self.client.loop_stop()
+        self.store.close()
+
+    def _on_connect(self, client: mqtt.Client, _userdata: Any, _flags: Any,
+                    reason: ReasonCode, _properties: Any) -> None:
+        if reason.is_failure:
+            _LOG.error("progressive: broker %s refused the connection: %s",
+                       self.settings.link.broker, reason)
+            return
+        client.subscribe(self.topics.up("+"), qos=1)
+        client.publish(self.topics.controller_status, ONLINE, qos=1, retain=True)
+        self._publish_meter()
+        _LOG.info("progressive: group %s online at %s, meter %d", self.topics.group,
+                  self.settings.link.broker, self.book.meters.amount)
+
+    def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any,
+                       reason: ReasonCode, _properties: Any) -> None:
+        _LOG.warning("progressive: broker %s lost (%s); reconnecting",
+                     self.settings.link.broker, reason)
+
+    def _on_message(self, client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        try:
+            table = self.topics.table_of(msg.topic)
+            data = decode(bytes(msg.payload))
+            address = address_of(data, table)
+        except FloorProtocolError as exc:
+            _LOG.warning("progressive: message on %s ignored: %s", msg.topic, exc)
+            return
+        outcome = ledger.receive(self.book, data, address)
+        if outcome.records:
+            try:
+                self.store.commit(outcome.records, outcome.book.to_json())
+            except JournalError as exc:  # not answered: the table sends it again
+                _LOG.error("progressive: %s; message %s/%s/%d not applied", exc, address.table,
+                           address.boot, address.seq)
+                return
+        changed = outcome.book.version != self.book.version
+        self.book = outcome.book
+        client.publish(self.topics.down(table), encode(outcome.answer), qos=1)
+        if changed:
+            self._publish_meter()
+
+    def _publish_meter(self) -> None:
+        payload = encode(self.book.meter_message(self.topics.group))
+        self.client.publish(self.topics.meter, payload, qos=1, retain=True)
+
+
+def serve(settings: ServerSettings, state_dir: Path, stop: threading.Event) -> None:
+    """Run the controller until `stop` is set."""
+    authority = ProgressiveAuthority(settings, state_dir)
+    authority.start()
+    try:
+        stop.wait()
+    finally:
+        authority.stop()

@@ -20,6 +20,7 @@ from controller.cli.journal_command import EXIT_INTEGRITY
 from controller.floor import audit as floor_audit
 from controller.floor import authority, settings
 from controller.journal.errors import JournalError, JournalTrustError
+from controller.journal.store import journal_present
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -43,6 +44,9 @@ def main(argv: list[str]) -> int:
     try:
         if args.action == "serve":
             return _serve(args.config, args.state_dir)
+        if not journal_present(args.state_dir):
+            sys.stderr.write(f"shoectl progressive: no controller journal in {args.state_dir}\n")
+            return 1
         if args.action == "show":
             return _show(args.state_dir, args.json)
         return _verify(args.state_dir)

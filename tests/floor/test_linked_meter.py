@@ -95,17 +95,3 @@ def test_a_ten_percent_hit_comes_off_the_live_meter(
     assert answer["paid"] == (RESET + 300) // 10
     assert controller.show()["meter"] == RESET + 300 - (RESET + 300) // 10
     tables[0].close()
-
-
-def test_a_table_restarted_with_unconfirmed_sends_delivers_them(
-        tmp_path: Path, broker: Mosquitto, controller: Controller) -> None:
-    tables = _tables(tmp_path, broker, 1)
-    controller.stop()  # nothing can be confirmed now
-    for seat in range(1, 6):
-        tables[0].link.contribute(1, seat)
-    tables[0].close()  # the table's power is cut with five contributions unconfirmed
-    controller.start()
-    again = _tables(tmp_path, broker, 1)
-    settle(again, controller)
-    assert controller.show()["progressive_in"] == 5
-    again[0].close()

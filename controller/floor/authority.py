@@ -21,7 +21,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.floor import ledger
 from controller.floor.link import connect, make_client
-from controller.floor.protocol import FloorProtocolError, Topics, address_of, decode, encode
+from controller.floor.protocol import FloorProtocolError, Topics, decode, encode, message_id_of
 from controller.floor.settings import ServerSettings
 from controller.journal.errors import JournalError
 from controller.journal.store import JournalStore
@@ -91,7 +91,7 @@ class ProgressiveAuthority:
         try:
             table = self.topics.table_of(msg.topic)
             data = decode(bytes(msg.payload))
-            address = address_of(data, table)
+            address = message_id_of(data, table)
         except FloorProtocolError as exc:
             _LOG.warning("progressive: message on %s ignored: %s", msg.topic, exc)
             return

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from controller.floor.protocol import Address, FloorProtocolError, UpMessage, parse_up
+from controller.floor.protocol import FloorProtocolError, MessageId, UpMessage, parse_up
 from controller.procedure import meter_books
 from controller.procedure.effects import Journal
 
@@ -21,7 +21,7 @@ FLOOR_KINDS = (*meter_books.METER_KINDS, KIND_PAID, KIND_REJECTED)
 """Every record kind the controller's journal holds."""
 
 
-def stream_of(address: Address) -> str:
+def stream_of(address: MessageId) -> str:
     """The key of a (table, boot) stream in the books."""
     return f"{address.table}/{address.boot}"
 
@@ -90,7 +90,7 @@ def _award_json(award: Award) -> dict[str, Any]:
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class BookChange:
     """What one message did: the new books, the records to commit, the answer to send."""
 
     book: FloorBook
@@ -104,29 +104,29 @@ def open_book(params: meter_books.MeterParams) -> tuple[FloorBook, Journal]:
     return FloorBook(meters), record
 
 
-def receive(book: FloorBook, data: dict[str, Any], address: Address) -> Outcome:
+def receive(book: FloorBook, data: dict[str, Any], address: MessageId) -> BookChange:
     """Apply one table message whose address is already checked (see module docstring)."""
     stream = stream_of(address)
     last = book.applied.get(stream, 0)
     head = {"boot": address.boot, "seq": address.seq}
     if address.seq <= last:
-        return Outcome(book, (), _repeat(book, address, head))
+        return BookChange(book, (), _repeat(book, address, head))
     if address.seq > last + 1:
-        return Outcome(book, (), head | {"type": "gap", "expected": last + 1})
+        return BookChange(book, (), head | {"type": "gap", "expected": last + 1})
     book = replace(book, applied={**book.applied, stream: address.seq})
     try:
         message = parse_up(data, address)
         return _apply(book, message, head)
     except (FloorProtocolError, meter_books.MeterError) as exc:
         record = Journal(KIND_REJECTED, {**_where(address), "reason": str(exc)})
-        return Outcome(book, (record,), head | {"type": "reject", "reason": str(exc)})
+        return BookChange(book, (record,), head | {"type": "reject", "reason": str(exc)})
 
 
-def _where(address: Address) -> dict[str, Any]:
+def _where(address: MessageId) -> dict[str, Any]:
     return {"table": address.table, "boot": address.boot, "seq": address.seq}
 
 
-def _repeat(book: FloorBook, address: Address, head: dict[str, Any]) -> dict[str, Any]:
+def _repeat(book: FloorBook, address: MessageId, head: dict[str, Any]) -> dict[str, Any]:
     answer = head | {"type": "ack", "repeat": True, "meter": book.meters.amount}
     for award in book.awards:
         if (award.table, award.boot, award.seq) == (address.table, address.boot, address.seq):
@@ -134,13 +134,13 @@ def _repeat(book: FloorBook, address: Address, head: dict[str, Any]) -> dict[str
     return answer
 
 
-def _apply(book: FloorBook, message: UpMessage, head: dict[str, Any]) -> Outcome:
+def _apply(book: FloorBook, message: UpMessage, head: dict[str, Any]) -> BookChange:
     where = _where(message.address)
     if message.kind == "contribution":
         meters, records = meter_books.contribute(book.meters, message.round, [message.seat])
         record = Journal(records[0].kind, {**records[0].data, **where})
         book = replace(book, meters=meters, version=book.version + 1)
-        return Outcome(book, (record,), _ack(book, head))
+        return BookChange(book, (record,), _ack(book, head))
     if message.kind == "hit":
         return _hit(book, message, head)
     return _paid(book, message, head)
@@ -150,17 +150,17 @@ def _ack(book: FloorBook, head: dict[str, Any]) -> dict[str, Any]:
     return head | {"type": "ack", "repeat": False, "meter": book.meters.amount}
 
 
-def _hit(book: FloorBook, message: UpMessage, head: dict[str, Any]) -> Outcome:
+def _hit(book: FloorBook, message: UpMessage, head: dict[str, Any]) -> BookChange:
     kind = meter_books.HitKind(message.hit_kind)
     meters, record, paid = meter_books.hit(book.meters, message.round, message.seat, kind)
     address = message.address
     award = Award(address.table, address.boot, address.seq, kind.value, paid)
     book = replace(book, meters=meters, awards=(*book.awards, award), version=book.version + 1)
     record = Journal(record.kind, {**record.data, **_where(address)})
-    return Outcome(book, (record,), _ack(book, head) | {"paid": paid})
+    return BookChange(book, (record,), _ack(book, head) | {"paid": paid})
 
 
-def _paid(book: FloorBook, message: UpMessage, head: dict[str, Any]) -> Outcome:
+def _paid(book: FloorBook, message: UpMessage, head: dict[str, Any]) -> BookChange:
     address = message.address
     key = f"{address.table}/{address.boot}/{message.hit}"
     award = next((a for a in book.awards if a.key == key), None)
@@ -169,4 +169,4 @@ def _paid(book: FloorBook, message: UpMessage, head: dict[str, Any]) -> Outcome:
     book = replace(book, awards=tuple(a for a in book.awards if a is not award),
                    version=book.version + 1)
     record = Journal(KIND_PAID, {**_where(address), "hit": message.hit, "amount": award.amount})
-    return Outcome(book, (record,), _ack(book, head))
+    return BookChange(book, (record,), _ack(book, head))

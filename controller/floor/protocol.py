@@ -74,7 +74,7 @@ class Topics:
 
 
 @dataclass(frozen=True, slots=True)
-class Address:
+class MessageId:
     """Who sent a message and where it is in that sender's stream."""
 
     table: str
@@ -96,7 +96,7 @@ class UpMessage:
     """
 
     kind: str
-    address: Address
+    address: MessageId
     round: int = 0
     seat: int = 0
     hit_kind: str = ""
@@ -135,7 +135,7 @@ def _count(data: dict[str, Any], key: str, minimum: int) -> int:
     return value
 
 
-def address_of(data: dict[str, Any], table: str) -> Address:
+def message_id_of(data: dict[str, Any], table: str) -> MessageId:
     """The (table, boot, seq) of a message received on `table`'s topic."""
     sender = data.get("table")
     if sender != table:
@@ -143,10 +143,10 @@ def address_of(data: dict[str, Any], table: str) -> Address:
     boot = data.get("boot")
     if not isinstance(boot, str) or not _BOOT.fullmatch(boot):
         raise FloorProtocolError(f"boot: expected 1-64 printable characters, got {boot!r}")
-    return Address(table, boot, _count(data, "seq", 1))
+    return MessageId(table, boot, _count(data, "seq", 1))
 
 
-def parse_up(data: dict[str, Any], address: Address) -> UpMessage:
+def parse_up(data: dict[str, Any], address: MessageId) -> UpMessage:
     """The message itself, once its address is known."""
     kind = data.get("type")
     if kind not in KINDS:

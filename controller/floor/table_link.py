@@ -23,8 +23,8 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.floor.link import connect, make_client
 from controller.floor.protocol import (
-    Address,
     FloorProtocolError,
+    MessageId,
     Topics,
     UpMessage,
     check_name,
@@ -115,18 +115,18 @@ class TableLink:
         self.client.disconnect()
         self.client.loop_stop()
 
-    def contribute(self, round_no: int, seat: int) -> Address:
+    def contribute(self, round_no: int, seat: int) -> MessageId:
         """Journal and send one accepted wager's contribution."""
         return self._send(lambda a: UpMessage("contribution", a, round_no, seat))
 
-    def hit(self, round_no: int, seat: int, kind: str) -> Address:
+    def hit(self, round_no: int, seat: int, kind: str) -> MessageId:
         """Journal and send a meter hit ("100%" or "10%"); the answer says what it won."""
         return self._send(lambda a: UpMessage("hit", a, round_no, seat, kind))
 
-    def _send(self, build: Any) -> Address:
+    def _send(self, build: Any) -> MessageId:
         with self._lock:
             self._seq += 1
-            message: UpMessage = build(Address(self.table, self.boot, self._seq))
+            message: UpMessage = build(MessageId(self.table, self.boot, self._seq))
             data = message.to_json()
             self._store.commit([Journal(KIND_SEND, {"boot": self.boot, "seq": self._seq,
                                                     "message": data})], None)

@@ -13,16 +13,16 @@ from dataclasses import replace
 from pathlib import Path
 
 from controller.floor import ledger
-from controller.floor.protocol import Address
+from controller.floor.protocol import MessageId
 from controller.journal.store import JournalStore
 from controller.rules.meter import ProgressiveSettings
 
 PARAMS = ProgressiveSettings(reset=500_000, increment=100)
 
 
-def _contribution(seq: int) -> tuple[dict[str, object], Address]:
+def _contribution(seq: int) -> tuple[dict[str, object], MessageId]:
     return ({"type": "contribution", "table": "T1", "boot": "b1", "seq": seq, "round": 1,
-             "seat": 2}, Address("T1", "b1", seq))
+             "seat": 2}, MessageId("T1", "b1", seq))
 
 
 def _journal(state_dir: Path, *, apply_twice: bool = False, forget_books: bool = False) -> None:
@@ -78,4 +78,5 @@ def test_verify_refuses_books_that_forgot_what_was_applied(tmp_path: Path) -> No
 def test_verify_of_a_missing_journal_is_one_line(tmp_path: Path) -> None:
     done = _shoectl("verify", "--state-dir", str(tmp_path / "none"))
     assert done.returncode == 1
-    assert done.stderr.count("\n") == 1 and done.stderr.startswith("shoectl progressive: ")
+    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith("shoectl progressive: ")

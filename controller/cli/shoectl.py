@@ -17,6 +17,8 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "diagram": ("controller.cli.diagram_command",
                 "draw a game's procedure state machine (mermaid/svg/png)"),
     "emulate": ("drivers.emulated.cli", "run a byte-level shoe, layout or sign emulator on a pty"),
+    "floor": ("controller.cli.floor_command",
+              "the linked floor's tools: certs (a test CA and a certificate per table)"),
     "install": ("controller.cli.install_command",
                 "install as a systemd service: venv, unit, udev, manifest"),
     "journal": ("controller.cli.journal_command", "verify or export the secured audit journal"),

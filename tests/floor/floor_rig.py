@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from controller.floor.link import BrokerUrl
+from controller.floor.link import BrokerUrl, TlsFiles
 from controller.floor.settings import LinkSettings
 from controller.floor.table_link import KIND_CONFIRMED, KIND_SEND, TableLink
 from controller.journal.store import JournalStore
@@ -29,10 +29,13 @@ GROUP = "bank-a"
 class Controller:
     """`shoectl progressive serve` in its own process."""
 
-    def __init__(self, workdir: Path, broker_url: str) -> None:
+    def __init__(self, workdir: Path, broker_url: str, tls_dir: Path | None = None) -> None:
         self.state_dir = workdir / "controller"
         self.config = workdir / "progressive.toml"
-        self.config.write_text(f'[link]\nbroker = "{broker_url}"\ngroup = "{GROUP}"\n'
+        files = "".join(f'{name} = "{tls_dir / file}"\n' for name, file in (
+            ("ca", "ca.pem"), ("cert", "progressive.pem"), ("key", "progressive.key"))
+        ) if tls_dir else ""
+        self.config.write_text(f'[link]\nbroker = "{broker_url}"\ngroup = "{GROUP}"\n{files}'
                                f"[progressive]\nreset = {RESET}\nincrement = {INCREMENT}\n",
                                encoding="utf-8")
         self.log = workdir / "controller.log"
@@ -75,10 +78,11 @@ class Controller:
 class Table:
     """One table: its journal and its link."""
 
-    def __init__(self, workdir: Path, name: str, broker_url: str) -> None:
+    def __init__(self, workdir: Path, name: str, broker_url: str,
+                 tls: TlsFiles | None = None) -> None:
         self.name = name
         self.store = JournalStore(workdir / name, clock=lambda: 0.0, durable=False)
-        link = LinkSettings(BrokerUrl.parse(broker_url), GROUP, None)
+        link = LinkSettings(BrokerUrl.parse(broker_url), GROUP, tls)
         self.link = TableLink(link, name, self.store)
         self.link.start()
 

@@ -9,6 +9,7 @@ that would otherwise hang.
 
 from __future__ import annotations
 
+import getpass
 import shutil
 import socket
 import subprocess
@@ -45,20 +46,25 @@ def _accepts(port: int) -> bool:
 
 
 class Mosquitto:
-    """One broker process; `start`/`stop` may be called again and again."""
+    """One broker process; `start`/`stop` may be called again and again.
 
-    def __init__(self, workdir: Path, extra: str = "") -> None:
+    `listener` replaces the plain loopback listener (use `port`, chosen before it is made).
+    """
+
+    def __init__(self, workdir: Path, listener: str = "", port: int = 0) -> None:
         binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
         if not Path(binary).exists():
             raise RuntimeError("mosquitto is not installed (.ci/sysdeps installs it)")
         self.binary = binary
-        self.port = free_port()
+        self.port = port or free_port()
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
         self.config = workdir / "mosquitto.conf"
         self.config.write_text(
-            f"listener {self.port} 127.0.0.1\n"
-            + (extra or "allow_anonymous true\n")
+            (listener or f"listener {self.port} 127.0.0.1\nallow_anonymous true\n")
+            # As root the broker would become user mosquitto, who cannot read the tests'
+            # private directories: it stays the user running the tests.
+            + f"user {getpass.getuser()}\n"
             + f"persistence true\npersistence_location {workdir}/\n"
             "autosave_interval 1\nmax_queued_messages 100000\n"
             f"log_dest file {workdir}/mosquitto.log\n", encoding="utf-8")

@@ -8,6 +8,7 @@ file, the section and the key in one line (`FloorConfigError`).
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from controller.floor.link import BrokerUrl, TlsFiles
 from controller.floor.protocol import FloorProtocolError, check_name
 from controller.rules.errors import ConfigError
 from controller.rules.meter import ProgressiveSettings, progressive_from_mapping
+from controller.rules.options import LINK_KEYS
 from controller.rules.reader import SectionReader
 
 
@@ -53,6 +55,26 @@ def link_from_mapping(data: object, base: Path) -> LinkSettings:
         raise ConfigError("[link] ca, cert, key: an mqtts:// broker needs all three files")
     tls = TlsFiles(*(base / f for f in files)) if broker.tls else None
     return LinkSettings(broker, group, tls)
+
+
+def table_link_from_document(document: Mapping[str, object],
+                             base: Path) -> LinkSettings | None:
+    """A table file's link: `[progressive] link`, `group` and for mqtts `ca`, `cert`, `key`.
+
+    None when `link` is not set (the table's meter is its own).
+
+    Raises:
+        ConfigError: a bad link key (named as `[progressive] KEY`).
+    """
+    section = document.get("progressive")
+    if not isinstance(section, Mapping) or "link" not in section:
+        return None
+    keys = {key: section[key] for key in LINK_KEYS if key in section}
+    try:
+        return link_from_mapping({"broker": keys.pop("link"), **keys}, base)
+    except ConfigError as exc:
+        raise ConfigError(str(exc).replace("[link] broker", "[progressive] link")
+                          .replace("[link]", "[progressive]")) from None
 
 
 def load(path: Path) -> ServerSettings:

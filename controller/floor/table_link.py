@@ -6,8 +6,9 @@ journal before it is published; each answer is journalled (`floor:confirmed`). O
 with its original boot and seq (docs/floor-protocol.md "Exactly once"). A hit's answer is
 followed by the `paid` notice that ends its PENDING on the signs.
 
-paho's network thread delivers answers; callers publish from their own thread: a lock keeps
-the journal's commits and the outbox consistent.
+paho's network thread delivers answers; callers publish from their own thread. Journal work
+for an answer runs through `execute` (the table's loop thread in the service, so one thread
+writes the table's journal; inline by default), and a lock keeps the outbox consistent.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +76,17 @@ class LinkView:
         return str(int(self.meter["amount"]))
 
 
+def last_round_sent(store: JournalStore) -> int:
+    """The newest round whose contributions were journalled as sent (0: none)."""
+    rounds = [int(e.data["message"]["round"]) for e in store.entries((KIND_SEND,))
+              if e.data["message"]["type"] == "contribution"]
+    return max(rounds, default=0)
+
+
+def _inline(work: Callable[[], None]) -> None:
+    work()
+
+
 def unconfirmed(store: JournalStore) -> list[dict[str, Any]]:
     """The messages journalled as sent and not yet confirmed, in the order they were sent."""
     sent: dict[tuple[str, int], dict[str, Any]] = {}
@@ -87,9 +100,20 @@ def unconfirmed(store: JournalStore) -> list[dict[str, Any]]:
 
 
 class TableLink:
-    """One table in a link group: sends its contributions and hits, tracks the meter."""
+    """One table in a link group: sends its contributions and hits, tracks the meter.
 
-    def __init__(self, link: LinkSettings, table: str, store: JournalStore) -> None:
+    Args:
+        link: The broker and the group.
+        table: The table's name (its client id is `table-NAME`).
+        store: The journal that holds the sends and their confirmations.
+        execute: Runs journal work for an answer on the journal's thread (default inline).
+        on_change: Called (from paho's thread) with `view.up` whenever it changes, and with
+            the meter message's arrival (`None`).
+    """
+
+    def __init__(self, link: LinkSettings, table: str, store: JournalStore,
+                 execute: Callable[[Callable[[], None]], object] = _inline,
+                 on_change: Callable[[bool | None], None] | None = None) -> None:
         self.topics = Topics(link.group)
         self.table = check_name("table", table)
         self.boot = uuid.uuid4().hex[:16]
@@ -99,6 +123,9 @@ class TableLink:
         self._lock = threading.Lock()
         self._seq = 0
         self._outbox = unconfirmed(store)
+        self.last_round = last_round_sent(store)
+        self._execute = execute
+        self._on_change = on_change or (lambda _up: None)
         self.client = make_client(f"table-{table}", link.broker, link.tls,
                                   (self.topics.table_status(table), OFFLINE))
         self.client.on_connect = self._on_connect
@@ -117,6 +144,7 @@ class TableLink:
 
     def contribute(self, round_no: int, seat: int) -> MessageId:
         """Journal and send one accepted wager's contribution."""
+        self.last_round = max(self.last_round, round_no)
         return self._send(lambda a: UpMessage("contribution", a, round_no, seat))
 
     def hit(self, round_no: int, seat: int, kind: str) -> MessageId:
@@ -147,13 +175,20 @@ class TableLink:
                           (self.topics.controller_status, 1)])
         client.publish(self.topics.table_status(self.table), ONLINE, qos=1, retain=True)
         with self._lock:
-            self.view.connected = True
+            self._set(connected=True)
             for data in self._outbox:
                 self._publish(data)
 
+    def _set(self, **state: bool) -> None:
+        was = self.view.up
+        for name, value in state.items():
+            setattr(self.view, name, value)
+        if self.view.up != was:
+            self._on_change(self.view.up)
+
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any,
                        reason: ReasonCode, _properties: Any) -> None:
-        self.view.connected = False
+        self._set(connected=False)
         _LOG.warning("floor: table %s lost the broker (%s): progressive off", self.table, reason)
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
@@ -162,12 +197,19 @@ class TableLink:
             if msg.topic == self.topics.meter:
                 if int(data.get("version", -1)) >= int(self.view.meter.get("version", -1)):
                     self.view.meter = data
+                    self._on_change(None)
             elif msg.topic == self.topics.controller_status:
-                self.view.controller_online = data.get("state") == "online"
+                self._set(controller_online=data.get("state") == "online")
             else:
-                self._answer(data)
+                self._execute(lambda: self._answer_logged(data))
         except (FloorProtocolError, TypeError, ValueError, KeyError) as exc:
             _LOG.warning("floor: message on %s ignored: %s", msg.topic, exc)
+
+    def _answer_logged(self, answer: dict[str, Any]) -> None:
+        try:
+            self._answer(answer)
+        except (TypeError, ValueError, KeyError) as exc:
+            _LOG.warning("floor: answer to table %s ignored: %s", self.table, exc)
         except JournalError as exc:  # unconfirmed in the journal: resent on the next start
             _LOG.error("floor: %s", exc)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.floor.floor_rig import Controller
+from tests.support.floor_rig import Controller
 from tests.support.mosquitto import Mosquitto
 
 

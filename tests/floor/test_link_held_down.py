@@ -7,7 +7,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from tests.floor.floor_rig import GROUP, Controller, Table, online, settle, wait_for
+from tests.support.floor_rig import GROUP, Controller, Table, online, settle, wait_for
 from tests.support.mosquitto import CEILING_S, Mosquitto
 from tests.support.tcp_proxy import TcpProxy
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from tests.floor.floor_rig import RESET, Controller, Table, online, settle, wait_for
+from tests.support.floor_rig import RESET, Controller, Table, online, settle, wait_for
 from tests.support.mosquitto import Mosquitto
 
 

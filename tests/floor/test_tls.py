@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from controller.floor.link import TlsFiles
-from tests.floor.floor_rig import GROUP, Controller, Table, online, settle, wait_for
+from tests.support.floor_rig import GROUP, Controller, Table, online, settle, wait_for
 from tests.support.mosquitto import CEILING_S, Mosquitto, free_port
 
 

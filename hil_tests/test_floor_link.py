@@ -3,7 +3,7 @@
 The whole table (shoe, layout board and sign emulators over ptys) and `shoectl progressive
 serve` in its own process: the table sends its accepted Blazing 7's contribution, its sign
 shows the group's meter, and when the controller is gone the table refuses progressive
-wagers and its sign says PROGRESSIVE OFF (the lost sign's path, device `link`).
+wagers and its sign says PROGRESSIVE OFF (the lost sign's path, device `floor`).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ def test_a_linked_table_sends_its_contribution_and_goes_off_without_the_controll
     app, controller = floor
     assert app.runtime is not None
     model, sign = app.runtime.model, app.devices.emulators["sign"]
-    assert app.loop.run_until(lambda: "link" not in model.progressive.links_down, WAIT)
+    assert app.loop.run_until(lambda: "floor" not in model.progressive.links_down, WAIT)
     sim = rig.PtySimulation(app, rig.RigPlan(3, 1, {"main": 1000}, None, 1))  # type: ignore[arg-type]
     sim.step()  # shuffle done: betting
     lock_out = _lock_out_with_blazing7s(app)
@@ -96,6 +96,6 @@ def test_a_linked_table_sends_its_contribution_and_goes_off_without_the_controll
     linked = RESET + INCREMENT
     assert _until(app, lambda: sign.display()[1:] == (linked, ""))
     controller.stop()  # its status goes offline: the link is down
-    assert app.loop.run_until(lambda: "link" in model.progressive.links_down, WAIT)
+    assert app.loop.run_until(lambda: "floor" in model.progressive.links_down, WAIT)
     assert _until(app, lambda: sign.display()[2] == "PROGRESSIVE OFF")
     assert not model.progressive.is_open()

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 LAYOUT = "layout"
 """The layout board's device name: its loss also pauses a card table."""
-PROGRESSIVE_DEVICES = frozenset({"sign", LAYOUT, "link"})
+PROGRESSIVE_DEVICES = frozenset({"sign", LAYOUT, "floor"})
 """Links whose loss refuses progressive wagers (the sign, the bet sensors and a linked
 table's floor link, R15)."""
 

@@ -17,8 +17,8 @@ from controller.service.loop import EventLoop
 from controller.service.runtime import TableRuntime
 from drivers.events import LinkDown, LinkUp
 
-LINK_DEVICE = "link"
-"""The device name of the floor link in link events and the journal."""
+LINK_DEVICE = "floor"
+"""The floor link's device name in link events, the journal and the console ("floor down")."""
 PENDING_TEXT = "PENDING"
 
 

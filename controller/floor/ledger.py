@@ -162,11 +162,13 @@ def _hit(book: FloorBook, message: UpMessage, head: dict[str, Any]) -> BookChang
 
 def _paid(book: FloorBook, message: UpMessage, head: dict[str, Any]) -> BookChange:
     address = message.address
-    key = f"{address.table}/{address.boot}/{message.hit}"
+    key = f"{address.table}/{message.hit_boot}/{message.hit}"
     award = next((a for a in book.awards if a.key == key), None)
     if award is None:
-        raise FloorProtocolError(f"hit: no unconfirmed hit with seq {message.hit} of this boot")
+        raise FloorProtocolError(f"hit: no unconfirmed hit {message.hit} of boot "
+                                 f"{message.hit_boot}")
     book = replace(book, awards=tuple(a for a in book.awards if a is not award),
                    version=book.version + 1)
-    record = Journal(KIND_PAID, {**_where(address), "hit": message.hit, "amount": award.amount})
+    record = Journal(KIND_PAID, {**_where(address), "hit": message.hit,
+                                 "hit_boot": message.hit_boot, "amount": award.amount})
     return BookChange(book, (record,), _ack(book, head))

@@ -93,6 +93,7 @@ class UpMessage:
         seat: The seat (contribution, hit).
         hit_kind: "100%" or "10%" (hit).
         hit: The paid hit's own seq (paid).
+        hit_boot: The boot that sent the paid hit (paid; "" for this message's own boot).
     """
 
     kind: str
@@ -101,13 +102,14 @@ class UpMessage:
     seat: int = 0
     hit_kind: str = ""
     hit: int = 0
+    hit_boot: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The message as the protocol's JSON object."""
         data: dict[str, Any] = {"type": self.kind, "table": self.address.table,
                                 "boot": self.address.boot, "seq": self.address.seq}
         if self.kind == "paid":
-            return data | {"hit": self.hit}
+            return data | {"hit": self.hit, "hit_boot": self.hit_boot or self.address.boot}
         data |= {"round": self.round, "seat": self.seat}
         return data | ({"kind": self.hit_kind} if self.kind == "hit" else {})
 
@@ -152,7 +154,11 @@ def parse_up(data: dict[str, Any], address: MessageId) -> UpMessage:
     if kind not in KINDS:
         raise FloorProtocolError(f"type: expected one of {', '.join(KINDS)}, got {kind!r}")
     if kind == "paid":
-        return UpMessage("paid", address, hit=_count(data, "hit", 1))
+        hit_boot = data.get("hit_boot", address.boot)
+        if not isinstance(hit_boot, str) or not _BOOT.fullmatch(hit_boot):
+            raise FloorProtocolError(f"hit_boot: expected 1-64 printable characters, got "
+                                     f"{hit_boot!r}")
+        return UpMessage("paid", address, hit=_count(data, "hit", 1), hit_boot=hit_boot)
     round_no, seat = _count(data, "round", 0), _count(data, "seat", 0)
     if kind == "contribution":
         return UpMessage("contribution", address, round_no, seat)

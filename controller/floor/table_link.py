@@ -229,5 +229,5 @@ class TableLink:
                                                          "answer": answer})], None)
             self._outbox.remove(sent)
             self.view.answers[key] = answer
-        if sent["type"] == "hit" and answer.get("type") == "ack" and key[0] == self.boot:
-            self._send(lambda a: UpMessage("paid", a, hit=key[1]))
+        if sent["type"] == "hit" and answer.get("type") == "ack":
+            self._send(lambda a: UpMessage("paid", a, hit=key[1], hit_boot=key[0]))

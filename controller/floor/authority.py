@@ -27,6 +27,9 @@ from controller.journal.errors import JournalError
 from controller.journal.store import JournalStore
 
 _LOG = logging.getLogger(__name__)
+METER_EVERY_S = 0.2
+"""Least time between two publications of the meter: a busy group's changes are coalesced
+(each sign gets the newest meter within this much of a change, not every step of it)."""
 ONLINE = encode({"state": "online"})
 OFFLINE = encode({"state": "offline"})
 
@@ -58,6 +61,9 @@ class ProgressiveAuthority:
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_disconnect = self._on_disconnect
+        self._meter_lock = threading.Lock()
+        self._meter_timer: threading.Timer | None = None
+        self._last_meter = 0.0
 
     def start(self) -> None:
         """Connect (in the background; paho reconnects after any loss)."""
@@ -65,6 +71,9 @@ class ProgressiveAuthority:
 
     def stop(self) -> None:
         """Say offline, disconnect and close the journal."""
+        with self._meter_lock:
+            if self._meter_timer is not None:
+                self._meter_timer.cancel()
         self.client.publish(self.topics.controller_status, OFFLINE, qos=1, retain=True)
         self.client.disconnect()
         self.client.loop_stop()
@@ -107,10 +116,26 @@ class ProgressiveAuthority:
         self.book = outcome.book
         client.publish(self.topics.down(table), encode(outcome.answer), qos=1)
         if changed:
-            self._publish_meter()
+            self._meter_changed()
+
+    def _meter_changed(self) -> None:
+        """Publish now, or once METER_EVERY_S after the last publication (one timer)."""
+        with self._meter_lock:
+            if self._meter_timer is not None:
+                return  # the pending publication will carry this change too
+            wait = self._last_meter + METER_EVERY_S - time.monotonic()
+            if wait > 0:
+                self._meter_timer = threading.Timer(wait, self._publish_meter)
+                self._meter_timer.daemon = True
+                self._meter_timer.start()
+                return
+        self._publish_meter()
 
     def _publish_meter(self) -> None:
-        payload = encode(self.book.meter_message(self.topics.group))
+        with self._meter_lock:
+            self._meter_timer = None
+            self._last_meter = time.monotonic()
+            payload = encode(self.book.meter_message(self.topics.group))
         self.client.publish(self.topics.meter, payload, qos=1, retain=True)
 
 

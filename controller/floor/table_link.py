@@ -132,6 +132,12 @@ class TableLink:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
 
+    @property
+    def outstanding(self) -> int:
+        """How many sends await the controller's answer."""
+        with self._lock:
+            return len(self._outbox)
+
     def start(self) -> None:
         """Connect in the background (paho reconnects after any loss)."""
         connect(self.client, self._link.broker)

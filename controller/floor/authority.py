@@ -1,16 +1,19 @@
 """The progressive controller: the one writer of a link group's meter (`progressive serve`).
 
-Every table message is handled on paho's network thread, one at a time, in the order the
-broker delivered them: the books change by `ledger.receive`, the records and the new books
-are committed to the controller's own journal in one transaction, and only then is the
-table answered and the retained meter republished. A crash at any instant therefore loses
-nothing that was answered and applies nothing twice (the table resends what was not
-answered; a repeat is answered again without being applied).
+Table messages are handed from paho's network thread to one writer thread, in the order
+the broker delivered them; the writer takes every message waiting (up to `BATCH`), changes
+the books by `ledger.receive` message by message, commits the records and the new books to
+the controller's own journal in one transaction, and only then acknowledges the messages to
+the broker (manual QoS 1 acks), answers the tables and republishes the retained meter. A
+crash at any instant therefore loses nothing that was answered and applies nothing twice:
+the broker redelivers what was not acknowledged, the table resends what was not answered,
+and a repeat is answered again without being applied.
 """
 
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 from pathlib import Path
@@ -21,12 +24,22 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.floor import ledger
 from controller.floor.link import connect, make_client
-from controller.floor.protocol import FloorProtocolError, Topics, decode, encode, message_id_of
+from controller.floor.protocol import (
+    FloorProtocolError,
+    MessageId,
+    Topics,
+    decode,
+    encode,
+    message_id_of,
+)
 from controller.floor.settings import ServerSettings
 from controller.journal.errors import JournalError
 from controller.journal.store import JournalStore
+from controller.procedure.effects import Journal
 
 _LOG = logging.getLogger(__name__)
+BATCH = 500
+"""Most messages applied in one journal transaction (one commit, one wait for the disk)."""
 METER_EVERY_S = 0.2
 """Least time between two publications of the meter: a busy group's changes are coalesced
 (each sign gets the newest meter within this much of a change, not every step of it)."""
@@ -57,7 +70,11 @@ class ProgressiveAuthority:
         self.store = JournalStore(state_dir, clock=time.monotonic)
         self.book = open_books(self.store, settings)
         self.client = make_client(f"progressive-{self.topics.group}", settings.link.broker,
-                                  settings.link.tls, (self.topics.controller_status, OFFLINE))
+                                  settings.link.tls, (self.topics.controller_status, OFFLINE),
+                                  manual_ack=True)
+        self._inbox: queue.Queue[mqtt.MQTTMessage | None] = queue.Queue()
+        self._writer = threading.Thread(target=self._apply_loop, name="progressive-writer",
+                                        daemon=True)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_disconnect = self._on_disconnect
@@ -66,11 +83,14 @@ class ProgressiveAuthority:
         self._last_meter = 0.0
 
     def start(self) -> None:
-        """Connect (in the background; paho reconnects after any loss)."""
+        """Start the writer and connect (in the background; paho reconnects after any loss)."""
+        self._writer.start()
         connect(self.client, self.settings.link.broker)
 
     def stop(self) -> None:
-        """Say offline, disconnect and close the journal."""
+        """Finish what arrived, say offline, disconnect and close the journal."""
+        self._inbox.put(None)
+        self._writer.join()
         with self._meter_lock:
             if self._meter_timer is not None:
                 self._meter_timer.cancel()
@@ -96,27 +116,55 @@ class ProgressiveAuthority:
         _LOG.warning("progressive: broker %s lost (%s); reconnecting",
                      self.settings.link.broker, reason)
 
-    def _on_message(self, client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
+    def _on_message(self, _client: mqtt.Client, _userdata: Any,
+                    msg: mqtt.MQTTMessage) -> None:
+        self._inbox.put(msg)
+
+    def _apply_loop(self) -> None:
+        """The one writer: drain what arrived, apply it in order, commit once, then answer."""
+        while True:
+            batch = [self._inbox.get()]
+            while len(batch) < BATCH and not self._inbox.empty():
+                batch.append(self._inbox.get_nowait())
+            if any(m is None for m in batch):
+                return
+            self._apply_batch([m for m in batch if m is not None])
+
+    def _apply_batch(self, batch: list[mqtt.MQTTMessage]) -> None:
+        book = self.book
+        records: list[Journal] = []
+        answers: list[tuple[str, dict[str, Any]]] = []
+        for msg in batch:
+            found = self._read(msg)
+            if found is None:
+                continue
+            outcome = ledger.receive(book, found[1], found[2])
+            book = outcome.book
+            records += outcome.records
+            answers.append((found[0], outcome.answer))
+        if records:
+            try:
+                self.store.commit(records, book.to_json())
+            except JournalError as exc:  # unanswered and unacknowledged: delivered again
+                _LOG.error("progressive: %s; %d messages not applied", exc, len(batch))
+                return
+        changed = book.version != self.book.version
+        self.book = book
+        for msg in batch:  # the broker may forget them only now
+            self.client.ack(msg.mid, msg.qos)
+        for table, answer in answers:
+            self.client.publish(self.topics.down(table), encode(answer), qos=1)
+        if changed:
+            self._meter_changed()
+
+    def _read(self, msg: mqtt.MQTTMessage) -> tuple[str, dict[str, Any], MessageId] | None:
         try:
             table = self.topics.table_of(msg.topic)
             data = decode(bytes(msg.payload))
-            address = message_id_of(data, table)
+            return table, data, message_id_of(data, table)
         except FloorProtocolError as exc:
             _LOG.warning("progressive: message on %s ignored: %s", msg.topic, exc)
-            return
-        outcome = ledger.receive(self.book, data, address)
-        if outcome.records:
-            try:
-                self.store.commit(outcome.records, outcome.book.to_json())
-            except JournalError as exc:  # not answered: the table sends it again
-                _LOG.error("progressive: %s; message %s/%s/%d not applied", exc, address.table,
-                           address.boot, address.seq)
-                return
-        changed = outcome.book.version != self.book.version
-        self.book = outcome.book
-        client.publish(self.topics.down(table), encode(outcome.answer), qos=1)
-        if changed:
-            self._meter_changed()
+            return None
 
     def _meter_changed(self) -> None:
         """Publish now, or once METER_EVERY_S after the last publication (one timer)."""

@@ -64,10 +64,14 @@ class BrokerUrl:
 
 
 def make_client(client_id: str, url: BrokerUrl, tls: TlsFiles | None,
-                will: tuple[str, bytes]) -> mqtt.Client:
-    """A client with a persistent session and a retained last will (not yet connected)."""
+                will: tuple[str, bytes], *, manual_ack: bool = False) -> mqtt.Client:
+    """A client with a persistent session and a retained last will (not yet connected).
+
+    With `manual_ack` a received QoS 1 message is acknowledged to the broker only when the
+    caller says so (`client.ack`): until then the broker keeps it for a redelivery.
+    """
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                         protocol=mqtt.MQTTv5)
+                         protocol=mqtt.MQTTv5, manual_ack=manual_ack)
     client.will_set(will[0], will[1], qos=1, retain=True)
     client.reconnect_delay_set(min_delay=1, max_delay=2)
     if url.tls:

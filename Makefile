@@ -36,8 +36,10 @@ test: lint typecheck contracts pytest
 
 # `make demo GAME=roulette` (or spanish21, baccarat, community, holdem): the same for another
 # game. Hold'em's cards are read by the emulated camera (a few seconds a round): 10 rounds.
-demo: $(STAMP)
-	$(BIN)/shoectl simulate $(if $(GAME),--game $(GAME)) $(if $(filter holdem,$(GAME)),--rounds 10)
+# `make demo FLOOR=1`: three blackjack tables linked to one progressive over a private Mosquitto.
+FLOOR_DEMO := --tables 3 --broker --rounds 20 --bets main=1000,blazing7s=500
+demo: $(STAMP) $(if $(FLOOR),sysdeps)
+	$(BIN)/shoectl simulate $(if $(GAME),--game $(GAME)) $(if $(filter holdem,$(GAME)),--rounds 10) $(if $(FLOOR),$(FLOOR_DEMO))
 
 bench: $(STAMP)
 	for f in bench/*.py; do $(BIN)/python $$f || exit 1; done

@@ -59,6 +59,9 @@ EXIT_CONFIG = 2
 EXIT_INTEGRITY = 3
 EXIT_JOURNAL = 4
 EXIT_CRASH = 5
+LINKED_NOT_LIVE = ("[progressive] link: a linked table still settles a hit from its own "
+                   "meter, not the group's; linked play runs in `shoectl simulate --tables` "
+                   "only in this release")
 _LIBRARY_LOGGERS = ("transitions", "uvicorn", "uvicorn.error")
 
 
@@ -114,6 +117,10 @@ def main(argv: list[str]) -> int:
                         hosting=appliance_hosting(require_authentic=not args.unverified_software))
     except (ConfigError, DriverError) as exc:
         sys.stderr.write(f"shoectl run: {args.config}: {exc}\n")
+        return EXIT_CONFIG
+    if app.floor is not None:
+        app.devices.close()
+        sys.stderr.write(f"shoectl run: {args.config}: {LINKED_NOT_LIVE}\n")
         return EXIT_CONFIG
     if app.devices.emulated:
         _LOG.warning("EMULATED devices: %s", ", ".join(app.devices.emulated))

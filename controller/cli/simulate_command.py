@@ -56,6 +56,13 @@ def _parser() -> argparse.ArgumentParser:
     roulette.add_argument("--wheel-replay", type=Path, default=None, metavar="FILE",
                           help="read a recorded byte stream of a real wheel through the real "
                                "driver instead of the emulator's games")
+    floor = p.add_argument_group("linked tables (docs/floor-protocol.md)")
+    floor.add_argument("--tables", type=int, default=0, metavar="T",
+                       help="deal T linked tables (in-process, one thread each)")
+    floor.add_argument("--link", default=None, metavar="URL",
+                       help="the broker of the linked tables: mqtt://HOST:PORT")
+    floor.add_argument("--broker", action="store_true",
+                       help="start a private Mosquitto on loopback for the run")
     p.add_argument("--in-process", action="store_true",
                    help="skip the devices: feed the controller's loop directly (faster)")
     p.add_argument("--camera", action="store_true",
@@ -88,6 +95,8 @@ def main(argv: list[str]) -> int:
         sys.stderr.write(f"shoectl simulate: {note}\n")
     logging.basicConfig(stream=sys.stderr, level=logging.ERROR,
                         format="%(levelname)s %(name)s: %(message)s")
+    if args.tables or args.link or args.broker:
+        return _linked(options, args)
     previous = signal.signal(signal.SIGINT, functools.partial(_interrupted, options))
     try:
         return simulation.run(options)
@@ -106,3 +115,24 @@ def _interrupted(options: Options, signum: int, frame: FrameType | None) -> None
     """The first Ctrl-C: stop after the round in play; a second one stops at once."""
     options.stop.set()
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _linked(options: Options, args: argparse.Namespace) -> int:
+    """`--tables T` with `--link URL` or `--broker`: blackjack tables linked over MQTT."""
+    from controller.sim import floor_sim
+
+    problem = ""
+    if not 1 <= args.tables <= 200:
+        problem = f"--tables: must be 1..200, got {args.tables}"
+    elif bool(args.link) == args.broker:
+        problem = "--tables needs exactly one of --link URL and --broker"
+    elif options.config.table.game.value != "blackjack":
+        problem = "--tables: linked tables deal blackjack (the Blazing 7's progressive)"
+    if problem:
+        sys.stderr.write(f"shoectl simulate: {problem}\n")
+        return 2
+    try:
+        return floor_sim.run_floor(options, args.tables, args.link)
+    except (JournalError, RuntimeError, ValueError) as exc:
+        sys.stderr.write(f"shoectl simulate: {exc}\n")
+        return 1

@@ -59,6 +59,8 @@ def faults(model: TableModel) -> list[dict[str, str]]:
 _LINK_ADVICE = {
     "wheel": "no number can come until it is back",
     "sign": "progressive wagers are refused until it is back",
+    "floor": "the floor's progressive controller: progressive wagers are refused until it is "
+             "back",
     "layout": "the table is paused: the round in play is finished at the console, and no "
               "new round starts until it is back (progressive wagers are refused meanwhile)",
 }

@@ -160,3 +160,19 @@ def _readable(db: sqlite3.Connection) -> list[Entry]:
     with contextlib.suppress(UnreadableRecordError, sqlite3.Error, UnicodeError):
         found.extend(entries(db))
     return found
+
+
+def stored_critical(state_dir: Path, key: JournalKey | None = None) -> dict[str, object] | None:
+    """The whole critical state of `state_dir` (None when none was stored).
+
+    Only from a journal that verifies and whose meters reconcile.
+
+    Raises:
+        JournalError: there is no journal in `state_dir`, or it cannot be read.
+        JournalTrustError: it does not verify, or its key is missing or unusable.
+    """
+    with _judged(state_dir, key) as opened:
+        report = _audit(opened)
+        if not report.ok:
+            raise JournalTrustError(report.lines[-1])
+        return _critical(opened) if opened.db is not None else None

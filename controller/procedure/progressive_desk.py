@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 
 LAYOUT = "layout"
 """The layout board's device name: its loss also pauses a card table."""
-PROGRESSIVE_DEVICES = frozenset({"sign", LAYOUT})
-"""Links whose loss refuses progressive wagers (the sign and the bet sensors, R15)."""
+PROGRESSIVE_DEVICES = frozenset({"sign", LAYOUT, "floor"})
+"""Links whose loss refuses progressive wagers (the sign, the bet sensors and a linked
+table's floor link, R15)."""
 
 
 class ProgressiveDesk:

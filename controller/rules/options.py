@@ -256,11 +256,22 @@ def game_config_from_mapping(document: Mapping[str, object]) -> GameConfig:
         community=blackjack_rules_from_mapping(Game.COMMUNITY, raw_rules.get("community")),
         baccarat=baccarat_rules_from_mapping(raw_rules.get("baccarat")),
         paytables=paytables_from_mapping(_section(document, "paytables")),
-        progressive=progressive_from_mapping(_section(document, "progressive")),
+        progressive=progressive_from_mapping(meter_keys(_section(document, "progressive"))),
         roulette=roulette_rules_from_mapping(raw_rules.get("roulette")),
     )
     check_consistency(config)
     return config
+
+
+LINK_KEYS = ("link", "group", "ca", "cert", "key")
+"""`[progressive]` keys of a linked meter's link, read by `controller.floor.settings`."""
+
+
+def meter_keys(section: Mapping[str, object] | None) -> Mapping[str, object] | None:
+    """`[progressive]` without the link keys: what the table's own meter reads."""
+    if section is None:
+        return None
+    return {key: value for key, value in section.items() if key not in LINK_KEYS}
 
 
 def _section(document: Mapping[str, object], name: str) -> Mapping[str, object] | None:

@@ -36,6 +36,7 @@ from controller.camera.crosscheck import (
     vision_settings_from_mapping,
 )
 from controller.camera.holdem_reader import HoldemReader
+from controller.floor.settings import LinkSettings, table_link_from_document
 from controller.journal.store import JournalError, JournalStore
 from controller.procedure.baccarat_model import BaccaratModel
 from controller.procedure.blackjack_model import BlackjackModel
@@ -53,6 +54,7 @@ from controller.procedure.table_model import Setup
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
 from controller.service.crash import CrashReport, TableCrashError, crash_report
+from controller.service.floor_link import FloorAttachment
 from controller.service.hosting import KIND_UNVERIFIED, Hosting, Watchdog
 from controller.service.loop import EventLoop
 from controller.service.runtime import ModelFactory, TableRuntime, config_digest
@@ -82,6 +84,13 @@ class DeviceOutputs:
         self.dealer_text = ""
         self.lamps: dict[str, str] = {}
         self.sign: ShowSign | None = None
+        self.linked_sign: Callable[[], tuple[int, str] | None] | None = None
+        """A linked table's sign: the group's meter and its text (`service.floor_link`)."""
+
+    def show_sign_again(self) -> None:
+        """Show the last sign effect again (a linked meter changed)."""
+        if self.sign is not None:
+            self._show_sign(self.sign)
 
     def apply(self, effect: PublicEffect) -> None:
         """Carry out one public effect; a device that is down is logged, never fatal."""
@@ -104,10 +113,14 @@ class DeviceOutputs:
         it again on the reconnection.
         """
         sign = self.devices.sign
+        linked = self.linked_sign() if self.linked_sign is not None else None
+        if linked is not None and effect.message != "FAULT":
+            effect = replace(effect, amount=linked[0], message=linked[1] or effect.message)
         if sign is None or effect.amount is None:
             return
         _deliver(sign.show_amount, effect.amount)
-        _deliver(sign.show_fault, SIGN_FAULT_TEXT if effect.message == "FAULT" else "")
+        text = SIGN_FAULT_TEXT if effect.message == "FAULT" else ""
+        _deliver(sign.show_fault, linked[1] if linked is not None and linked[1] else text)
         if effect.message != "FAULT" and effect.win_seat:
             _deliver(sign.show_win, effect.win_seat, effect.win_cents)
 
@@ -169,6 +182,9 @@ class TableApp:
     outputs: DeviceOutputs = field(init=False)
     hosting: Hosting = field(default_factory=Hosting)
     software_unverified: bool = field(init=False, default=False)
+    floor: LinkSettings | None = None
+    """`[progressive] link`: the table's meter is a link group's (docs/floor-protocol.md)."""
+    floor_link: FloorAttachment | None = field(init=False, default=None)
     crashed: CrashReport | None = field(init=False, default=None)
     """Set when the loop stopped on an exception (`run_forever`)."""
 
@@ -206,6 +222,12 @@ class TableApp:
                 reader.attach(lambda: self.runtime.model if self.runtime else None)
                 self.runtime.watchers.append(lambda _runtime: reader.look())
             self.camera.start()
+        if self.floor is not None:
+            self.floor_link = FloorAttachment(self.floor, self.table.game.table.name,
+                                              self.runtime, self.loop,
+                                              self.outputs.show_sign_again)
+            self.outputs.linked_sign = self.floor_link.sign
+            self.floor_link.start()
         self.hosting.manager.ready(self.status_line())
         return self.runtime
 
@@ -306,6 +328,8 @@ class TableApp:
         self.hosting.manager.stopping(reason)
         if self.camera is not None:
             self.camera.close()
+        if self.floor_link is not None:
+            self.floor_link.stop()
         if self.runtime is not None:
             if self.crashed is None:  # a crash is journalled as one, never as power:off
                 self.runtime.shutdown(reason)
@@ -377,12 +401,20 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
         options.camera_render = renderer
     built = build_devices(config, loop.post, allow_emulated=allow_emulated, options=options)
     app = TableApp(table, built, loop, state_dir, burn=burn, meter_start=meter_start,
-                   hosting=hosting or Hosting())
+                   hosting=hosting or Hosting(),
+                   floor=_floor_link(table))
     if built.camera is not None:
         app.camera = _camera_parts(built.camera, vision, zones, renderer, loop,
                                    holdem=table.game.table.game is Game.HOLDEM)
     loop.set_handler(app.handle)
     return app
+
+
+def _floor_link(table: TableFile) -> LinkSettings | None:
+    try:
+        return table_link_from_document(table.document, Path(table.source).parent)
+    except ConfigError as exc:
+        raise ConfigError(f"{table.source}: {exc}") from None
 
 
 @dataclass

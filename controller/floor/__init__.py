@@ -1,0 +1,1 @@
+"""The floor: a progressive meter linked across tables over MQTT (docs/floor-protocol.md)."""

@@ -1,0 +1,239 @@
+"""A table's side of the floor link: journal every send, resend until the controller answers.
+
+Each contribution and hit is journalled (`floor:send`, with its boot and seq) in the table's
+journal before it is published; each answer is journalled (`floor:confirmed`). On every
+(re)connect and after a restart everything sent but not confirmed is sent again, in order,
+with its original boot and seq (docs/floor-protocol.md "Exactly once"). A hit's answer is
+followed by the `paid` notice that ends its PENDING on the signs.
+
+paho's network thread delivers answers; callers publish from their own thread. Journal work
+for an answer runs through `execute` (the table's loop thread in the service, so one thread
+writes the table's journal; inline by default), and a lock keeps the outbox consistent.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.reasoncodes import ReasonCode
+
+from controller.floor.link import connect, make_client
+from controller.floor.protocol import (
+    FloorProtocolError,
+    MessageId,
+    Topics,
+    UpMessage,
+    check_name,
+    decode,
+    encode,
+)
+from controller.floor.settings import LinkSettings
+from controller.journal.errors import JournalError
+from controller.journal.store import JournalStore
+from controller.procedure.effects import Journal
+
+_LOG = logging.getLogger(__name__)
+KIND_SEND = "floor:send"
+KIND_CONFIRMED = "floor:confirmed"
+ONLINE = encode({"state": "online"})
+OFFLINE = encode({"state": "offline"})
+
+
+@dataclass
+class LinkView:
+    """What the table knows of the link (read by the table and its sign).
+
+    Attributes:
+        connected: The broker answers.
+        controller_online: The controller's retained status says online.
+        meter: The last `meter` message (empty before the first).
+        answers: Each confirmed message's answer, by (boot, seq).
+    """
+
+    connected: bool = False
+    controller_online: bool = False
+    meter: dict[str, Any] = field(default_factory=dict)
+    answers: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def up(self) -> bool:
+        """Progressive wagers may be taken: the broker and the controller answer."""
+        return self.connected and self.controller_online
+
+    def sign_text(self) -> str:
+        """What the table's sign shows: the meter, PENDING and the locked amount, or OFF."""
+        if not self.up or "amount" not in self.meter:
+            return "PROGRESSIVE OFF"
+        pending = self.meter.get("pending") or []
+        if pending:
+            return f"PENDING {int(pending[0]['amount'])}"
+        return str(int(self.meter["amount"]))
+
+
+def last_round_sent(store: JournalStore) -> int:
+    """The newest round whose contributions were journalled as sent (0: none)."""
+    rounds = [int(e.data["message"]["round"]) for e in store.entries((KIND_SEND,))
+              if e.data["message"]["type"] == "contribution"]
+    return max(rounds, default=0)
+
+
+def _inline(work: Callable[[], None]) -> None:
+    work()
+
+
+def unconfirmed(store: JournalStore) -> list[dict[str, Any]]:
+    """The messages journalled as sent and not yet confirmed, in the order they were sent."""
+    sent: dict[tuple[str, int], dict[str, Any]] = {}
+    for entry in store.entries((KIND_SEND, KIND_CONFIRMED)):
+        key = (str(entry.data["boot"]), int(entry.data["seq"]))
+        if entry.kind == KIND_SEND:
+            sent[key] = dict(entry.data["message"])
+        else:
+            sent.pop(key, None)
+    return list(sent.values())
+
+
+class TableLink:
+    """One table in a link group: sends its contributions and hits, tracks the meter.
+
+    Args:
+        link: The broker and the group.
+        table: The table's name (its client id is `table-NAME`).
+        store: The journal that holds the sends and their confirmations.
+        execute: Runs journal work for an answer on the journal's thread (default inline).
+        on_change: Called (from paho's thread) with `view.up` whenever it changes, and with
+            the meter message's arrival (`None`).
+    """
+
+    def __init__(self, link: LinkSettings, table: str, store: JournalStore,
+                 execute: Callable[[Callable[[], None]], object] = _inline,
+                 on_change: Callable[[bool | None], None] | None = None) -> None:
+        self.topics = Topics(link.group)
+        self.table = check_name("table", table)
+        self.boot = uuid.uuid4().hex[:16]
+        self.view = LinkView()
+        self._link = link
+        self._store = store
+        self._lock = threading.Lock()
+        self._seq = 0
+        self._outbox = unconfirmed(store)
+        self.last_round = last_round_sent(store)
+        self._execute = execute
+        self._on_change = on_change or (lambda _up: None)
+        self.client = make_client(f"table-{table}", link.broker, link.tls,
+                                  (self.topics.table_status(table), OFFLINE))
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+
+    @property
+    def outstanding(self) -> int:
+        """How many sends await the controller's answer."""
+        with self._lock:
+            return len(self._outbox)
+
+    def start(self) -> None:
+        """Connect in the background (paho reconnects after any loss)."""
+        connect(self.client, self._link.broker)
+
+    def stop(self) -> None:
+        """Say offline and disconnect (what is unconfirmed stays in the journal)."""
+        self.client.publish(self.topics.table_status(self.table), OFFLINE, qos=1, retain=True)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def contribute(self, round_no: int, seat: int) -> MessageId:
+        """Journal and send one accepted wager's contribution."""
+        self.last_round = max(self.last_round, round_no)
+        return self._send(lambda a: UpMessage("contribution", a, round_no, seat))
+
+    def hit(self, round_no: int, seat: int, kind: str) -> MessageId:
+        """Journal and send a meter hit ("100%" or "10%"); the answer says what it won."""
+        return self._send(lambda a: UpMessage("hit", a, round_no, seat, kind))
+
+    def _send(self, build: Any) -> MessageId:
+        with self._lock:
+            self._seq += 1
+            message: UpMessage = build(MessageId(self.table, self.boot, self._seq))
+            data = message.to_json()
+            self._store.commit([Journal(KIND_SEND, {"boot": self.boot, "seq": self._seq,
+                                                    "message": data})], None)
+            self._outbox.append(data)
+            self._publish(data)
+            return message.address
+
+    def _publish(self, data: dict[str, Any]) -> None:
+        self.client.publish(self.topics.up(self.table), encode(data), qos=1)
+
+    def _on_connect(self, client: mqtt.Client, _userdata: Any, _flags: Any,
+                    reason: ReasonCode, _properties: Any) -> None:
+        if reason.is_failure:
+            _LOG.error("floor: broker %s refused table %s: %s", self._link.broker, self.table,
+                       reason)
+            return
+        client.subscribe([(self.topics.down(self.table), 1), (self.topics.meter, 1),
+                          (self.topics.controller_status, 1)])
+        client.publish(self.topics.table_status(self.table), ONLINE, qos=1, retain=True)
+        with self._lock:
+            self._set(connected=True)
+            for data in self._outbox:
+                self._publish(data)
+
+    def _set(self, **state: bool) -> None:
+        was = self.view.up
+        for name, value in state.items():
+            setattr(self.view, name, value)
+        if self.view.up != was:
+            self._on_change(self.view.up)
+
+    def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any,
+                       reason: ReasonCode, _properties: Any) -> None:
+        self._set(connected=False)
+        _LOG.warning("floor: table %s lost the broker (%s): progressive off", self.table, reason)
+
+    def _on_message(self, _client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        try:
+            data = decode(bytes(msg.payload))
+            if msg.topic == self.topics.meter:
+                if int(data.get("version", -1)) >= int(self.view.meter.get("version", -1)):
+                    self.view.meter = data
+                    self._on_change(None)
+            elif msg.topic == self.topics.controller_status:
+                self._set(controller_online=data.get("state") == "online")
+            else:
+                self._execute(lambda: self._answer_logged(data))
+        except (FloorProtocolError, TypeError, ValueError, KeyError) as exc:
+            _LOG.warning("floor: message on %s ignored: %s", msg.topic, exc)
+
+    def _answer_logged(self, answer: dict[str, Any]) -> None:
+        try:
+            self._answer(answer)
+        except (TypeError, ValueError, KeyError) as exc:
+            _LOG.warning("floor: answer to table %s ignored: %s", self.table, exc)
+        except JournalError as exc:  # unconfirmed in the journal: resent on the next start
+            _LOG.error("floor: %s", exc)
+
+    def _answer(self, answer: dict[str, Any]) -> None:
+        key = (str(answer["boot"]), int(answer["seq"]))
+        if answer.get("type") == "gap":
+            with self._lock:
+                for data in self._outbox:
+                    if data["boot"] == key[0] and int(data["seq"]) >= int(answer["expected"]):
+                        self._publish(data)
+            return
+        with self._lock:
+            sent = next((d for d in self._outbox if (d["boot"], d["seq"]) == key), None)
+            if sent is None:
+                return  # an answer repeated after its confirmation
+            self._store.commit([Journal(KIND_CONFIRMED, {"boot": key[0], "seq": key[1],
+                                                         "answer": answer})], None)
+            self._outbox.remove(sent)
+            self.view.answers[key] = answer
+        if sent["type"] == "hit" and answer.get("type") == "ack":
+            self._send(lambda a: UpMessage("paid", a, hit=key[1], hit_boot=key[0]))

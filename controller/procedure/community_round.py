@@ -157,9 +157,9 @@ class CommunityRound:
 
     def station_phase(self, station: int) -> StationPhase:
         """Deciding, waiting for a community card, or finished (decision stage only)."""
-        rounds = [self.spots[key] for key in self.spot_keys(station)]
         if self.stage is not Stage.DECISIONS:
             return StationPhase.FINISHED
+        rounds = [self.spots[key] for key in self.spot_keys(station)]
         if any(r.phase is bj.Phase.PLAYERS and bj.next_position(r) is not None for r in rounds):
             return StationPhase.WAITING
         if any(bj.legal_actions(r) for r in rounds):

@@ -160,6 +160,12 @@ class TableRuntime:
         """Append one journal record now (start-up checks, self-test results)."""
         self._commit(self.model, [Journal(kind, data)])
 
+    def commit_pending(self) -> None:
+        """Commit what the model emitted outside a trigger (timers started when attached)."""
+        effects = self.model.take_effects()
+        if effects:
+            self._commit(self.model, effects)
+
     def journal_ok(self) -> bool:
         """True while the journal accepts writes (the last commit succeeded)."""
         return self.journal_healthy

@@ -19,6 +19,8 @@ from controller.service.tableconfig import load_default_table
 from tests.support.clock import FakeClock
 
 SECONDS = 15.0
+CREDITS = 1_000_000
+"""Each station's credits at the start (cents)."""
 
 
 def community_config() -> GameConfig:
@@ -77,6 +79,8 @@ def table(state_dir: Path, stations: int = 3) -> Table:
     assert isinstance(model, CommunityModel)
     model.timers.attach(loop, rt.fire)
     rt.return_to_betting = False
+    for station in range(1, stations + 1):  # an attendant's credits at every station
+        assert rt.fire("credits_in", station=station, cents=CREDITS, who="attendant")
     return Table(rt, clock, loop)
 
 

@@ -1,0 +1,124 @@
+"""What one player station shows: `GET /api/station/N` and its event stream (STATIONS.md).
+
+Built on the loop thread after every commit, from public information and the station's own:
+its credits, its chips on each spot, its hands; the shared starting cards; the dealer's up
+card only, until the hole card is turned over when every station is finished (R5). The timer
+is sent as the seconds left when the view was built; the page counts down from there.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from controller.procedure.community_model import CommunityModel
+from controller.procedure.community_round import SPOTS, CommunityRound
+from controller.rules.cards import Card
+from controller.rules.hands import hand_value
+from controller.service.runtime import TableRuntime
+
+CHIPS: Final = (100, 500, 2500, 10000, 50000)
+"""The chip values a station offers (cents); DENOM shows the one chosen."""
+
+_MESSAGES: Final = {"dealing": "NO MORE BETS", "dealer": "DEALER DRAWS",
+                    "settlement": "SETTLING", "round_over": "ROUND OVER",
+                    "shoe_loading": "SHUFFLING", "reshuffle_discards": "SHUFFLING",
+                    "burn": "SHUFFLING"}
+
+
+def station_now(runtime: TableRuntime, station: int) -> dict[str, Any]:
+    """The station's view of the running table (loop thread only)."""
+    model = runtime.model
+    if not isinstance(model, CommunityModel):
+        return {"station": station, "error": "this table plays no community game"}
+    return station_view(model, station)
+
+
+def station_view(model: CommunityModel, station: int) -> dict[str, Any]:
+    """Station `station`'s whole screen, JSON-ready."""
+    table = model.setup.config.table
+    game = model.game
+    view: dict[str, Any] = {
+        "station": station, "table": table.name, "round": model.round.number,
+        "state": model.state, "message": message(model, station),
+        "limits": {"min": table.min_wager, "max": table.max_wager},
+        "chips": list(CHIPS), "credits": model.credits.balance.get(station, 0),
+        "available": model.credits.available(station),
+        "wagers": {str(k): v for k, v in sorted(model.wagers.spots.get(station, {}).items())},
+        "repeat": {str(k): v for k, v in sorted(model.wagers.last.get(station, {}).items())},
+        "auto_repeat": station in model.wagers.auto,
+        "phase": None, "timer": None, "shared": [], "dealer": _dealer([]), "spots": [],
+        "last_round": _last_round(model, station)}
+    if game is None:
+        return view
+    seconds = model.timers.remaining(station)
+    view.update(
+        shared=game.shared(), dealer=_dealer(game.dealer_public()),
+        phase=game.station_phase(station).value if station in game.stations else None,
+        timer=None if seconds is None else {"limit": model.timers.seconds,
+                                            "left": round(seconds, 2)},
+        spots=[_spot(game, station, spot) for spot in SPOTS])
+    return view
+
+
+def message(model: CommunityModel, station: int) -> str:
+    """The station's message: BETS PLEASE, LAST BETS PLEASE, MAKE YOUR DECISION, ..."""
+    if model.state == "betting":
+        if not model.layout_answers():
+            return "TABLE PAUSED"
+        return "LAST BETS PLEASE" if model.wagers.last_call else "BETS PLEASE"
+    game = model.game
+    if game is not None and model.state == "insurance":
+        due = [k for k in game.insurance_due() if k[0] == station]
+        return "INSURANCE?" if due else "WAIT FOR THE OTHER STATIONS"
+    if game is not None and model.state == "decisions":
+        if station not in game.stations:
+            return "NEXT ROUND"
+        return {"deciding": "MAKE YOUR DECISION", "waiting": "WAIT FOR THE CARD",
+                "finished": "ALL HANDS STAND"}[game.station_phase(station).value]
+    return _MESSAGES.get(model.state, model.state.upper().replace("_", " "))
+
+
+def _dealer(cards: list[str]) -> dict[str, Any]:
+    total = hand_value([Card.parse(c) for c in cards]).total if cards else None
+    return {"cards": cards, "total": total}
+
+
+def _spot(game: CommunityRound, station: int, spot: int) -> dict[str, Any]:
+    """One of the station's three spots: its wager, its hands (or the shared two cards)."""
+    key = (station, spot)
+    rules_round = game.spots.get(key)
+    wager = game.wagers.get(station, {}).get(spot, 0)
+    entry: dict[str, Any] = {"spot": spot, "wager": wager, "hands": [], "open": [],
+                             "acting_hand": None, "insurance_due": key in game.insurance_due()}
+    if rules_round is None:
+        shared = game.shared()
+        cards = [c for i, c in enumerate(shared) if i % len(SPOTS) == spot - 1]
+        entry["hands"] = [_hand(cards, 0)] if cards else []
+        return entry
+    seat = rules_round.seats[0]
+    entry["hands"] = [_hand([str(c) for c in h.cards], h.stake + h.doubled)
+                      for h in seat.hands]
+    entry["open"] = sorted(str(a) for a in game.legal(station, spot))
+    acting = game.acting_hand(station, spot)
+    entry["acting_hand"] = None if acting is None else acting + 1
+    return entry
+
+
+def _hand(cards: list[str], stake: int) -> dict[str, Any]:
+    value = hand_value([Card.parse(c) for c in cards])
+    return {"cards": cards, "total": value.total, "soft": value.soft, "stake": stake,
+            "busted": value.total > 21}
+
+
+def _last_round(model: CommunityModel, station: int) -> dict[str, Any] | None:
+    """The station's part of the last settled round: the dealer's cards, each spot's net."""
+    if not model.results:
+        return None
+    record = model.results[-1]
+    mine = next((s for s in record["stations"] if s["station"] == station), None)
+    return {"round": record["round"], "dealer": _dealer(list(record["dealer"])),
+            "spots": [] if mine is None else [
+                {"spot": p["spot"], "cards": p["cards"], "net": p["net"],
+                 "hands": [_hand(h, 0) for h in p.get("hands", [p["cards"]])]}
+                for p in mine["spots"]],
+            "net": None if mine is None else sum(p["net"] for p in mine["spots"])}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.console.community_view import community_table
 from controller.console.prompts import faults, prompt
 from controller.console.roulette_view import roulette_table
 from controller.procedure.baccarat_model import BaccaratModel
@@ -35,6 +36,7 @@ def table_state(model: TableModel, accepting: list[str], display: str) -> JsonOb
                       if isinstance(model, BlackjackModel) else []),
         "last_round": model.results[-1] if model.results else None,
         "roulette": roulette_table(model),
+        "community": community_table(model),
     }
 
 

@@ -19,6 +19,7 @@ them to the last commit.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 from transitions import EventData
@@ -153,3 +154,54 @@ class StationCredits:
         self.balance = {int(s): int(c) for s, c in data.get("balance", {}).items()}
         self.meters = {int(s): {k: int(m.get(k, 0)) for k in METER_NAMES}
                        for s, m in data.get("meters", {}).items()}
+
+
+STATION_KINDS: Final = ("station:credits_in", "station:credits_out", "station:settled")
+"""The journal records that move a station's credits and meters."""
+
+
+def replay(records: Iterable[tuple[str, dict[str, Any]]]) -> dict[int, dict[str, int]]:
+    """Each station's balance and meters as its journal records add them up.
+
+    `records` are (kind, data) of `STATION_KINDS` in journal order. The result (station ->
+    `credits` and every meter) must equal the critical state's: `reconcile` says where not.
+    """
+    out: dict[int, dict[str, int]] = {}
+    for kind, data in records:
+        station = int(data["station"])
+        row = out.setdefault(station, {"credits": 0, **dict.fromkeys(METER_NAMES, 0)})
+        if kind == "station:credits_in":
+            row["credits"] += int(data["cents"])
+            row["credits_in"] += int(data["cents"])
+        elif kind == "station:credits_out":
+            row["credits"] -= int(data["cents"])
+            row["credits_out"] += int(data["cents"])
+        elif kind == "station:settled":
+            row["credits"] += int(data["won"]) - int(data["wagered"])
+            row["wagered"] += int(data["wagered"])
+            row["won"] += int(data["won"])
+            row["games_played"] += 1
+    return out
+
+
+def stored(critical: dict[str, Any] | None) -> dict[int, dict[str, int]]:
+    """Each station's balance and meters in a critical state (empty: none kept)."""
+    procedure = (critical or {}).get("procedure") or {}
+    saved = (procedure.get("community") or {}).get("credits") or {}
+    stations = {int(s) for s in saved.get("balance", {})} | {int(s) for s in
+                                                             saved.get("meters", {})}
+    return {s: {"credits": int(saved.get("balance", {}).get(str(s), 0)),
+                **{k: int(saved.get("meters", {}).get(str(s), {}).get(k, 0))
+                   for k in METER_NAMES}} for s in sorted(stations)}
+
+
+def reconcile(kept: dict[int, dict[str, int]],
+              replayed: dict[int, dict[str, int]]) -> list[str]:
+    """Where the kept balances and meters differ from the journal's records (empty: none)."""
+    problems = []
+    for station in sorted(set(kept) | set(replayed)):
+        a, b = kept.get(station, {}), replayed.get(station, {})
+        problems.extend(f"station {station} {name}: kept {a.get(name, 0)}, the journal's "
+                        f"records add up to {b.get(name, 0)}"
+                        for name in ("credits", *METER_NAMES) if a.get(name, 0) != b.get(name, 0))
+    return problems

@@ -198,7 +198,7 @@ def stored(critical: dict[str, Any] | None) -> dict[int, dict[str, int]]:
 def reconcile(kept: dict[int, dict[str, int]],
               replayed: dict[int, dict[str, int]]) -> list[str]:
     """Where the kept balances and meters differ from the journal's records (empty: none)."""
-    problems = []
+    problems: list[str] = []
     for station in sorted(set(kept) | set(replayed)):
         a, b = kept.get(station, {}), replayed.get(station, {})
         problems.extend(f"station {station} {name}: kept {a.get(name, 0)}, the journal's "

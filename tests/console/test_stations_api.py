@@ -249,3 +249,38 @@ def test_a_station_away_when_its_time_runs_out_stands(table: StationsTable) -> N
     table.draw("4C")
     assert table.get("/api/station/3")[1]["spots"][0]["hands"][0]["cards"] == ["5H", "TH", "4C"]
     assert [r["station"] for r in table.kinds("station:timer_expired")] == [1]
+
+
+def test_the_console_shows_who_decides_and_where_each_card_goes(table: StationsTable) -> None:
+    opened(table)
+    assert table.station(1, "wager", spot=1, cents=1000)[0] == 200
+    assert table.station(1, "wager", spot=2, cents=1000)[0] == 200
+    assert table.station(2, "wager", spot=3, cents=1000)[0] == 200
+    assert table.station(3, "wager", spot=2, cents=1000)[0] == 200
+    status, body = table.command("last_bets")
+    assert status == 200
+    assert body["community"]["last_call"] is True
+    assert table.get("/api/station/3")[1]["message"] == "LAST BETS PLEASE"
+    assert table.command("no_more_bets")[0] == 200
+    table.draw(*NO_PEEK)
+    body = table.get()[1]
+    assert body["prompt"] == "stations deciding: 1, 2, 3 (do not draw)"
+    assert body["community"]["dealer"] == ["9C"]
+    assert table.station(1, "stand", spot=1)[0] == 200
+    assert table.station(1, "hit", spot=2)[0] == 200
+    assert table.station(2, "stand", spot=3)[0] == 200  # station 2 is finished: a burn
+    assert table.station(3, "double", spot=2)[0] == 200
+    body = table.get()[1]
+    assert body["prompt"] == ("draw a community card: station 1 spot 2 hand 1; "
+                              "station 3 spot 2 hand 1")
+    playing = {p["station"]: p for p in body["community"]["playing"]}
+    assert playing[1]["next_card"] == {"spot": 2, "hand": 1}
+    assert playing[2]["phase"] == "finished"
+    assert body["community"]["burn_for"] == [2]
+    assert body["community"]["card_due"] == "community"
+    assert "TABLE" not in body["display"]
+    table.draw("4H")
+    body = table.get()[1]
+    assert body["prompt"] == "stations deciding: 1 (do not draw)"  # 6D 7D 4H: station 1 again
+    assert {p["station"]: p["seconds_left"] for p in body["community"]["playing"]} == {
+        1: 15.0, 2: None, 3: None}

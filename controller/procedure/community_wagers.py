@@ -94,7 +94,11 @@ class StationWagers(WagerBook):
         self._place_again(int(event.kwargs["station"]), event)
 
     def set_auto_repeat(self, event: EventData) -> None:
-        """Callback: AUTO REPEAT on or off for the station (journalled)."""
+        """Callback: AUTO REPEAT on or off for the station (journalled).
+
+        Turned on while bets are open with the station's spots empty, it repeats the last
+        wagers at once (when they fit), as a REPEAT would.
+        """
         station, on = int(event.kwargs["station"]), bool(event.kwargs["on"])
         if on:
             self.auto.add(station)
@@ -103,6 +107,8 @@ class StationWagers(WagerBook):
         self.model.emit(Journal("station:auto_repeat", {
             "round": self.model.round.number, "station": station, "on": on,
             "source": str(event.kwargs.get("source", ""))}))
+        if on and self.model.state == "betting" and not self.repeat_refusal(station):
+            self._place_again(station, event, "auto_repeat")
 
     def station_is_known(self, event: EventData) -> bool:
         """Condition: the command names a station of this table."""

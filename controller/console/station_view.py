@@ -68,7 +68,7 @@ def message(model: CommunityModel, station: int) -> str:
         return "LAST BETS PLEASE" if model.wagers.last_call else "BETS PLEASE"
     game = model.game
     if game is not None and model.state == "insurance":
-        due = [k for k in game.insurance_due() if k[0] == station]
+        due = any(game.insurance_pending((station, spot)) for spot in SPOTS)
         return "INSURANCE?" if due else "WAIT FOR THE OTHER STATIONS"
     if game is not None and model.state == "decisions":
         if station not in game.stations:
@@ -89,7 +89,7 @@ def _spot(game: CommunityRound, station: int, spot: int) -> dict[str, Any]:
     rules_round = game.spots.get(key)
     wager = game.wagers.get(station, {}).get(spot, 0)
     entry: dict[str, Any] = {"spot": spot, "wager": wager, "hands": [], "open": [],
-                             "acting_hand": None, "insurance_due": key in game.insurance_due()}
+                             "acting_hand": None, "insurance_due": game.insurance_pending(key)}
     if rules_round is None:
         shared = game.shared()
         cards = [c for i, c in enumerate(shared) if i % len(SPOTS) == spot - 1]
@@ -115,10 +115,22 @@ def _last_round(model: CommunityModel, station: int) -> dict[str, Any] | None:
     if not model.results:
         return None
     record = model.results[-1]
-    mine = next((s for s in record["stations"] if s["station"] == station), None)
+    mine = _by_station(record).get(station)
     return {"round": record["round"], "dealer": _dealer(list(record["dealer"])),
             "spots": [] if mine is None else [
                 {"spot": p["spot"], "cards": p["cards"], "net": p["net"],
                  "hands": [_hand(h, 0) for h in p.get("hands", [p["cards"]])]}
                 for p in mine["spots"]],
             "net": None if mine is None else sum(p["net"] for p in mine["spots"])}
+
+
+_INDEX: dict[str, Any] = {"record": None, "stations": {}}
+"""The last settled record's stations by number, so that K views cost K look-ups."""
+
+
+def _by_station(record: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    if _INDEX["record"] is not record:
+        _INDEX["record"] = record
+        _INDEX["stations"] = {s["station"]: s for s in record["stations"]}
+    stations: dict[int, dict[str, Any]] = _INDEX["stations"]
+    return stations

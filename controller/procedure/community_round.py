@@ -97,6 +97,8 @@ class CommunityRound:
     dealt: dict[SpotKey, list[str]] = field(default_factory=dict)
     answered: set[SpotKey] = field(default_factory=set)
     steps: list[RoundStep] = field(default_factory=list)
+    _stage: Stage | None = field(default=None, repr=False, compare=False)
+    """The stage, kept until a spot's round changes (`_put`): read for every view."""
 
     @classmethod
     def start(cls, table: bj.BlackjackTable,
@@ -121,6 +123,11 @@ class CommunityRound:
     @property
     def stage(self) -> Stage:
         """The round's stage, from its spot rounds."""
+        if self._stage is None:
+            self._stage = self._stage_now()
+        return self._stage
+
+    def _stage_now(self) -> Stage:
         if len(self.initial) < len(INITIAL_ORDER):
             return Stage.DEAL
         phases = {r.phase for r in self.spots.values()}
@@ -178,6 +185,10 @@ class CommunityRound:
         game = self.spots.get((station, spot))
         turn = bj.current_hand(game) if game is not None else None
         return None if turn is None else turn[1]
+
+    def insurance_pending(self, key: SpotKey) -> bool:
+        """True when the wagered spot `key` is still to answer insurance."""
+        return self.stage is Stage.INSURANCE and key in self.spots and key not in self.answered
 
     def insurance_due(self) -> list[SpotKey]:
         """The wagered spots still to answer insurance."""
@@ -239,7 +250,7 @@ class CommunityRound:
             self.dealer.append(card)
             for key, game in self.spots.items():
                 if game.phase is bj.Phase.DEALER:
-                    self.spots[key] = bj.deal(game, card)
+                    self._put(key, bj.deal(game, card))
             return CardRoute(str(card), dealer=True)
         return self._community_card(card)
 
@@ -265,21 +276,22 @@ class CommunityRound:
                 game = bj.start_round(self.table, [bj.SeatBets(1, cents)])
                 for card in (first, up, second, hole):
                     game = bj.deal(game, card)
-                self.spots[(station, spot)] = game
+                self._put((station, spot), game)
                 self.dealt[(station, spot)] = [str(first), str(second)]
 
     def _community_card(self, card: Card) -> CardRoute:
         to: list[tuple[int, int, int]] = []
         burned: list[int] = []
+        waiting = {s for s in self.stations if self.station_phase(s) is StationPhase.WAITING}
         for station in self.stations:
-            if self.station_phase(station) is not StationPhase.WAITING:
+            if station not in waiting:
                 burned.append(station)
                 continue
             for key in self.spot_keys(station):
                 game = self.spots[key]
                 position = bj.next_position(game) if game.phase is bj.Phase.PLAYERS else None
                 if position is not None:
-                    self.spots[key] = bj.deal(game, card)
+                    self._put(key, bj.deal(game, card))
                     self.dealt[key].append(str(card))
                     to.append((station, key[1], position.hand))
                     break
@@ -289,14 +301,14 @@ class CommunityRound:
         if key not in self.insurance_due():
             raise RulesError(f"station {key[0]} spot {key[1]} is not asked about insurance")
         if cents:
-            self.spots[key] = bj.insure(self.spots[key], 1, cents)
+            self._put(key, bj.insure(self.spots[key], 1, cents))
         self.answered.add(key)
 
     def _act(self, station: int, spot: int, action: bj.Action) -> None:
         if action not in self.legal(station, spot):
             raise RulesError(f"station {station} spot {spot}: {action} is not open now")
         key = (station, spot)
-        self.spots[key] = bj.act(self.spots[key], bj.Decision(action))
+        self._put(key, bj.act(self.spots[key], bj.Decision(action)))
 
     def _expire(self, station: int) -> None:
         if self.station_phase(station) is not StationPhase.DECIDING:
@@ -304,14 +316,21 @@ class CommunityRound:
         for key in self.spot_keys(station):
             while (self.station_phase(station) is StationPhase.DECIDING
                    and bj.Action.STAND in bj.legal_actions(self.spots[key])):
-                self.spots[key] = bj.act(self.spots[key], bj.Decision(bj.Action.STAND))
+                self._put(key, bj.act(self.spots[key], bj.Decision(bj.Action.STAND)))
 
     def _after_step(self) -> None:
         """Close insurance once every spot answered; then the peek, one bit (R4-R6)."""
         if self.stage is Stage.INSURANCE and not self.insurance_due():
             self.spots = {k: bj.close_insurance(g) for k, g in self.spots.items()}
+            self._stage = None
         if self.stage is Stage.PEEK:
             self.spots = {k: bj.peek(g) for k, g in self.spots.items()}
+            self._stage = None
+
+    def _put(self, key: SpotKey, game: bj.BlackjackRound) -> None:
+        """A spot's round after a step (the stage is worked out again when next read)."""
+        self.spots[key] = game
+        self._stage = None
 
     # ------------------------------------------------------------------ settlement
     def settle(self) -> dict[SpotKey, settlement.SeatResult]:

@@ -192,7 +192,7 @@ class TableApp:
             self.runtime.record(kind, data)
         model = self.runtime.model
         if isinstance(model, CommunityModel):  # the stations' timers run on the loop's clock
-            model.timers.attach(self.loop, self.runtime.fire)
+            model.timers.attach(self.loop, self.runtime.fire, self.runtime.fire_together)
             self.runtime.commit_pending()  # a restored round's timers, journalled now
         self.software_unverified = any(kind == KIND_UNVERIFIED for kind, _ in checks)
         if self.camera is not None:

@@ -209,6 +209,22 @@ class TableRuntime:
             self._commit(self.model, self.model.take_effects())
         return fired
 
+    def fire_together(self, calls: list[tuple[str, dict[str, Any]]]) -> None:
+        """Fire triggers that fall due at the same moment (timers) with one commit.
+
+        Each is fired in turn as `fire` would; their records and the state after the last
+        are committed together, so K timers running out at once cost one journal write.
+        """
+        effects: list[Effect] = []
+        fired = False
+        for name, kwargs in calls:
+            fired |= self.model.fire(name, **kwargs)
+            effects += self.model.take_effects()
+        self._commit(self.model, effects)
+        if fired and self.return_to_betting and self.model.state == "round_over":
+            self.model.fire("clear_round")
+            self._commit(self.model, self.model.take_effects())
+
     def translate(self, event: object) -> tuple[str, dict[str, Any]]:  # noqa: PLR0911
         """Map a driver or controller event to a trigger and its arguments."""
         if isinstance(event, ControllerEvent):

@@ -192,7 +192,7 @@ def make_runtime(options: Options, state_dir: Path) -> tuple[TableRuntime, Event
     loop = EventLoop(runtime.handle, clock)
     model = runtime.model
     assert isinstance(model, CommunityModel)
-    model.timers.attach(loop, runtime.fire)
+    model.timers.attach(loop, runtime.fire, runtime.fire_together)
     runtime.commit_pending()
     return runtime, loop, clock
 

@@ -81,7 +81,7 @@ def table(tmp_path: Path) -> Iterator[StationsTable]:
     loop = EventLoop(rt.handle, clock)
     model = rt.model
     assert isinstance(model, CommunityModel)
-    model.timers.attach(loop, rt.fire)
+    model.timers.attach(loop, rt.fire, rt.fire_together)
     hub = ConsoleHub(loop.post)
     stations = [ConsoleHub(loop.post, view=functools.partial(station_now, station=n))
                 for n in (1, 2, 3)]

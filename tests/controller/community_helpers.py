@@ -78,7 +78,7 @@ def table(state_dir: Path, stations: int = 3, credits: int = CREDITS) -> Table:
     loop = EventLoop(rt.handle, clock)
     model = rt.model
     assert isinstance(model, CommunityModel)
-    model.timers.attach(loop, rt.fire)
+    model.timers.attach(loop, rt.fire, rt.fire_together)
     rt.commit_pending()
     rt.return_to_betting = False
     for station in range(1, stations + 1) if credits else ():  # the attendant's credits

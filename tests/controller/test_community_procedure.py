@@ -321,3 +321,22 @@ def test_decision_seconds_is_the_timer_and_only_the_community_has_it() -> None:
         == (30, 40)
     with pytest.raises(ConfigError, match=r"\[rules.blackjack\] decision_seconds"):
         parse_table_text("[rules.blackjack]\ndecision_seconds = 30\n")
+
+
+def test_timers_running_out_together_are_one_commit(tmp_path: Path) -> None:
+    t = table(tmp_path, stations=3)
+    open_round(t, {1: {1: 1000}, 2: {2: 1000}, 3: {3: 1000}}, PLAIN)
+    commits: list[list[str]] = []
+    commit = t.rt.journal.commit
+
+    def counted(effects: list[object], critical: object) -> None:
+        commits.append([getattr(e, "kind", "") for e in effects])
+        commit(effects, critical)  # type: ignore[arg-type]
+
+    t.rt.journal.commit = counted  # type: ignore[method-assign]
+    t.wait(SECONDS)
+    expired = [c for c in commits if "station:timer_expired" in c]
+    assert len(expired) == 1
+    assert expired[0].count("station:timer_expired") == 3
+    assert [r["station"] for r in t.records("station:timer_expired")] == [1, 2, 3]
+    assert t.model.state in ("dealer", "settlement", "round_over")

@@ -8,10 +8,12 @@ is sent as the seconds left when the view was built; the page counts down from t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 from controller.procedure.community_model import CommunityModel
-from controller.procedure.community_round import SPOTS, CommunityRound
+from controller.procedure.community_round import INITIAL_ORDER, SPOTS, CommunityRound
+from controller.rules import blackjack as bj
 from controller.rules.cards import Card
 from controller.rules.hands import hand_value
 from controller.service.runtime import TableRuntime
@@ -51,8 +53,9 @@ def station_view(model: CommunityModel, station: int) -> dict[str, Any]:
     if game is None:
         return view
     seconds = model.timers.remaining(station)
+    common = _common(game)
     view.update(
-        shared=game.shared(), dealer=_dealer(game.dealer_public()),
+        shared=common["shared"], dealer=common["dealer"],
         phase=game.station_phase(station).value if station in game.stations else None,
         timer=None if seconds is None else {"limit": model.timers.seconds,
                                             "left": round(seconds, 2)},
@@ -80,7 +83,7 @@ def message(model: CommunityModel, station: int) -> str:
 
 def _dealer(cards: list[str]) -> dict[str, Any]:
     total = hand_value([Card.parse(c) for c in cards]).total if cards else None
-    return {"cards": cards, "total": total}
+    return {"cards": list(cards), "total": total}
 
 
 def _spot(game: CommunityRound, station: int, spot: int) -> dict[str, Any]:
@@ -91,23 +94,49 @@ def _spot(game: CommunityRound, station: int, spot: int) -> dict[str, Any]:
     entry: dict[str, Any] = {"spot": spot, "wager": wager, "hands": [], "open": [],
                              "acting_hand": None, "insurance_due": game.insurance_pending(key)}
     if rules_round is None:
-        shared = game.shared()
-        cards = [c for i, c in enumerate(shared) if i % len(SPOTS) == spot - 1]
-        entry["hands"] = [_hand(cards, 0)] if cards else []
+        entry["hands"] = _common(game)["spots"][spot]
         return entry
-    seat = rules_round.seats[0]
-    entry["hands"] = [_hand([str(c) for c in h.cards], h.stake + h.doubled)
-                      for h in seat.hands]
+    entry["hands"] = _hands_of(key, rules_round)
     entry["open"] = sorted(str(a) for a in game.legal(station, spot))
     acting = game.acting_hand(station, spot)
     entry["acting_hand"] = None if acting is None else acting + 1
     return entry
 
 
-def _hand(cards: list[str], stake: int) -> dict[str, Any]:
-    value = hand_value([Card.parse(c) for c in cards])
-    return {"cards": cards, "total": value.total, "soft": value.soft, "stake": stake,
-            "busted": value.total > 21}
+def _hand(cards: Sequence[Card], stake: int) -> dict[str, Any]:
+    value = hand_value(cards)
+    return {"cards": [str(c) for c in cards], "total": value.total, "soft": value.soft,
+            "stake": stake, "busted": value.total > 21}
+
+
+# Every station object is built after every commit: what is the same for all of them (the
+# shared cards, the dealer's, the spots nobody at a station wagered on) is built once a step,
+# and a spot's hands once each time its rules round changes (the rounds are immutable).
+_COMMON: dict[str, Any] = {"game": None, "steps": -1, "value": None}
+_HANDS: dict[tuple[int, int], tuple[object, list[dict[str, Any]]]] = {}
+
+
+def _common(game: CommunityRound) -> dict[str, Any]:
+    if _COMMON["game"] is not game or _COMMON["steps"] != len(game.steps):
+        initial = [c for c, p in zip(game.initial, INITIAL_ORDER, strict=False)
+                   if not p.is_dealer]
+        _COMMON.update(game=game, steps=len(game.steps), value={
+            "shared": [str(c) for c in initial],
+            "dealer": _dealer(game.dealer_public()),
+            "spots": {spot: [_hand(initial[spot - 1::len(SPOTS)], 0)] if len(initial) >= spot
+                      else [] for spot in SPOTS}})
+    value: dict[str, Any] = _COMMON["value"]
+    return value
+
+
+def _hands_of(key: tuple[int, int], rules_round: object) -> list[dict[str, Any]]:
+    kept = _HANDS.get(key)
+    if kept is not None and kept[0] is rules_round:
+        return kept[1]
+    assert isinstance(rules_round, bj.BlackjackRound)
+    hands = [_hand(h.cards, h.stake + h.doubled) for h in rules_round.seats[0].hands]
+    _HANDS[key] = (rules_round, hands)
+    return hands
 
 
 def _last_round(model: CommunityModel, station: int) -> dict[str, Any] | None:
@@ -115,22 +144,27 @@ def _last_round(model: CommunityModel, station: int) -> dict[str, Any] | None:
     if not model.results:
         return None
     record = model.results[-1]
-    mine = _by_station(record).get(station)
-    return {"round": record["round"], "dealer": _dealer(list(record["dealer"])),
+    index = _by_station(record)
+    if station not in index["views"]:
+        mine = index["stations"].get(station)
+        index["views"][station] = {
+            "round": record["round"], "dealer": _dealer(list(record["dealer"])),
             "spots": [] if mine is None else [
                 {"spot": p["spot"], "cards": p["cards"], "net": p["net"],
-                 "hands": [_hand(h, 0) for h in p.get("hands", [p["cards"]])]}
+                 "hands": [_hand([Card.parse(c) for c in h], 0)
+                           for h in p.get("hands", [p["cards"]])]}
                 for p in mine["spots"]],
             "net": None if mine is None else sum(p["net"] for p in mine["spots"])}
+    view: dict[str, Any] = index["views"][station]
+    return view
 
 
-_INDEX: dict[str, Any] = {"record": None, "stations": {}}
-"""The last settled record's stations by number, so that K views cost K look-ups."""
+_INDEX: dict[str, Any] = {"record": None, "stations": {}, "views": {}}
+"""The last settled record's stations by number and their `last_round` objects, built once."""
 
 
-def _by_station(record: dict[str, Any]) -> dict[int, dict[str, Any]]:
+def _by_station(record: dict[str, Any]) -> dict[str, Any]:
     if _INDEX["record"] is not record:
-        _INDEX["record"] = record
-        _INDEX["stations"] = {s["station"]: s for s in record["stations"]}
-    stations: dict[int, dict[str, Any]] = _INDEX["stations"]
-    return stations
+        _INDEX.update(record=record, views={},
+                      stations={s["station"]: s for s in record["stations"]})
+    return _INDEX

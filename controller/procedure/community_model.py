@@ -100,6 +100,15 @@ class CommunityModel(TableModel):
         self.timers.sync()
         return fired
 
+    def fire_all(self, calls: list[tuple[str, dict[str, Any]]]) -> bool:
+        """Fire triggers due at the same moment (timers); phases and timers after the last."""
+        fired = False
+        for name, kwargs in calls:
+            fired |= TableModel.fire(self, name, **kwargs)
+        self._note_phases()
+        self.timers.sync()
+        return fired
+
     def consume_held_card(self) -> None:
         """A card kept after an error goes to the round once a card is due."""
         self.play.consume_held_card()

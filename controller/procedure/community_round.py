@@ -99,6 +99,12 @@ class CommunityRound:
     steps: list[RoundStep] = field(default_factory=list)
     _stage: Stage | None = field(default=None, repr=False, compare=False)
     """The stage, kept until a spot's round changes (`_put`): read for every view."""
+    _stage_was: Stage | None = field(default=None, repr=False, compare=False)
+    _phases: dict[int, StationPhase] = field(default_factory=dict, repr=False, compare=False)
+    """Each station's phase, kept until one of its spots changes or the stage does."""
+    _legal: dict[SpotKey, frozenset[bj.Action]] = field(default_factory=dict, repr=False,
+                                                        compare=False)
+    """Each spot's open actions (the rules' `legal_actions`), kept until the spot changes."""
 
     @classmethod
     def start(cls, table: bj.BlackjackTable,
@@ -124,7 +130,10 @@ class CommunityRound:
     def stage(self) -> Stage:
         """The round's stage, from its spot rounds."""
         if self._stage is None:
-            self._stage = self._stage_now()
+            now = self._stage_now()
+            if now is not self._stage_was:
+                self._phases.clear()  # a station's phase also depends on the stage
+            self._stage = self._stage_was = now
         return self._stage
 
     def _stage_now(self) -> Stage:
@@ -166,19 +175,32 @@ class CommunityRound:
         """Deciding, waiting for a community card, or finished (decision stage only)."""
         if self.stage is not Stage.DECISIONS:
             return StationPhase.FINISHED
-        rounds = [self.spots[key] for key in self.spot_keys(station)]
-        if any(r.phase is bj.Phase.PLAYERS and bj.next_position(r) is not None for r in rounds):
+        phase = self._phases.get(station)
+        if phase is None:
+            phase = self._phases[station] = self._phase_now(station)
+        return phase
+
+    def _phase_now(self, station: int) -> StationPhase:
+        keys = self.spot_keys(station)
+        if any(self.spots[k].phase is bj.Phase.PLAYERS and bj.next_position(self.spots[k])
+               is not None for k in keys):
             return StationPhase.WAITING
-        if any(bj.legal_actions(r) for r in rounds):
+        if any(self._actions(k) for k in keys):
             return StationPhase.DECIDING
         return StationPhase.FINISHED
 
+    def _actions(self, key: SpotKey) -> frozenset[bj.Action]:
+        actions = self._legal.get(key)
+        if actions is None:
+            actions = self._legal[key] = bj.legal_actions(self.spots[key])
+        return actions
+
     def legal(self, station: int, spot: int) -> frozenset[bj.Action]:
         """The actions open on the spot's hand due to act (empty when none)."""
-        game = self.spots.get((station, spot))
-        if game is None or self.station_phase(station) is not StationPhase.DECIDING:
+        if ((station, spot) not in self.spots
+                or self.station_phase(station) is not StationPhase.DECIDING):
             return frozenset()
-        return bj.legal_actions(game)
+        return self._actions((station, spot))
 
     def acting_hand(self, station: int, spot: int) -> int | None:
         """The index of the spot's hand that acts next (split hands in order)."""
@@ -322,15 +344,23 @@ class CommunityRound:
         """Close insurance once every spot answered; then the peek, one bit (R4-R6)."""
         if self.stage is Stage.INSURANCE and not self.insurance_due():
             self.spots = {k: bj.close_insurance(g) for k, g in self.spots.items()}
-            self._stage = None
+            self._forget()
         if self.stage is Stage.PEEK:
             self.spots = {k: bj.peek(g) for k, g in self.spots.items()}
-            self._stage = None
+            self._forget()
+
+    def _forget(self) -> None:
+        """Every spot changed: nothing kept holds."""
+        self._stage = self._stage_was = None
+        self._phases.clear()
+        self._legal.clear()
 
     def _put(self, key: SpotKey, game: bj.BlackjackRound) -> None:
         """A spot's round after a step (the stage is worked out again when next read)."""
         self.spots[key] = game
         self._stage = None
+        self._phases.pop(key[0], None)
+        self._legal.pop(key, None)
 
     # ------------------------------------------------------------------ settlement
     def settle(self) -> dict[SpotKey, settlement.SeatResult]:

@@ -212,15 +212,11 @@ class TableRuntime:
     def fire_together(self, calls: list[tuple[str, dict[str, Any]]]) -> None:
         """Fire triggers that fall due at the same moment (timers) with one commit.
 
-        Each is fired in turn as `fire` would; their records and the state after the last
-        are committed together, so K timers running out at once cost one journal write.
+        Each is fired in turn (`TableModel.fire_all`); their records and the state after the
+        last are committed together, so K timers running out at once cost one journal write.
         """
-        effects: list[Effect] = []
-        fired = False
-        for name, kwargs in calls:
-            fired |= self.model.fire(name, **kwargs)
-            effects += self.model.take_effects()
-        self._commit(self.model, effects)
+        fired = self.model.fire_all(calls)
+        self._commit(self.model, self.model.take_effects())
         if fired and self.return_to_betting and self.model.state == "round_over":
             self.model.fire("clear_round")
             self._commit(self.model, self.model.take_effects())

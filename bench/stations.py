@@ -80,7 +80,7 @@ class Station:
     def __init__(self, port: int, number: int) -> None:
         self.port = port
         self.number = number
-        self.events: list[tuple[float, dict[str, Any]]] = []
+        self.events: list[tuple[float, bytes]] = []
         self.changed = asyncio.Event()
 
     async def listen(self) -> None:
@@ -98,12 +98,15 @@ class Station:
             if line.startswith(b"data: "):
                 data += line[6:].rstrip(b"\r\n")
             elif line in (b"\n", b"\r\n") and data:
-                self.events.append((time.monotonic(), json.loads(data)["table"]))
+                self.events.append((time.monotonic(), data))  # parsed only when read
                 self.changed.set()
                 data = b""
 
     def view(self) -> dict[str, Any]:
-        return self.events[-1][1] if self.events else {}
+        if not self.events:
+            return {}
+        table: dict[str, Any] = json.loads(self.events[-1][1])["table"]
+        return table
 
 
 async def post(port: int, path: str, body: dict[str, Any], auth: str = "") -> int:
@@ -166,7 +169,10 @@ class Table:
         self.run = subprocess.Popen([*shoectl, "run", "--unverified-software", "--config",
                                      str(work / "table.toml"), "--state-dir",
                                      str(work / "state")], cwd=work,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                    stdout=subprocess.DEVNULL,
+                                    stderr=(work / "run.log").open("w"))
+        self.log = work / "run.log"
+        self.figures: dict[str, float] = {}
         self.journal = work / "state" / "journal.sqlite3"
 
     def draw(self) -> float:
@@ -252,28 +258,37 @@ async def measure(k: int, rounds: int) -> dict[str, float]:
         work = Path(tmp)
         table = Table(work, k)
         try:
-            await wait_up(table.port)
-            table.draw()  # the burn after the shuffle
-            await asyncio.sleep(1)
-            stations = [Station(table.port, n) for n in range(1, k + 1)]
-            tasks = [asyncio.create_task(s.listen()) for s in stations]
-            await all_after(stations, 0.0)
-            await _credits(table, k)
-            cpu0, wall0 = table.cpu_seconds(), time.monotonic()
-            delays: list[float] = []
-            for _ in range(rounds):
-                delays += await one_round(table, stations)
-            cpu = (table.cpu_seconds() - cpu0) / (time.monotonic() - wall0)
-            rss = table.peak_rss_mib()
-            for task in tasks:
-                task.cancel()
+            await _measured(table, k, rounds)
+        except Exception:
+            sys.stderr.write(table.log.read_text()[-3000:])
+            raise
         finally:
             table.close()
         late = table.lateness()
-    return {"k": k, "p50": pct(delays, 0.5) * 1000, "p99": pct(delays, 0.99) * 1000,
-            "late50": pct(late, 0.5) * 1000, "late99": pct(late, 0.99) * 1000,
-            "late_max": max(late) * 1000 if late else float("nan"), "cpu": cpu, "rss": rss,
-            "cards": len(delays) // k, "expiries": len(late)}
+        return {**table.figures, "late50": pct(late, 0.5) * 1000,
+                "late99": pct(late, 0.99) * 1000,
+                "late_max": max(late) * 1000 if late else float("nan"),
+                "expiries": len(late)}
+
+
+async def _measured(table: Table, k: int, rounds: int) -> None:
+    """The rounds at K stations; the card delays, CPU and RSS into `table.figures`."""
+    await wait_up(table.port)
+    table.draw()  # the burn after the shuffle
+    await asyncio.sleep(1)
+    stations = [Station(table.port, n) for n in range(1, k + 1)]
+    tasks = [asyncio.create_task(s.listen()) for s in stations]
+    await all_after(stations, 0.0)
+    await _credits(table, k)
+    cpu0, wall0 = table.cpu_seconds(), time.monotonic()
+    delays: list[float] = []
+    for _ in range(rounds):
+        delays += await one_round(table, stations)
+    table.figures = {"k": k, "p50": pct(delays, 0.5) * 1000, "p99": pct(delays, 0.99) * 1000,
+                     "cpu": (table.cpu_seconds() - cpu0) / (time.monotonic() - wall0),
+                     "rss": table.peak_rss_mib(), "cards": len(delays) // k}
+    for task in tasks:
+        task.cancel()
 
 
 async def _credits(table: Table, k: int) -> None:

@@ -26,7 +26,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from .stations_rig import STATIONS, StationsRig, start_stations_rig
+from .stations_rig import PIT_PASSWORD, STATIONS, StationsRig, start_stations_rig
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -88,8 +88,7 @@ class Stations:
         self.windows: dict[int, str] = {}
 
     def open(self, station: int) -> WebDriver:
-        if self.windows:
-            self.driver.switch_to.new_window("window")
+        self.driver.switch_to.new_window("window")
         self.driver.get(f"{self.rig.url}station/{station}")
         self.windows[station] = self.driver.current_window_handle
         until(self.driver, f"station {station} connected",
@@ -99,7 +98,7 @@ class Stations:
     def close(self, station: int) -> None:
         self.at(station).close()
         del self.windows[station]
-        self.driver.switch_to.window(next(iter(self.windows.values())))
+        self.driver.switch_to.window(next(iter(self.windows.values())))  # the pit's is first
 
     def at(self, station: int) -> WebDriver:
         self.driver.switch_to.window(self.windows[station])
@@ -185,14 +184,25 @@ def table_state(rig: StationsRig) -> dict[str, object]:
 
 
 def test_three_stations_play_two_rounds_at_once(rig: StationsRig) -> None:
-    for station in range(1, STATIONS + 1):
-        status, _ = rig.request("POST", f"/api/pit/station/{station}/credits",
-                                {"action": "in", "cents": 20_000}, pit=True)
-        assert status == 200
     assert rig.request("POST", "/api/command", {"command": "shuffle_done"})[0] == 200
     driver = browser()
     pages = Stations(driver, rig)
     try:
+        # The attendant, at the pit view (the supervisor's credential), gives each station
+        # 200.00 of credits.
+        pit = rig.web.servers[1].url.replace("http://", f"http://supervisor:{PIT_PASSWORD}@")
+        driver.get(pit)
+        until(driver, "the pit's stations", lambda d: d.find_element(
+            By.ID, "stations").is_displayed())
+        for station in range(1, STATIONS + 1):
+            for field, value in (("credit-station", str(station)), ("credit-amount", "200.00")):
+                box = driver.find_element(By.ID, field)
+                box.clear()
+                box.send_keys(value)
+            tap(driver, "#credit-in")
+            until(driver, f"station {station} credited", lambda d, n=station: text(
+                d, "credit-answer") == f"station {n}: credits 200.00")
+        assert rig.request("GET", "/api/pit", pit=True)[1]["stations"][2]["credits"] == 20_000
         for station in range(1, STATIONS + 1):
             page = pages.open(station)
             until(page, "bets please", lambda d: text(d, "message") == "BETS PLEASE")

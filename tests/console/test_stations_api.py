@@ -160,6 +160,11 @@ def test_credits_need_the_credential_and_bound_every_wager(table: StationsTable)
     assert body["credits"] == 0
     assert body["meters"]["credits_in"] == 1000
     assert body["meters"]["credits_out"] == 1000
+    status, pit = table.request("GET", "/api/pit", port=table.pit.port, headers=AUTH)
+    assert status == 200
+    assert pit["stations"][0] == {"station": 1, "credits": 0, "at_stake": 0, "meters": {
+        "credits_in": 1000, "credits_out": 1000, "wagered": 0, "won": 0, "games_played": 0}}
+    assert [s["credits"] for s in pit["stations"][1:]] == [1000, 1000]
     records = table.kinds("station:credits_out")
     assert records[-1]["who"] == "pit:supervisor"
     assert records[-1]["cents"] == 1000

@@ -378,17 +378,26 @@ class CommunityRound:
 
         The shape is `shoectl simulate --game community --json`'s (docs/community.md).
         """
-        results = self.settle()
-        stations = []
-        for station in self.stations:
-            spots = []
-            for key in self.spot_keys(station):
-                entry: dict[str, Any] = {"spot": key[1], "cards": list(self.dealt[key]),
-                                         "net": results[key].net}
-                hands = self.spots[key].seats[0].hands
-                if len(hands) > 1:
-                    entry["hands"] = [[str(c) for c in h.cards] for h in hands]
-                spots.append(entry)
-            stations.append({"station": station, "spots": spots})
-        return {"shared": self.shared(), "dealer": [str(c) for c in self.dealer],
-                "stations": stations}
+        return settled_record(self)
+
+
+def settled_record(round_: CommunityRound) -> dict[str, Any]:
+    """`CommunityRound.record`: the settled round in the simulate JSON shape.
+
+    Raises:
+        RulesError: the round is not complete.
+    """
+    results = round_.settle()
+    stations = []
+    for station in round_.stations:
+        spots = []
+        for key in round_.spot_keys(station):
+            entry: dict[str, Any] = {"spot": key[1], "cards": list(round_.dealt[key]),
+                                     "net": results[key].net}
+            hands = round_.spots[key].seats[0].hands
+            if len(hands) > 1:
+                entry["hands"] = [[str(c) for c in h.cards] for h in hands]
+            spots.append(entry)
+        stations.append({"station": station, "spots": spots})
+    return {"shared": round_.shared(), "dealer": [str(c) for c in round_.dealer],
+            "stations": stations}

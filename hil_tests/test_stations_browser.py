@@ -251,7 +251,7 @@ def test_three_stations_play_two_rounds_at_once(rig: StationsRig) -> None:
         # Station 3 walks away mid-round; its time runs out while it is away (the loop's clock
         # is moved on): every hand of it stands. Back, it finds that, its wager, its cards.
         pages.close(3)
-        assert table_state(rig)["prompt"] == "stations deciding: 3 (do not draw)"
+        assert table_state(rig)["prompt"] == "station 3 deciding (do not draw)"
         rig.skip(DECISION_S)
         assert table_state(rig)["prompt"] == "draw a community card: station 2 spot 3 hand 1"
         page = pages.open(3)

@@ -60,6 +60,17 @@ def next_card_of(model: CommunityModel, station: int) -> dict[str, int] | None:
     return None
 
 
+LISTED = 8
+"""Stations named one by one in a prompt; beyond, the rest are counted."""
+
+
+def stations_words(stations: list[int]) -> str:
+    """`stations 1, 3`, or `stations 1, 2, ... and 40 more` past `LISTED` of them."""
+    named = ", ".join(map(str, stations[:LISTED]))
+    more = f" and {len(stations) - LISTED} more" if len(stations) > LISTED else ""
+    return f"station{'s' if len(stations) != 1 else ''} {named}{more}"
+
+
 def community_prompt(model: CommunityModel) -> str:
     """What the dealer does next at a community table, in words."""
     state = model.state
@@ -68,24 +79,24 @@ def community_prompt(model: CommunityModel) -> str:
         if not playing:
             return "bets open at the stations: waiting for wagers"
         call = "LAST BETS called; " if model.wagers.last_call else "call LAST BETS, then "
-        return (f"bets at stations {', '.join(map(str, playing))}: {call}NO MORE BETS, or "
+        return (f"bets at {stations_words(playing)}: {call}NO MORE BETS, or "
                 "deal the first card")
     due = model.card_due_to()
     if state == "dealing":
         return "deal the starting cards: spot 1, 2, 3, dealer up; spot 1, 2, 3, hole"
     if state == "insurance":
-        return ("insurance: waiting for stations "
-                + ", ".join(map(str, model.stations_deciding())))
+        return "insurance: waiting for " + stations_words(model.stations_deciding())
     if state == "decisions":
         deciding = model.stations_deciding()
         if deciding:
-            return "stations deciding: " + ", ".join(map(str, deciding)) + " (do not draw)"
+            return stations_words(deciding) + " deciding (do not draw)"
         if due is not None:
             assert model.game is not None
             to = [f"station {s} spot {n['spot']} hand {n['hand']}"
                   for s in model.game.stations
                   if (n := next_card_of(model, s)) is not None]
-            return "draw a community card: " + "; ".join(to)
+            shown = to if len(to) <= LISTED else [*to[:LISTED], f"and {len(to) - LISTED} more"]
+            return "draw a community card: " + "; ".join(shown)
     if state == "dealer":
         return "draw for the dealer"
     return state.replace("_", " ")

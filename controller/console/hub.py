@@ -103,10 +103,14 @@ class ConsoleHub:
         """Carry out a parsed command on the loop thread; the future holds its reply.
 
         `carry_out` is the console's `execute` unless given (a station's, the attendant's).
+        A command whose future was cancelled before the loop reached it (the web server
+        stopped waiting and answered 503 "try again") is not carried out.
         """
         done: Future[Reply] = Future()
 
         def run(runtime: TableRuntime) -> None:
+            if not done.set_running_or_notify_cancel():
+                return  # the client gave up waiting (told to try again): not carried out
             try:
                 done.set_result(carry_out(runtime, command, source))
             except Exception as exc:  # noqa: BLE001 - the client gets an answer; the loop goes on

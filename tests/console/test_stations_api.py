@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from controller.console import station_commands
 from controller.console.hub import ConsoleHub
 from controller.console.pit_state import pit_state
 from controller.console.station_view import station_now
@@ -24,7 +25,7 @@ from controller.journal.store import JournalStore
 from controller.procedure.community_model import CommunityModel
 from controller.procedure.table_model import Setup
 from controller.service.loop import EventLoop
-from controller.service.runtime import RecordingOutputs, TableRuntime
+from controller.service.runtime import RecordingOutputs, RuntimeCall, TableRuntime
 from controller.web.credentials import hash_password
 from controller.web.routes import console_app, pit_app
 from controller.web.server import WebServer
@@ -269,7 +270,7 @@ def test_the_console_shows_who_decides_and_where_each_card_goes(table: StationsT
     assert table.command("no_more_bets")[0] == 200
     table.draw(*NO_PEEK)
     body = table.get()[1]
-    assert body["prompt"] == "stations deciding: 1, 2, 3 (do not draw)"
+    assert body["prompt"] == "stations 1, 2, 3 deciding (do not draw)"
     assert body["community"]["dealer"] == ["9C"]
     assert table.station(1, "stand", spot=1)[0] == 200
     assert table.station(1, "hit", spot=2)[0] == 200
@@ -286,6 +287,20 @@ def test_the_console_shows_who_decides_and_where_each_card_goes(table: StationsT
     assert "TABLE" not in body["display"]
     table.draw("4H")
     body = table.get()[1]
-    assert body["prompt"] == "stations deciding: 1 (do not draw)"  # 6D 7D 4H: station 1 again
+    assert body["prompt"] == "station 1 deciding (do not draw)"  # 6D 7D 4H: station 1 again
     assert {p["station"]: p["seconds_left"] for p in body["community"]["playing"]} == {
         1: 15.0, 2: None, 3: None}
+
+
+def test_a_command_the_client_gave_up_on_is_not_carried_out(table: StationsTable) -> None:
+    opened(table)
+    gate = threading.Event()
+    table.loop.post(RuntimeCall(lambda rt: gate.wait(30)))  # the loop is busy
+    future = table.stations[0].submit(station_commands.parse(
+        {"command": "wager", "station": 1, "spot": 1, "cents": 500}), "station",
+        station_commands.execute)
+    assert future.cancel()  # the web server stopped waiting (503 "try again")
+    gate.set()
+    table.call(lambda rt: None)
+    assert table.get("/api/station/1")[1]["wagers"] == {}
+    assert table.get()[0] == 200  # the loop goes on

@@ -51,8 +51,10 @@ class StationCredits:
     def at_stake(self, station: int) -> int:
         """Cents the station has on the table now: chips placed, or the round's stakes."""
         game = self.model.game
-        if game is None or station not in game.stations:
+        if game is None:
             return sum(self.model.wagers.spots.get(station, {}).values())
+        if station not in game.stations:
+            return 0  # no wager this round (chips under the minimum were returned)
         total = 0
         for key in game.spot_keys(station):
             seat = game.spots[key].seats[0] if key in game.spots else None

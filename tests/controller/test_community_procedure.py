@@ -232,6 +232,8 @@ def test_a_station_under_the_minimum_is_returned(t: Table) -> None:
     assert t.fire("wager", station=2, spot=1, cents=max(1, least // 2))
     assert t.fire("no_more_bets")
     assert t.records("round:no_more_bets")[-1]["returned_under_minimum"] == [2]
+    assert t.model.credits.at_stake(2) == 0  # returned: its credits are free again
+    assert t.model.credits.at_stake(1) == least
 
 
 def test_clear_last_and_clear_all(t: Table) -> None:

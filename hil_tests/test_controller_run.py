@@ -1,5 +1,7 @@
 """`shoectl run`: the service on emulated devices (explicit flag), stopped by SIGTERM."""
 
+import http.client
+import json
 import os
 import signal
 import socket
@@ -123,6 +125,59 @@ def test_run_starts_journals_power_on_and_stops_on_sigterm(tmp_path: Path) -> No
     assert kinds[0] == "power:on"
     assert "system:software-unverified" in kinds
     assert kinds[-1] == "power:off"
+
+
+def test_a_community_table_runs_and_serves_its_station_pages(tmp_path: Path) -> None:
+    port = _free_port()
+    text = default_table_text().replace('game = "blackjack"', 'game = "community"', 1)
+    text = text.replace('side_bets = ["perfect-pairs", "lucky-ladies", "match-the-dealer", '
+                        '"blazing7s", "axman"]', "side_bets = []", 1)
+    path = tmp_path / "table.toml"
+    path.write_text(text + DEVICES + f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n'
+                    + f'\n[console]\nlisten = "127.0.0.1:{port}"\n')
+    process = subprocess.Popen(shoectl("run", "--allow-emulated", "--unverified-software",
+                                       "--config", str(path)),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        view = _get_json(port, "/api/station/3")
+        assert (view["station"], view["state"]) == (3, "shoe_loading")
+        assert _get_json(port, "/api/table")["community"]["stations"] == 3
+        status, _ = _get(port, "/station/4")
+        assert status == 404  # [rules.community] stations = 3
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _get(port: int, path: str) -> tuple[int, str]:
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            conn.request("GET", path)
+            response = conn.getresponse()
+            body = response.read().decode()
+            conn.close()
+            if response.status != 503:  # 503: the devices are not up yet
+                return response.status, body
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError(f"shoectl run did not answer {path}")
+        time.sleep(0.3)
+
+
+def _get_json(port: int, path: str) -> dict:
+    status, body = _get(port, path)
+    assert status == 200, body
+    return json.loads(body)
 
 
 def journalled_so_far(state_dir: Path) -> tuple[list[str], list[dict]]:

@@ -1,5 +1,9 @@
 """`shoectl meter show|history`: read the progressive meters from the critical state.
 
+`shoectl meter show --station N` shows a community table's station N instead: its credits
+and its meters (credits in, credits out, wagered, won, games played), reconciled with the
+journal's station records; a difference is named and the exit status is 3.
+
 The meters are shown only from a journal that verifies (read from a private copy, as
 `shoectl journal verify` does). Exit status: 0 shown; 1 nothing to show or the journal
 cannot be read; 3 the journal does not verify (the verdict's line is printed instead).
@@ -27,12 +31,17 @@ def _parser() -> argparse.ArgumentParser:
         statedir.add_state_dir_option(cmd)
         add_key_option(cmd)
         cmd.add_argument("--json", action="store_true", help="print JSON")
+        if name == "show":
+            cmd.add_argument("--station", type=int, metavar="N",
+                             help="a community table's station N: credits and meters")
     return parser
 
 
 def main(argv: list[str]) -> int:
     """Run `shoectl meter ...`."""
     args = _parser().parse_args(argv)
+    if getattr(args, "station", None) is not None:
+        return _station(args)
     try:
         journal_key = keys.load_key(args.key) if args.key is not None else None
         meters = audit.stored_meters(statedir.resolve(args.state_dir), journal_key)
@@ -67,6 +76,38 @@ def main(argv: list[str]) -> int:
             sys.stdout.write(f"{h['round']:>5}  {h['seat']:>4}  {h['kind']:<5}  "
                              f"{paid:>10}  {before:>12}\n")
     return 0
+
+
+def _station(args: argparse.Namespace) -> int:
+    """`meter show --station N`: the station's credits and meters, reconciled."""
+    try:
+        journal_key = keys.load_key(args.key) if args.key is not None else None
+        kept, problems = audit.stored_stations(statedir.resolve(args.state_dir), journal_key)
+    except JournalKeyError as exc:
+        sys.stderr.write(f"shoectl meter: {exc}\n")
+        return 1
+    except JournalTrustError as exc:
+        sys.stderr.write(f"shoectl meter: the journal does not verify: {exc}\n")
+        return EXIT_INTEGRITY
+    except JournalError as exc:
+        sys.stderr.write(f"shoectl meter: {exc}\n")
+        return 1
+    station = args.station
+    if station not in kept:
+        sys.stderr.write(f"shoectl meter: station {station}: no credits or meters recorded "
+                         f"(stations with meters: {', '.join(map(str, kept)) or 'none'})\n")
+        return 1
+    row = {"station": station, **kept[station], "reconciled": not problems}
+    if args.json:
+        sys.stdout.write(json.dumps(row) + "\n")
+    else:
+        for key, value in row.items():
+            shown = (format_cents(value) if key not in ("station", "games_played", "reconciled")
+                     and isinstance(value, int) and not isinstance(value, bool) else value)
+            sys.stdout.write(f"{key:>16}: {shown}\n")
+    for problem in problems:
+        sys.stderr.write(f"shoectl meter: {problem}\n")
+    return EXIT_INTEGRITY if problems else 0
 
 
 _MONEY = frozenset({"meter", "cumulative_paid", "attendant_paid", "reserve", "overflow", "reset",

@@ -41,6 +41,7 @@ from controller.console.prompts import prompt
 from controller.journal import statedir
 from controller.journal.errors import JournalError, JournalTrustError
 from controller.rules.errors import ConfigError
+from controller.rules.hands import Game
 from controller.service.app import TableApp, build_app
 from controller.service.crash import TableCrashError
 from controller.service.hosting import Hosting
@@ -128,7 +129,7 @@ def main(argv: list[str]) -> int:
         _LOG.warning("UNAUTHENTICATED boards (auth = \"none\"): %s",
                      ", ".join(app.devices.unauthenticated))
     try:
-        web = start_web(settings, app.loop.post)
+        web = start_web(settings, app.loop.post, stations=station_count(table))
     except WebServerError as exc:
         sys.stderr.write(f"shoectl run: {exc}\n")
         app.devices.close()
@@ -137,6 +138,12 @@ def main(argv: list[str]) -> int:
         return _serve(app, web)
     finally:
         web.stop()
+
+
+def station_count(table: TableFile) -> int:
+    """The player stations a community table serves pages for (0 at any other game)."""
+    game = table.game
+    return game.community.stations if game.table.game is Game.COMMUNITY else 0
 
 
 class NextStepLog:

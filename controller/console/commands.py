@@ -137,7 +137,7 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
     "cancel_wager": CommandSpec(_ROULETTE_WAGER, refusal=_cancel_refusal),
     "marker": CommandSpec({"number": (str, True)}, refusal=_marker_refusal),
     "losers_cleared": CommandSpec(), "winners_paid": CommandSpec(),
-    "no_more_bets": CommandSpec(),
+    "no_more_bets": CommandSpec(), "last_bets": CommandSpec(),
     "insurance": CommandSpec({"seat": (int, True), "take": (bool, True)},
                              trigger=_insurance_trigger, refusal=_insurance_refusal),
     "stand": _DECISION, "hit": _DECISION, "split": _DECISION, "surrender": _DECISION,

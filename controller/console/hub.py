@@ -37,6 +37,9 @@ class Published:
         return {"seq": self.seq, "table": self.table}
 
 
+Executor = Callable[[TableRuntime, JsonObject, str], Reply]
+"""Carries out a parsed command on the loop thread: (runtime, command, source) -> reply."""
+
 Subscriber = Callable[[Published], None]
 """Called (on the loop thread) with every new state; must only hand it over, quickly."""
 
@@ -95,13 +98,21 @@ class ConsoleHub:
             if subscriber in self._subscribers:
                 self._subscribers.remove(subscriber)
 
-    def submit(self, command: JsonObject, source: str = "console") -> Future[Reply]:
-        """Carry out a parsed command on the loop thread; the future holds its reply."""
+    def submit(self, command: JsonObject, source: str = "console",
+               carry_out: Executor = execute) -> Future[Reply]:
+        """Carry out a parsed command on the loop thread; the future holds its reply.
+
+        `carry_out` is the console's `execute` unless given (a station's, the attendant's).
+        A command whose future was cancelled before the loop reached it (the web server
+        stopped waiting and answered 503 "try again") is not carried out.
+        """
         done: Future[Reply] = Future()
 
         def run(runtime: TableRuntime) -> None:
+            if not done.set_running_or_notify_cancel():
+                return  # the client gave up waiting (told to try again): not carried out
             try:
-                done.set_result(execute(runtime, command, source))
+                done.set_result(carry_out(runtime, command, source))
             except Exception as exc:  # noqa: BLE001 - the client gets an answer; the loop goes on
                 _LOG.exception("console: command %s failed", command.get("command"))
                 done.set_exception(exc)

@@ -1,8 +1,9 @@
 """The table as the floor supervisor's pit view shows it: status, faults, meters, journal.
 
-Read-only and public: the same information the table shows (no card of a round in play), plus
-every progressive meter (R11), the last 25 hits and the journal's state. Built on the loop
-thread after every commit, like the dealer's console.
+Public: the same information the table shows (no card of a round in play), plus every
+progressive meter (R11), the last 25 hits and the journal's state; at a community table each
+station's credits and meters (the attendant adds and cashes out credits there). Built on the
+loop thread after every commit, like the dealer's console.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import asdict
 from controller.console.prompts import faults
 from controller.console.roulette_view import wheel_bias
 from controller.console.table_state import JsonObject
+from controller.procedure.community_model import CommunityModel
 from controller.service.runtime import TableRuntime
 
 
@@ -33,7 +35,17 @@ def pit_state(runtime: TableRuntime) -> JsonObject:
         "journal": _journal(runtime),
         "rounds_settled": len(model.results), "rounds_void": len(model.voided),
         "wheel_bias": wheel_bias(model),
+        "stations": _stations(model),
     }
+
+
+def _stations(model: object) -> list[JsonObject] | None:
+    """A community table's stations: each one's credits and meters (None at other games)."""
+    if not isinstance(model, CommunityModel):
+        return None
+    return [{"station": n, "credits": model.credits.balance.get(n, 0),
+             "at_stake": model.credits.at_stake(n), "meters": model.credits.meters_of(n)}
+            for n in range(1, model.station_count + 1)]
 
 
 def _journal(runtime: TableRuntime) -> JsonObject:

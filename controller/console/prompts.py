@@ -7,10 +7,12 @@ command; the operational log says the same.
 
 from __future__ import annotations
 
+from controller.console.community_view import community_prompt
 from controller.console.holdem_view import holdem_prompt
 from controller.console.roulette_view import roulette_prompt
 from controller.procedure.baccarat_model import BaccaratModel
 from controller.procedure.blackjack_model import BlackjackModel
+from controller.procedure.community_model import CommunityModel
 from controller.procedure.holdem_model import HoldemModel
 from controller.procedure.model import HOLD_STATES
 from controller.procedure.roulette_model import RouletteModel
@@ -89,6 +91,8 @@ def _next_step(model: TableModel) -> str:
         return simple
     if isinstance(model, BlackjackModel):
         return _blackjack_prompt(model)
+    if isinstance(model, CommunityModel):
+        return community_prompt(model)
     if isinstance(model, BaccaratModel):
         side = model.card_due_to()
         return f"deal the {side.value}" if side is not None else state.replace("_", " ")

@@ -7,13 +7,15 @@ A command is a JSON object `{"command": NAME, "station": N, ...}`:
 | `wager`      | `spot` (1-3), `cents`         | `wager`         | bets open  |
 | `clear_last` |                               | `clear_last`    | bets open  |
 | `clear_all`  |                               | `clear_all`     | bets open  |
+| `repeat`     |                               | `repeat`        | bets open  |
+| `auto_repeat`| `on` (true/false)             | `auto_repeat`   | always     |
 | `insurance`  | `spot`, `cents` (0: decline)  | `insurance`     | insurance  |
 | `hit`, `stand`, `double`, `split` | `spot`   | the same name   | decisions  |
 
 `parse` refuses a malformed command (`CommandError`: HTTP 400); `execute`, on the loop
 thread, refuses one the table does not take now (409, with the reason) and otherwise fires
 its trigger with `source` (`station`, or `bot` for the simulator's bots), journalled by the
-procedure; the answer carries the station's view afterwards (`station_view`).
+procedure; the answer carries the station's view afterwards (`controller.console.station_view`).
 """
 
 from __future__ import annotations
@@ -21,14 +23,16 @@ from __future__ import annotations
 from typing import Any, Final
 
 from controller.console.commands import CommandError, Reply
+from controller.console.station_view import station_view
 from controller.procedure.community_model import CommunityModel
 from controller.procedure.community_play import DECISIONS
 from controller.service.runtime import TableRuntime
 
 FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "wager": ("spot", "cents"), "clear_last": (), "clear_all": (),
-    "insurance": ("spot", "cents"), **dict.fromkeys(DECISIONS, ("spot",))}
-"""Each command's integer fields besides `station`."""
+    "wager": ("spot", "cents"), "clear_last": (), "clear_all": (), "repeat": (),
+    "auto_repeat": ("on",), "insurance": ("spot", "cents"),
+    **dict.fromkeys(DECISIONS, ("spot",))}
+"""Each command's fields besides `station` (integers, but `on`: a boolean)."""
 
 
 def parse(command: object) -> dict[str, Any]:
@@ -44,7 +48,10 @@ def parse(command: object) -> dict[str, Any]:
         raise CommandError(f"unknown station command {name!r} (known: {', '.join(FIELDS)})")
     for field in ("station", *FIELDS[str(name)]):
         value = command.get(field)
-        if not isinstance(value, int) or isinstance(value, bool):
+        if field == "on":
+            if not isinstance(value, bool):
+                raise CommandError(f"{name}: field 'on' must be true or false")
+        elif not isinstance(value, int) or isinstance(value, bool):
             raise CommandError(f"{name}: field {field!r} must be an integer")
     return {k: command[k] for k in ("command", "station", *FIELDS[str(name)])}
 
@@ -54,6 +61,13 @@ def refusal(model: CommunityModel, command: dict[str, Any]) -> str:
     name = command["command"]
     if name == "wager":
         return (model.wagers.refusal(command) if model.state == "betting"
+                else "bets are closed")
+    if not 1 <= command["station"] <= model.station_count:
+        return f"station must be a station number from 1 to {model.station_count}"
+    if name == "auto_repeat":
+        return ""
+    if name == "repeat":
+        return (model.wagers.repeat_refusal(command["station"]) if model.state == "betting"
                 else "bets are closed")
     if name in ("clear_last", "clear_all"):
         if model.state != "betting":
@@ -75,24 +89,3 @@ def execute(runtime: TableRuntime, command: dict[str, Any], source: str = "stati
     fields = {k: v for k, v in command.items() if k != "command"}
     runtime.fire(command["command"], **fields, source=source)
     return Reply(200, station_view(model, command["station"]))
-
-
-def station_view(model: CommunityModel, station: int) -> dict[str, Any]:
-    """What station `station` shows: its wagers, phase, timer, the shared and public cards.
-
-    Public information only: the dealer's up card until the hole card is turned over.
-    """
-    game = model.game
-    view: dict[str, Any] = {"station": station, "state": model.state,
-                            "wagers": {str(k): v for k, v in
-                                       model.wagers.spots.get(station, {}).items()}}
-    if game is None:
-        return view
-    view.update(shared=game.shared(), dealer=game.dealer_public(),
-                phase=(game.station_phase(station).value if station in game.stations
-                       else None),
-                seconds_left=model.timers.remaining(station),
-                spots=[{"spot": key[1], "cards": list(game.dealt.get(key, [])),
-                        "open": sorted(str(a) for a in game.legal(*key))}
-                       for key in game.spot_keys(station)])
-    return view

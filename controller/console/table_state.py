@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.console.community_view import community_table
 from controller.console.holdem_view import holdem_table
 from controller.console.prompts import faults, prompt
 from controller.console.roulette_view import roulette_table
@@ -37,6 +38,7 @@ def table_state(model: TableModel, accepting: list[str], display: str) -> JsonOb
         "last_round": model.results[-1] if model.results else None,
         "roulette": roulette_table(model),
         "holdem": holdem_table(model),
+        "community": community_table(model),
     }
 
 

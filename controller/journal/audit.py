@@ -22,7 +22,7 @@ from controller.journal.errors import JournalTrustError
 from controller.journal.keys import JournalKey
 from controller.journal.store import journal_key
 from controller.journal.verdict import Verdict, judge
-from controller.procedure import meter_books
+from controller.procedure import community_credits, meter_books
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +136,29 @@ def stored_meters(state_dir: Path, key: JournalKey | None = None) -> meter_books
         critical = _critical(opened) if opened.db is not None else None
     meters = critical.get("meters") if critical else None
     return meter_books.Meters.from_json(meters) if isinstance(meters, dict) else None
+
+
+def stored_stations(state_dir: Path, key: JournalKey | None = None
+                    ) -> tuple[dict[int, dict[str, int]], list[str]]:
+    """The stations' credits and meters in the critical state, and where they differ.
+
+    The second item lists where the kept credits and meters do not reconcile with the
+    journal's station records (empty: they do). Only from a journal that verifies.
+
+    Raises:
+        JournalError: there is no journal in `state_dir`, or it cannot be read.
+        JournalTrustError: it does not verify, or its key is missing or unusable.
+    """
+    with _judged(state_dir, key) as opened:
+        report = _audit(opened)
+        if not report.ok:
+            raise JournalTrustError(report.lines[-1])
+        if opened.db is None:
+            return {}, []
+        critical = _critical(opened)
+        records = [(e.kind, e.data) for e in entries(opened.db, community_credits.STATION_KINDS)]
+    kept = community_credits.stored(critical)
+    return kept, community_credits.reconcile(kept, community_credits.replay(records))
 
 
 def export_entries(state_dir: Path, key: JournalKey | None = None) -> tuple[list[Entry],

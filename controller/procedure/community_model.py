@@ -21,9 +21,10 @@ from typing import Any
 from transitions import EventData
 
 from controller.procedure import meter_books
+from controller.procedure.community_credits import StationCredits
 from controller.procedure.community_play import CommunityPlay
 from controller.procedure.community_round import CommunityRound, Stage
-from controller.procedure.community_timers import DECISION_SECONDS, StationTimers
+from controller.procedure.community_timers import StationTimers
 from controller.procedure.community_wagers import StationWagers
 from controller.procedure.effects import Journal, OpLog
 from controller.procedure.table_model import Setup, TableModel
@@ -63,23 +64,29 @@ class CommunityModel(TableModel):
     Attributes:
         rules_table: The community rules and pay tables as the rules package holds them.
         game: The round in play (None between rounds).
-        station_count: How many stations the table has.
+        station_count: How many stations the table has (`[rules.community] stations`
+            unless given).
         timers: The stations' decision timers.
         phases: Each station's last journalled decision phase (this round).
+        credits: Each station's credits and meters.
     """
 
     wagers: StationWagers
     outputs: CommunityOutputs
 
     def __init__(self, setup: Setup, meters: meter_books.Meters,
-                 initial: str = "shoe_loading", *, stations: int = 3,
-                 decision_seconds: float = DECISION_SECONDS) -> None:
+                 initial: str = "shoe_loading", *, stations: int | None = None,
+                 decision_seconds: float | None = None) -> None:
         super().__init__(setup, meters)
+        rules = setup.config.community
         self.rules_table = bj.BlackjackTable.from_config(setup.config)
-        self.station_count = stations
+        self.station_count = rules.stations if stations is None else stations
+        if decision_seconds is None:
+            decision_seconds = float(rules.decision_seconds)
         self.game: CommunityRound | None = None
         self.phases: dict[int, str] = {}
         self.wagers = StationWagers(self)
+        self.credits = StationCredits(self)
         self.play = CommunityPlay(self)
         self.timers = StationTimers(self, decision_seconds)
         self.outputs = CommunityOutputs(self)
@@ -89,6 +96,15 @@ class CommunityModel(TableModel):
     def fire(self, name: str, **kwargs: Any) -> bool:
         """Fire a trigger; then journal each station's new phase and start or stop timers."""
         fired = super().fire(name, **kwargs)
+        self._note_phases()
+        self.timers.sync()
+        return fired
+
+    def fire_all(self, calls: list[tuple[str, dict[str, Any]]]) -> bool:
+        """Fire triggers due at the same moment (timers); phases and timers after the last."""
+        fired = False
+        for name, kwargs in calls:
+            fired |= TableModel.fire(self, name, **kwargs)
         self._note_phases()
         self.timers.sync()
         return fired
@@ -129,6 +145,11 @@ class CommunityModel(TableModel):
                                                     "station": station, "phase": phase}))
 
     # ------------------------------------------------------------------ betting
+    def open_betting(self, event: EventData) -> None:
+        """Callback: a new round opens; stations with AUTO REPEAT get their last wagers."""
+        super().open_betting(event)
+        self.wagers.auto_repeat_all(event)
+
     def lock_out_bets(self, event: EventData) -> None:
         """Callback: no more bets; stations under the minimum are returned; the round starts."""
         self.collecting = {}
@@ -182,6 +203,7 @@ class CommunityModel(TableModel):
         self.results.append(record)
         self.emit(Journal("round:settled", record),
                   OpLog(f"round {self.round.number} settled"))
+        self.credits.settle(record)
 
     # ------------------------------------------------------------------ round
     def discard_round(self) -> None:
@@ -216,6 +238,10 @@ class CommunityModel(TableModel):
             "spots": {str(s): {str(k): v for k, v in spots.items()}
                       for s, spots in self.wagers.spots.items()},
             "presses": {str(s): [list(p) for p in ps] for s, ps in self.wagers.presses.items()},
+            "last": {str(s): {str(k): v for k, v in spots.items()}
+                     for s, spots in self.wagers.last.items()},
+            "auto_repeat": sorted(self.wagers.auto), "last_call": self.wagers.last_call,
+            "credits": self.credits.snapshot(),
             "round": None if game is None else {
                 "wagers": {str(s): {str(k): v for k, v in spots.items()}
                            for s, spots in game.wagers.items()},
@@ -229,6 +255,11 @@ class CommunityModel(TableModel):
                              for s, spots in saved["spots"].items()}
         self.wagers.presses = {int(s): [(int(a), int(b)) for a, b in ps]
                                for s, ps in saved["presses"].items()}
+        self.wagers.last = {int(s): {int(k): int(v) for k, v in spots.items()}
+                            for s, spots in saved.get("last", {}).items()}
+        self.wagers.auto = {int(s) for s in saved.get("auto_repeat", [])}
+        self.wagers.last_call = bool(saved.get("last_call", False))
+        self.credits.restore(saved.get("credits"))
         kept = saved["round"]
         self.game = None if kept is None else CommunityRound.rebuild(
             self.rules_table, {int(s): {int(k): int(v) for k, v in spots.items()}

@@ -82,6 +82,10 @@ class CommunityPlay:
         if (station, spot) not in game.insurance_due():
             return f"station {station} spot {spot} is not asked about insurance"
         cents = kwargs.get("cents", 0)
+        short = (self.model.credits.shortfall(station, cents)
+                 if isinstance(station, int) and isinstance(cents, int) and cents > 0 else "")
+        if short:
+            return short
         return self._refused(["insure", station, spot, cents] if cents else
                              ["no_insurance", station, spot])
 
@@ -118,6 +122,8 @@ class CommunityPlay:
         if action not in legal:
             return (f"station {station} spot {spot}: {action} is not open "
                     f"(open: {', '.join(legal) or 'nothing'})")
+        if action in ("double", "split"):
+            return self.model.credits.shortfall(station, game.wagers[station][spot])
         return ""
 
     def decision_allowed(self, event: EventData) -> bool:

@@ -97,6 +97,14 @@ class CommunityRound:
     dealt: dict[SpotKey, list[str]] = field(default_factory=dict)
     answered: set[SpotKey] = field(default_factory=set)
     steps: list[RoundStep] = field(default_factory=list)
+    _stage: Stage | None = field(default=None, repr=False, compare=False)
+    """The stage, kept until a spot's round changes (`_put`): read for every view."""
+    _stage_was: Stage | None = field(default=None, repr=False, compare=False)
+    _phases: dict[int, StationPhase] = field(default_factory=dict, repr=False, compare=False)
+    """Each station's phase, kept until one of its spots changes or the stage does."""
+    _legal: dict[SpotKey, frozenset[bj.Action]] = field(default_factory=dict, repr=False,
+                                                        compare=False)
+    """Each spot's open actions (the rules' `legal_actions`), kept until the spot changes."""
 
     @classmethod
     def start(cls, table: bj.BlackjackTable,
@@ -121,6 +129,14 @@ class CommunityRound:
     @property
     def stage(self) -> Stage:
         """The round's stage, from its spot rounds."""
+        if self._stage is None:
+            now = self._stage_now()
+            if now is not self._stage_was:
+                self._phases.clear()  # a station's phase also depends on the stage
+            self._stage = self._stage_was = now
+        return self._stage
+
+    def _stage_now(self) -> Stage:
         if len(self.initial) < len(INITIAL_ORDER):
             return Stage.DEAL
         phases = {r.phase for r in self.spots.values()}
@@ -157,27 +173,44 @@ class CommunityRound:
 
     def station_phase(self, station: int) -> StationPhase:
         """Deciding, waiting for a community card, or finished (decision stage only)."""
-        rounds = [self.spots[key] for key in self.spot_keys(station)]
         if self.stage is not Stage.DECISIONS:
             return StationPhase.FINISHED
-        if any(r.phase is bj.Phase.PLAYERS and bj.next_position(r) is not None for r in rounds):
+        phase = self._phases.get(station)
+        if phase is None:
+            phase = self._phases[station] = self._phase_now(station)
+        return phase
+
+    def _phase_now(self, station: int) -> StationPhase:
+        keys = self.spot_keys(station)
+        if any(self.spots[k].phase is bj.Phase.PLAYERS and bj.next_position(self.spots[k])
+               is not None for k in keys):
             return StationPhase.WAITING
-        if any(bj.legal_actions(r) for r in rounds):
+        if any(self._actions(k) for k in keys):
             return StationPhase.DECIDING
         return StationPhase.FINISHED
 
+    def _actions(self, key: SpotKey) -> frozenset[bj.Action]:
+        actions = self._legal.get(key)
+        if actions is None:
+            actions = self._legal[key] = bj.legal_actions(self.spots[key])
+        return actions
+
     def legal(self, station: int, spot: int) -> frozenset[bj.Action]:
         """The actions open on the spot's hand due to act (empty when none)."""
-        game = self.spots.get((station, spot))
-        if game is None or self.station_phase(station) is not StationPhase.DECIDING:
+        if ((station, spot) not in self.spots
+                or self.station_phase(station) is not StationPhase.DECIDING):
             return frozenset()
-        return bj.legal_actions(game)
+        return self._actions((station, spot))
 
     def acting_hand(self, station: int, spot: int) -> int | None:
         """The index of the spot's hand that acts next (split hands in order)."""
         game = self.spots.get((station, spot))
         turn = bj.current_hand(game) if game is not None else None
         return None if turn is None else turn[1]
+
+    def insurance_pending(self, key: SpotKey) -> bool:
+        """True when the wagered spot `key` is still to answer insurance."""
+        return self.stage is Stage.INSURANCE and key in self.spots and key not in self.answered
 
     def insurance_due(self) -> list[SpotKey]:
         """The wagered spots still to answer insurance."""
@@ -239,7 +272,7 @@ class CommunityRound:
             self.dealer.append(card)
             for key, game in self.spots.items():
                 if game.phase is bj.Phase.DEALER:
-                    self.spots[key] = bj.deal(game, card)
+                    self._put(key, bj.deal(game, card))
             return CardRoute(str(card), dealer=True)
         return self._community_card(card)
 
@@ -265,21 +298,22 @@ class CommunityRound:
                 game = bj.start_round(self.table, [bj.SeatBets(1, cents)])
                 for card in (first, up, second, hole):
                     game = bj.deal(game, card)
-                self.spots[(station, spot)] = game
+                self._put((station, spot), game)
                 self.dealt[(station, spot)] = [str(first), str(second)]
 
     def _community_card(self, card: Card) -> CardRoute:
         to: list[tuple[int, int, int]] = []
         burned: list[int] = []
+        waiting = {s for s in self.stations if self.station_phase(s) is StationPhase.WAITING}
         for station in self.stations:
-            if self.station_phase(station) is not StationPhase.WAITING:
+            if station not in waiting:
                 burned.append(station)
                 continue
             for key in self.spot_keys(station):
                 game = self.spots[key]
                 position = bj.next_position(game) if game.phase is bj.Phase.PLAYERS else None
                 if position is not None:
-                    self.spots[key] = bj.deal(game, card)
+                    self._put(key, bj.deal(game, card))
                     self.dealt[key].append(str(card))
                     to.append((station, key[1], position.hand))
                     break
@@ -289,14 +323,14 @@ class CommunityRound:
         if key not in self.insurance_due():
             raise RulesError(f"station {key[0]} spot {key[1]} is not asked about insurance")
         if cents:
-            self.spots[key] = bj.insure(self.spots[key], 1, cents)
+            self._put(key, bj.insure(self.spots[key], 1, cents))
         self.answered.add(key)
 
     def _act(self, station: int, spot: int, action: bj.Action) -> None:
         if action not in self.legal(station, spot):
             raise RulesError(f"station {station} spot {spot}: {action} is not open now")
         key = (station, spot)
-        self.spots[key] = bj.act(self.spots[key], bj.Decision(action))
+        self._put(key, bj.act(self.spots[key], bj.Decision(action)))
 
     def _expire(self, station: int) -> None:
         if self.station_phase(station) is not StationPhase.DECIDING:
@@ -304,14 +338,29 @@ class CommunityRound:
         for key in self.spot_keys(station):
             while (self.station_phase(station) is StationPhase.DECIDING
                    and bj.Action.STAND in bj.legal_actions(self.spots[key])):
-                self.spots[key] = bj.act(self.spots[key], bj.Decision(bj.Action.STAND))
+                self._put(key, bj.act(self.spots[key], bj.Decision(bj.Action.STAND)))
 
     def _after_step(self) -> None:
         """Close insurance once every spot answered; then the peek, one bit (R4-R6)."""
         if self.stage is Stage.INSURANCE and not self.insurance_due():
             self.spots = {k: bj.close_insurance(g) for k, g in self.spots.items()}
+            self._forget()
         if self.stage is Stage.PEEK:
             self.spots = {k: bj.peek(g) for k, g in self.spots.items()}
+            self._forget()
+
+    def _forget(self) -> None:
+        """Every spot changed: nothing kept holds."""
+        self._stage = self._stage_was = None
+        self._phases.clear()
+        self._legal.clear()
+
+    def _put(self, key: SpotKey, game: bj.BlackjackRound) -> None:
+        """A spot's round after a step (the stage is worked out again when next read)."""
+        self.spots[key] = game
+        self._stage = None
+        self._phases.pop(key[0], None)
+        self._legal.pop(key, None)
 
     # ------------------------------------------------------------------ settlement
     def settle(self) -> dict[SpotKey, settlement.SeatResult]:
@@ -329,17 +378,26 @@ class CommunityRound:
 
         The shape is `shoectl simulate --game community --json`'s (docs/community.md).
         """
-        results = self.settle()
-        stations = []
-        for station in self.stations:
-            spots = []
-            for key in self.spot_keys(station):
-                entry: dict[str, Any] = {"spot": key[1], "cards": list(self.dealt[key]),
-                                         "net": results[key].net}
-                hands = self.spots[key].seats[0].hands
-                if len(hands) > 1:
-                    entry["hands"] = [[str(c) for c in h.cards] for h in hands]
-                spots.append(entry)
-            stations.append({"station": station, "spots": spots})
-        return {"shared": self.shared(), "dealer": [str(c) for c in self.dealer],
-                "stations": stations}
+        return settled_record(self)
+
+
+def settled_record(round_: CommunityRound) -> dict[str, Any]:
+    """`CommunityRound.record`: the settled round in the simulate JSON shape.
+
+    Raises:
+        RulesError: the round is not complete.
+    """
+    results = round_.settle()
+    stations = []
+    for station in round_.stations:
+        spots = []
+        for key in round_.spot_keys(station):
+            entry: dict[str, Any] = {"spot": key[1], "cards": list(round_.dealt[key]),
+                                     "net": results[key].net}
+            hands = round_.spots[key].seats[0].hands
+            if len(hands) > 1:
+                entry["hands"] = [[str(c) for c in h.cards] for h in hands]
+            spots.append(entry)
+        stations.append({"station": station, "spots": spots})
+    return {"shared": round_.shared(), "dealer": [str(c) for c in round_.dealer],
+            "stations": stations}

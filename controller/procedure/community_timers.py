@@ -16,7 +16,7 @@ station's own decisions move it on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from controller.procedure.effects import Journal
 
@@ -53,6 +53,8 @@ class StationTimers:
         scheduler: The loop the timers run on (None: no timers).
         fire: How an expiry reaches the table: the runtime's `fire` (which journals it),
             or the model's own when driven without a runtime.
+        fire_together: How expiries due at the same moment reach the table together (the
+            runtime's `fire_together`: one commit); None: one `fire` each.
         running: Station -> (its timer's number, its deadline on the scheduler's clock).
     """
 
@@ -61,18 +63,23 @@ class StationTimers:
         self.seconds = seconds
         self.scheduler: TimerScheduler | None = None
         self.fire: Callable[..., bool] = model.fire
+        self.fire_together: Callable[[list[tuple[str, dict[str, Any]]]], None] | None = None
         self.running: dict[int, tuple[int, float]] = {}
         self._handles: dict[int, Cancellable] = {}
         self._numbers = 0
 
-    def attach(self, scheduler: TimerScheduler, fire: Callable[..., bool] | None = None) -> None:
+    def attach(self, scheduler: TimerScheduler, fire: Callable[..., bool] | None = None,
+               fire_together: Callable[[list[tuple[str, dict[str, Any]]]], None] | None = None
+               ) -> None:
         """Run the timers on `scheduler`; expiries go through `fire` (default: the model).
 
-        A station deciding in a restored round gets a full timer now.
+        Expiries due at the same moment go through `fire_together` when given. A station
+        deciding in a restored round gets a full timer now.
         """
         self.scheduler = scheduler
         if fire is not None:
             self.fire = fire
+        self.fire_together = fire_together
         self.sync()
 
     def sync(self) -> None:
@@ -113,15 +120,31 @@ class StationTimers:
         number = self._numbers
         deadline = self.scheduler.clock() + self.seconds
         self.running[station] = (number, deadline)
-        model, fire = self.model, self.fire
+        model = self.model
 
         def expire() -> None:
-            fire("timer_expired", station=station, timer=number)
+            self._expire_due(station, number)
 
         self._handles[station] = self.scheduler.call_later(self.seconds, expire)
         model.emit(Journal("station:timer_started", {
             "round": model.round.number, "station": station, "timer": number,
             "seconds": self.seconds, "deadline": deadline, "stage": model.state}))
+
+    def _expire_due(self, station: int, number: int) -> None:
+        """Timer `number` of `station` ran out: so did every other one due by now, together."""
+        assert self.scheduler is not None
+        now = self.scheduler.clock()
+        due = [(station, number)] + [(s, n) for s, (n, deadline) in sorted(self.running.items())
+                                     if deadline <= now and s != station]
+        if self.fire_together is None or len(due) == 1:
+            for s, n in due:
+                self.fire("timer_expired", station=s, timer=n)
+            return
+        for s, _ in due[1:]:  # their own callbacks must not fire them again
+            handle = self._handles.get(s)
+            if handle is not None:
+                handle.cancel()
+        self.fire_together([("timer_expired", {"station": s, "timer": n}) for s, n in due])
 
     def _stop(self, station: int, why: str) -> None:
         number, deadline = self.running.pop(station)

@@ -4,7 +4,10 @@ Conditions and callbacks of the community transition table, named there `wagers.
 A `wager` adds chips to a spot (pressing the spot again adds more); `clear_last` takes back
 the station's last chips, `clear_all` every chip of the station. Every amount is checked
 against the table's limits per spot (`[table] min_wager` / `max_wager`), journalled with its
-source (`station`, `bot`, `console`). Side wagers per spot come with the station pages.
+source (`station`, `bot`, `repeat`, `auto_repeat`), and must fit within the station's credits
+(`controller.procedure.community_credits`). `repeat` places the station's wagers of its last
+round again; a station with auto repeat on (`auto_repeat`) gets them placed as betting opens.
+The dealer's `last_bets` turns the stations' message to LAST BETS PLEASE until no more bets.
 """
 
 from __future__ import annotations
@@ -31,6 +34,12 @@ class StationWagers(WagerBook):
         self.model = model
         self.spots: dict[int, dict[int, int]] = {}
         self.presses: dict[int, list[tuple[int, int]]] = {}
+        self.last: dict[int, dict[int, int]] = {}
+        """Each station's wagers of its last round that played (what REPEAT places)."""
+        self.auto: set[int] = set()
+        """Stations with AUTO REPEAT on."""
+        self.last_call = False
+        """The dealer called last bets (the stations say LAST BETS PLEASE)."""
 
     def refusal(self, kwargs: dict[str, Any]) -> str:
         """Why a `wager` cannot be placed ("" when it can)."""
@@ -47,7 +56,7 @@ class StationWagers(WagerBook):
         if total > table.max_wager:
             return (f"station {station} spot {spot}: {total} cents is over the table "
                     f"maximum of {table.max_wager} cents")
-        return ""
+        return self.model.credits.shortfall(station, cents)
 
     def wager_allowed(self, event: EventData) -> bool:
         """Condition: chips on a spot of a station, within the table maximum."""
@@ -61,6 +70,79 @@ class StationWagers(WagerBook):
         spots[spot] = spots.get(spot, 0) + cents
         self.presses.setdefault(station, []).append((spot, cents))
         self._journal("bet:wager", station, spot, cents, event)
+
+    def repeat_refusal(self, station: int) -> str:
+        """Why the station's last wagers cannot be placed again now ("" when they can)."""
+        last = self.last.get(station)
+        if not last:
+            return f"station {station} has no last wager to repeat"
+        if self.spots.get(station):
+            return f"station {station} has chips on its spots: clear them to repeat"
+        table = self.model.setup.config.table
+        over = [spot for spot, cents in last.items() if cents > table.max_wager]
+        if over:
+            return f"station {station} spot {over[0]}: over the table maximum"
+        return self.model.credits.shortfall(station, sum(last.values()))
+
+    def can_repeat(self, event: EventData) -> bool:
+        """Condition: the station's last wagers fit (no chips down, within limits, credits)."""
+        station = event.kwargs.get("station")
+        return isinstance(station, int) and self.repeat_refusal(station) == ""
+
+    def repeat(self, event: EventData) -> None:
+        """Callback: the station's last wagers are on its spots again."""
+        self._place_again(int(event.kwargs["station"]), event)
+
+    def set_auto_repeat(self, event: EventData) -> None:
+        """Callback: AUTO REPEAT on or off for the station (journalled).
+
+        Turned on while bets are open with the station's spots empty, it repeats the last
+        wagers at once (when they fit), as a REPEAT would.
+        """
+        station, on = int(event.kwargs["station"]), bool(event.kwargs["on"])
+        if on:
+            self.auto.add(station)
+        else:
+            self.auto.discard(station)
+        self.model.emit(Journal("station:auto_repeat", {
+            "round": self.model.round.number, "station": station, "on": on,
+            "source": str(event.kwargs.get("source", ""))}))
+        if on and self.model.state == "betting" and not self.repeat_refusal(station):
+            self._place_again(station, event, "auto_repeat")
+
+    def station_is_known(self, event: EventData) -> bool:
+        """Condition: the command names a station of this table."""
+        station = event.kwargs.get("station")
+        return isinstance(station, int) and 1 <= station <= self.model.station_count
+
+    def call_last_bets(self, event: EventData) -> None:
+        """Callback: the dealer calls last bets (once a round)."""
+        self.last_call = True
+        self.model.emit(Journal("bet:last_call", {"round": self.model.round.number}))
+
+    def auto_repeat_all(self, event: EventData) -> None:
+        """Betting opens: each station with AUTO REPEAT on gets its last wagers, if they fit.
+
+        A station whose last wagers no longer fit (credits) has AUTO REPEAT turned off.
+        """
+        for station in sorted(self.auto):
+            if self.repeat_refusal(station):
+                self.auto.discard(station)
+                self.model.emit(Journal("station:auto_repeat", {
+                    "round": self.model.round.number, "station": station, "on": False,
+                    "source": "credits"}))
+                continue
+            self._place_again(station, event, "auto_repeat")
+
+    def _place_again(self, station: int, event: EventData, source: str = "") -> None:
+        for spot, cents in sorted(self.last[station].items()):
+            spots = self.spots.setdefault(station, {})
+            spots[spot] = spots.get(spot, 0) + cents
+            self.presses.setdefault(station, []).append((spot, cents))
+            self.model.emit(Journal("bet:wager", {
+                "round": self.model.round.number, "station": station, "spot": spot,
+                "cents": cents, "spot_total": spots[spot],
+                "source": source or str(event.kwargs.get("source", ""))}))
 
     def has_chips(self, event: EventData) -> bool:
         """Condition: the station has chips to take back."""
@@ -109,9 +191,15 @@ class StationWagers(WagerBook):
         return {s: sum(spots.values()) for s, spots in sorted(self.spots.items())}
 
     def locked(self) -> dict[int, dict[int, int]]:
-        """The wagers that play (stations under the minimum are returned at the lock-out)."""
+        """The wagers that play (stations under the minimum are returned at the lock-out).
+
+        They become each station's last wagers (REPEAT); last bets are no longer called.
+        """
         short = self.under_minimum()
-        return {s: dict(spots) for s, spots in sorted(self.spots.items()) if s not in short}
+        playing = {s: dict(spots) for s, spots in sorted(self.spots.items()) if s not in short}
+        self.last.update(playing)
+        self.last_call = False
+        return playing
 
     def in_play(self) -> list[dict[str, Any]]:
         """What each station has on its spots (returned if the round is voided)."""
@@ -123,3 +211,4 @@ class StationWagers(WagerBook):
         super().clear()
         self.spots = {}
         self.presses = {}
+        self.last_call = False

@@ -90,6 +90,13 @@ class TableModel(ProcedureModel):
         self.advance()
         return fired
 
+    def fire_all(self, calls: list[tuple[str, dict[str, Any]]]) -> bool:
+        """Fire triggers due at the same moment, in order; True when any took place."""
+        fired = False
+        for name, kwargs in calls:
+            fired |= self.fire(name, **kwargs)
+        return fired
+
     def advance(self) -> None:
         """Take `proceed` steps while their conditions hold (deal complete, dealer done...).
 
@@ -106,9 +113,25 @@ class TableModel(ProcedureModel):
             self.trigger("out_of_cards")
 
     def trigger_allowed(self, name: str) -> bool:
-        """True when trigger `name` would change something now (conditions checked)."""
-        check = getattr(self, f"may_{name}", None)
-        return bool(check()) if check is not None else False
+        """True when trigger `name` would change something now (conditions checked).
+
+        What the machine's `may_<name>` answers, without its walk over every trigger of the
+        table (read after every trigger: `advance`): only this state's transitions of `name`.
+        """
+        if name not in self.triggers_here():
+            return False
+        machine = self.machine
+        event = machine.events[name]
+        data = EventData(machine.get_model_state(self), event, machine, self, (), {})
+        for transition in event.transitions[self.state]:
+            data.transition = transition
+            try:
+                if all(c.check(data) for c in transition.conditions):
+                    return True
+            except Exception as err:  # noqa: BLE001 - as `may_<name>`: the machine's handler
+                data.error = err
+                machine.callbacks(machine.on_exception, data)
+        return False
 
     def consume_held_card(self) -> None:
         """Hook: a family delivers a card drawn in error and kept as the next card."""

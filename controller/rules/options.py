@@ -49,6 +49,9 @@ class BlackjackRules:
         double_rescue: after the doubled card, take back the double, forfeit the wager.
         charlie_cards: a hand of this many cards without busting wins 1:1 (0 = no Charlie).
         bonuses_after_split: Spanish 21 bonus 21s also on split hands.
+        decision_seconds: the community game only: a station's limit for one round of
+            decisions (and for its insurance answer), whole seconds, 5..120.
+        stations: the community game only: the player stations at the table, 1..200.
     """
 
     game: Game = Game.BLACKJACK
@@ -69,7 +72,12 @@ class BlackjackRules:
     double_rescue: bool = False
     charlie_cards: int = 0
     bonuses_after_split: bool = False
+    decision_seconds: int = 15
+    stations: int = 3
 
+
+COMMUNITY_ONLY: Final = ("decision_seconds", "stations")
+"""Keys of `[rules.community]` that the other blackjack-family sections do not have."""
 
 BLACKJACK_RULES: Final = BlackjackRules()
 SPANISH21_RULES: Final = replace(BLACKJACK_RULES, game=Game.SPANISH21, even_money=False,
@@ -88,8 +96,12 @@ def blackjack_rules_from_mapping(game: Game, data: Mapping[str, object] | None) 
         ConfigError: unknown key, wrong type or impossible value (naming section and key).
     """
     reader = SectionReader(f"rules.{game.value}", data)
-    rules = read_fields(reader, _RULE_DEFAULTS[game], skip=("game",))
+    skip = ("game",) if game is Game.COMMUNITY else ("game", *COMMUNITY_ONLY)
+    rules = read_fields(reader, _RULE_DEFAULTS[game], skip=skip)
     reader.finish()
+    if game is Game.COMMUNITY:
+        _check_range(reader, "decision_seconds", rules.decision_seconds, 5, 120)
+        _check_range(reader, "stations", rules.stations, 1, 200)
     _check_range(reader, "max_hands", rules.max_hands, 1, 4)
     _check_range(reader, "max_hands_aces", rules.max_hands_aces, 1, 4)
     _check_range(reader, "insurance_chip", rules.insurance_chip, 1, 100_000)

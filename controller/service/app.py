@@ -40,6 +40,7 @@ from controller.floor.settings import LinkSettings, table_link_from_document
 from controller.journal.store import JournalError, JournalStore
 from controller.procedure.baccarat_model import BaccaratModel
 from controller.procedure.blackjack_model import BlackjackModel
+from controller.procedure.community_model import CommunityModel
 from controller.procedure.effects import (
     Journal,
     Lamp,
@@ -151,15 +152,10 @@ def _deliver(action: Callable[..., None], *args: Any) -> None:
 def model_factory(game: Game) -> ModelFactory:
     """The procedure model of a game's family.
 
-    Raises:
-        ConfigError: The game has rules and par sheets but no dealing procedure here (the
-            community-card game: one set of starting cards shared by every station).
+    The community game's stations and decision limit come from `[rules.community]`.
     """
     if game is Game.COMMUNITY:
-        raise ConfigError("[table] game: `community` has its rules, par sheets and "
-                          "procedure (`shoectl simulate --game community`), but no player "
-                          "stations yet, so `shoectl run` cannot seat players (blackjack, "
-                          "spanish21, baccarat and roulette run)")
+        return CommunityModel
     if game is Game.ROULETTE:
         return RouletteModel
     if game is Game.HOLDEM:
@@ -214,6 +210,10 @@ class TableApp:
                                     meter_start=self.meter_start)
         for kind, data in checks:
             self.runtime.record(kind, data)
+        model = self.runtime.model
+        if isinstance(model, CommunityModel):  # the stations' timers run on the loop's clock
+            model.timers.attach(self.loop, self.runtime.fire, self.runtime.fire_together)
+            self.runtime.commit_pending()  # a restored round's timers, journalled now
         self.software_unverified = any(kind == KIND_UNVERIFIED for kind, _ in checks)
         if self.camera is not None:
             self.runtime.crosscheck = self.camera.crosscheck

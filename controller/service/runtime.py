@@ -162,6 +162,12 @@ class TableRuntime:
         """Append one journal record now (start-up checks, self-test results)."""
         self._commit(self.model, [Journal(kind, data)])
 
+    def commit_pending(self) -> None:
+        """Commit what the model emitted outside a trigger (timers started when attached)."""
+        effects = self.model.take_effects()
+        if effects:
+            self._commit(self.model, effects)
+
     def journal_ok(self) -> bool:
         """True while the journal accepts writes (the last commit succeeded)."""
         return self.journal_healthy
@@ -204,6 +210,18 @@ class TableRuntime:
             self.model.fire("clear_round")
             self._commit(self.model, self.model.take_effects())
         return fired
+
+    def fire_together(self, calls: list[tuple[str, dict[str, Any]]]) -> None:
+        """Fire triggers that fall due at the same moment (timers) with one commit.
+
+        Each is fired in turn (`TableModel.fire_all`); their records and the state after the
+        last are committed together, so K timers running out at once cost one journal write.
+        """
+        fired = self.model.fire_all(calls)
+        self._commit(self.model, self.model.take_effects())
+        if fired and self.return_to_betting and self.model.state == "round_over":
+            self.model.fire("clear_round")
+            self._commit(self.model, self.model.take_effects())
 
     def translate(self, event: object) -> tuple[str, dict[str, Any]]:  # noqa: PLR0911
         """Map a driver or controller event to a trigger and its arguments."""

@@ -29,6 +29,7 @@ from typing import Any, Final
 
 from controller.console import station_commands
 from controller.journal.store import JournalStore
+from controller.procedure.community_credits import MAX_CREDITS_IN
 from controller.procedure.community_model import CommunityModel
 from controller.procedure.community_round import SPOTS
 from controller.procedure.table_model import Setup
@@ -40,6 +41,8 @@ from controller.service.loop import EventLoop
 from controller.service.runtime import RecordingOutputs, TableRuntime
 from controller.sim.options import Options
 
+TOP_UP_ROUNDS: Final = 20
+"""A bot's station is topped up when its credits cover fewer than this many rounds of bets."""
 RESHUFFLE_BELOW: Final = 60
 """A seeded shoe is replaced between rounds when fewer cards than this are left."""
 
@@ -90,6 +93,7 @@ class CommunitySimulation:
         if model.state == "shoe_loading":
             self.runtime.fire("shuffle_done")
         for station in range(1, self.options.stations + 1):
+            self._top_up(station)
             for spot in SPOTS:
                 self.send({"command": "wager", "station": station, "spot": spot,
                            "cents": self.options.bets["main"]})
@@ -98,6 +102,14 @@ class CommunitySimulation:
             if not self._step():
                 return None
         return model.results[-1]
+
+    def _top_up(self, station: int) -> None:
+        """An attendant's credits for the bot whenever a round could use up what is left."""
+        bet = self.options.bets["main"]
+        worst = len(SPOTS) * bet * TOP_UP_ROUNDS
+        if self.model.credits.available(station) < worst:
+            self.runtime.fire("credits_in", station=station,
+                              cents=min(MAX_CREDITS_IN, worst * 10), who="bot")
 
     def _fill_shoe(self) -> None:
         if self.options.scripted is not None:
@@ -181,7 +193,8 @@ def make_runtime(options: Options, state_dir: Path) -> tuple[TableRuntime, Event
     loop = EventLoop(runtime.handle, clock)
     model = runtime.model
     assert isinstance(model, CommunityModel)
-    model.timers.attach(loop, runtime.fire)
+    model.timers.attach(loop, runtime.fire, runtime.fire_together)
+    runtime.commit_pending()
     return runtime, loop, clock
 
 

@@ -2,9 +2,12 @@
 
 Console (`[console] listen`): `/` the page, `GET /api/table`, `POST /api/command`,
 `GET /api/events` (Server-Sent Events); on the same server the result board of a roulette
-table (the marquee display): `/board`, `GET /api/board`, `GET /api/board/events`. Pit view
-(`[console] pit_listen`, HTTP Basic credential): `/` the page, `GET /api/pit`,
-`GET /api/pit/events`. `controller/console/API.md` is the contract. Every handler reads the
+table (the marquee display): `/board`, `GET /api/board`, `GET /api/board/events`; and at a
+community table a page per player station: `/station/N`, `GET /api/station/N`,
+`POST /api/station/N/command`, `GET /api/station/N/events`. Pit view (`[console] pit_listen`,
+HTTP Basic credential): `/` the page, `GET /api/pit`, `GET /api/pit/events`, and at a
+community table `POST /api/pit/station/N/credits`. `controller/console/API.md` and
+`controller/console/STATIONS.md` are the contract. Every handler reads the
 table only through the hub: the loop thread publishes it, commands go back to the loop thread.
 """
 
@@ -16,15 +19,16 @@ import binascii
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
-from typing import Final
+from typing import Any, Final
 
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from controller.console import credit_commands, station_commands
 from controller.console.commands import CommandError, parse
-from controller.console.hub import ConsoleHub, Published
+from controller.console.hub import ConsoleHub, Executor, Published
 from controller.web.credentials import check_password
 
 COMMAND_TIMEOUT_S: Final = 10.0
@@ -56,7 +60,13 @@ def _latest(hub: ConsoleHub) -> RouteHandler:
     return latest
 
 
-def _command(hub: ConsoleHub) -> RouteHandler:
+Parser = Callable[[object, Request], dict[str, Any]]
+"""Checks a request's JSON body (and its path) into a command; raises `CommandError`."""
+
+
+def _command(hub: ConsoleHub, check: Parser = lambda body, _request: parse(body),
+             carry_out: Executor | None = None,
+             source: Callable[[Request], str] = lambda _request: "console") -> RouteHandler:
     async def command(request: Request) -> Response:
         if hub.latest is None:
             return JSONResponse({"error": "starting"}, status_code=503)
@@ -65,17 +75,66 @@ def _command(hub: ConsoleHub) -> RouteHandler:
         except ValueError:
             return JSONResponse({"error": "the body is not JSON"}, status_code=400)
         try:
-            parsed = parse(body)
+            parsed = check(body, request)
         except CommandError as exc:
             return JSONResponse({"error": str(exc)}, status_code=400)
+        future = (hub.submit(parsed, source(request)) if carry_out is None
+                  else hub.submit(parsed, source(request), carry_out))
         try:
-            reply = await asyncio.wait_for(asyncio.wrap_future(hub.submit(parsed)),
-                                           COMMAND_TIMEOUT_S)
+            reply = await asyncio.wait_for(asyncio.wrap_future(future), COMMAND_TIMEOUT_S)
         except TimeoutError:
             return JSONResponse({"error": "the table did not answer in time",
                                  "what_to_do": "try again"}, status_code=503)
         return JSONResponse(reply.body, status_code=reply.status)
     return command
+
+
+def _station_command(body: object, request: Request) -> dict[str, Any]:
+    station = int(request.path_params["station"])
+    if isinstance(body, dict) and body.get("station", station) != station:
+        raise CommandError(f"the body names station {body.get('station')!r}, the path "
+                           f"station {station}")
+    return station_commands.parse({**body, "station": station} if isinstance(body, dict)
+                                  else body)
+
+
+def _credits_command(body: object, request: Request) -> dict[str, Any]:
+    return credit_commands.parse(body, int(request.path_params["station"]))
+
+
+def _per_station(stations: list[ConsoleHub],
+                 handler: Callable[[ConsoleHub], RouteHandler]) -> RouteHandler:
+    """The route of station N (from the path) on its own hub; 404 for no such station."""
+    handlers = [handler(hub) for hub in stations]
+
+    async def route(request: Request) -> Response:
+        number = int(request.path_params["station"])
+        if not 1 <= number <= len(handlers):
+            return JSONResponse({"error": f"no station {number} (stations 1 to "
+                                          f"{len(handlers)})"}, status_code=404)
+        return await handlers[number - 1](request)
+    return route
+
+
+def station_routes(stations: list[ConsoleHub]) -> list[Route]:
+    """The player stations' pages, views, commands and event streams (STATIONS.md)."""
+    page = _page("station.html")
+
+    def station_page(_hub: ConsoleHub) -> RouteHandler:
+        return page
+
+    def command(hub: ConsoleHub) -> RouteHandler:
+        return _command(hub, _station_command, station_commands.execute,
+                        lambda _request: "station")
+    return [
+        Route("/station/{station:int}", _per_station(stations, station_page)),
+        Route("/station.js", _page("station.js")),
+        Route("/station.css", _page("station.css")),
+        Route("/api/station/{station:int}", _per_station(stations, _latest)),
+        Route("/api/station/{station:int}/command", _per_station(stations, command),
+              methods=["POST"]),
+        Route("/api/station/{station:int}/events", _per_station(stations, _events)),
+    ]
 
 
 def _events(hub: ConsoleHub) -> RouteHandler:
@@ -124,8 +183,13 @@ def _sse(published: Published) -> str:
     return f"id: {published.seq}\ndata: {json.dumps(published.event())}\n\n"
 
 
-def console_app(hub: ConsoleHub, board: ConsoleHub | None = None) -> Starlette:
-    """The dealer's console, and (with `board`) the result board of a roulette table."""
+def console_app(hub: ConsoleHub, board: ConsoleHub | None = None,
+                stations: list[ConsoleHub] | None = None) -> Starlette:
+    """The dealer's console, and the result board or the player stations beside it.
+
+    With `board`: the result board of a roulette table; with `stations` (one hub a station):
+    the player stations of a community table.
+    """
     routes = [
         Route("/", _page("console.html")),
         Route("/console.js", _page("console.js")),
@@ -142,11 +206,18 @@ def console_app(hub: ConsoleHub, board: ConsoleHub | None = None) -> Starlette:
             Route("/api/board", _latest(board)),
             Route("/api/board/events", _events(board)),
         ]
+    if stations:
+        routes += station_routes(stations)
     return Starlette(routes=routes)
 
 
-def pit_app(hub: ConsoleHub, user: str, credential: str) -> Starlette:
-    """The supervisor's read-only pit view, behind HTTP Basic authentication."""
+def pit_app(hub: ConsoleHub, user: str, credential: str, *,
+            stations: bool = False) -> Starlette:
+    """The supervisor's pit view, behind HTTP Basic authentication.
+
+    Read-only, but at a community table (`stations`) the attendant adds and cashes out the
+    stations' credits here (`POST /api/pit/station/N/credits`, journalled as `pit:<user>`).
+    """
     def guarded(handler: RouteHandler) -> RouteHandler:
         async def check(request: Request) -> Response:
             if not _authorised(request, user, credential):
@@ -160,6 +231,10 @@ def pit_app(hub: ConsoleHub, user: str, credential: str) -> Starlette:
         Route("/console.css", guarded(_page("console.css"))),
         Route("/api/pit", guarded(_latest(hub))),
         Route("/api/pit/events", guarded(_events(hub))),
+        *([Route("/api/pit/station/{station:int}/credits",
+                 guarded(_command(hub, _credits_command, credit_commands.execute,
+                                  lambda _request: f"pit:{user}")), methods=["POST"])]
+          if stations else []),
     ])
 
 

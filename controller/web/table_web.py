@@ -7,12 +7,14 @@ is up, on the loop thread. The pit view runs only where `[console] pit_listen` s
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from controller.console.hub import ConsoleHub
 from controller.console.pit_state import pit_state
 from controller.console.roulette_view import board_state
+from controller.console.station_view import station_now
 from controller.service.runtime import TableRuntime
 from controller.web.routes import console_app, pit_app
 from controller.web.server import WebServer
@@ -37,8 +39,12 @@ class TableWeb:
             server.stop()
 
 
-def start_web(settings: ConsoleSettings, post: Callable[[object], None]) -> TableWeb:
+def start_web(settings: ConsoleSettings, post: Callable[[object], None],
+              stations: int = 0) -> TableWeb:
     """Start the console (and the pit view) as the settings say.
+
+    `stations` player station pages are served beside the console (a community table's
+    `[rules.community] stations`).
 
     Raises:
         WebServerError: An address cannot be listened on (named).
@@ -48,13 +54,17 @@ def start_web(settings: ConsoleSettings, post: Callable[[object], None]) -> Tabl
         if settings.listen is not None:
             hub = ConsoleHub(post)
             board = ConsoleHub(post, view=board_state)
-            web.hubs += [hub, board]
-            web.servers.append(WebServer(console_app(hub, board), settings.listen, "console"))
+            seats = [ConsoleHub(post, view=functools.partial(station_now, station=n))
+                     for n in range(1, stations + 1)]
+            web.hubs += [hub, board, *seats]
+            web.servers.append(WebServer(console_app(hub, board, seats), settings.listen,
+                                         "console"))
         if settings.pit_listen is not None:
             pit = ConsoleHub(post, view=pit_state)
             web.hubs.append(pit)
             web.servers.append(WebServer(pit_app(pit, settings.pit_user,
-                                                 settings.pit_credential),
+                                                 settings.pit_credential,
+                                                 stations=stations > 0),
                                          settings.pit_listen, "pit view"))
     except Exception:
         web.stop()

@@ -19,6 +19,8 @@ from controller.service.tableconfig import load_default_table
 from tests.support.clock import FakeClock
 
 SECONDS = 15.0
+CREDITS = 1_000_000
+"""Each station's credits at the start (cents)."""
 
 
 def community_config() -> GameConfig:
@@ -65,8 +67,9 @@ class Table:
         return [e.data for e in self.rt.journal.entries() if e.kind == kind]
 
 
-def table(state_dir: Path, stations: int = 3) -> Table:
-    """A fresh community table whose timers run on a fake clock."""
+def table(state_dir: Path, stations: int = 3, credits: int = CREDITS) -> Table:
+    """A community table whose timers run on a fake clock (`credits` added to each station:
+    0 for none, a table restarted on its journal keeps what it had)."""
     factory = functools.partial(CommunityModel, stations=stations, decision_seconds=SECONDS)
     rt = TableRuntime(Setup(community_config(), burn=False),
                       JournalStore(state_dir, clock=time.monotonic), RecordingOutputs(),
@@ -75,8 +78,11 @@ def table(state_dir: Path, stations: int = 3) -> Table:
     loop = EventLoop(rt.handle, clock)
     model = rt.model
     assert isinstance(model, CommunityModel)
-    model.timers.attach(loop, rt.fire)
+    model.timers.attach(loop, rt.fire, rt.fire_together)
+    rt.commit_pending()
     rt.return_to_betting = False
+    for station in range(1, stations + 1) if credits else ():  # the attendant's credits
+        assert rt.fire("credits_in", station=station, cents=credits, who="attendant")
     return Table(rt, clock, loop)
 
 

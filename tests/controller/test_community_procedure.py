@@ -232,6 +232,8 @@ def test_a_station_under_the_minimum_is_returned(t: Table) -> None:
     assert t.fire("wager", station=2, spot=1, cents=max(1, least // 2))
     assert t.fire("no_more_bets")
     assert t.records("round:no_more_bets")[-1]["returned_under_minimum"] == [2]
+    assert t.model.credits.at_stake(2) == 0  # returned: its credits are free again
+    assert t.model.credits.at_stake(1) == least
 
 
 def test_clear_last_and_clear_all(t: Table) -> None:
@@ -272,3 +274,71 @@ def test_every_decision_and_card_is_journalled(t: Table) -> None:
                           "station_now": "waiting", "source": "station"}]
     assert [r["card"] for r in t.records("card:dealt")] == [*PLAIN, "2D"]
     assert t.records("card:dealt")[-1]["stage"] == "decisions"
+
+
+def test_a_lost_layout_pauses_the_community_table_like_the_others(t: Table) -> None:
+    from controller.console.prompts import prompt
+    from drivers import events as ev
+
+    assert t.fire("shuffle_done")
+    assert t.fire("wager", station=1, spot=1, cents=1000)
+    t.rt.handle(ev.LinkDown("layout", "timeout", 0.0))
+    assert t.records("table:paused") == [
+        {"device": "layout", "state": "betting", "round": 1, "round_in_play": False}]
+    assert prompt(t.model).startswith("layout down: table paused")
+    assert not t.fire("no_more_bets")
+    assert t.fire("card", code="9H")  # never dealt into the unlit layout
+    assert t.model.state == "card_in_error"
+    assert t.fire("error_unexposed")
+    t.rt.handle(ev.LinkUp("layout", "ok", 0.0))
+    assert t.records("table:resumed")[-1]["state"] == "betting"
+    assert t.fire("no_more_bets")
+    assert t.model.state == "dealing"
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("decision_seconds = 4", "[rules.community] decision_seconds: must be 5..120, got 4"),
+    ("decision_seconds = 121", "must be 5..120, got 121"),
+    ("stations = 0", "[rules.community] stations: must be 1..200, got 0"),
+    ("stations = 201", "must be 1..200, got 201"),
+    ("decision_seconds = 1.5", "decision_seconds: expected a whole number"),
+])
+def test_the_community_keys_are_bounded(text: str, why: str) -> None:
+    from controller.rules.errors import ConfigError
+    from controller.service.tableconfig import parse_table_text
+
+    with pytest.raises(ConfigError) as caught:
+        parse_table_text(f"[table]\ngame = \"community\"\nside_bets = []\n"
+                         f"[rules.community]\n{text}\n")
+    assert why in str(caught.value)
+
+
+def test_decision_seconds_is_the_timer_and_only_the_community_has_it() -> None:
+    from controller.rules.errors import ConfigError
+    from controller.service.tableconfig import parse_table_text
+
+    table_file = parse_table_text("[table]\ngame = \"community\"\nside_bets = []\n"
+                                  "[rules.community]\ndecision_seconds = 30\nstations = 40\n")
+    assert (table_file.game.community.decision_seconds, table_file.game.community.stations) \
+        == (30, 40)
+    with pytest.raises(ConfigError, match=r"\[rules.blackjack\] decision_seconds"):
+        parse_table_text("[rules.blackjack]\ndecision_seconds = 30\n")
+
+
+def test_timers_running_out_together_are_one_commit(tmp_path: Path) -> None:
+    t = table(tmp_path, stations=3)
+    open_round(t, {1: {1: 1000}, 2: {2: 1000}, 3: {3: 1000}}, PLAIN)
+    commits: list[list[str]] = []
+    commit = t.rt.journal.commit
+
+    def counted(effects: list[object], critical: object) -> None:
+        commits.append([getattr(e, "kind", "") for e in effects])
+        commit(effects, critical)  # type: ignore[arg-type]
+
+    t.rt.journal.commit = counted  # type: ignore[method-assign]
+    t.wait(SECONDS)
+    expired = [c for c in commits if "station:timer_expired" in c]
+    assert len(expired) == 1
+    assert expired[0].count("station:timer_expired") == 3
+    assert [r["station"] for r in t.records("station:timer_expired")] == [1, 2, 3]
+    assert t.model.state in ("dealer", "settlement", "round_over")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import simulate_command
-from controller.console import station_commands
+from controller.console import station_commands, station_view
 from controller.console.commands import CommandError
 from controller.service.runtime import RecordingOutputs
 
@@ -76,7 +76,7 @@ def test_station_commands_refuse_what_the_table_does_not_take(tmp_path: Path) ->
         {"command": "hit", "station": 1, "spot": 1}))
     assert reply.status == 200
     assert reply.body["phase"] == "waiting"
-    assert reply.body["dealer"] == ["9C"]
+    assert reply.body["dealer"] == {"cards": ["9C"], "total": 9}
 
 
 HOLES = ["7C", "8D", "2H", "6S", "9H"]
@@ -94,7 +94,7 @@ def public_trace(tmp_path: Path, hole: str) -> list[str]:
         trace.extend(repr(e) for e in outputs.applied)
         outputs.applied.clear()
         trace.append(repr(t.model.outputs.public_view()))
-        trace.extend(json.dumps(station_commands.station_view(t.model, s), sort_keys=True)
+        trace.extend(json.dumps(station_view.station_view(t.model, s), sort_keys=True)
                      for s in (1, 2))
 
     open_round(t, {1: {1: 1000, 2: 1000}, 2: {3: 1000}},

@@ -1,9 +1,10 @@
 """`shoectl run` start-up refusals: the exit status tells systemd whether to retry.
 
 2: the configuration is refused (a deck count with no Match the Dealer table, a bad
-`[vision]` key); 3: the software failed its self-authentication (R16), checked before any
-device starts and before `power:on` is journalled; 4: the journal fails its start-up check
-or its key is missing (nothing is added to it); 1: a device cannot start.
+`[vision]` key, a community decision limit out of bounds); 3: the software failed its
+self-authentication (R16), checked before any device starts and before `power:on` is
+journalled; 4: the journal fails its start-up check or its key is missing (nothing is added
+to it); 1: a device cannot start.
 """
 
 import hashlib
@@ -68,19 +69,19 @@ def test_a_deck_count_without_match_the_dealer_is_refused_with_exit_2(
     assert not (tmp_path / "state").exists()
 
 
-def test_a_game_with_no_table_procedure_is_refused_with_exit_2(
+def test_a_community_table_with_a_bad_station_key_is_refused_with_exit_2(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "table.toml"
     text = default_table_text().replace('game = "blackjack"', 'game = "community"', 1)
     text = text.replace('side_bets = ["perfect-pairs", "lucky-ladies", "match-the-dealer", '
                         '"blazing7s", "axman"]', "side_bets = []", 1)
+    text = text.replace("decision_seconds = 15 ", "decision_seconds = 3  ", 1)
     path.write_text(text + DEVICES, encoding="utf-8")
     assert run_command.main(["--config", str(path), "--allow-emulated", "--unverified-software",
                              "--state-dir",
                          str(tmp_path / "state")]) == run_command.EXIT_CONFIG
     err = capsys.readouterr().err
-    assert "[table] game: `community` has its rules, par sheets and procedure" in err
-    assert "no player stations yet" in err
+    assert "[rules.community] decision_seconds: must be 5..120, got 3" in err
     assert not (tmp_path / "state").exists()
 
 

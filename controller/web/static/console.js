@@ -6,10 +6,10 @@ const LABELS = {
   double: "DOUBLE", split: "SPLIT", surrender: "SURRENDER", rescue: "RESCUE",
   error_exposed: "EXPOSED", error_unexposed: "NOT EXPOSED", new_shoe: "NEW SHOE",
   dealer_missed_card: "DEALER MISSED A CARD", losers_cleared: "LOSERS CLEARED",
-  winners_paid: "WINNERS PAID",
+  winners_paid: "WINNERS PAID", last_bets: "LAST BETS",
 };
 const DECISIONS = ["stand", "hit", "double", "split", "surrender", "rescue"];
-const ORDER = ["shuffle_done", "no_more_bets", ...DECISIONS, "error_exposed",
+const ORDER = ["shuffle_done", "last_bets", "no_more_bets", ...DECISIONS, "error_exposed",
   "error_unexposed", "new_shoe", "dealer_missed_card", "losers_cleared", "winners_paid"];
 const RED = new Set(["H", "D"]);
 
@@ -133,6 +133,32 @@ function renderActions(t) {
   });
 }
 
+// The community game: every station in play, its phase and timer, where the next card goes.
+function renderCommunity(t) {
+  const panel = $("community");
+  panel.hidden = !t.community;
+  if (!t.community) return;
+  $("seats").hidden = true;
+  const c = t.community;
+  $("community-shared").replaceChildren(...c.shared.map(cardEl));
+  const rows = c.playing.length ? c.playing.map((p) => {
+    const el = document.createElement("div");
+    el.className = `station-row ${p.phase}`;
+    el.dataset.station = p.station;
+    const to = p.next_card ? ` → spot ${p.next_card.spot} hand ${p.next_card.hand}` : "";
+    const burn = c.burn_for.includes(p.station) ? " (burn)" : "";
+    const timer = p.seconds_left !== null ? ` ${Math.ceil(p.seconds_left)} s` : "";
+    el.textContent = `STATION ${p.station}: ${p.phase.toUpperCase()}${timer}${to}${burn}`;
+    return el;
+  }) : c.betting.map((b) => {
+    const el = document.createElement("div");
+    el.className = "station-row";
+    el.textContent = `STATION ${b.station}: ` + Object.entries(b.spots).map(([s, v]) => `spot ${s} ${money(v)}`).join(", ");
+    return el;
+  });
+  $("community-stations").replaceChildren(...rows);
+}
+
 function render(t) {
   table = t;
   $("table-name").textContent = t.table;
@@ -154,9 +180,12 @@ function render(t) {
     $("dealer").querySelector(".label").textContent = "WHEEL";
     $("dealer-cards").replaceChildren(...t.roulette.history.map(numberEl));
     renderRoulettePanel(t);
+  } else if (t.community) {
+    $("dealer-cards").replaceChildren(...t.community.dealer.map(cardEl));
   } else {
     $("dealer-cards").replaceChildren(...t.dealer.cards.map(cardEl));
   }
+  renderCommunity(t);
   $("dealer-bj").hidden = t.dealer.blackjack !== true;
   const due = t.next_card && t.next_card.to === "seat" ? t.next_card.seat : null;
   const seats = t.seats.map((seat) => renderSeat(seat, seat.seat === due));

@@ -1,4 +1,5 @@
-// shoectl pit view: read-only; renders what /api/pit/events pushes.
+// shoectl pit view: renders what /api/pit/events pushes; at a community table the attendant
+// adds and cashes out the stations' credits (POST api/pit/station/N/credits).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -63,11 +64,41 @@ function renderBias(bias) {
   $("bias-verdict").className = good ? "ok" : "bad";
 }
 
+function renderStations(stations) {
+  $("stations").hidden = !stations;
+  if (!stations) return;
+  $("station-meters").querySelector("tbody").replaceChildren(...stations.map((s) => {
+    const tr = document.createElement("tr");
+    const m = s.meters;
+    tr.append(cell(s.station), cell(money(s.credits)), cell(money(s.at_stake)),
+      cell(money(m.credits_in)), cell(money(m.credits_out)), cell(money(m.wagered)),
+      cell(money(m.won)), cell(m.games_played));
+    return tr;
+  }));
+}
+
+async function credits(action) {
+  const station = Number($("credit-station").value);
+  const body = { action };
+  if (action === "in") body.cents = Math.round(Number($("credit-amount").value) * 100);
+  // From the origin: a page opened as http://user:password@host/ cannot fetch a relative URL.
+  const response = await fetch(`${location.origin}/api/pit/station/${station}/credits`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  const answer = await response.json();
+  $("credit-answer").textContent = response.status === 200
+    ? `station ${answer.station}: credits ${money(answer.credits)}` : answer.error;
+  $("credit-answer").className = response.status === 200 ? "ok" : "bad";
+}
+$("credit-in").addEventListener("click", () => credits("in"));
+$("credit-out").addEventListener("click", () => credits("out"));
+
 const events = new EventSource("api/pit/events");
 events.onopen = () => { $("link").textContent = "live"; };
 events.onmessage = (message) => {
   const pit = JSON.parse(message.data).table;
   render(pit);
   renderBias(pit.wheel_bias);
+  renderStations(pit.stations);
 };
 events.onerror = () => { $("link").textContent = "reconnecting"; };

@@ -1,0 +1,303 @@
+"""Three player stations in a real browser: Chromium (the distribution's package, driven by
+its chromedriver) plays community rounds at three stations at once on the emulated rig.
+
+Each station is a window of its own on its page (`/station/N`), live on its event stream, at
+a 1280x800 panel. People tap chips and spots, drag a chip onto a spot, clear a chip, stand and
+hit; the cards come from the emulated shoe, as the dealer draws them. One station is left
+alone and closed mid-round: reopened, it finds its wager and its cards (the state is the
+server's); its timer then runs out (the loop's clock is moved on, so no step depends on the
+machine's speed) and every hand of it stands. REPEAT is pressed, and held for 3 seconds for
+AUTO REPEAT, which places the wager again at the next round. The hole card is on no page
+before it is turned over; every button is a touch target of at least 15 mm.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+from .stations_rig import PIT_PASSWORD, STATIONS, StationsRig, start_stations_rig
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WAIT_S = 60
+"""How long a page may take to show a change (generous: the machine may be busy)."""
+DECISION_S = 120
+"""The decision limit: long, so people at the pages are never hurried by a busy machine;
+the expiry comes from moving the loop's clock on."""
+TOUCH_PX = 89
+"""15 mm on a 10-inch 1280x800 panel (about 150 px an inch)."""
+
+pytestmark = [
+    pytest.mark.needs("shoe", "layout", "sign", "emulated"),
+    pytest.mark.skipif(shutil.which("chromium") is None or shutil.which("chromedriver") is None,
+                       reason="Debian's chromium and chromium-driver are not installed "
+                              "(.ci/sysdeps installs them)"),
+]
+
+# Round 1 (spot 1, 2, 3, up; spot 1, 2, 3, hole): spot 1 TH 9C = 19, spot 2 7D 5S = 12,
+# spot 3 5H 6C = 11; the dealer 6D up, TS in the hole. Station 2 hits spot 3: 8H (19); the
+# dealer draws 9S to 25 and busts.
+ROUND_1 = ["TH", "7D", "5H", "6D", "9C", "5S", "6C", "TS", "8H", "9S"]
+HOLE_1 = "TS"
+# Round 2: spot 1 TC 8C = 18, spot 3 2S 3S = 5; the dealer 7S up, TD in the hole: 17, stands.
+ROUND_2 = ["TC", "9D", "2S", "7S", "8C", "9H", "3S", "TD"]
+EXTRA = ["2C", "3C", "4C", "5C", "6H", "7H", "8D", "9D", "2D", "3D"]
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[StationsRig]:
+    stations = start_stations_rig(tmp_path, [*ROUND_1, *ROUND_2, *EXTRA], DECISION_S)
+    try:
+        yield stations
+    finally:
+        stations.close()
+
+
+def browser() -> WebDriver:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                 "--disable-background-timer-throttling",
+                 "--disable-renderer-backgrounding", "--window-size=1280,800"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
+    return driver
+
+
+class Stations:
+    """One browser, a window a station; `at(n)` brings station n's window forward."""
+
+    def __init__(self, driver: WebDriver, rig: StationsRig) -> None:
+        self.driver = driver
+        self.rig = rig
+        self.windows: dict[int, str] = {}
+
+    def open(self, station: int) -> WebDriver:
+        self.driver.switch_to.new_window("window")
+        self.driver.get(f"{self.rig.url}station/{station}")
+        self.windows[station] = self.driver.current_window_handle
+        until(self.driver, f"station {station} connected",
+              lambda d: d.find_element(By.ID, "link").text == "connected")
+        return self.driver
+
+    def close(self, station: int) -> None:
+        self.at(station).close()
+        del self.windows[station]
+        self.driver.switch_to.window(next(iter(self.windows.values())))  # the pit's is first
+
+    def at(self, station: int) -> WebDriver:
+        self.driver.switch_to.window(self.windows[station])
+        return self.driver
+
+
+def until(driver: WebDriver, what: str, check: Callable[[WebDriver], object]) -> None:
+    WebDriverWait(driver, WAIT_S).until(check, message=what)
+
+
+def text(driver: WebDriver, element_id: str) -> str:
+    return driver.find_element(By.ID, element_id).text
+
+
+def tap(driver: WebDriver, css: str) -> None:
+    """A finger on the first visible element `css` finds (found again if the page redraws)."""
+    until(driver, f"tap {css}", lambda d: _tapped(d, css))
+
+
+def _tapped(driver: WebDriver, css: str) -> bool:
+    try:
+        shown = [e for e in driver.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
+        if not shown:
+            return False
+        shown[0].click()
+    except StaleElementReferenceException:
+        return False
+    return True
+
+
+def tap_action(driver: WebDriver, spot: int, label: str) -> None:
+    until(driver, f"{label} on spot {spot}", lambda d: _tapped_button(d, spot, label))
+
+
+def _tapped_button(driver: WebDriver, spot: int, label: str) -> bool:
+    try:
+        for button in driver.find_elements(By.CSS_SELECTOR, f"#spot-{spot} button"):
+            if button.text == label:
+                button.click()
+                return True
+    except StaleElementReferenceException:
+        return False
+    return False
+
+
+def spot_text(driver: WebDriver, spot: int) -> str:
+    try:
+        return driver.find_element(By.ID, f"spot-{spot}").text
+    except StaleElementReferenceException:
+        return ""
+
+
+def drag_chip(driver: WebDriver, cents: int, spot: int) -> None:
+    chip = driver.find_element(By.CSS_SELECTOR, f"#chips .chip[data-cents='{cents}']")
+    target = driver.find_element(By.CSS_SELECTOR, f"#spot-{spot} .bet")
+    ActionChains(driver).click_and_hold(chip).move_by_offset(20, -20).move_to_element(
+        target).release().perform()
+
+
+def hold(driver: WebDriver, css: str, seconds: float) -> None:
+    button = driver.find_element(By.CSS_SELECTOR, css)
+    ActionChains(driver).click_and_hold(button).pause(seconds).release().perform()
+
+
+def small_buttons(driver: WebDriver) -> list[object]:
+    sizes = driver.execute_script(
+        "return [...document.querySelectorAll('button, .chip')]"
+        ".filter(b => b.offsetParent !== null).map(b => { const r = b.getBoundingClientRect();"
+        " return [b.textContent.trim(), r.width, r.height]; })")
+    return [s for s in sizes if s[1] < TOUCH_PX or s[2] < TOUCH_PX]
+
+
+def deal(rig: StationsRig, count: int) -> None:
+    for _ in range(count):
+        rig.shoe.draw()
+    rig.call(lambda rt: None)
+
+
+def table_state(rig: StationsRig) -> dict[str, object]:
+    status, body = rig.request("GET", "/api/table")
+    assert status == 200
+    return body
+
+
+def test_three_stations_play_two_rounds_at_once(rig: StationsRig) -> None:
+    assert rig.request("POST", "/api/command", {"command": "shuffle_done"})[0] == 200
+    driver = browser()
+    pages = Stations(driver, rig)
+    try:
+        # The attendant, at the pit view (the supervisor's credential), gives each station
+        # 200.00 of credits.
+        pit = rig.web.servers[1].url.replace("http://", f"http://supervisor:{PIT_PASSWORD}@")
+        driver.get(pit)
+        until(driver, "the pit's stations", lambda d: d.find_element(
+            By.ID, "stations").is_displayed())
+        for station in range(1, STATIONS + 1):
+            for field, value in (("credit-station", str(station)), ("credit-amount", "200.00")):
+                box = driver.find_element(By.ID, field)
+                box.clear()
+                box.send_keys(value)
+            tap(driver, "#credit-in")
+            until(driver, f"station {station} credited", lambda d, n=station: text(
+                d, "credit-answer") == f"station {n}: credits 200.00")
+        assert rig.request("GET", "/api/pit", pit=True)[1]["stations"][2]["credits"] == 20_000
+        for station in range(1, STATIONS + 1):
+            page = pages.open(station)
+            until(page, "bets please", lambda d: text(d, "message") == "BETS PLEASE")
+            assert text(page, "credits") == "200.00"
+            assert "MIN 5.00" in text(page, "limits")
+        assert small_buttons(driver) == []
+
+        # Station 1: the 5 chip, spot 1 twice. Station 2: the 25 chip dragged onto spot 3.
+        # Station 3: the 5 chip on spot 2, cleared, placed again.
+        page = pages.at(1)
+        tap(page, "#chips .chip[data-cents='500']")
+        assert text(page, "denom") == "5.00"
+        tap(page, "#spot-1 .bet")
+        until(page, "5.00 on spot 1", lambda d: "5.00" in spot_text(d, 1))
+        tap(page, "#spot-1 .bet")
+        until(page, "10.00 on spot 1", lambda d: "10.00" in spot_text(d, 1))
+        page = pages.at(2)
+        drag_chip(page, 2500, 3)
+        until(page, "25.00 dragged to spot 3", lambda d: "25.00" in spot_text(d, 3))
+        assert text(page, "denom") == "25.00"
+        page = pages.at(3)
+        tap(page, "#chips .chip[data-cents='500']")
+        tap(page, "#spot-2 .bet")
+        until(page, "5.00 on spot 2", lambda d: "5.00" in spot_text(d, 2))
+        tap(page, "#clear-last")
+        until(page, "spot 2 cleared", lambda d: "SPOT 2" in spot_text(d, 2))
+        tap(page, "#spot-2 .bet")
+        until(page, "5.00 on spot 2 again", lambda d: "5.00" in spot_text(d, 2))
+
+        assert rig.request("POST", "/api/command", {"command": "last_bets"})[0] == 200
+        until(page, "last bets", lambda d: text(d, "message") == "LAST BETS PLEASE")
+        assert rig.request("POST", "/api/command", {"command": "no_more_bets"})[0] == 200
+        deal(rig, 8)
+        for station in (1, 2, 3):
+            page = pages.at(station)
+            until(page, f"station {station} decides",
+                  lambda d: text(d, "message") == "MAKE YOUR DECISION")
+            assert text(page, "dealer-cards") == "6D"  # the hole card (TS) is on no page
+            assert HOLE_1 not in page.execute_script("return JSON.stringify(view)")
+        assert "120 s" in text(pages.at(1), "timer") or "119 s" in text(pages.at(1), "timer")
+        tap_action(pages.at(1), 1, "STAND")
+        until(pages.at(1), "station 1 done", lambda d: text(d, "message") == "ALL HANDS STAND")
+        tap_action(pages.at(2), 3, "HIT")
+        until(pages.at(2), "station 2 waits", lambda d: text(d, "message") == "WAIT FOR THE CARD")
+
+        # Station 3 walks away mid-round; its time runs out while it is away (the loop's clock
+        # is moved on): every hand of it stands. Back, it finds that, its wager, its cards.
+        pages.close(3)
+        assert table_state(rig)["prompt"] == "station 3 deciding (do not draw)"
+        rig.skip(DECISION_S)
+        assert table_state(rig)["prompt"] == "draw a community card: station 2 spot 3 hand 1"
+        page = pages.open(3)
+        until(page, "station 3 back, stood", lambda d: text(d, "message") == "ALL HANDS STAND")
+        assert "5.00" in spot_text(page, 2)
+        assert "7D" in spot_text(page, 2)
+        assert "5S" in spot_text(page, 2)
+
+        deal(rig, 1)  # 8H: station 2's spot 3 is 19
+        page = pages.at(2)
+        until(page, "station 2 decides again",
+              lambda d: text(d, "message") == "MAKE YOUR DECISION")
+        assert "19" in spot_text(page, 3)
+        tap_action(page, 3, "STAND")
+        until(page, "the dealer's turn", lambda d: "10S" in text(d, "dealer-cards"))  # TS
+        deal(rig, 1)  # 9S: the dealer busts with 25
+        until(page, "round 1 settled", lambda d: "WON 25.00" in text(d, "result"))
+        until(page, "credits paid", lambda d: text(d, "credits") == "225.00")
+        assert "WON 10.00" in text(pages.at(1), "result")
+        assert "WON 5.00" in text(pages.at(3), "result")
+
+        # Round 2: station 1 holds REPEAT for 3 s (AUTO REPEAT: its 10.00 at once and at every
+        # round), station 2 presses REPEAT (its 25.00 again), station 3 sits out.
+        page = pages.at(1)
+        hold(page, "#repeat", 3.5)
+        until(page, "auto repeat on", lambda d: text(d, "repeat") == "AUTO REPEAT ON")
+        until(page, "10.00 repeated", lambda d: "10.00" in spot_text(d, 1))
+        page = pages.at(2)
+        tap(page, "#repeat")
+        until(page, "25.00 repeated", lambda d: "25.00" in spot_text(d, 3))
+        assert text(page, "repeat") == "REPEAT LAST BET"
+        assert rig.request("POST", "/api/command", {"command": "no_more_bets"})[0] == 200
+        deal(rig, 8)
+        tap_action(pages.at(1), 1, "STAND")
+        tap_action(pages.at(2), 3, "STAND")
+        page = pages.at(1)
+        until(page, "round 2 settled", lambda d: "WON 10.00" in text(d, "result"))  # 18 v 17
+        until(page, "auto repeat placed round 3's wager", lambda d: "10.00" in spot_text(d, 1)
+              and text(d, "message") == "BETS PLEASE")
+        assert "LOST 25.00" in text(pages.at(2), "result")
+        assert text(pages.at(2), "credits") == "200.00"
+        assert small_buttons(driver) == []
+    finally:
+        driver.quit()
+    status, shown = rig.request("GET", "/api/station/1")
+    assert status == 200
+    assert shown["credits"] == 20_000 + 1000 + 1000
+    assert shown["auto_repeat"] is True
+    assert shown["wagers"] == {"1": 1000}

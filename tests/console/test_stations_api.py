@@ -1,0 +1,306 @@
+"""The player stations' API over real HTTP: the contract in controller/console/STATIONS.md.
+
+A live community table (its loop on its own thread, its timers on a clock the test moves, the
+console and the pit view served by uvicorn on loopback) with three stations: pages, views,
+commands, event streams, the attendant's credits, REPEAT and AUTO REPEAT, a timer expiry.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.console import station_commands
+from controller.console.hub import ConsoleHub
+from controller.console.pit_state import pit_state
+from controller.console.station_view import station_now
+from controller.journal.store import JournalStore
+from controller.procedure.community_model import CommunityModel
+from controller.procedure.table_model import Setup
+from controller.service.loop import EventLoop
+from controller.service.runtime import RecordingOutputs, RuntimeCall, TableRuntime
+from controller.web.credentials import hash_password
+from controller.web.routes import console_app, pit_app
+from controller.web.server import WebServer
+from tests.controller.community_helpers import community_config
+from tests.support.clock import FakeClock
+
+from .live import PIT_PASSWORD, EventStream, LiveTable
+
+AUTH = {"Authorization": "Basic " + base64.b64encode(f"supervisor:{PIT_PASSWORD}".encode())
+        .decode()}
+NO_PEEK = ["5H", "6D", "8S", "9C", "TH", "7D", "QS", "7C"]
+"""Starting cards: spots 5H TH / 6D 7D / 8S QS, dealer 9C up (7C in the hole: no blackjack)."""
+
+
+class StationsTable(LiveTable):
+    """A live community table with its station hubs and its test clock."""
+
+    stations: list[ConsoleHub]
+    clock: FakeClock
+
+    def station(self, n: int, name: str, **fields: Any) -> tuple[int, Any]:
+        return self.request("POST", f"/api/station/{n}/command", {"command": name, **fields})
+
+    def credits(self, n: int, body: object, auth: bool = True) -> tuple[int, Any]:
+        return self.request("POST", f"/api/pit/station/{n}/credits", body,
+                            port=self.pit.port, headers=AUTH if auth else None)
+
+    def wait(self, seconds: float) -> None:
+        """Let `seconds` pass on the loop's clock; what falls due runs before this returns."""
+        self.clock.advance(seconds)
+        self.call(lambda rt: None)
+
+    @property
+    def model(self) -> CommunityModel:
+        model = self.runtime.model
+        assert isinstance(model, CommunityModel)
+        return model
+
+    def kinds(self, kind: str) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        self.call(lambda rt: found.extend(e.data for e in rt.journal.entries()
+                                          if e.kind == kind))
+        return found
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[StationsTable]:
+    clock = FakeClock(1000.0)
+    factory = functools.partial(CommunityModel, stations=3)
+    rt = TableRuntime(Setup(community_config(), burn=False),
+                      JournalStore(tmp_path, clock=time.monotonic), RecordingOutputs(),
+                      factory, "test")
+    rt.return_to_betting = True
+    loop = EventLoop(rt.handle, clock)
+    model = rt.model
+    assert isinstance(model, CommunityModel)
+    model.timers.attach(loop, rt.fire, rt.fire_together)
+    hub = ConsoleHub(loop.post)
+    stations = [ConsoleHub(loop.post, view=functools.partial(station_now, station=n))
+                for n in (1, 2, 3)]
+    pit_hub = ConsoleHub(loop.post, view=pit_state)
+    server = WebServer(console_app(hub, None, stations), ("127.0.0.1", 0), "console")
+    pit = WebServer(pit_app(pit_hub, "supervisor", hash_password(PIT_PASSWORD),
+                            stations=True), ("127.0.0.1", 0), "pit view")
+    server.start()
+    pit.start()
+    thread = threading.Thread(target=loop.run_forever, name="table-loop", daemon=True)
+    thread.start()
+    live = StationsTable(rt, loop, hub, server, pit, pit_hub, thread)
+    live.stations, live.clock = stations, clock
+    try:
+        yield live
+    finally:
+        live.close()
+
+
+def opened(table: StationsTable, credits: int = 100_000) -> StationsTable:
+    table.call(lambda rt: [h.attach(rt) for h in (table.hub, table.pit_hub, *table.stations)])
+    for n in (1, 2, 3):
+        assert table.credits(n, {"action": "in", "cents": credits})[0] == 200
+    assert table.command("shuffle_done")[0] == 200
+    return table
+
+
+def test_each_station_has_its_page_view_and_a_404_beyond(table: StationsTable) -> None:
+    assert table.get("/api/station/1") == (503, {"error": "starting"})
+    opened(table)
+    status, page = table.get("/station/2")
+    assert status == 200
+    assert "/station.js" in page
+    status, view = table.get("/api/station/2")
+    assert status == 200
+    assert (view["station"], view["state"], view["message"]) == (2, "betting", "BETS PLEASE")
+    assert view["credits"] == 100_000
+    assert view["limits"] == {"min": 500, "max": 500_000}
+    for path in ("/api/station/4", "/api/station/0", "/station/9"):
+        status, body = table.get(path)
+        assert status == 404
+        assert "stations 1 to 3" in body["error"]
+
+
+@pytest.mark.parametrize(("body", "why"), [
+    ({"command": "wager", "spot": 1}, "'cents' must be an integer"),
+    ({"command": "wager", "spot": "1", "cents": 500}, "'spot' must be an integer"),
+    ({"command": "fold"}, "unknown station command"),
+    ({"command": "auto_repeat", "on": 1}, "'on' must be true or false"),
+    ({"command": "clear_all", "station": 3}, "the body names station 3"),
+    ([1], "a JSON object"),
+])
+def test_malformed_station_commands_are_400(table: StationsTable, body: object,
+                                            why: str) -> None:
+    opened(table)
+    status, reply = table.request("POST", "/api/station/1/command", body)
+    assert status == 400
+    assert why in reply["error"]
+
+
+def test_credits_need_the_credential_and_bound_every_wager(table: StationsTable) -> None:
+    opened(table, credits=1000)
+    assert table.credits(1, {"action": "in", "cents": 500}, auth=False)[0] == 401
+    assert table.credits(1, {"action": "in", "cents": "5"})[0] == 400
+    assert table.credits(1, {"action": "in", "cents": 0})[0] == 409
+    assert table.station(1, "wager", spot=1, cents=800)[0] == 200
+    status, body = table.station(1, "wager", spot=2, cents=500)
+    assert status == 409
+    assert "over its credits (200 cents available)" in body["error"]
+    status, body = table.credits(1, {"action": "out"})
+    assert status == 409
+    assert "has wagers on the table" in body["error"]
+    assert table.station(1, "clear_all")[0] == 200
+    status, body = table.credits(1, {"action": "out"})
+    assert status == 200
+    assert body["credits"] == 0
+    assert body["meters"]["credits_in"] == 1000
+    assert body["meters"]["credits_out"] == 1000
+    status, pit = table.request("GET", "/api/pit", port=table.pit.port, headers=AUTH)
+    assert status == 200
+    assert pit["stations"][0] == {"station": 1, "credits": 0, "at_stake": 0, "meters": {
+        "credits_in": 1000, "credits_out": 1000, "wagered": 0, "won": 0, "games_played": 0}}
+    assert [s["credits"] for s in pit["stations"][1:]] == [1000, 1000]
+    records = table.kinds("station:credits_out")
+    assert records[-1]["who"] == "pit:supervisor"
+    assert records[-1]["cents"] == 1000
+
+
+def play_round_standing(table: StationsTable) -> None:
+    """No more bets, the eight starting cards, every wagered hand stands, the dealer's draw."""
+    assert table.command("no_more_bets")[0] == 200
+    table.draw(*NO_PEEK)
+    for n in (1, 2, 3):
+        view = table.get(f"/api/station/{n}")[1]
+        for spot in view["spots"]:
+            if "stand" in spot["open"]:
+                assert table.station(n, "stand", spot=spot["spot"])[0] == 200
+    table.draw("2S")  # the dealer: 9C 7C 2S = 18
+
+
+def test_a_round_through_the_stations_settles_credits_and_meters(table: StationsTable) -> None:
+    opened(table)
+    stream = EventStream(table.server.port, "/api/station/2/events")
+    assert stream.status == 200
+    assert stream.next()["table"]["state"] == "betting"
+    assert table.station(1, "wager", spot=1, cents=1000)[0] == 200  # 15 v 18: loses
+    assert table.station(2, "wager", spot=3, cents=500)[0] == 200   # 18 v 18: pushes
+    assert table.station(2, "wager", spot=2, cents=500)[0] == 200   # 13 v 18: loses
+    play_round_standing(table)
+    seen = []
+    while True:
+        event = stream.next()["table"]
+        seen.append(event)
+        if event["state"] == "betting" and event["last_round"]:
+            break
+    assert any(e["shared"] == ["5H", "6D", "8S", "TH", "7D", "QS"] for e in seen)
+    in_play = [e for e in seen if e["state"] in ("dealing", "decisions")]
+    assert in_play
+    assert all(e["dealer"]["cards"] in ([], ["9C"]) for e in in_play)  # the hole card hidden
+    stream.close()
+    view = table.get("/api/station/2")[1]
+    assert view["last_round"]["net"] == -500
+    assert view["credits"] == 100_000 - 500
+    assert view["repeat"] == {"2": 500, "3": 500}
+    one = table.credits(1, {"action": "in", "cents": 1})[1]
+    assert one["meters"] == {"credits_in": 100_001, "credits_out": 0, "wagered": 1000,
+                             "won": 0, "games_played": 1}
+    assert one["credits"] == 100_001 - 1000
+    m = table.kinds("station:settled")
+    assert {r["station"]: (r["wagered"], r["won"]) for r in m} == {1: (1000, 0), 2: (1000, 500)}
+
+
+def test_repeat_and_auto_repeat_place_the_last_wagers(table: StationsTable) -> None:
+    opened(table)
+    status, body = table.station(1, "repeat")
+    assert status == 409
+    assert "no last wager" in body["error"]
+    assert table.station(1, "wager", spot=1, cents=500)[0] == 200
+    assert table.station(1, "wager", spot=1, cents=500)[0] == 200
+    assert table.station(2, "wager", spot=2, cents=2500)[0] == 200
+    assert table.station(2, "auto_repeat", on=True)[1]["auto_repeat"] is True
+    play_round_standing(table)
+    view = table.get("/api/station/2")[1]
+    assert view["wagers"] == {"2": 2500}  # placed again as betting opened
+    assert table.get("/api/station/1")[1]["wagers"] == {}
+    status, body = table.station(1, "repeat")
+    assert status == 200
+    assert body["wagers"] == {"1": 1000}
+    sources = [r["source"] for r in table.kinds("bet:wager")][-2:]
+    assert sources == ["auto_repeat", "station"]
+    assert table.station(2, "auto_repeat", on=False)[1]["auto_repeat"] is False
+
+
+def test_a_station_away_when_its_time_runs_out_stands(table: StationsTable) -> None:
+    opened(table)
+    assert table.station(1, "wager", spot=1, cents=1000)[0] == 200
+    assert table.station(3, "wager", spot=1, cents=1000)[0] == 200
+    assert table.command("no_more_bets")[0] == 200
+    table.draw(*NO_PEEK)
+    assert table.station(3, "hit", spot=1)[0] == 200
+    view = table.get("/api/station/1")[1]
+    assert view["message"] == "MAKE YOUR DECISION"
+    assert view["timer"] == {"limit": 15.0, "left": 15.0}
+    table.wait(14.9)
+    assert table.get("/api/station/1")[1]["phase"] == "deciding"
+    table.wait(0.2)  # station 1 never answered: its hands stand; the card goes to station 3
+    view = table.get("/api/station/1")[1]
+    assert view["phase"] == "finished"
+    assert view["message"] == "ALL HANDS STAND"
+    table.draw("4C")
+    assert table.get("/api/station/3")[1]["spots"][0]["hands"][0]["cards"] == ["5H", "TH", "4C"]
+    assert [r["station"] for r in table.kinds("station:timer_expired")] == [1]
+
+
+def test_the_console_shows_who_decides_and_where_each_card_goes(table: StationsTable) -> None:
+    opened(table)
+    assert table.station(1, "wager", spot=1, cents=1000)[0] == 200
+    assert table.station(1, "wager", spot=2, cents=1000)[0] == 200
+    assert table.station(2, "wager", spot=3, cents=1000)[0] == 200
+    assert table.station(3, "wager", spot=2, cents=1000)[0] == 200
+    status, body = table.command("last_bets")
+    assert status == 200
+    assert body["community"]["last_call"] is True
+    assert table.get("/api/station/3")[1]["message"] == "LAST BETS PLEASE"
+    assert table.command("no_more_bets")[0] == 200
+    table.draw(*NO_PEEK)
+    body = table.get()[1]
+    assert body["prompt"] == "stations 1, 2, 3 deciding (do not draw)"
+    assert body["community"]["dealer"] == ["9C"]
+    assert table.station(1, "stand", spot=1)[0] == 200
+    assert table.station(1, "hit", spot=2)[0] == 200
+    assert table.station(2, "stand", spot=3)[0] == 200  # station 2 is finished: a burn
+    assert table.station(3, "double", spot=2)[0] == 200
+    body = table.get()[1]
+    assert body["prompt"] == ("draw a community card: station 1 spot 2 hand 1; "
+                              "station 3 spot 2 hand 1")
+    playing = {p["station"]: p for p in body["community"]["playing"]}
+    assert playing[1]["next_card"] == {"spot": 2, "hand": 1}
+    assert playing[2]["phase"] == "finished"
+    assert body["community"]["burn_for"] == [2]
+    assert body["community"]["card_due"] == "community"
+    assert "TABLE" not in body["display"]
+    table.draw("4H")
+    body = table.get()[1]
+    assert body["prompt"] == "station 1 deciding (do not draw)"  # 6D 7D 4H: station 1 again
+    assert {p["station"]: p["seconds_left"] for p in body["community"]["playing"]} == {
+        1: 15.0, 2: None, 3: None}
+
+
+def test_a_command_the_client_gave_up_on_is_not_carried_out(table: StationsTable) -> None:
+    opened(table)
+    gate = threading.Event()
+    table.loop.post(RuntimeCall(lambda rt: gate.wait(30)))  # the loop is busy
+    future = table.stations[0].submit(station_commands.parse(
+        {"command": "wager", "station": 1, "spot": 1, "cents": 500}), "station",
+        station_commands.execute)
+    assert future.cancel()  # the web server stopped waiting (503 "try again")
+    gate.set()
+    table.call(lambda rt: None)
+    assert table.get("/api/station/1")[1]["wagers"] == {}
+    assert table.get()[0] == 200  # the loop goes on

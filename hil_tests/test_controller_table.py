@@ -95,13 +95,29 @@ def test_lock_out_lamps_and_sign_reach_the_boards(app: TableApp) -> None:
 def test_sign_silence_refuses_progressive_until_it_answers(app: TableApp) -> None:
     sign = app.devices.emulators["sign"]
     model = app.runtime.model
+    sim = driver(app)
+
+    def kinds() -> list[str]:
+        return [e.kind for e in app.runtime.journal.entries()]
+
+    while model.state != "betting":
+        sim.step()
+    assert model.progressive.is_open()
+    ups = kinds().count("link:up")
     sign.go_silent()
-    assert app.loop.run_until(lambda: not model.progressive.is_open(), 10)
+    assert app.loop.run_until(lambda: "link:down" in kinds(), 10)
+    assert not model.progressive.is_open()
+    lost_in = model.round.number
     sign.answer_again()
-    assert app.loop.run_until(model.progressive.is_open, 10)
-    kinds = [e.kind for e in app.runtime.journal.entries()]
-    assert "link:down" in kinds
-    assert "link:up" in kinds
+    assert app.loop.run_until(lambda: kinds().count("link:up") > ups, 10)
+    # Back, but the betting in which the sign was lost stays closed to the progressive ...
+    assert not model.progressive.is_open()
+    for _ in range(2000):  # ... until the next round's betting opens
+        if model.round.number != lost_in and model.state == "betting":
+            break
+        sim.step()
+    assert model.round.number != lost_in
+    assert model.progressive.is_open()
 
 
 def test_unreadable_card_holds_the_table_until_the_supervisor_key(app: TableApp) -> None:

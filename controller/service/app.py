@@ -374,7 +374,7 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
     Raises:
         ConfigError: A bad `[devices.*]` section (naming device and key), a game with no
             table procedure, or a table without the device it deals from (`[devices.shoe]`,
-            at roulette `[devices.wheel]`).
+            at roulette `[devices.wheel]`, at hold'em `[devices.camera]`).
         DriverError: A device cannot be built.
     """
     model_factory(table.game.table.game)  # a game with no procedure is refused up front
@@ -383,7 +383,10 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
     if table.game.table.game is Game.ROULETTE and config.wheel is None:
         raise ConfigError("[devices.wheel]: a roulette table needs its wheel's result feed "
                           "(kind = \"serial\" with its url; drivers/WHEEL.md)")
-    if table.game.table.game is not Game.ROULETTE and config.shoe is None:
+    if table.game.table.game is Game.HOLDEM and config.camera is None:
+        raise ConfigError("[devices.camera]: missing: a holdem table's cards are read by its "
+                          "overhead camera (drivers/DEVICES.md)")
+    if table.game.table.game not in (Game.ROULETTE, Game.HOLDEM) and config.shoe is None:
         raise ConfigError(f"[devices.shoe]: missing: a {table.game.table.game.value} table "
                           "deals from a shoe scanner (kind = \"serial\" or \"usb\" with its "
                           "port; drivers/DEVICES.md)")

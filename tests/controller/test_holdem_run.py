@@ -106,3 +106,19 @@ def test_a_round_is_dealt_through_the_console_over_http(tmp_path: Path) -> None:
     assert {(d["by"], d["source"]) for d in reads} == {("keyed", "console")}
     assert next(d for kind, d in records if kind == "round:settled")["seats"]["1"]["net"] > 0
     assert records[-1][0] == "power:off"
+
+
+def test_a_holdem_table_without_its_camera_is_refused_naming_it(tmp_path: Path) -> None:
+    from controller.cli import run_command
+
+    text = EXAMPLE.read_text(encoding="utf-8")
+    start, end = text.index("[devices.camera]"), text.index("[vision]")
+    path = tmp_path / "table.toml"
+    path.write_text(text[:start] + text[end:] + f'\n[journal]\nstate_dir = "{tmp_path}/s"\n',
+                    encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "controller", "run", "--config", str(path),
+                           "--allow-emulated", "--unverified-software"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == run_command.EXIT_CONFIG
+    assert done.stderr == (f"shoectl run: {path}: [devices.camera]: missing: a holdem table's "
+                           "cards are read by its overhead camera (drivers/DEVICES.md)\n")

@@ -108,9 +108,10 @@ ROUNDS = [
     Round("Spanish 21 Match the Dealer, two suited", {1: (1000, {"match-the-dealer": 100},
                                                           ("9H", "9H"))},
           ("9H", "8S"), {1: (1000, {"match-the-dealer": 2400})}, game="spanish21"),
+    # The posted table at every deck count: a suited match 12:1 plus an unsuited one 3:1.
     Round("Spanish 21 Match the Dealer, suited and unsuited, 6 decks",
           {1: (1000, {"match-the-dealer": 100}, ("9H", "9D"))}, ("9H", "8S"),
-          {1: (1000, {"match-the-dealer": 1300})}, game="spanish21", decks=6),
+          {1: (1000, {"match-the-dealer": 1500})}, game="spanish21", decks=6),
     # AxMan: the bust card counts; KD wild and a diamond: 2-3-4-5-KD(6 or A) straight flush;
     # one KD among the player's cards doubles the win (633c.12(j)).
     Round("AxMan straight flush through the bust card, x2", {1: (1000, AX, ("KD", "9S"))},

@@ -77,8 +77,9 @@ class ProgressiveDesk:
         device = str(event.kwargs.get("device", ""))
         reconciled = bool(event.kwargs.get("reconciled", False))
         if reconciled:
-            self.links_down.discard(device)
-            self._close_this_betting(device)
+            if device in self.links_down:  # back, not a board's first link after start-up
+                self.links_down.discard(device)
+                self._close_this_betting(device)
             line = OpLog(f"link to {device} back")
         else:
             line = OpLog(f"link to {device} back, but the meters do not reconcile", "warning")

@@ -203,3 +203,16 @@ def test_a_sign_still_down_when_betting_opens_keeps_the_progressive_closed(
     bet(rt, 1, progressive=True)
     assert rt.fire("no_more_bets")
     assert records(rt, "bet:lock_out")[-1]["refused_progressive"] == [1]
+
+
+def test_a_boards_first_link_at_start_up_does_not_close_the_progressive(tmp_path: Path) -> None:
+    # A restart recovers a table into betting; its boards then report their first link. That is
+    # no sign coming back, and the betting stays open to the progressive.
+    rt = runtime(tmp_path)
+    rt.fire("shuffle_done")
+    rt.handle(ev.LinkUp("sign", "ok", 0.0))
+    rt.handle(ev.LinkUp("layout", "ok", 0.0))
+    assert rt.model.progressive.is_open()
+    bet(rt, 1, progressive=True)
+    assert rt.fire("no_more_bets")
+    assert records(rt, "bet:lock_out")[-1] == {"round": 1, "accepted_progressive": [1]}

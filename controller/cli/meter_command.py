@@ -14,12 +14,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import TypeVar
 
 from controller.cli.journal_command import EXIT_INTEGRITY, add_key_option
 from controller.journal import audit, keys, statedir
 from controller.journal.errors import JournalError, JournalKeyError, JournalTrustError
+from controller.journal.keys import JournalKey
 from controller.rules.money import format_cents
+
+T = TypeVar("T")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,18 +48,10 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     if getattr(args, "station", None) is not None:
         return _station(args)
-    try:
-        journal_key = keys.load_key(args.key) if args.key is not None else None
-        meters = audit.stored_meters(statedir.resolve(args.state_dir), journal_key)
-    except JournalKeyError as exc:
-        sys.stderr.write(f"shoectl meter: {exc}\n")
-        return 1
-    except JournalTrustError as exc:
-        sys.stderr.write(f"shoectl meter: the journal does not verify: {exc}\n")
-        return EXIT_INTEGRITY
-    except JournalError as exc:
-        sys.stderr.write(f"shoectl meter: {exc}\n")
-        return 1
+    loaded = _from_journal(args, audit.stored_meters)
+    if isinstance(loaded, _Refused):
+        return loaded.status
+    meters = loaded
     if meters is None:
         sys.stderr.write("shoectl meter: no progressive meters recorded yet\n")
         return 1
@@ -80,18 +78,10 @@ def main(argv: list[str]) -> int:
 
 def _station(args: argparse.Namespace) -> int:
     """`meter show --station N`: the station's credits and meters, reconciled."""
-    try:
-        journal_key = keys.load_key(args.key) if args.key is not None else None
-        kept, problems = audit.stored_stations(statedir.resolve(args.state_dir), journal_key)
-    except JournalKeyError as exc:
-        sys.stderr.write(f"shoectl meter: {exc}\n")
-        return 1
-    except JournalTrustError as exc:
-        sys.stderr.write(f"shoectl meter: the journal does not verify: {exc}\n")
-        return EXIT_INTEGRITY
-    except JournalError as exc:
-        sys.stderr.write(f"shoectl meter: {exc}\n")
-        return 1
+    loaded = _from_journal(args, audit.stored_stations)
+    if isinstance(loaded, _Refused):
+        return loaded.status
+    kept, problems = loaded
     station = args.station
     if station not in kept:
         sys.stderr.write(f"shoectl meter: station {station}: no credits or meters recorded "
@@ -109,6 +99,30 @@ def _station(args: argparse.Namespace) -> int:
         sys.stderr.write(f"shoectl meter: {problem}\n")
     return EXIT_INTEGRITY if problems else 0
 
+
+
+@dataclass(frozen=True)
+class _Refused:
+    """The journal could not be read: the one line is written, `status` is the exit status."""
+
+    status: int
+
+
+def _from_journal(args: argparse.Namespace,
+                  read: Callable[[Path, JournalKey | None], T]) -> T | _Refused:
+    """`read(state_dir, key)` on the journal the arguments name, or one line on stderr."""
+    try:
+        journal_key = keys.load_key(args.key) if args.key is not None else None
+        return read(statedir.resolve(args.state_dir), journal_key)
+    except JournalKeyError as exc:
+        sys.stderr.write(f"shoectl meter: {exc}\n")
+        return _Refused(1)
+    except JournalTrustError as exc:
+        sys.stderr.write(f"shoectl meter: the journal does not verify: {exc}\n")
+        return _Refused(EXIT_INTEGRITY)
+    except JournalError as exc:
+        sys.stderr.write(f"shoectl meter: {exc}\n")
+        return _Refused(1)
 
 _MONEY = frozenset({"meter", "cumulative_paid", "attendant_paid", "reserve", "overflow", "reset",
                     "increment", "limit"})

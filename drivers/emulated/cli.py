@@ -44,11 +44,11 @@ from drivers.emulated.shoe_model import (
     ShoePlan,
 )
 from drivers.emulated.sign import SignEmulator
+from drivers.emulated.stdin_commands import Command, read_commands
 from drivers.errors import DeviceConfigError
 from firmware_bridge import DeviceIdentity, KeyFileError, PairingKey, read_key_file, write_key_file
 
 _LOG = logging.getLogger(__name__)
-Command = Callable[[list[str]], str]
 MAX_DEAL_EVERY = 60.0
 MAX_FIRMWARE_LENGTH = 32
 """The protocol's `identify_response.firmware_version` holds at most 32 printable ASCII."""
@@ -166,7 +166,7 @@ def main(argv: list[str]) -> int:
         commands = _commands(emulator, names)
         if args.deal_every and isinstance(emulator, ShoeEmulator):
             _deal_periodically(emulator, args.deal_every, stop)
-        threading.Thread(target=_read_commands, args=(commands, stop), daemon=True).start()
+        threading.Thread(target=read_commands, args=(commands, stop), daemon=True).start()
         stop.wait()
     return 0
 
@@ -223,22 +223,6 @@ def _deal_periodically(shoe: ShoeEmulator, seconds: float, stop: threading.Event
                 return
 
     threading.Thread(target=deal, name="auto-dealer", daemon=True).start()
-
-
-def _read_commands(commands: dict[str, Command], stop: threading.Event) -> None:
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "quit":
-            break
-        command = commands.get(words[0])
-        reply = command(words[1:]) if command else f"unknown command; try: {' '.join(commands)}"
-        sys.stdout.write(reply + "\n")
-        sys.stdout.flush()
-    else:
-        return  # standard input closed (e.g. run in the background): keep running
-    stop.set()
 
 
 def _commands(emulator: BoardEmulator, names: ChannelNames) -> dict[str, Command]:

@@ -20,10 +20,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from drivers.config import WheelEmulation
+from drivers.emulated.stdin_commands import Command, read_commands
 from drivers.emulated.wheel import WheelEmulator
 
 _LOG = logging.getLogger(__name__)
-WheelCommand = Callable[[list[str]], str]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,19 +77,19 @@ def run(args: argparse.Namespace, stop: threading.Event) -> int:
         _LOG.info("EMULATED roulette wheel on %s (pty %s), %s", emulator.path,
                   emulator.tty_path, source)
         commands = wheel_commands(emulator)
-        threading.Thread(target=_read_commands, args=(commands, stop), daemon=True).start()
+        threading.Thread(target=read_commands, args=(commands, stop), daemon=True).start()
         stop.wait()
     return 0
 
 
-def wheel_commands(emulator: WheelEmulator) -> dict[str, WheelCommand]:
+def wheel_commands(emulator: WheelEmulator) -> dict[str, Command]:
     """The stdin commands of the wheel emulator."""
     def step(words: list[str]) -> str:
         count = int(words[0]) if words and words[0].isdigit() else 1
         sent = sum(emulator.send_step() for _ in range(count))
         return f"{sent} steps sent" + ("; the stream is finished" if emulator.finished else "")
 
-    commands: dict[str, WheelCommand] = {
+    commands: dict[str, Command] = {
         "step": step,
         "garbage": lambda words: _done(lambda: emulator.send_raw(b"*X;4;0*X;;\r\n")),
         "unplug": lambda words: _done(emulator.unplug),
@@ -98,22 +98,6 @@ def wheel_commands(emulator: WheelEmulator) -> dict[str, WheelCommand]:
     }
     commands["help"] = lambda words: "commands: " + " ".join(sorted(commands)) + " quit"
     return commands
-
-
-def _read_commands(commands: dict[str, WheelCommand], stop: threading.Event) -> None:
-    for line in sys.stdin:
-        words = line.split()
-        if not words:
-            continue
-        if words[0] == "quit":
-            break
-        command = commands.get(words[0])
-        reply = command(words[1:]) if command else f"unknown command; try: {' '.join(commands)}"
-        sys.stdout.write(reply + "\n")
-        sys.stdout.flush()
-    else:
-        return  # standard input closed (run in the background): keep running
-    stop.set()
 
 
 def _done(action: Callable[[], object]) -> str:

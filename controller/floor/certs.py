@@ -21,10 +21,12 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from controller.floor.protocol import check_name
+from controller.floor.protocol import FloorProtocolError, check_name
 
 VALID_DAYS: Final = 365
 CONTROLLER_NAME: Final = "progressive"
+FLOOR_NAME: Final = "floor"
+"""The floor process's certificate (`shoectl floor serve`: the journals and the pit view)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,14 +91,22 @@ class FloorTestCA:
 
 
 def acl_text() -> str:
-    """The broker's ACL: a table writes only its own `up` and `status`, reads its `down`."""
+    """The broker's ACL: a table writes only its own `up` and `status`, reads its `down`.
+
+    Its journal likewise: it writes only its own `records` and reads its own `stored`.
+    """
     base = "shoectl/floor/+"
     # Mosquitto warns that the last two patterns name no client; they are meant for every one
     # (a `topic` line before any `user` would apply to anonymous clients only).
+    journal = "shoectl/journal"
     return (f"user {CONTROLLER_NAME}\ntopic readwrite {base}/#\n\n"
+            f"user {FLOOR_NAME}\ntopic readwrite {journal}/#\ntopic read {base}/#\n"
+            "topic readwrite shoectl/floor-store/status\n\n"
             f"pattern write {base}/table/%u/up\npattern readwrite {base}/table/%u/status\n"
             f"pattern read {base}/table/%u/down\npattern read {base}/meter\n"
-            f"pattern read {base}/controller/status\n")
+            f"pattern read {base}/controller/status\n"
+            f"pattern write {journal}/%u/records\npattern read {journal}/%u/stored\n"
+            f"pattern readwrite {journal}/%u/status\n")
 
 
 def broker_config(directory: Path, port: int) -> str:
@@ -115,10 +125,13 @@ def make_floor_certs(directory: Path, tables: list[str]) -> list[Issued]:
     """
     for table in tables:
         check_name("table", table)
+        if table in (CONTROLLER_NAME, FLOOR_NAME, "broker", "ca"):
+            raise FloorProtocolError(f"table {table!r}: the name of one of the floor's own "
+                                     "certificates")
     directory.mkdir(parents=True, exist_ok=True)
     authority = FloorTestCA(directory)
     issued = [authority.files, authority.issue("broker", server=True),
-              authority.issue(CONTROLLER_NAME)]
+              authority.issue(CONTROLLER_NAME), authority.issue(FLOOR_NAME)]
     issued += [authority.issue(table) for table in tables]
     (directory / "acl").write_text(acl_text(), encoding="utf-8")
     return issued

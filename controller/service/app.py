@@ -37,6 +37,7 @@ from controller.camera.crosscheck import (
 )
 from controller.camera.holdem_reader import HoldemReader
 from controller.floor.settings import LinkSettings, table_link_from_document
+from controller.floor.shipping import JournalShipper
 from controller.journal.store import JournalError, JournalStore
 from controller.procedure.baccarat_model import BaccaratModel
 from controller.procedure.blackjack_model import BlackjackModel
@@ -57,6 +58,7 @@ from controller.rules.hands import Game
 from controller.service.crash import CrashReport, TableCrashError, crash_report
 from controller.service.floor_link import FloorAttachment
 from controller.service.hosting import KIND_UNVERIFIED, Hosting, Watchdog
+from controller.service.journal_shipping import ship_journal
 from controller.service.loop import EventLoop
 from controller.service.runtime import ModelFactory, TableRuntime, config_digest
 from controller.service.tableconfig import TableFile
@@ -181,6 +183,8 @@ class TableApp:
     floor: LinkSettings | None = None
     """`[progressive] link`: the table's meter is a link group's (docs/floor-protocol.md)."""
     floor_link: FloorAttachment | None = field(init=False, default=None)
+    shipper: JournalShipper | None = field(init=False, default=None)
+    """A linked table's journal on its way to the floor store (`service.journal_shipping`)."""
     crashed: CrashReport | None = field(init=False, default=None)
     """Set when the loop stopped on an exception (`run_forever`)."""
 
@@ -228,6 +232,7 @@ class TableApp:
                                               self.outputs.show_sign_again)
             self.outputs.linked_sign = self.floor_link.sign
             self.floor_link.start()
+            self.shipper = ship_journal(self.floor, self.table.game.table.name, self.runtime)
         self.hosting.manager.ready(self.status_line())
         return self.runtime
 
@@ -330,6 +335,8 @@ class TableApp:
             self.camera.close()
         if self.floor_link is not None:
             self.floor_link.stop()
+        if self.shipper is not None:
+            self.shipper.stop()
         if self.runtime is not None:
             if self.crashed is None:  # a crash is journalled as one, never as power:off
                 self.runtime.shutdown(reason)

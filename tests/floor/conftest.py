@@ -1,4 +1,5 @@
-"""Fixtures of the floor tests: a real Mosquitto on loopback and the controller process."""
+"""Fixtures of the floor tests: a real Mosquitto on loopback, the controller process, and a
+real PostgreSQL server (or an SQLite file) for the floor store."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from tests.support.floor_rig import Controller
+from tests.support.floor_store_rig import new_store_url
 from tests.support.mosquitto import Mosquitto
+from tests.support.postgres import Postgres
 
 
 @pytest.fixture
@@ -27,3 +30,20 @@ def controller(tmp_path: Path, broker: Mosquitto) -> Iterator[Controller]:
     process.start()
     yield process
     process.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[Postgres]:
+    """One PostgreSQL server for the session; each test takes a database of its own."""
+    server = Postgres()
+    server.start()
+    yield server
+    server.remove()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty floor store of each backend (the same tests run on both)."""
+    server = (request.getfixturevalue("postgres_server")
+              if request.param == "postgresql" else None)
+    return new_store_url(request.param, tmp_path, server)

@@ -1,0 +1,146 @@
+"""The floor store on both backends (SQLite and a real PostgreSQL), with the same tests.
+
+Rows are a real table journal's (keyed chain, real hashes); the store takes a table's rows
+in sequence only, ignores repeats, says where a gap begins, and refuses (and keeps refusing)
+a row that disagrees with its copy or does not link to it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.floor.floor_store import FloorStore, FloorStoreError, StoreUrl, open_store
+from controller.floor.floor_verify import first_disagreement, verify_copy
+from controller.journal.anchor import Tip
+from controller.journal.chain import Entry
+from controller.journal.store import JournalStore
+from controller.procedure.effects import Journal
+
+
+def journal_rows(state_dir: Path, count: int) -> list[Entry]:
+    store = JournalStore(state_dir, clock=lambda: 1.5, durable=False)
+    for n in range(count):
+        store.commit([Journal("test:row", {"n": n, "hole": "Ks", "note": "é"})], None)
+    rows = list(store.entries())
+    store.close()
+    return rows
+
+
+def tip(rows: list[Entry]) -> Tip:
+    return Tip(rows[-1].seq, rows[-1].hash)
+
+
+@pytest.fixture
+def store(store_url: str, tmp_path: Path) -> Iterator[FloorStore]:
+    opened = open_store(store_url, tmp_path)
+    yield opened
+    opened.close()
+
+
+def test_rows_in_sequence_are_kept_as_journalled(store: FloorStore, tmp_path: Path) -> None:
+    rows = journal_rows(tmp_path / "T1", 30)
+    held, gap = store.apply("T1", rows[:10], tip(rows[:10]))
+    assert (held.tip, gap) == (tip(rows[:10]), False)
+    held, gap = store.apply("T1", rows[10:], tip(rows))
+    assert held.tip == tip(rows)
+    assert list(store.entries("T1")) == rows  # every field, the float and the accent exact
+    assert store.tables() == ["T1"]
+    assert verify_copy(store.copy("T1"), rows).ok
+
+
+def test_a_repeat_is_ignored_and_an_overlap_adds_only_what_is_new(
+        store: FloorStore, tmp_path: Path) -> None:
+    rows = journal_rows(tmp_path / "T1", 12)
+    store.apply("T1", rows[:8], tip(rows[:8]))
+    held, _ = store.apply("T1", rows[:8], tip(rows[:8]))  # redelivered by the broker
+    assert (held.tip.records, held.refused_seq) == (8, 0)
+    held, _ = store.apply("T1", rows[5:], tip(rows))  # resent from before the floor's tip
+    assert (held.tip.records, held.refused_seq) == (12, 0)
+    assert list(store.entries("T1")) == rows
+
+
+def test_a_batch_beyond_the_next_seq_is_a_gap_and_nothing_of_it_is_kept(
+        store: FloorStore, tmp_path: Path) -> None:
+    rows = journal_rows(tmp_path / "T1", 10)
+    store.apply("T1", rows[:3], tip(rows[:3]))
+    held, gap = store.apply("T1", rows[5:], tip(rows))
+    assert gap
+    assert held.message(gap=gap).to_json()["records"] == 3  # resend from seq 4
+    assert held.anchor == tip(rows)  # the head the table announced is kept
+    assert [e.seq for e in store.entries("T1")] == [1, 2, 3]
+
+
+def test_a_differing_row_is_refused_and_nothing_after_it_is_kept(
+        store: FloorStore, tmp_path: Path) -> None:
+    rows = journal_rows(tmp_path / "T1", 6)
+    store.apply("T1", rows[:4], tip(rows[:4]))
+    changed = dataclasses.replace(rows[2], data={**rows[2].data, "n": 99})
+    held, _ = store.apply("T1", [changed, rows[3], rows[4]], tip(rows))
+    assert held.refused_seq == 3
+    assert "differs from the floor's copy" in held.refused_reason
+    held, _ = store.apply("T1", rows[4:], tip(rows))  # the honest rest: still refused
+    assert (held.tip.records, held.refused_seq) == (4, 3)
+    assert list(store.entries("T1")) == rows[:4]  # the floor's copy is never changed
+    verdict = verify_copy(store.copy("T1"), list(store.entries("T1")))
+    assert not verdict.ok
+    assert "refused seq 3" in verdict.lines[-1]
+
+
+def test_a_row_that_does_not_link_to_the_floors_copy_is_refused(
+        store: FloorStore, tmp_path: Path) -> None:
+    rows = journal_rows(tmp_path / "T1", 4)
+    other = journal_rows(tmp_path / "T1-other-card", 4)  # another journal, another key
+    store.apply("T1", rows[:2], tip(rows[:2]))
+    held, _ = store.apply("T1", other[2:], tip(other))
+    assert held.refused_seq == 3
+    assert "is not the hash of record 2" in held.refused_reason
+
+
+def test_tables_are_kept_apart(store: FloorStore, tmp_path: Path) -> None:
+    one, two = journal_rows(tmp_path / "T1", 3), journal_rows(tmp_path / "T2", 5)
+    store.apply("T1", one, tip(one))
+    store.apply("T2", two, tip(two))
+    assert list(store.entries("T1")) == one
+    assert list(store.entries("T2")) == two
+    assert store.copy("T3").tip.records == 0
+
+
+def test_the_first_disagreement_is_named(tmp_path: Path) -> None:
+    rows = journal_rows(tmp_path / "T1", 5)
+    assert first_disagreement(rows, rows) == ""
+    assert first_disagreement(rows[:3], rows).startswith(
+        "seq 4: on the floor, missing from the local journal (the local journal ends at seq 3")
+    assert first_disagreement([*rows[:2], *rows[3:]], rows).startswith(
+        "seq 3: on the floor, missing from the local journal (removed")
+    assert first_disagreement(rows, rows[:4]).startswith("seq 5: in the local journal, not on")
+    changed = dataclasses.replace(rows[3], data={"n": -1})
+    assert first_disagreement([*rows[:3], changed, rows[4]], rows).startswith(
+        "seq 4: the local record (test:row) differs")
+    resealed = [dataclasses.replace(e, hash="f" * 64) for e in rows]
+    assert first_disagreement(resealed, rows).startswith("seq 1: same content, another hash")
+
+
+@pytest.mark.parametrize(("url", "says"), [
+    ("mysql://floor/db", "expected postgresql://... or sqlite:PATH"),
+    ("sqlite:", "sqlite: needs a file name"),
+    ("postgresql://floor/db?nonsense=1", "not a PostgreSQL URI"),
+    ("", "expected postgresql://"),
+])
+def test_a_bad_store_url_is_one_line(url: str, says: str, tmp_path: Path) -> None:
+    with pytest.raises(FloorStoreError) as caught:
+        StoreUrl.parse(url, tmp_path)
+    assert says in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_an_unreachable_server_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(FloorStoreError) as caught:
+        open_store(f"postgresql://shoectl@/floor?host={tmp_path}", tmp_path)
+    text = str(caught.value)
+    assert text.startswith("floor store postgresql: ")
+    assert "cannot open" in text
+    assert "\n" not in text

@@ -8,9 +8,10 @@ placeholder and the statement that opens a write transaction differ.
 `apply` takes one batch of a table's rows in one transaction. A row is stored only when it
 is the next of the table's chain: its seq follows the last stored one and its `prev` is
 the last stored `hash` (the links the floor can check without the table's key). A row
-already stored is a repeat when it is identical (ignored) and a conflict otherwise; a conflict,
-or a broken link, is recorded as the table's refusal (first refused seq and why) and nothing
-of that table is stored after it. Stored rows are never changed.
+already stored is a repeat when it is identical (ignored) and a conflict otherwise. A
+conflict, a broken link, or an announced anchor head that is not the floor's hash at its seq
+is recorded as the table's refusal (first refused seq and why), and nothing of that table is
+stored after it. Stored rows are never changed.
 """
 
 from __future__ import annotations
@@ -246,6 +247,8 @@ class FloorStore:
             if entry.seq == tip.records + 1:
                 new.append(entry)
                 tip = Tip(entry.seq, entry.hash)
+        if not refused and not held.refused_seq:
+            refused = self._anchor_problem(table, anchor, tip, new)
         if new:
             self._db.cursor().executemany(self._sql(
                 "INSERT INTO floor_record VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"),
@@ -257,6 +260,21 @@ class FloorStore:
                   (tip.records, tip.head, announced.records, announced.head,
                                      refused_seq, reason, table))
         return TableCopy(table, tip, announced, refused_seq, reason), gap
+
+    def _anchor_problem(self, table: str, anchor: Tip, tip: Tip,
+                        new: list[Entry]) -> tuple[int, str] | None:
+        """The table's anchor must name, at its seq, the hash the floor holds there."""
+        if not 0 < anchor.records <= tip.records:
+            return None
+        fresh = {e.seq: e.hash for e in new}
+        held = fresh.get(anchor.records) or str(self._all(
+            "SELECT hash FROM floor_record WHERE table_name = %s AND seq = %s",
+            (table, anchor.records))[0][0])
+        if held == anchor.head:
+            return None
+        return anchor.records, (f"the table's anchor names head {anchor.head[:16]} at record "
+                                f"{anchor.records}, the floor holds {held[:16]} there (the "
+                                "table's journal was rewritten or replaced)")
 
     def _problem(self, table: str, entry: Entry, tip: Tip) -> tuple[int, str] | None:
         if entry.seq == tip.records + 1:

@@ -7,7 +7,8 @@ answers on the retained `shoectl/journal/TABLE/stored` with how many records it 
 
 Exactly once: after every (re)connect the shipper says where it is (a batch with no rows)
 and sends nothing until the floor's `stored` tells it where the floor is; it then sends from
-the floor's next seq. A `stored` with `gap` sends it back to the floor's next seq, and so does
+the floor's next seq (it says where it is again every `HELLO_S` until the floor answers). A
+`stored` with `gap` sends it back to the floor's next seq, and so does
 a floor that confirmed nothing for `RESEND_S` while rows are outstanding. The floor ignores
 rows it already holds, so a resend costs bandwidth, never a second copy. A `stored` naming a
 refusal (a row that disagrees with the floor's copy) stops the shipping: the next rows could
@@ -48,6 +49,10 @@ WINDOW: Final = 5 * BATCH
 """Most rows sent and not yet confirmed by the floor."""
 POLL_S: Final = 0.2
 """How often the journal is looked at for new rows (a commit also wakes the shipper)."""
+HELLO_S: Final = 2.0
+"""While the floor has not answered since the connect, where the table is is said again this
+often (a floor that was not subscribed yet never received it, and has no `stored` retained
+for a table it never heard of)."""
 RESEND_S: Final = 10.0
 """Rows outstanding this long with no word from the floor are sent again."""
 ONLINE: Final = encode({"state": "online"})
@@ -183,7 +188,7 @@ class JournalShipper:
         client.subscribe(stored_topic(self.table), qos=1)
         client.publish(status_topic(self.table), ONLINE, qos=1, retain=True)
         with self._lock:
-            self._connected, self.floor = True, None
+            self._connected, self.floor, self._heard = True, None, time.monotonic()
         self._announce()
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any,
@@ -234,6 +239,9 @@ class JournalShipper:
         """Send the next batch if one is due; True when one was sent."""
         with self._lock:
             floor, sent = self.floor, self._sent
+            if self._connected and floor is None and time.monotonic() - self._heard > HELLO_S:
+                self._heard = time.monotonic()
+                self._announce()  # a floor not subscribed yet missed the last one
             if not self._connected or floor is None or floor.refused_seq:
                 return False
             if sent > floor.records and time.monotonic() - self._heard > RESEND_S:

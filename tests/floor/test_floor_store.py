@@ -100,6 +100,17 @@ def test_a_row_that_does_not_link_to_the_floors_copy_is_refused(
     assert "is not the hash of record 2" in held.refused_reason
 
 
+def test_an_anchor_head_unlike_the_floors_hash_is_refused(
+        store: FloorStore, tmp_path: Path) -> None:
+    rows = journal_rows(tmp_path / "T1", 5)
+    other = journal_rows(tmp_path / "T1-rewritten", 4)
+    store.apply("T1", rows, tip(rows))
+    held, _ = store.apply("T1", [], tip(other))  # a rewritten journal says where it is
+    assert held.refused_seq == 4
+    assert "the table's anchor names head" in held.refused_reason
+    assert list(store.entries("T1")) == rows
+
+
 def test_tables_are_kept_apart(store: FloorStore, tmp_path: Path) -> None:
     one, two = journal_rows(tmp_path / "T1", 3), journal_rows(tmp_path / "T2", 5)
     store.apply("T1", one, tip(one))

@@ -1,0 +1,183 @@
+"""Journals on the floor: tables ship their journals through a real Mosquitto to the floor
+process (`shoectl floor serve`), into SQLite and a real PostgreSQL, with the same tests.
+
+After every fault the floor holds each table's journal row for row (every field equal),
+with no row twice and none missing, and `shoectl floor verify` agrees.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from controller.journal.chain import DB_NAME
+from controller.journal.keys import KEY_SUFFIX
+from controller.journal.store import JournalStore
+from controller.procedure.effects import Journal
+from tests.support.floor_store_rig import FloorProcess, ShippingTable, shipped, wait_for
+from tests.support.mosquitto import Mosquitto
+
+
+@pytest.fixture
+def floor(tmp_path: Path, broker: Mosquitto, store_url: str) -> Iterator[FloorProcess]:
+    process = FloorProcess(tmp_path, broker.url, store_url)
+    process.start()
+    yield process
+    process.stop()
+
+
+def _verify(floor: FloorProcess, table: ShippingTable) -> tuple[int, str]:
+    done = floor.shoectl("verify", "--table", table.name, "--state-dir", str(table.state_dir))
+    return done.returncode, (done.stdout + done.stderr).strip()
+
+
+def test_tables_journals_arrive_row_for_row(
+        tmp_path: Path, broker: Mosquitto, floor: FloorProcess) -> None:
+    tables = [ShippingTable(tmp_path, name, broker.url) for name in ("T1", "T2")]
+    for table in tables:
+        table.write(450)  # more than two batches
+    for table in tables:
+        shipped(floor, table)
+        code, said = _verify(floor, table)
+        assert code == 0, said
+        assert said.endswith(f"agrees with the floor's copy: {table.store.records} records")
+        table.close()
+
+
+def test_a_broker_restart_while_shipping_loses_and_doubles_nothing(
+        tmp_path: Path, broker: Mosquitto, floor: FloorProcess) -> None:
+    table = ShippingTable(tmp_path, "T1", broker.url)
+    writer = threading.Thread(target=table.write, args=(1500,))
+    writer.start()
+    wait_for(lambda: len(floor.held("T1")) > 0, "the first rows on the floor")
+    broker.stop()  # mid-stream: rows in flight, rows journalled while it is down
+    table.write(100)
+    broker.start()
+    writer.join()
+    shipped(floor, table)
+    table.close()
+
+
+def test_the_floor_process_killed_and_restarted_loses_and_doubles_nothing(
+        tmp_path: Path, broker: Mosquitto, floor: FloorProcess) -> None:
+    table = ShippingTable(tmp_path, "T1", broker.url)
+    writer = threading.Thread(target=table.write, args=(1500,))
+    writer.start()
+    wait_for(lambda: len(floor.held("T1")) > 0, "the first rows on the floor")
+    floor.kill()  # SIGKILL mid-stream: a transaction cut, acknowledgements never sent
+    table.write(100)
+    floor.start()
+    writer.join()
+    shipped(floor, table)
+    code, said = _verify(floor, table)
+    assert code == 0, said
+    table.close()
+
+
+def test_a_lost_sd_card_leaves_the_history_on_the_floor(
+        tmp_path: Path, broker: Mosquitto, floor: FloorProcess) -> None:
+    table = ShippingTable(tmp_path, "T1", broker.url)
+    table.write(300)
+    shipped(floor, table)
+    history = table.entries()
+    table.close()
+    shutil.rmtree(table.state_dir)  # the card is gone
+    code, said = _verify(floor, table)
+    assert code == 3
+    assert said.splitlines()[-1].startswith(f"no journal in {table.state_dir} (its SD card lost?)"
+                                            ": the floor holds seq 1-300")
+    alone = floor.shoectl("verify", "--table", "T1")
+    assert alone.returncode == 0, alone.stdout + alone.stderr
+    assert "300 records, seq 1-300 linked" in alone.stdout
+    exported = floor.shoectl("export", "--table", "T1")
+    assert exported.returncode == 0, exported.stderr
+    assert exported.stdout.splitlines() == [_line(e.as_json()) for e in history]
+
+
+def _line(row: dict[str, object]) -> str:
+    import json
+
+    return json.dumps(row, sort_keys=True)
+
+
+def _forge(table: ShippingTable, changed_seq: int) -> None:
+    """Rewrite the table's journal under a key of the forger's own, one record changed.
+
+    Every other record keeps its wall and mono time: the forger recomputes the chain and
+    the anchor so that `shoectl journal verify` passes on the card.
+    """
+    rows = table.entries()
+    table.close()
+    forged_dir = table.state_dir.parent / "forged"
+    walls, monos = iter([e.wall for e in rows]), iter([e.mono for e in rows])
+    forged = JournalStore(forged_dir, clock=lambda: next(monos), wall=lambda: next(walls),
+                          durable=False)
+    for entry in rows:
+        data = {**entry.data, "n": -1} if entry.seq == changed_seq else entry.data
+        forged.commit([Journal(entry.kind, data)], None)
+    forged.close()
+    shutil.rmtree(table.state_dir)
+    shutil.copytree(forged_dir, table.state_dir)
+    key = table.state_dir.parent / (table.state_dir.name + KEY_SUFFIX)
+    key.chmod(0o600)
+    shutil.copyfile(forged_dir.parent / ("forged" + KEY_SUFFIX), key)
+
+
+def test_a_forged_local_journal_is_caught_against_the_floors_copy(
+        tmp_path: Path, broker: Mosquitto, floor: FloorProcess) -> None:
+    table = ShippingTable(tmp_path, "T1", broker.url)
+    table.write(50)
+    shipped(floor, table)
+    _forge(table, changed_seq=37)
+    journal = JournalStore(table.state_dir, clock=lambda: 0.0, durable=False)
+    assert journal.verdict.ok  # on the card alone the forgery holds
+    journal.close()
+    code, said = _verify(floor, table)
+    assert code == 3, said
+    assert said.splitlines()[-1] == ("seq 1: same content, another hash (the local chain was "
+                                     "recomputed, under another key); content first differs "
+                                     "at seq 37")
+    forger = ShippingTable(tmp_path, "T1", broker.url)  # the forged card ships too ...
+    wait_for(lambda: forger.shipper.floor is not None and forger.shipper.floor.refused_seq,
+             "the floor refuses the forged journal")
+    assert forger.shipper.floor is not None
+    # ... and is refused at once: its anchor's head is not the floor's hash of record 50
+    assert forger.shipper.floor.refused_seq == 50
+    assert "the table's anchor names head" in forger.shipper.floor.reason
+    assert floor.held("T1")[36].data["n"] == 36  # the floor's copy is unchanged
+    forger.close()
+
+
+def test_a_truncated_local_journal_names_the_first_missing_seq(
+        tmp_path: Path, broker: Mosquitto, floor: FloorProcess) -> None:
+    table = ShippingTable(tmp_path, "T1", broker.url)
+    table.write(80)
+    shipped(floor, table)
+    table.close()
+    db = sqlite3.connect(table.state_dir / DB_NAME)
+    db.execute("DROP TRIGGER journal_no_delete")
+    db.execute("DELETE FROM journal WHERE seq > 61")
+    db.commit()
+    db.close()
+    code, said = _verify(floor, table)
+    assert code == 3, said
+    assert said.splitlines()[-1].startswith(
+        "seq 62: on the floor, missing from the local journal (the local journal ends at seq 61")
+
+
+def test_a_record_not_yet_on_the_floor_is_a_disagreement(
+        tmp_path: Path, broker: Mosquitto, floor: FloorProcess) -> None:
+    table = ShippingTable(tmp_path, "T1", broker.url)
+    table.write(20)
+    shipped(floor, table)
+    table.shipper.stop()  # the link stops; the table goes on journalling
+    table.store.commit([Journal("test:row", {"n": 20})], None)
+    code, said = _verify(floor, table)
+    assert code == 3, said
+    assert said.splitlines()[-1].startswith("seq 21: in the local journal, not on the floor")
+    table.store.close()

@@ -7,20 +7,24 @@ with no row twice and none missing, and `shoectl floor verify` agrees.
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from controller.floor.link import TlsFiles
 from controller.journal.chain import DB_NAME
 from controller.journal.keys import KEY_SUFFIX
 from controller.journal.store import JournalStore
 from controller.procedure.effects import Journal
 from tests.support.floor_store_rig import FloorProcess, ShippingTable, shipped, wait_for
-from tests.support.mosquitto import Mosquitto
+from tests.support.mosquitto import CEILING_S, Mosquitto, free_port
 
 
 @pytest.fixture
@@ -100,8 +104,6 @@ def test_a_lost_sd_card_leaves_the_history_on_the_floor(
 
 
 def _line(row: dict[str, object]) -> str:
-    import json
-
     return json.dumps(row, sort_keys=True)
 
 
@@ -181,3 +183,35 @@ def test_a_record_not_yet_on_the_floor_is_a_disagreement(
     assert code == 3, said
     assert said.splitlines()[-1].startswith("seq 21: in the local journal, not on the floor")
     table.store.close()
+
+
+def test_over_tls_a_table_ships_only_its_own_journal(tmp_path: Path, store_url: str) -> None:
+    certs, port = tmp_path / "certs", free_port()
+    made = subprocess.run([sys.executable, "-m", "controller", "floor", "certs", str(certs),
+                           "--tables", "2", "--port", str(port)],
+                          capture_output=True, text=True, check=False, timeout=CEILING_S)
+    assert made.returncode == 0, made.stderr
+    broker = Mosquitto(tmp_path / "broker", (certs / "mosquitto.conf").read_text(), port)
+    broker.start()
+    url = f"mqtts://127.0.0.1:{port}"
+    floor = FloorProcess(tmp_path, url, store_url, tls=(certs / "ca.pem", certs / "floor.pem",
+                                                         certs / "floor.key"))
+    floor.start()
+    table = ShippingTable(tmp_path, "T1", url,
+                          TlsFiles(certs / "ca.pem", certs / "T1.pem", certs / "T1.key"))
+    table.write(30)
+    shipped(floor, table)
+    forged = json.dumps({"type": "records", "table": "T2", "anchor": {
+        "records": 1, "head": table.entries()[0].hash}, "records": [table.entries()[0].as_json()]})
+    done = subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(port), "-q", "1",
+                           "--cafile", str(certs / "ca.pem"), "--cert", str(certs / "T1.pem"),
+                           "--key", str(certs / "T1.key"), "-t", "shoectl/journal/T2/records",
+                           "-m", forged], capture_output=True, text=True, check=False,
+                          timeout=CEILING_S)
+    assert done.returncode == 0, done.stderr  # the broker takes it and drops it (its ACL)
+    table.write(1)  # a fact to wait for: a later row of T1 arrives ...
+    shipped(floor, table)
+    assert floor.held("T2") == []  # ... and nothing was stored in T2's name
+    table.close()
+    floor.stop()
+    broker.stop()

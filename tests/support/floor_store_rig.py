@@ -15,7 +15,7 @@ import uuid
 from pathlib import Path
 
 from controller.floor.floor_store import FloorStore, StoreUrl
-from controller.floor.link import BrokerUrl
+from controller.floor.link import BrokerUrl, TlsFiles
 from controller.floor.shipping import JournalShipper
 from controller.journal.chain import Entry
 from controller.journal.store import JournalStore
@@ -40,11 +40,14 @@ def new_store_url(backend: str, workdir: Path, postgres: Postgres | None) -> str
 class FloorProcess:
     """`shoectl floor serve` in its own process."""
 
-    def __init__(self, workdir: Path, broker_url: str, store_url: str) -> None:
+    def __init__(self, workdir: Path, broker_url: str, store_url: str,
+                 tls: tuple[Path, Path, Path] | None = None) -> None:
         self.workdir = workdir
         self.store_url = store_url
         self.config = workdir / "floor.toml"
-        self.config.write_text(f'[link]\nbroker = "{broker_url}"\n\n[store]\n'
+        files = "".join(f'{name} = "{path}"\n' for name, path in
+                        zip(("ca", "cert", "key"), tls, strict=True)) if tls else ""
+        self.config.write_text(f'[link]\nbroker = "{broker_url}"\n{files}\n[store]\n'
                                f'url = "{store_url}"\n', encoding="utf-8")
         self.log = workdir / "floor.log"
         self.process: subprocess.Popen[bytes] | None = None
@@ -86,11 +89,12 @@ class FloorProcess:
 class ShippingTable:
     """A table's journal and its shipper."""
 
-    def __init__(self, workdir: Path, name: str, broker_url: str) -> None:
+    def __init__(self, workdir: Path, name: str, broker_url: str,
+                 tls: TlsFiles | None = None) -> None:
         self.name = name
         self.state_dir = workdir / name
         self.store = JournalStore(self.state_dir, clock=_Clock(), durable=False)
-        self.shipper = JournalShipper(BrokerUrl.parse(broker_url), None, name, self.state_dir,
+        self.shipper = JournalShipper(BrokerUrl.parse(broker_url), tls, name, self.state_dir,
                                       self.store.key)
         self.shipper.start()
 

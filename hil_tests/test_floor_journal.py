@@ -1,0 +1,78 @@
+"""A linked table's journal on the floor: the whole table over ptys, a real Mosquitto, the
+progressive controller and the floor process (`shoectl floor serve`, SQLite store).
+
+The table deals rounds with its bots; the floor ends up holding the table's journal row for
+row, the secured records of every card (the hole card's included) among them, and
+`shoectl floor verify --state-dir` agrees with the card's journal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.cli import simulate_command
+from controller.rules.strategy import BasicStrategyPolicy
+from controller.service.app import TableApp, build_app
+from controller.service.tableconfig import TableFile
+from controller.sim import rig
+from drivers.registry import BuildOptions
+from tests.support.floor_rig import GROUP, Controller
+from tests.support.floor_store_rig import FloorProcess
+from tests.support.mosquitto import Mosquitto, wait_for
+
+pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
+
+
+@pytest.fixture
+def linked(tmp_path: Path) -> Iterator[tuple[TableApp, FloorProcess]]:
+    broker = Mosquitto(tmp_path / "broker")
+    broker.start()
+    controller = Controller(tmp_path, broker.url)
+    controller.start()
+    floor = FloorProcess(tmp_path, broker.url, f"sqlite:{tmp_path / 'floor.sqlite3'}")
+    floor.start()
+    config = simulate_command.parse_options([]).config
+    devices: dict[str, Any] = rig.rig_devices(config.table, 3, 1, None)
+    (tmp_path / "ports").mkdir()
+    document = {"devices": devices, "progressive": {"link": broker.url, "group": GROUP}}
+    app = build_app(TableFile(str(tmp_path / "table.toml"), config, document),
+                    allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
+                    burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
+    app.start()
+    rig.wait_for_links(app)
+    try:
+        yield app, floor
+    finally:
+        app.close()
+        floor.stop()
+        controller.stop()
+        broker.stop()
+
+
+def test_a_dealing_tables_journal_reaches_the_floor_row_for_row(
+        linked: tuple[TableApp, FloorProcess]) -> None:
+    app, floor = linked
+    assert app.runtime is not None
+    journal = app.runtime.journal
+    plan = rig.RigPlan(3, 2, {"main": 1000}, BasicStrategyPolicy(), 7)
+    settled = list(rig.PtySimulation(app, plan).run())
+    assert len(settled) == 2
+    app.loop.run_until_idle()
+    wait_for(lambda: len(floor.held(app.table.game.table.name)) == journal.records,
+             "the floor holds every record of the table")
+    held = floor.held(app.table.game.table.name)
+    assert held == list(journal.entries())
+    kinds = {entry.kind for entry in held}
+    assert {"power:on", "bet:lock_out"} <= kinds
+    # The rounds' records name the dealer's cards, the hole card (the second) included: the
+    # secured records travel to the equally secured floor store like every other.
+    dealer = [e for e in held if isinstance(e.data.get("dealer"), list)
+              and len(e.data["dealer"]) >= 2]
+    assert len(dealer) >= len(settled)
+    done = floor.shoectl("verify", "--table", app.table.game.table.name, "--state-dir",
+                         str(journal.path.parent))
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -4,7 +4,8 @@
   `broker.pem`/`.key`, `progressive.pem`/`.key`, `floor.pem`/`.key`, one `T1.pem`/`.key` ...
   `TN.pem`/`.key` per table (or the names of `--names`), the broker's ACL `acl` and
   `mosquitto.conf` (a TLS listener on `--port` requiring a client certificate).
-* `serve --config FILE`: the floor process: every table's journal into the floor store.
+* `serve --config FILE`: the floor process: every table's journal into the floor store, and
+  with `[view]` the floor's pit view (one page for every table).
 * `verify --table NAME --config FILE [--state-dir DIR] [--key FILE]`: the floor's copy of the
   table on its own, and, with `--state-dir`, against the table's journal.
 * `export --table NAME --config FILE`: the floor's copy, one JSON row per line.
@@ -30,12 +31,16 @@ from controller.floor import floor_verify, receiver
 from controller.floor.certs import broker_config, make_floor_certs
 from controller.floor.floor_settings import FloorSettings, load_floor
 from controller.floor.floor_store import FloorStore, FloorStoreError
+from controller.floor.floor_view import FloorView
 from controller.floor.protocol import FloorProtocolError, check_name
 from controller.floor.settings import FloorConfigError
 from controller.journal import audit, keys
 from controller.journal.chain import Entry
 from controller.journal.errors import JournalError
 from controller.journal.readonly import journal_present
+from controller.rules.errors import ConfigError
+from controller.web.floor_web import floor_app
+from controller.web.server import WebServer, WebServerError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -107,7 +112,20 @@ def _serve(settings: FloorSettings) -> int:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    receiver.serve(settings, stop)
+    view, server = FloorView(), None
+    if settings.view is not None:
+        try:
+            server = WebServer(floor_app(view, settings.view.user, settings.view.credential),
+                               settings.view.listen, "floor view")
+        except (ConfigError, WebServerError) as exc:
+            sys.stderr.write(f"shoectl floor: {exc}\n")
+            return EXIT_CANNOT_CHECK
+        server.start()
+    try:
+        receiver.serve(settings, stop, view)
+    finally:
+        if server is not None:
+            server.stop()
     return 0
 
 

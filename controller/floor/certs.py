@@ -101,12 +101,12 @@ def acl_text() -> str:
     journal = "shoectl/journal"
     return (f"user {CONTROLLER_NAME}\ntopic readwrite {base}/#\n\n"
             f"user {FLOOR_NAME}\ntopic readwrite {journal}/#\ntopic read {base}/#\n"
-            "topic readwrite shoectl/floor-store/status\n\n"
+            "topic readwrite shoectl/floor-store/status\ntopic read shoectl/pit/#\n\n"
             f"pattern write {base}/table/%u/up\npattern readwrite {base}/table/%u/status\n"
             f"pattern read {base}/table/%u/down\npattern read {base}/meter\n"
             f"pattern read {base}/controller/status\n"
             f"pattern write {journal}/%u/records\npattern read {journal}/%u/stored\n"
-            f"pattern readwrite {journal}/%u/status\n")
+            f"pattern readwrite {journal}/%u/status\npattern write shoectl/pit/%u/state\n")
 
 
 def broker_config(directory: Path, port: int) -> str:

@@ -1,8 +1,9 @@
 """The floor process's configuration file (`shoectl floor serve|verify --config FILE`).
 
 TOML with `[link]` (the broker, and for `mqtts://` the ca, cert and key files, relative to the
-file: the floor's own certificate, `CN=floor`) and `[store]` (`url`: `postgresql://...` or
-`sqlite:PATH`). Every error names the file, the section and the key in one line
+file: the floor's own certificate, `CN=floor`), `[store]` (`url`: `postgresql://...` or
+`sqlite:PATH`) and, optionally, `[view]` (the floor's pit view: `listen`, `user`,
+`credential`). Every error names the file, the section and the key in one line
 (`FloorConfigError`).
 """
 
@@ -21,12 +22,40 @@ from controller.rules.reader import SectionReader
 
 
 @dataclass(frozen=True, slots=True)
+class ViewSettings:
+    """`[view]`: where the floor's pit view listens, and who may see it (HTTP Basic)."""
+
+    listen: tuple[str, int]
+    user: str
+    credential: str
+
+
+@dataclass(frozen=True, slots=True)
 class FloorSettings:
     """Everything `shoectl floor serve` reads from its file."""
 
     broker: BrokerUrl
     tls: TlsFiles | None
     store: StoreUrl
+    view: ViewSettings | None = None
+
+
+def _view(data: object) -> ViewSettings | None:
+    if data is None:
+        return None
+    reader = SectionReader("view", data)
+    text = reader.text("listen", "")
+    user = reader.text("user", "supervisor")
+    credential = reader.text("credential", "")
+    reader.finish()
+    host, colon, port = text.rpartition(":")
+    if not colon or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ConfigError(f"[view] listen: expected \"HOST:PORT\" (port 0-65535; 0 takes any "
+                          f"free port), got {text!r}")
+    if not credential.startswith("scrypt$"):
+        raise ConfigError("[view] credential: missing or not from `shoectl console "
+                          "hash-password` (the floor view is never open to anyone)")
+    return ViewSettings((host.strip("[]"), int(port)), user, credential)
 
 
 def _broker(data: object, base: Path) -> tuple[BrokerUrl, TlsFiles | None]:
@@ -63,11 +92,12 @@ def load_floor(path: Path) -> FloorSettings:
     except (OSError, UnicodeError, tomllib.TOMLDecodeError) as exc:
         raise FloorConfigError(f"{path}: cannot read: {exc}") from None
     try:
-        unknown = sorted(set(data) - {"link", "store"})
+        unknown = sorted(set(data) - {"link", "store", "view"})
         if unknown:
-            raise ConfigError(f"[{unknown[0]}]: unknown section (expected link, store)")
+            raise ConfigError(f"[{unknown[0]}]: unknown section (expected link, store, view)")
         broker, tls = _broker(data.get("link"), path.parent)
         store = _store(data.get("store"), path.parent)
+        view = _view(data.get("view"))
     except ConfigError as exc:
         raise FloorConfigError(f"{path}: {exc}") from None
-    return FloorSettings(broker, tls, store)
+    return FloorSettings(broker, tls, store, view)

@@ -21,6 +21,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.floor.floor_settings import FloorSettings
 from controller.floor.floor_store import FloorStore, FloorStoreError
+from controller.floor.floor_view import VIEW_TOPICS, FloorView
 from controller.floor.journal_protocol import (
     parse_records,
     records_topic,
@@ -41,9 +42,12 @@ RETRY_S: Final = 1.0
 class FloorReceiver:
     """Receive every table's journal rows and keep them in the store."""
 
-    def __init__(self, settings: FloorSettings) -> None:
+    def __init__(self, settings: FloorSettings, view: FloorView | None = None) -> None:
         self.settings = settings
         self.store = FloorStore(settings.store)
+        self.view = view or FloorView()
+        for table in self.store.tables():
+            self.view.stored(self.store.copy(table))
         self.client = make_client(CLIENT_ID, settings.broker, settings.tls,
                                   (STATUS_TOPIC, encode({"state": "offline"})), manual_ack=True)
         self.client.on_connect = self._on_connect
@@ -75,7 +79,7 @@ class FloorReceiver:
             _LOG.error("floor: broker %s refused the connection: %s", self.settings.broker,
                        reason)
             return
-        client.subscribe(records_topic("+"), qos=1)
+        client.subscribe([(records_topic("+"), 1), *((topic, 1) for topic in VIEW_TOPICS)])
         client.publish(STATUS_TOPIC, encode({"state": "online"}), qos=1, retain=True)
         _LOG.info("floor: online at %s, store %s", self.settings.broker, self.settings.store)
 
@@ -83,9 +87,16 @@ class FloorReceiver:
                        reason: ReasonCode, _properties: Any) -> None:
         _LOG.warning("floor: broker %s lost (%s); reconnecting", self.settings.broker, reason)
 
-    def _on_message(self, _client: mqtt.Client, _userdata: Any,
+    def _on_message(self, client: mqtt.Client, _userdata: Any,
                     msg: mqtt.MQTTMessage) -> None:
-        self._inbox.put(msg)
+        if msg.topic.endswith("/records"):
+            self._inbox.put(msg)
+            return
+        try:
+            self.view.heard(msg.topic, decode(bytes(msg.payload)))
+        except FloorProtocolError as exc:
+            _LOG.warning("floor: message on %s ignored: %s", msg.topic, exc)
+        client.ack(msg.mid, msg.qos)
 
     def _apply_loop(self) -> None:
         while True:
@@ -106,12 +117,15 @@ class FloorReceiver:
             self.client.ack(msg.mid, msg.qos)
             return True
         try:
+            before = self.store.copy(table).tip.records
             held, gap = self.store.apply(table, message.records, message.anchor)
         except FloorStoreError as exc:
             _LOG.error("%s; retrying", exc)
             self._reopen()
             return False
         self.client.ack(msg.mid, msg.qos)  # the broker may forget it only now
+        self.view.stored(held, [e for e in message.records
+                                if before < e.seq <= held.tip.records])
         self.client.publish(stored_topic(table), encode(held.message(gap=gap).to_json()),
                             qos=1, retain=True)
         return True
@@ -123,13 +137,13 @@ class FloorReceiver:
             _LOG.error("%s", exc)
 
 
-def serve(settings: FloorSettings, stop: threading.Event) -> None:
-    """Run the floor process until `stop` is set.
+def serve(settings: FloorSettings, stop: threading.Event, view: FloorView | None = None) -> None:
+    """Run the floor process until `stop` is set (feeding `view`, the pit view's model).
 
     Raises:
         FloorStoreError: the store cannot be opened at the start.
     """
-    receiver = FloorReceiver(settings)
+    receiver = FloorReceiver(settings, view)
     receiver.start()
     try:
         stop.wait()

@@ -1,0 +1,79 @@
+// The floor's pit view: polls /api/floor and redraws (docs/floor-protocol.md).
+"use strict";
+
+function cell(row, text, cls) {
+  const td = document.createElement("td");
+  td.textContent = text === null || text === undefined ? "" : String(text);
+  if (cls) td.className = cls;
+  row.appendChild(td);
+  return td;
+}
+
+function money(cents) {
+  if (cents === null || cents === undefined) return "";
+  return (cents / 100).toFixed(2);
+}
+
+function drawTables(tables) {
+  const body = document.querySelector("#tables tbody");
+  body.textContent = "";
+  for (const t of tables) {
+    const row = document.createElement("tr");
+    row.dataset.table = t.table;
+    cell(row, t.table, "name");
+    cell(row, t.game, "game");
+    cell(row, t.phase, "phase");
+    cell(row, t.round, "round");
+    cell(row, (t.faults || []).map((f) => f.kind).join(", "), "faults");
+    cell(row, t.link, "link " + t.link);
+    cell(row, t.shipping, "shipping " + t.shipping);
+    cell(row, t.journal.records, "records");
+    cell(row, t.journal.head, "head");
+    const agreement = t.journal.agreement;
+    cell(row, agreement, "agreement " + (agreement.startsWith("disagrees") ? "disagrees"
+                                         : agreement === "agrees" ? "agrees" : ""));
+    body.appendChild(row);
+  }
+}
+
+function drawGroups(groups) {
+  const box = document.getElementById("groups");
+  box.textContent = "";
+  for (const g of groups) {
+    const section = document.createElement("section");
+    section.dataset.group = g.group;
+    const title = document.createElement("h3");
+    const pending = g.pending.length ? " — PENDING " + money(g.pending[0].amount) : "";
+    title.textContent = g.group + ": " + money(g.meter) + pending + " (controller " +
+      g.controller + ")";
+    title.className = "meter";
+    section.appendChild(title);
+    const list = document.createElement("table");
+    list.className = "floor hits";
+    for (const h of g.hits) {
+      const row = document.createElement("tr");
+      cell(row, h.wall);
+      cell(row, h.table);
+      cell(row, money(h.paid), "paid");
+      list.appendChild(row);
+    }
+    section.appendChild(list);
+    box.appendChild(section);
+  }
+}
+
+async function poll() {
+  try {
+    // From the origin: a page opened as http://user:password@host/ cannot fetch a relative URL.
+    const answer = await fetch(`${location.origin}/api/floor`, { cache: "no-store" });
+    const floor = await answer.json();
+    drawTables(floor.tables);
+    drawGroups(floor.groups);
+    document.getElementById("updated").textContent = "updated " + new Date().toLocaleTimeString();
+  } catch (err) {
+    document.getElementById("updated").textContent = "floor process not answering";
+  }
+  setTimeout(poll, 1000);
+}
+
+poll();

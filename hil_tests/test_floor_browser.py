@@ -1,0 +1,148 @@
+"""The floor's pit view in the distribution's Chromium (chromedriver), served by the floor
+process (`shoectl floor serve` with `[view]`).
+
+A whole linked table over ptys (T1, `build_app` with `[progressive] link`), a second linked
+table of the floor rig (T3: its link and a journal shipper) that hits the meter, the
+progressive controller, a real Mosquitto and the floor process with an SQLite store. The
+page shows every table's game, status, round, link state and its journal on the floor; the
+group's meter and the hit, paid from the table's journalled confirmation; and a table that
+goes away turns offline.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+from controller.cli import simulate_command
+from controller.floor.link import BrokerUrl
+from controller.floor.shipping import JournalShipper
+from controller.service.app import TableApp, build_app
+from controller.service.tableconfig import TableFile
+from controller.sim import rig
+from controller.web.credentials import hash_password
+from drivers.registry import BuildOptions
+from tests.support.floor_rig import GROUP, RESET, Controller, Table, online
+from tests.support.floor_store_rig import FloorProcess
+from tests.support.mosquitto import Mosquitto, free_port, wait_for
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WAIT_S = 60
+PASSWORD = "floor-pass"
+
+pytestmark = [
+    pytest.mark.needs("shoe", "layout", "sign", "emulated"),
+    pytest.mark.skipif(shutil.which("chromium") is None or shutil.which("chromedriver") is None,
+                       reason="Debian's chromium and chromium-driver are not installed "
+                              "(.ci/sysdeps installs them)"),
+]
+
+
+def _browser() -> WebDriver:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--disable-dev-shm-usage", "--window-size=1280,800"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def _until(driver: WebDriver, what: str, check: Callable[[WebDriver], object]) -> None:
+    WebDriverWait(driver, WAIT_S).until(check, message=what)
+
+
+def _cell(driver: WebDriver, table: str, name: str) -> str:
+    rows = driver.find_elements(By.CSS_SELECTOR, f"#tables tr[data-table='{table}'] td.{name}")
+    return rows[0].text if rows else ""
+
+
+@pytest.fixture
+def floor(tmp_path: Path) -> Iterator[dict[str, Any]]:
+    broker = Mosquitto(tmp_path / "broker")
+    broker.start()
+    controller = Controller(tmp_path, broker.url)
+    controller.start()
+    port = free_port()
+    process = FloorProcess(tmp_path, broker.url, f"sqlite:{tmp_path / 'floor.sqlite3'}")
+    with process.config.open("a", encoding="utf-8") as config:
+        config.write(f'\n[view]\nlisten = "127.0.0.1:{port}"\nuser = "pit"\n'
+                     f'credential = "{hash_password(PASSWORD)}"\n')
+    process.start()
+    settings = simulate_command.parse_options([]).config
+    devices: dict[str, Any] = rig.rig_devices(settings.table, 3, 1, None)
+    (tmp_path / "ports").mkdir()
+    document = {"devices": devices, "progressive": {"link": broker.url, "group": GROUP}}
+    app = build_app(TableFile(str(tmp_path / "table.toml"), settings, document),
+                    allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
+                    burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
+    app.start()
+    rig.wait_for_links(app)
+    hitter = Table(tmp_path, "T3", broker.url)
+    shipper = JournalShipper(BrokerUrl.parse(broker.url), None, "T3", tmp_path / "T3",
+                             hitter.store.key)
+    shipper.start()
+    driver = _browser()
+    state: dict[str, Any] = {"app": app, "hitter": hitter, "shipper": shipper,
+                             "driver": driver, "stopped": False,
+                             "url": f"http://pit:{PASSWORD}@127.0.0.1:{port}/"}
+    try:
+        yield state
+    finally:
+        driver.quit()
+        if not state["stopped"]:
+            shipper.stop()
+            hitter.link.stop()
+        hitter.store.close()
+        app.close()
+        process.stop()
+        controller.stop()
+        broker.stop()
+
+
+def test_the_floor_view_shows_every_table_its_journal_and_the_linked_meter(
+        floor: dict[str, Any]) -> None:
+    app: TableApp = floor["app"]
+    hitter: Table = floor["hitter"]
+    driver: WebDriver = floor["driver"]
+    name = app.table.game.table.name
+    wait_for(lambda: online(hitter), "T3 online")
+    hitter.link.hit(1, 2, "10%")
+    wait_for(hitter.all_confirmed, "T3's hit confirmed")
+    paid = next(d["answer"]["paid"] for d in hitter.records("floor:confirmed")
+                if "paid" in d["answer"])
+    assert paid == RESET // 10
+    driver.get(floor["url"])
+    _until(driver, f"{name} on the page", lambda d: _cell(d, name, "game") == "blackjack")
+    assert _cell(driver, name, "round") == "0"
+    _until(driver, f"{name} linked and shipping", lambda d: (
+        _cell(d, name, "link") == "online" and _cell(d, name, "shipping") == "online"))
+    assert app.runtime is not None
+    journal = app.runtime.journal
+    _until(driver, f"{name}'s journal on the floor", lambda d: (
+        _cell(d, name, "agreement") == "agrees"
+        and int(_cell(d, name, "records") or 0) == journal.records))
+    assert _cell(driver, name, "head") == journal.head[:16]
+    _until(driver, "the group's meter after the hit", lambda d: d.find_element(
+        By.CSS_SELECTOR, f"#groups section[data-group='{GROUP}'] h3").text.startswith(
+            f"{GROUP}: {(RESET - paid) / 100:.2f}"))
+    assert "controller online" in driver.find_element(
+        By.CSS_SELECTOR, f"#groups section[data-group='{GROUP}'] h3").text
+    _until(driver, "T3's hit in the group's last hits", lambda d: any(
+        "T3" in row.text and f"{paid / 100:.2f}" in row.text for row in d.find_elements(
+            By.CSS_SELECTOR, f"#groups section[data-group='{GROUP}'] table.hits tr")))
+    floor["stopped"] = True
+    floor["shipper"].stop()  # T3's journal link says goodbye ...
+    hitter.link.stop()  # ... and so does its progressive link
+    _until(driver, "T3 offline", lambda d: _cell(d, "T3", "link") == "offline"
+           and _cell(d, "T3", "shipping") == "offline")

@@ -54,6 +54,8 @@ def copy_problem(copy: TableCopy, found: Sequence[Entry]) -> str:
 def copy_summary(copy: TableCopy) -> str:
     """One line: what the floor holds of the table."""
     anchor = copy.anchor
+    if copy.tip.records == 0:
+        return f"floor copy of {copy.table}: 0 records (nothing shipped yet)"
     behind = (f"; the table's anchor last announced {anchor.records} records"
               if anchor.records != copy.tip.records else "")
     return (f"floor copy of {copy.table}: {copy.tip.records} records, seq 1-{copy.tip.records} "

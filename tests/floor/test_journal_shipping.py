@@ -16,15 +16,25 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 
+from controller.floor import shipping
 from controller.floor.link import TlsFiles
-from controller.journal.chain import DB_NAME
+from controller.journal.chain import DB_NAME, GENESIS
 from controller.journal.keys import KEY_SUFFIX
 from controller.journal.store import JournalStore
 from controller.procedure.effects import Journal
-from tests.support.floor_store_rig import FloorProcess, ShippingTable, shipped, wait_for
+from tests.support.floor_store_rig import (
+    FloorProcess,
+    ShippingTable,
+    new_store_url,
+    shipped,
+    wait_for,
+)
 from tests.support.mosquitto import CEILING_S, Mosquitto, free_port
+from tests.support.postgres import Postgres
 
 
 @pytest.fixture
@@ -215,3 +225,77 @@ def test_over_tls_a_table_ships_only_its_own_journal(tmp_path: Path, store_url: 
     table.close()
     floor.stop()
     broker.stop()
+
+
+def test_postgresql_restarted_under_the_floor_loses_nothing(
+        tmp_path: Path, broker: Mosquitto) -> None:
+    server = Postgres()  # a server of this test's own: it is stopped mid-stream
+    server.start()
+    floor = FloorProcess(tmp_path, broker.url, new_store_url("postgresql", tmp_path, server))
+    floor.start()
+    table = ShippingTable(tmp_path, "T1", broker.url)
+    try:
+        table.write(200)
+        shipped(floor, table)
+        server.stop()
+        table.write(300)  # the floor cannot store them: it retries, and takes nothing after
+        wait_for(lambda: "retrying" in floor.log.read_text(), "the floor retrying the store")
+        server.start()
+        shipped(floor, table)
+        code, said = _verify(floor, table)
+        assert code == 0, said
+    finally:
+        table.close()
+        floor.stop()
+        server.remove()
+
+
+class _FakeFloor:
+    """A floor of the test's own on the broker: it hears rows and says what it holds."""
+
+    def __init__(self, broker: Mosquitto) -> None:
+        self.batches: list[list[int]] = []
+        self.lock = threading.Lock()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="fake-floor",
+                                  protocol=mqtt.MQTTv5)
+        self.client.on_message = self._heard
+        self.client.connect("127.0.0.1", broker.port)
+        self.client.subscribe("shoectl/journal/T1/records", qos=1)
+        self.client.loop_start()
+
+    def _heard(self, _client: object, _userdata: object, msg: mqtt.MQTTMessage) -> None:
+        with self.lock:
+            self.batches.append([row["seq"] for row in json.loads(msg.payload)["records"]])
+
+    def seen(self) -> list[list[int]]:
+        with self.lock:
+            return list(self.batches)
+
+    def say(self, records: int, head: str, *, gap: bool = False) -> None:
+        message = {"type": "stored", "table": "T1", "records": records, "head": head}
+        self.client.publish("shoectl/journal/T1/stored",
+                            json.dumps(message | ({"gap": True} if gap else {})), qos=1)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def test_a_gap_sends_the_table_back_to_the_floors_next_seq(
+        tmp_path: Path, broker: Mosquitto, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shipping, "RESEND_S", 10_000.0)  # only the gap may cause a resend
+    fake = _FakeFloor(broker)
+    table = ShippingTable(tmp_path, "T1", broker.url)
+    try:
+        wait_for(lambda: [] in fake.seen(), "the table says where it is")
+        table.write(250)
+        fake.say(0, GENESIS)
+        wait_for(lambda: any(b and b[-1] == 250 for b in fake.seen()), "rows 1-250 sent")
+        assert [b[0] for b in fake.seen() if b] == [1, 201]
+        hundredth = table.entries()[99].hash
+        fake.say(100, hundredth, gap=True)
+        wait_for(lambda: [b[0] for b in fake.seen() if b][2:] == [101], "resent from 101")
+        assert [b for b in fake.seen() if b][2] == list(range(101, 251))
+    finally:
+        table.close()
+        fake.close()

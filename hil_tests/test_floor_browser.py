@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -62,9 +63,22 @@ def _until(driver: WebDriver, what: str, check: Callable[[WebDriver], object]) -
     WebDriverWait(driver, WAIT_S).until(check, message=what)
 
 
+def _texts(driver: WebDriver, css: str) -> list[str]:
+    """The texts of what `css` finds now ([] if the page redrew it meanwhile: ask again)."""
+    try:
+        return [element.text for element in driver.find_elements(By.CSS_SELECTOR, css)]
+    except StaleElementReferenceException:
+        return []
+
+
 def _cell(driver: WebDriver, table: str, name: str) -> str:
-    rows = driver.find_elements(By.CSS_SELECTOR, f"#tables tr[data-table='{table}'] td.{name}")
-    return rows[0].text if rows else ""
+    found = _texts(driver, f"#tables tr[data-table='{table}'] td.{name}")
+    return found[0] if found else ""
+
+
+def _meter(driver: WebDriver) -> str:
+    found = _texts(driver, f"#groups section[data-group='{GROUP}'] h3")
+    return found[0] if found else ""
 
 
 @pytest.fixture
@@ -133,14 +147,12 @@ def test_the_floor_view_shows_every_table_its_journal_and_the_linked_meter(
         _cell(d, name, "agreement") == "agrees"
         and int(_cell(d, name, "records") or 0) == journal.records))
     assert _cell(driver, name, "head") == journal.head[:16]
-    _until(driver, "the group's meter after the hit", lambda d: d.find_element(
-        By.CSS_SELECTOR, f"#groups section[data-group='{GROUP}'] h3").text.startswith(
-            f"{GROUP}: {(RESET - paid) / 100:.2f}"))
-    assert "controller online" in driver.find_element(
-        By.CSS_SELECTOR, f"#groups section[data-group='{GROUP}'] h3").text
+    _until(driver, "the group's meter after the hit, its controller online", lambda d: (
+        _meter(d).startswith(f"{GROUP}: {(RESET - paid) / 100:.2f}")
+        and "controller online" in _meter(d)))
     _until(driver, "T3's hit in the group's last hits", lambda d: any(
-        "T3" in row.text and f"{paid / 100:.2f}" in row.text for row in d.find_elements(
-            By.CSS_SELECTOR, f"#groups section[data-group='{GROUP}'] table.hits tr")))
+        "T3" in row and f"{paid / 100:.2f}" in row
+        for row in _texts(d, f"#groups section[data-group='{GROUP}'] table.hits tr")))
     floor["stopped"] = True
     floor["shipper"].stop()  # T3's journal link says goodbye ...
     hitter.link.stop()  # ... and so does its progressive link

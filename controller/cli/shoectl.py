@@ -18,7 +18,8 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
                 "draw a game's procedure state machine (mermaid/svg/png)"),
     "emulate": ("drivers.emulated.cli", "run a byte-level shoe, layout or sign emulator on a pty"),
     "floor": ("controller.cli.floor_command",
-              "the linked floor's tools: certs (a test CA and a certificate per table)"),
+              "the floor's tools: certs (a test CA), serve (the journals' store and the "
+              "floor's pit view), verify and export a table's journal on the floor"),
     "install": ("controller.cli.install_command",
                 "install as a systemd service: venv, unit, udev, manifest"),
     "journal": ("controller.cli.journal_command", "verify or export the secured audit journal"),

@@ -238,11 +238,14 @@ class JournalShipper:
     def _ship_once(self) -> bool:
         """Send the next batch if one is due; True when one was sent."""
         with self._lock:
-            floor, sent = self.floor, self._sent
-            if self._connected and floor is None and time.monotonic() - self._heard > HELLO_S:
+            floor, sent, connected = self.floor, self._sent, self._connected
+            again = connected and floor is None and time.monotonic() - self._heard > HELLO_S
+            if again:
                 self._heard = time.monotonic()
-                self._announce()  # a floor not subscribed yet missed the last one
-            if not self._connected or floor is None or floor.refused_seq:
+        if again:
+            self._announce()  # a floor not subscribed yet missed the last one
+        with self._lock:
+            if not connected or floor is None or floor.refused_seq:
                 return False
             if sent > floor.records and time.monotonic() - self._heard > RESEND_S:
                 self._sent = sent = floor.records

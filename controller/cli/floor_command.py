@@ -19,6 +19,7 @@ the first seq); export 0, 1 cannot read.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import logging
 import signal
@@ -108,6 +109,8 @@ def _certs(args: argparse.Namespace) -> int:
 
 
 def _serve(settings: FloorSettings) -> int:
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(line_buffering=True)  # each log line reaches the journal at once
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stdout)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -111,6 +111,13 @@ def test_a_lost_sd_card_leaves_the_history_on_the_floor(
     exported = floor.shoectl("export", "--table", "T1")
     assert exported.returncode == 0, exported.stderr
     assert exported.stdout.splitlines() == [_line(e.as_json()) for e in history]
+    (tmp_path / f"T1{KEY_SUFFIX}").unlink()  # a new card: a new journal, a new key
+    fresh = ShippingTable(tmp_path, "T1", broker.url)
+    fresh.write(5)
+    wait_for(lambda: fresh.shipper.floor is not None and fresh.shipper.floor.refused_seq,
+             "the floor refuses the new card's journal")
+    assert floor.held("T1") == history  # the old history stays, nothing of the new is mixed in
+    fresh.close()
 
 
 def _line(row: dict[str, object]) -> str:
@@ -299,3 +306,25 @@ def test_a_gap_sends_the_table_back_to_the_floors_next_seq(
     finally:
         table.close()
         fake.close()
+
+
+def test_a_bad_message_costs_one_line_and_nothing_else(
+        tmp_path: Path, broker: Mosquitto, floor: FloorProcess) -> None:
+    table = ShippingTable(tmp_path, "T1", broker.url)
+    table.write(10)
+    shipped(floor, table)  # the floor listens
+    for topic, payload in (("shoectl/journal/T9/records", "not json"),
+                           ("shoectl/journal/T9/records", '{"type": "records", "table": "T8"}'),
+                           ("shoectl/journal/T 9/records", "{}")):
+        done = subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(broker.port),
+                               "-q", "1", "-t", topic, "-m", payload],
+                              capture_output=True, text=True, check=False, timeout=CEILING_S)
+        assert done.returncode == 0, done.stderr
+    table.write(10)
+    shipped(floor, table)  # the floor goes on
+    table.close()
+    log = floor.log.read_text()
+    assert "message on shoectl/journal/T9/records ignored: payload is not UTF-8 JSON" in log
+    assert "table: 'T8' on the topic of table T9" in log
+    assert "Traceback" not in log
+    assert floor.held("T9") == []

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -155,10 +156,19 @@ class FloorStore:
     def _connect(self) -> Any:
         if self.url.backend == "postgresql":
             return psycopg.connect(self.url.target, autocommit=True, connect_timeout=10)
-        Path(self.url.target).parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(self.url.target, isolation_level=None, check_same_thread=False)
+        path = Path(self.url.target)
+        try:  # the rows carry what the tables' journals carry: the floor's alone (0600)
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+            os.chmod(path, 0o600)
+        except OSError as exc:
+            raise sqlite3.OperationalError(f"{path}: {exc.strerror}") from None
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
+        for suffix in ("-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                os.chmod(f"{path}{suffix}", 0o600)
         return db
 
     def _sql(self, statement: str) -> str:

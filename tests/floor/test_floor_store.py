@@ -155,3 +155,21 @@ def test_an_unreachable_server_is_one_line(tmp_path: Path) -> None:
     assert text.startswith("floor store postgresql: ")
     assert "cannot open" in text
     assert "\n" not in text
+
+
+def test_an_sqlite_store_is_the_floors_alone(tmp_path: Path) -> None:
+    store = open_store("sqlite:floor/journals.sqlite3", tmp_path)
+    rows = journal_rows(tmp_path / "T1", 2)
+    store.apply("T1", rows, tip(rows))
+    for name in ("journals.sqlite3", "journals.sqlite3-wal"):
+        assert (tmp_path / "floor" / name).stat().st_mode & 0o777 == 0o600
+    store.close()
+
+
+def test_an_sqlite_store_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "taken").write_text("a file, not a directory")
+    with pytest.raises(FloorStoreError) as caught:
+        open_store("sqlite:taken/floor.sqlite3", tmp_path)
+    assert str(caught.value).startswith(f"floor store sqlite:{tmp_path / 'taken'}/floor.sqlite3: "
+                                        "cannot open: ")
+    assert "\n" not in str(caught.value)

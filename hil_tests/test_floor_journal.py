@@ -67,12 +67,11 @@ def test_a_dealing_tables_journal_reaches_the_floor_row_for_row(
     held = floor.held(app.table.game.table.name)
     assert held == list(journal.entries())
     kinds = {entry.kind for entry in held}
-    assert {"power:on", "bet:lock_out"} <= kinds
-    # The rounds' records name the dealer's cards, the hole card (the second) included: the
+    assert {"power:on", "bet:lock_out", "card:dealt"} <= kinds
+    # Every card dealt to the dealer (position 0), the hole card (the second) included: the
     # secured records travel to the equally secured floor store like every other.
-    dealer = [e for e in held if isinstance(e.data.get("dealer"), list)
-              and len(e.data["dealer"]) >= 2]
-    assert len(dealer) >= len(settled)
+    dealer = [e for e in held if e.kind == "card:dealt" and e.data["to"][0] == 0]
+    assert len(dealer) >= 2 * len(settled)
     done = floor.shoectl("verify", "--table", app.table.game.table.name, "--state-dir",
                          str(journal.path.parent))
     assert done.returncode == 0, done.stdout + done.stderr

@@ -12,6 +12,7 @@ goes away turns offline.
 from __future__ import annotations
 
 import shutil
+import socket
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,14 @@ def _texts(driver: WebDriver, css: str) -> list[str]:
         return []
 
 
+def _listening(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
 def _cell(driver: WebDriver, table: str, name: str) -> str:
     found = _texts(driver, f"#tables tr[data-table='{table}'] td.{name}")
     return found[0] if found else ""
@@ -108,7 +117,7 @@ def floor(tmp_path: Path) -> Iterator[dict[str, Any]]:
     shipper.start()
     driver = _browser()
     state: dict[str, Any] = {"app": app, "hitter": hitter, "shipper": shipper,
-                             "driver": driver, "stopped": False,
+                             "driver": driver, "stopped": False, "port": port,
                              "url": f"http://pit:{PASSWORD}@127.0.0.1:{port}/"}
     try:
         yield state
@@ -136,6 +145,7 @@ def test_the_floor_view_shows_every_table_its_journal_and_the_linked_meter(
     paid = next(d["answer"]["paid"] for d in hitter.records("floor:confirmed")
                 if "paid" in d["answer"])
     assert paid == RESET // 10
+    wait_for(lambda: _listening(floor["port"]), "the floor view listening")
     driver.get(floor["url"])
     _until(driver, f"{name} on the page", lambda d: _cell(d, name, "game") == "blackjack")
     assert _cell(driver, name, "round") == "0"

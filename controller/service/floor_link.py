@@ -3,8 +3,9 @@
 The table's floor link is one more progressive link (device `link`): while it is down the
 procedure refuses Blazing 7's wagers and the sign says PROGRESSIVE OFF, exactly as for a lost
 sign. Each round's accepted contributions are sent at the lock-out, journalled in the table's
-journal; answers are journalled on the loop thread. The sign shows the group's meter, and
-PENDING with the locked amount while a 100% hit of the group is not yet confirmed paid.
+journal; answers are journalled on the loop thread. Every `RESEND_S` of the loop's clock the
+link sends again what has waited that long for its answer. The sign shows the group's meter,
+and PENDING with the locked amount while a 100% hit of the group is not yet confirmed paid.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from controller.floor.settings import LinkSettings
-from controller.floor.table_link import TableLink
-from controller.service.loop import EventLoop
+from controller.floor.table_link import RESEND_S, TableLink
+from controller.service.loop import EventLoop, TimerHandle
 from controller.service.runtime import TableRuntime
 from drivers.events import LinkDown, LinkUp
 
@@ -32,17 +33,25 @@ class FloorAttachment:
         self.reshow = reshow
         self.link = TableLink(settings, table, runtime.journal,
                               execute=lambda work: loop.call_later(0, work),
-                              on_change=self._changed)
+                              on_change=self._changed, clock=loop.clock)
+        self._resend_timer: TimerHandle | None = None
         runtime.watchers.append(self._forward)
 
     def start(self) -> None:
-        """Down until the broker and the controller answer; then connect."""
+        """Down until the broker and the controller answer; then connect; start resending."""
         self.loop.post(LinkDown(LINK_DEVICE, "not connected yet", self.loop.clock()))
         self.link.start()
+        self._resend_timer = self.loop.call_later(RESEND_S, self._resend)
 
     def stop(self) -> None:
         """Disconnect (unconfirmed sends stay in the journal for the next start)."""
+        self.loop.cancel(self._resend_timer)
         self.link.stop()
+
+    def _resend(self) -> None:
+        """Loop timer: what waited `RESEND_S` for its answer goes out again."""
+        self.link.resend_overdue()
+        self._resend_timer = self.loop.call_later(RESEND_S, self._resend)
 
     def sign(self) -> tuple[int, str] | None:
         """The group's meter and the sign's text ("" or PENDING); None before the first."""

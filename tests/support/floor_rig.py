@@ -12,6 +12,8 @@ import os
 import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -79,11 +81,12 @@ class Table:
     """One table: its journal and its link."""
 
     def __init__(self, workdir: Path, name: str, broker_url: str,
-                 tls: TlsFiles | None = None) -> None:
+                 tls: TlsFiles | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.name = name
         self.store = JournalStore(workdir / name, clock=lambda: 0.0, durable=False)
         link = LinkSettings(BrokerUrl.parse(broker_url), GROUP, tls)
-        self.link = TableLink(link, name, self.store)
+        self.link = TableLink(link, name, self.store, clock=clock)
         self.link.start()
 
     def records(self, kind: str) -> list[dict[str, Any]]:

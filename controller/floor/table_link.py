@@ -82,11 +82,15 @@ class LinkView:
         return str(int(self.meter["amount"]))
 
 
+def rounds_sent(store: JournalStore, kind: str) -> set[int]:
+    """The rounds of every message of `kind` ("contribution", "void") journalled as sent."""
+    return {int(e.data["message"]["round"]) for e in store.entries((KIND_SEND,))
+            if e.data["message"]["type"] == kind}
+
+
 def last_round_sent(store: JournalStore) -> int:
     """The newest round whose contributions were journalled as sent (0: none)."""
-    rounds = [int(e.data["message"]["round"]) for e in store.entries((KIND_SEND,))
-              if e.data["message"]["type"] == "contribution"]
-    return max(rounds, default=0)
+    return max(rounds_sent(store, "contribution"), default=0)
 
 
 def _inline(work: Callable[[], None]) -> None:
@@ -162,6 +166,10 @@ class TableLink:
         """Journal and send one accepted wager's contribution."""
         self.last_round = max(self.last_round, round_no)
         return self._send(lambda a: UpMessage("contribution", a, round_no, seat))
+
+    def void(self, round_no: int) -> MessageId:
+        """Journal and send a void round: the controller gives back its contributions."""
+        return self._send(lambda a: UpMessage("void", a, round_no))
 
     def hit(self, round_no: int, seat: int, kind: str) -> MessageId:
         """Journal and send a meter hit ("100%" or "10%"); the answer says what it won."""

@@ -13,9 +13,9 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from controller.floor.link import BrokerUrl, TlsFiles
 from controller.floor.settings import LinkSettings
@@ -105,23 +105,57 @@ class Table:
         self.store.close()
 
 
-def expected_figures(tables: list[Table]) -> dict[str, int]:
-    """The meter from the tables' journals alone: seed + contributions - payments + reseeds."""
-    contributions = paid = full_hits = hits = 0
+class HasRecords(Protocol):
+    """Anything that reads a table's journal records of one kind (`Table`, `TableJournal`)."""
+
+    name: str
+
+    def records(self, kind: str) -> list[dict[str, Any]]:
+        """Every journalled record of `kind`."""
+
+
+class TableJournal:
+    """A table journal's records, read through the journal that is open (a service's own)."""
+
+    def __init__(self, name: str, store: JournalStore) -> None:
+        self.name = name
+        self.store = store
+
+    def records(self, kind: str) -> list[dict[str, Any]]:
+        """Every journalled record of `kind`."""
+        return [e.data for e in self.store.entries((kind,))]
+
+
+def expected_figures(tables: Sequence[HasRecords]) -> dict[str, int]:
+    """The meter from the tables' journals alone.
+
+    Seed + accepted contributions - what voids gave back - payments + the reseed of each
+    100% hit. A contribution is counted when its answer is an ack; the only rejection a
+    table of these tests may get is a contribution of a round already void.
+    """
+    contributions = paid = full_hits = hits = returned = given_back = 0
     for table in tables:
         sent = {(d["boot"], d["seq"]): d["message"] for d in table.records(KIND_SEND)}
         for confirmed in table.records(KIND_CONFIRMED):
             message = sent[(confirmed["boot"], confirmed["seq"])]
             answer = confirmed["answer"]
+            if answer["type"] == "reject":
+                assert message["type"] == "contribution", answer
+                assert answer["reason"].endswith("void, its contributions given back"), answer
+                continue
             assert answer["type"] == "ack", answer
             if message["type"] == "contribution":
                 contributions += 1
+            elif message["type"] == "void":
+                returned += int(answer["returned"])
+                given_back += int(answer["wagers"])
             elif message["type"] == "hit":
                 hits += 1
                 paid += int(answer["paid"])
                 full_hits += message["kind"] == "100%"
-    return {"meter": RESET + INCREMENT * contributions - paid + RESET * full_hits,
-            "hits": hits, "cumulative_paid": paid, "progressive_in": contributions}
+    meter = RESET + INCREMENT * contributions - returned - paid + RESET * full_hits
+    return {"meter": meter, "hits": hits, "cumulative_paid": paid,
+            "progressive_in": contributions - given_back}
 
 
 def settle(tables: list[Table], controller: Controller) -> None:
@@ -138,5 +172,5 @@ def online(table: Table) -> bool:
     return table.link.view.up and "amount" in table.link.view.meter
 
 
-__all__ = ["Controller", "Mosquitto", "Table", "expected_figures", "online", "settle",
-           "wait_for"]
+__all__ = ["Controller", "Mosquitto", "Table", "TableJournal", "expected_figures", "online",
+           "settle", "wait_for"]

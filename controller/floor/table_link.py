@@ -97,6 +97,16 @@ def _inline(work: Callable[[], None]) -> None:
     work()
 
 
+Confirmation = tuple[list[Journal], dict[str, Any] | None, Callable[[], None]]
+"""Records and critical state committed with a confirmation, and what to do after it."""
+OnConfirmed = Callable[[dict[str, Any], dict[str, Any]], Confirmation]
+"""(sent message, answer) -> its `Confirmation`."""
+
+
+def _nothing_more(_sent: dict[str, Any], _answer: dict[str, Any]) -> Confirmation:
+    return [], None, lambda: None
+
+
 def unconfirmed(store: JournalStore) -> list[dict[str, Any]]:
     """The messages journalled as sent and not yet confirmed, in the order they were sent."""
     sent: dict[tuple[str, int], dict[str, Any]] = {}
@@ -120,12 +130,17 @@ class TableLink:
         on_change: Called (from paho's thread) with `view.up` whenever it changes, and with
             the meter message's arrival (`None`).
         clock: The monotonic clock `resend_overdue` measures waits on (the loop's).
+        on_confirmed: Called with each sent message and its answer, before the confirmation
+            is journalled; returns further records and the critical state to commit in the
+            same transaction (a hit's settlement at the table), and what to do once that
+            commit succeeded (nothing is done when it fails).
     """
 
     def __init__(self, link: LinkSettings, table: str, store: JournalStore,
                  execute: Callable[[Callable[[], None]], object] = _inline,
                  on_change: Callable[[bool | None], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 on_confirmed: OnConfirmed | None = None) -> None:
         self.topics = Topics(link.group)
         self.table = check_name("table", table)
         self.boot = uuid.uuid4().hex[:16]
@@ -136,6 +151,7 @@ class TableLink:
         self._seq = 0
         self._outbox = unconfirmed(store)
         self._clock = clock
+        self._on_confirmed = on_confirmed or _nothing_more
         self._published: dict[tuple[str, int], float] = {}
         self.last_round = last_round_sent(store)
         self._execute = execute
@@ -265,8 +281,10 @@ class TableLink:
             sent = next((d for d in self._outbox if (d["boot"], d["seq"]) == key), None)
             if sent is None:
                 return  # an answer repeated after its confirmation
+            more, critical, committed = self._on_confirmed(sent, answer)
             self._store.commit([Journal(KIND_CONFIRMED, {"boot": key[0], "seq": key[1],
-                                                         "answer": answer})], None)
+                                                         "answer": answer}), *more], critical)
+            committed()
             self._outbox.remove(sent)
             self._published.pop(key, None)
             self.view.answers[key] = answer

@@ -106,24 +106,12 @@ class Table:
 
 
 class HasRecords(Protocol):
-    """Anything that reads a table's journal records of one kind (`Table`, `TableJournal`)."""
+    """Anything that reads a table's journal records of one kind (a `Table`, ...)."""
 
     name: str
 
     def records(self, kind: str) -> list[dict[str, Any]]:
         """Every journalled record of `kind`."""
-
-
-class TableJournal:
-    """A table journal's records, read through the journal that is open (a service's own)."""
-
-    def __init__(self, name: str, store: JournalStore) -> None:
-        self.name = name
-        self.store = store
-
-    def records(self, kind: str) -> list[dict[str, Any]]:
-        """Every journalled record of `kind`."""
-        return [e.data for e in self.store.entries((kind,))]
 
 
 def expected_figures(tables: Sequence[HasRecords]) -> dict[str, int]:
@@ -172,5 +160,5 @@ def online(table: Table) -> bool:
     return table.link.view.up and "amount" in table.link.view.meter
 
 
-__all__ = ["Controller", "Mosquitto", "Table", "TableJournal", "expected_figures", "online",
+__all__ = ["Controller", "HasRecords", "Mosquitto", "Table", "expected_figures", "online",
            "settle", "wait_for"]

@@ -3,11 +3,20 @@
 Two `shoectl run` processes (emulated shoe, layout board and sign over ptys) and `shoectl
 progressive serve` in processes of their own: both tables run linked, see the controller
 killed with SIGKILL (its last will: each table journals the floor link down) and restarted
-(each journals it back), and stop in order on SIGTERM. Then one table over ptys deals a
-scripted round with a 100% hit while the controller lies killed: the hit waits, the
-controller restarts, and the table settles it once with the controller's amount; the
-controller's meter equals what the table's journal says, read from a private copy of it
-(`open_existing`), and `shoectl progressive verify` passes.
+(each journals it back), and stop in order on SIGTERM. One table over ptys deals a scripted
+round with a 100% hit while the controller lies killed: the hit waits, the controller
+restarts, and the table settles it once with the controller's amount.
+
+Then the tables as they run on the floor: two `shoectl run` processes, each over the ptys of
+three `shoectl emulate` boards of its own (typed commands: chips, buttons, cards), dealt
+through their consoles' HTTP API: two 100% hits at the two tables in the same second (paid
+in the order the controller received them, the second from the reseed), the controller
+killed with SIGKILL and restarted while a hit waits (the console says which wager waits),
+and a table's power cut (SIGKILL) with its contribution unanswered (the controller held
+with SIGSTOP meanwhile). After each, the controller's meter equals the seed plus every
+accepted contribution minus every payment (plus each reseed), counted from the tables'
+journals read from private copies (`open_existing`), and `shoectl progressive verify`
+passes.
 
 Nothing waits on the clock for correctness: every wait is for a fact, with a ceiling that
 only ends a stuck test.
@@ -15,6 +24,7 @@ only ends a stuck test.
 
 from __future__ import annotations
 
+import http.client
 import json
 import signal
 import subprocess
@@ -33,6 +43,7 @@ from controller.service.app import TableApp, build_app
 from controller.service.runtime import ControllerEvent
 from controller.service.tableconfig import TableFile, default_table_text
 from controller.sim import rig
+from drivers.emulated.board import FIRMWARE_VERSION
 from drivers.registry import BuildOptions
 from tests.support.floor_rig import (
     GROUP,
@@ -42,7 +53,7 @@ from tests.support.floor_rig import (
     expected_figures,
     wait_for,
 )
-from tests.support.mosquitto import Mosquitto
+from tests.support.mosquitto import Mosquitto, free_port
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 WAIT = 90.0  # an upper bound for a loaded machine, never a speed requirement
@@ -218,3 +229,291 @@ def test_a_hit_over_ptys_waits_through_a_controller_kill_and_is_paid_once(
         assert verified.returncode == 0, verified.stdout + verified.stderr
     finally:
         app.close()
+
+
+# ---------------------------------------------------------------- tables as processes
+class Emulator:
+    """`shoectl emulate BOARD` in a process of its own, answering typed commands."""
+
+    def __init__(self, board: str, ports: Path, log: Path, *extra: str) -> None:
+        self.log = log.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "controller", "emulate", board, "--link-dir", str(ports),
+             "--name", board, *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self.log, text=True, bufsize=1)
+        assert self.process.stdout is not None
+        self.path = self.process.stdout.readline().strip()
+        assert self.path, f"shoectl emulate {board} did not start (see {log})"
+
+    def say(self, line: str) -> str:
+        """Type one command; its one-line reply."""
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        return self.process.stdout.readline().strip()
+
+    def close(self) -> None:
+        """Stop the emulator."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=WAIT)
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                stream.close()
+        self.log.close()
+
+
+SERIAL = """
+[devices.shoe]
+kind = "serial"
+url = "{shoe}"
+key_file = "{ports}/shoe.key"
+firmware = ["{firmware}"]
+
+[devices.layout]
+kind = "serial"
+url = "{layout}"
+key_file = "{ports}/layout.key"
+firmware = ["{firmware}"]
+lamps = {{ fault = 0, no_more_bets = 1, blackjack = 2, seat1 = {{ turn = 3, blazing7s = 4 }} }}
+bet_sensors = {{ seat1 = {{ blazing7s = 0 }} }}
+buttons = {{ no_more_bets = 0, shuffle = 1 }}
+
+[devices.sign]
+kind = "serial"
+url = "{sign}"
+key_file = "{ports}/sign.key"
+firmware = ["{firmware}"]
+"""
+
+
+class RunTable:
+    """One table: `shoectl run` over the ptys of three `shoectl emulate` boards.
+
+    The boards outlive the table's process (a power cut at the Pi leaves them powered).
+    """
+
+    def __init__(self, tmp_path: Path, name: str, broker: Mosquitto, cards: list[str]) -> None:
+        self.name = name
+        self.dir = tmp_path / name
+        ports = self.dir / "ports"
+        ports.mkdir(parents=True)
+        self.log = self.dir / "run.log"
+        shoe_file = self.dir / "shoe.txt"
+        shoe_file.write_text(" ".join(cards) + "\n", encoding="utf-8")
+        boards = self.dir / "boards.log"
+        self.shoe = Emulator("shoe", ports, boards, "--shoe-file", str(shoe_file))
+        self.layout = Emulator("layout", ports, boards)
+        self.sign = Emulator("sign", ports, boards)
+        self.port = free_port()
+        text = default_table_text().replace('name = "BJ-01"', f'name = "{name}"', 1)
+        text = text.replace("[progressive]               # Blazing 7's meter, cents\n",
+                            f'[progressive]\nlink = "{broker.url}"\ngroup = "{GROUP}"\n', 1)
+        self.config = self.dir / "table.toml"
+        self.config.write_text(
+            text + SERIAL.format(shoe=self.shoe.path, layout=self.layout.path,
+                                 sign=self.sign.path, ports=ports, firmware=FIRMWARE_VERSION)
+            + f'\n[journal]\nstate_dir = "{self.dir / "state"}"\n'
+            + f'\n[console]\nlisten = "127.0.0.1:{self.port}"\n', encoding="utf-8")
+        self.journal = JournalCopy(name, self.dir / "state")
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start the table's service; wait until its console answers."""
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "controller", "run", "--config", str(self.config),
+                 "--unverified-software"], stdout=subprocess.DEVNULL, stderr=log)
+        process = self.process
+        wait_for(lambda: process.poll() is not None or self.table().get("phase"),
+                 f"{self.name}'s console answers", WAIT)
+        assert process.poll() is None, self.log.read_text(encoding="utf-8")[-2000:]
+
+    def kill(self) -> None:
+        """A power cut: SIGKILL."""
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait(timeout=WAIT)
+
+    def stop(self) -> int:
+        """SIGTERM; the exit status."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=WAIT)
+
+    def table(self) -> dict[str, Any]:
+        """`GET /api/table` ({} while the console does not answer)."""
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+            connection.request("GET", "/api/table")
+            response = connection.getresponse()
+            body = response.read()
+            connection.close()
+        except OSError:
+            return {}
+        return json.loads(body) if response.status == 200 else {}
+
+    def command(self, **body: Any) -> None:
+        """`POST /api/command`; the table must carry it out."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        connection.request("POST", "/api/command", json.dumps(body),
+                           {"Content-Type": "application/json"})
+        response = connection.getresponse()
+        reply = response.read()
+        connection.close()
+        assert response.status == 200, (body, reply)
+
+    def phase(self, wanted: str) -> None:
+        """Wait for the procedure's state."""
+        wait_for(lambda: self.table().get("phase") == wanted, f"{self.name} in {wanted}", WAIT)
+
+    def count(self, kind: str) -> int:
+        """Records of `kind` in the table's journal so far."""
+        return len(self.journal.records(kind))
+
+    def open_shoe(self) -> None:
+        """Shuffle done, and the burn card."""
+        self.phase("shoe_loading")
+        self.command(command="shuffle_done")
+        wait_for(lambda: self.table().get("phase") in ("burn", "betting"),
+                 f"{self.name} after the shuffle", WAIT)
+        if self.table()["phase"] == "burn":
+            self.shoe.say("draw 1")
+        self.phase("betting")
+
+    def lock_out(self, progressive: bool = True) -> dict[str, Any]:
+        """Seat 1 bets main (and Blazing 7's); no more bets; the lock-out record."""
+        self.place_bets(progressive)
+        return self.no_more_bets()
+
+    def place_bets(self, progressive: bool) -> None:
+        """Seat 1's main wager, and its Blazing 7's chip on the sensor."""
+        self.phase("betting")
+        if progressive:  # the chip is placed anew each round (the last one was collected)
+            sensed = self.count("bet:sensor")
+            self.layout.say("unchip 0")
+            self.layout.say("chip 0")
+            wait_for(lambda: self.count("bet:sensor") > sensed and self.table_sensed(),
+                     f"{self.name} senses the chip", WAIT)
+        self.command(command="wager", seat=1, bet="main", cents=1000)
+
+    def no_more_bets(self) -> dict[str, Any]:
+        """Press NO MORE BETS; the lock-out record."""
+        locked = self.count("bet:lock_out")
+        self.layout.say("press 0")
+        wait_for(lambda: self.count("bet:lock_out") > locked, f"{self.name} locked out", WAIT)
+        return self.journal.records("bet:lock_out")[-1]
+
+    def table_sensed(self) -> bool:
+        sensors = self.journal.records("bet:sensor")
+        return bool(sensors) and bool(sensors[-1]["occupied"])
+
+    def deal_and_stand(self) -> None:
+        """Four cards, seat 1 stands: the round settles."""
+        self.shoe.say("draw 4")
+        self.phase("players")
+        settled = self.count("round:settled")
+        self.command(command="stand", seat=1)
+        wait_for(lambda: self.count("round:settled") > settled, f"{self.name} settled", WAIT)
+
+    def all_confirmed(self) -> bool:
+        """Every send in the table's journal has its answer journalled."""
+        sent = {(d["boot"], d["seq"]) for d in self.journal.records("floor:send")}
+        done = {(d["boot"], d["seq"]) for d in self.journal.records("floor:confirmed")}
+        return sent == done
+
+    def close(self) -> None:
+        """Stop the service if it runs, and the boards."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=WAIT)
+        for board in (self.shoe, self.layout, self.sign):
+            board.close()
+
+
+def exact(controller: Controller, tables: list[RunTable]) -> dict[str, int]:
+    """Once every table's sends are answered: the meter from the tables' journals alone."""
+    for table in tables:
+        wait_for(table.all_confirmed, f"{table.name}: every send answered", WAIT)
+    figures = controller.show()
+    assert figures == expected_figures([t.journal for t in tables])
+    verified = controller.shoectl("verify")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    return figures
+
+
+def waits(table: RunTable) -> bool | None:
+    """The console lists a progressive_waiting fault (None while it does not answer)."""
+    faults = table.table().get("faults")
+    if faults is None:
+        return None
+    return any(f["kind"] == "progressive_waiting" for f in faults)
+
+
+HIT = ["7D", "7D", "7D", "TD"]  # seat 1: 7D 7D under the dealer's 7D: the 100% line
+
+
+def test_tables_as_processes_settle_hits_exactly_through_kills(
+        tmp_path: Path, floor: tuple[Mosquitto, Controller]) -> None:
+    broker, controller = floor
+    t1 = RunTable(tmp_path, "T1", broker, ["2C", *HIT, *HIT])
+    t2 = RunTable(tmp_path, "T2", broker, ["2C", *HIT, "TC", "9C", "TH", "8C",
+                                           "5C", "5H", "5S", "5D"])  # the shoe is not empty
+    tables = [t1, t2]
+    try:
+        for table in tables:
+            table.start()
+            table.open_shoe()
+            wait_for(lambda t=table: t.journal.floor_links()[-1:] == ["up"],
+                     f"{table.name}'s floor link up", WAIT)
+        # Two 100% hits at two tables in the same second.
+        for table in tables:
+            assert table.lock_out()["accepted_progressive"] == [1]
+        exact(controller, tables)
+        for table in tables:
+            table.shoe.say("draw 4")
+            table.phase("players")
+        for table in tables:  # back to back: the controller orders them
+            table.command(command="stand", seat=1)
+        for table in tables:
+            wait_for(lambda t=table: t.count("meter:linked_paid") == 1,
+                     f"{table.name}'s hit settled", WAIT)
+        paid = sorted(t.journal.records("meter:linked_paid")[0]["paid"] for t in tables)
+        assert paid == [RESET, RESET + 2 * INCREMENT]  # the second from the reseed
+        assert exact(controller, tables)["hits"] == 2
+        # The controller killed (SIGKILL) and restarted while T1's hit waits.
+        assert t1.lock_out()["accepted_progressive"] == [1]
+        exact(controller, tables)
+        controller.kill()
+        t1.deal_and_stand()
+        wait_for(lambda: waits(t1), "T1's console says the hit waits", WAIT)
+        assert t1.count("meter:linked_paid") == 1  # only the first round's
+        controller.start()
+        wait_for(lambda: t1.count("meter:linked_paid") == 2, "T1's second hit settled", WAIT)
+        assert t1.journal.records("meter:linked_paid")[1]["paid"] == RESET + INCREMENT
+        wait_for(lambda: waits(t1) is False, "T1's console no longer says the hit waits",
+                 WAIT)
+        exact(controller, tables)
+        # T2 power-cut (SIGKILL) with its contribution unanswered.
+        wait_for(lambda: t2.journal.floor_links()[-1:] == ["up"], "T2's link back", WAIT)
+        t2.lock_out(progressive=False)  # the betting in which the link came back is closed
+        t2.deal_and_stand()
+        t2.place_bets(progressive=True)
+        sent = t2.count("floor:send")
+        assert controller.process is not None
+        controller.process.send_signal(signal.SIGSTOP)  # it answers nothing meanwhile
+        try:
+            assert t2.no_more_bets()["accepted_progressive"] == [1]
+            wait_for(lambda: t2.count("floor:send") > sent, "T2 journals its send", WAIT)
+            t2.kill()
+        finally:
+            controller.process.send_signal(signal.SIGCONT)
+        assert not t2.all_confirmed()
+        t2.start()
+        figures = exact(controller, tables)
+        assert figures["progressive_in"] == 4  # T1 2, T2 2 (the closed betting took none)
+        assert [t.stop() for t in tables] == [0, 0]
+    finally:
+        for table in tables:
+            table.close()

@@ -148,8 +148,14 @@ class FloorAttachment:
             _OPLOG.info("round %s seat %s: Blazing 7's %s hit paid %s by the progressive "
                         "controller", sent["round"], sent["seat"], sent["kind"],
                         format_cents(int(answer["paid"])))
-            self.loop.call_later(0, self.runtime.reassert)
+            self.loop.call_later(0, self._settled)
         return [record], critical, committed
+
+    def _settled(self) -> None:
+        """After a hit's settlement: the sign again, and the watchers (the console's view)."""
+        self.runtime.reassert()
+        for watcher in list(self.runtime.watchers):
+            watcher(self.runtime)
 
     def _send_void(self, round_no: int) -> None:
         self._voids_sent.add(round_no)

@@ -133,3 +133,35 @@ def test_a_hit_recorded_just_before_a_power_cut_is_sent_at_the_next_start(
         pump(attachment.loop, lambda: records(rt, "meter:linked_paid"), "the hit settled")
         assert len(sends(rt, "hit")) == 1
         reconciled(controller, [TableJournal("T1", rt)])
+
+
+def test_a_ten_percent_hit_is_a_tenth_of_the_live_group_meter(
+        tmp_path: Path, broker: Mosquitto, controller: Controller) -> None:
+    other = grown_by_another_table(tmp_path, broker, 7)
+    with linked_table(tmp_path / "T1", broker.url) as (rt, attachment):
+        settle_with_a_hit(rt, {1: B7}, ["7H", "7H", "7H", "TD"])  # three suited 7s: 10%
+        confirmed(rt, attachment)
+        [paid] = records(rt, "meter:linked_paid")
+        live = RESET + INCREMENT * 8
+        assert (paid["kind"], paid["paid"]) == ("10%", live // 10)
+        assert reconciled(controller, [TableJournal("T1", rt), other])["meter"] == (
+            live - live // 10)
+    other.close()
+
+
+def test_an_answer_lost_with_the_power_is_given_again_and_settled_once(
+        tmp_path: Path, broker: Mosquitto, controller: Controller) -> None:
+    with linked_table(tmp_path / "T1", broker.url) as (rt, attachment):
+        open_round(rt, {1: B7})
+        confirmed(rt, attachment)
+        deal(rt, *THREE_7D)
+        assert rt.fire("stand")  # the hit is sent after this commit
+        wait_for(lambda: controller.show()["hits"] == 1, "the controller applied the hit")
+        # The answer waits for this table's loop, which never runs again: the power goes.
+    assert controller.show()["hits"] == 1
+    with linked_table(tmp_path / "T1", broker.url) as (rt, attachment):
+        confirmed(rt, attachment)
+        [paid] = records(rt, "meter:linked_paid")
+        assert paid["paid"] == RESET + INCREMENT  # the first answer's award, not a new hit
+        figures = reconciled(controller, [TableJournal("T1", rt)])
+        assert (figures["hits"], figures["cumulative_paid"]) == (1, RESET + INCREMENT)

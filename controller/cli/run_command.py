@@ -4,6 +4,8 @@ Builds the table from its file (composition root `controller.service.app`), star
 console (and the pit view) as `[console]` says, authenticates the software (R16), starts the
 devices, recovers the table from its journal and runs the loop until SIGTERM or SIGINT, then
 records the power-off. Emulated device kinds are refused unless `--allow-emulated` is given.
+A linked table (`[progressive] link`) runs live: its meter is the link group's, its hits are
+settled with the progressive controller's answers (docs/floor-protocol.md).
 A missing software manifest is refused unless `--unverified-software` is given (a development
 tree has none): the run is then journalled `system:software-unverified` and every status line
 says UNVERIFIED. The two flags are independent: `--allow-emulated` never waives the software
@@ -60,9 +62,6 @@ EXIT_CONFIG = 2
 EXIT_INTEGRITY = 3
 EXIT_JOURNAL = 4
 EXIT_CRASH = 5
-LINKED_NOT_LIVE = ("[progressive] link: a linked table still settles a hit from its own "
-                   "meter, not the group's; linked play runs in `shoectl simulate --tables` "
-                   "only in this release")
 _LIBRARY_LOGGERS = ("transitions", "uvicorn", "uvicorn.error")
 
 
@@ -118,10 +117,6 @@ def main(argv: list[str]) -> int:
                         hosting=appliance_hosting(require_authentic=not args.unverified_software))
     except (ConfigError, DriverError) as exc:
         sys.stderr.write(f"shoectl run: {args.config}: {exc}\n")
-        return EXIT_CONFIG
-    if app.floor is not None:
-        app.devices.close()
-        sys.stderr.write(f"shoectl run: {args.config}: {LINKED_NOT_LIVE}\n")
         return EXIT_CONFIG
     if app.devices.emulated:
         _LOG.warning("EMULATED devices: %s", ", ".join(app.devices.emulated))

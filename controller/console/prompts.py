@@ -51,6 +51,11 @@ def faults(model: TableModel) -> list[dict[str, str]]:
                   "what_to_do": f"the {device} does not answer: check its cable; "
                                 + _LINK_ADVICE.get(device, _LINK_ADVICE["sign"]),
                   "detail": ""} for device in sorted(model.progressive.links_down))
+    found.extend({"kind": "progressive_waiting",
+                  "what_to_do": f"seat {hit['seat']}'s Blazing 7's {hit['kind']} hit (round "
+                                f"{hit['round']}) waits for the progressive controller's "
+                                "amount: pay it once the amount shows",
+                  "detail": ""} for hit in model.progressive.waiting)
     if model.camera_down:
         found.append({"kind": "camera_down", "what_to_do": "the camera does not answer: "
                       "check it; cards are not cross-checked meanwhile",

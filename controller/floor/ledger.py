@@ -4,6 +4,11 @@ Pure: `receive` takes the books and one message and returns the new books, the j
 records that prove the change (the table's meter records, with `table`, `boot` and `seq`
 added) and the answer for the table. The caller commits records and books in one
 transaction, then answers: so a message is applied exactly once (docs/floor-protocol.md).
+
+A table's void reverses what the books hold of that round's contributions (each table's
+newest `ROUNDS_KEPT` rounds are kept), and a contribution of a round already void is
+rejected, whichever of the table's boots sent it and in whatever order they arrive: a void
+round never adds to the meter.
 """
 
 from __future__ import annotations
@@ -17,8 +22,12 @@ from controller.procedure.effects import Journal
 
 KIND_PAID = "floor:paid"
 KIND_REJECTED = "floor:rejected"
-FLOOR_KINDS = (*meter_books.METER_KINDS, KIND_PAID, KIND_REJECTED)
+KIND_VOID = "floor:void"
+"""A void of a round the books hold no contribution of (a `meter:void` when they do)."""
+FLOOR_KINDS = (*meter_books.METER_KINDS, KIND_PAID, KIND_REJECTED, KIND_VOID)
 """Every record kind the controller's journal holds."""
+ROUNDS_KEPT = 4
+"""How many of a table's newest rounds the books keep the contributions of (for a void)."""
 
 
 def stream_of(address: MessageId) -> str:
@@ -43,6 +52,30 @@ class Award:
 
 
 @dataclass(frozen=True, slots=True)
+class RoundTake:
+    """What one table's round added to the meter, until it is void or ages out."""
+
+    contributions: tuple[dict[str, Any], ...] = ()
+    void: bool = False
+    returned: int = 0
+    wagers: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """As the critical state keeps it."""
+        return {"contributions": [dict(c) for c in self.contributions], "void": self.void,
+                "returned": self.returned, "wagers": self.wagers}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RoundTake:
+        """Rebuild from `to_json` output."""
+        return cls(tuple(data["contributions"]), bool(data["void"]),
+                   int(data.get("returned", 0)), int(data.get("wagers", 0)))
+
+
+TableRounds = dict[int, RoundTake]
+
+
+@dataclass(frozen=True, slots=True)
 class FloorBook:
     """The linked meter and what the controller has applied.
 
@@ -51,26 +84,42 @@ class FloorBook:
         applied: The last applied seq of each `table/boot` stream.
         awards: Hits whose paid notice has not arrived, in the order received.
         version: Rises with every change of what signs show.
+        rounds: Each table's newest rounds: their contributions, and whether void.
     """
 
     meters: meter_books.Meters
     applied: dict[str, int] = field(default_factory=dict)
     awards: tuple[Award, ...] = ()
     version: int = 0
+    rounds: dict[str, TableRounds] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The critical state: the meters as a table keeps them, and the floor's books."""
+        rounds = {table: {str(n): take.to_json() for n, take in kept.items()}
+                  for table, kept in self.rounds.items()}
         return {"meters": self.meters.to_json(),
                 "floor": {"applied": dict(self.applied), "version": self.version,
-                          "awards": [_award_json(a) for a in self.awards]}}
+                          "awards": [_award_json(a) for a in self.awards], "rounds": rounds}}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> FloorBook:
-        """Rebuild the books from `to_json` output."""
+        """Rebuild the books from `to_json` output (books without `rounds` hold none)."""
         floor = data["floor"]
+        rounds = {str(table): {int(n): RoundTake.from_json(t) for n, t in kept.items()}
+                  for table, kept in floor.get("rounds", {}).items()}
         return cls(meter_books.Meters.from_json(data["meters"]),
                    {str(k): int(v) for k, v in floor["applied"].items()},
-                   tuple(Award(**a) for a in floor["awards"]), int(floor["version"]))
+                   tuple(Award(**a) for a in floor["awards"]), int(floor["version"]), rounds)
+
+    def take(self, table: str, round_no: int) -> RoundTake | None:
+        """What the books hold of a table's round (None: not among its kept rounds)."""
+        return self.rounds.get(table, {}).get(round_no)
+
+    def with_take(self, table: str, round_no: int, take: RoundTake) -> FloorBook:
+        """The books with a table's round set to `take` (its oldest rounds age out)."""
+        kept = {**self.rounds.get(table, {}), round_no: take}
+        newest = dict(sorted(kept.items())[-ROUNDS_KEPT:])
+        return replace(self, rounds={**self.rounds, table: newest})
 
     def pending(self) -> list[dict[str, Any]]:
         """The 100% hits not yet confirmed paid, as the meter topic shows them."""
@@ -110,7 +159,7 @@ def receive(book: FloorBook, data: dict[str, Any], address: MessageId) -> BookCh
     last = book.applied.get(stream, 0)
     head = {"boot": address.boot, "seq": address.seq}
     if address.seq <= last:
-        return BookChange(book, (), _repeat(book, address, head))
+        return BookChange(book, (), _repeat(book, data, address, head))
     if address.seq > last + 1:
         return BookChange(book, (), head | {"type": "gap", "expected": last + 1})
     book = replace(book, applied={**book.applied, stream: address.seq})
@@ -126,24 +175,62 @@ def _where(address: MessageId) -> dict[str, Any]:
     return {"table": address.table, "boot": address.boot, "seq": address.seq}
 
 
-def _repeat(book: FloorBook, address: MessageId, head: dict[str, Any]) -> dict[str, Any]:
+def _repeat(book: FloorBook, data: dict[str, Any], address: MessageId,
+            head: dict[str, Any]) -> dict[str, Any]:
+    """The answer again: with a hit's award while kept, with a void's give-back."""
     answer = head | {"type": "ack", "repeat": True, "meter": book.meters.amount}
     for award in book.awards:
         if (award.table, award.boot, award.seq) == (address.table, address.boot, address.seq):
             answer["paid"] = award.amount
+    if data.get("type") == "void" and isinstance(data.get("round"), int):
+        take = book.take(address.table, int(data["round"]))
+        if take is not None and take.void:
+            answer |= {"returned": take.returned, "wagers": take.wagers}
     return answer
 
 
 def _apply(book: FloorBook, message: UpMessage, head: dict[str, Any]) -> BookChange:
-    where = _where(message.address)
     if message.kind == "contribution":
-        meters, records = meter_books.contribute(book.meters, message.round, [message.seat])
-        record = Journal(records[0].kind, {**records[0].data, **where})
-        book = replace(book, meters=meters, version=book.version + 1)
-        return BookChange(book, (record,), _ack(book, head))
+        return _contribution(book, message, head)
     if message.kind == "hit":
         return _hit(book, message, head)
+    if message.kind == "void":
+        return _void(book, message, head)
     return _paid(book, message, head)
+
+
+def _contribution(book: FloorBook, message: UpMessage, head: dict[str, Any]) -> BookChange:
+    table = message.address.table
+    take = book.take(table, message.round) or RoundTake()
+    if take.void:
+        raise FloorProtocolError(f"round {message.round}: void, its contributions given back")
+    meters, records = meter_books.contribute(book.meters, message.round, [message.seat])
+    added = dict(records[0].data)
+    record = Journal(records[0].kind, {**added, **_where(message.address)})
+    book = replace(book, meters=meters, version=book.version + 1)
+    book = book.with_take(table, message.round,
+                          RoundTake((*take.contributions, added)))
+    return BookChange(book, (record,), _ack(book, head))
+
+
+def _void(book: FloorBook, message: UpMessage, head: dict[str, Any]) -> BookChange:
+    """Give back what the books hold of the round; later contributions of it are refused."""
+    table, where = message.address.table, _where(message.address)
+    take = book.take(table, message.round) or RoundTake()
+    if take.void:
+        raise FloorProtocolError(f"round {message.round}: void already")
+    meters, found = meter_books.void(book.meters, message.round, take.contributions)
+    book = replace(book, meters=meters, version=book.version + (0 if found is None else 1))
+    if found is None:
+        record = Journal(KIND_VOID, {**where, "round": message.round, "returned": 0,
+                                     "wagers": 0})
+    else:
+        record = Journal(found.kind, {**found.data, **where})
+    returned, wagers = int(record.data["returned"]), int(record.data["wagers"])
+    book = book.with_take(table, message.round,
+                          RoundTake(void=True, returned=returned, wagers=wagers))
+    return BookChange(book, (record,),
+                      _ack(book, head) | {"returned": returned, "wagers": wagers})
 
 
 def _ack(book: FloorBook, head: dict[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 PREFIX: Final = "shoectl/floor"
-KINDS: Final = ("contribution", "hit", "paid")
+KINDS: Final = ("contribution", "hit", "paid", "void")
 HIT_KINDS: Final = ("100%", "10%")
 _NAME: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _BOOT: Final = re.compile(r"[!-~]{1,64}")
@@ -84,12 +84,12 @@ class MessageId:
 
 @dataclass(frozen=True, slots=True)
 class UpMessage:
-    """A table's contribution, hit or paid notice.
+    """A table's contribution, hit, paid notice or void.
 
     Attributes:
-        kind: "contribution", "hit" or "paid".
+        kind: "contribution", "hit", "paid" or "void".
         address: The table, its boot and the message's sequence number.
-        round: The table's round number (contribution, hit).
+        round: The table's round number (contribution, hit, void).
         seat: The seat (contribution, hit).
         hit_kind: "100%" or "10%" (hit).
         hit: The paid hit's own seq (paid).
@@ -110,6 +110,8 @@ class UpMessage:
                                 "boot": self.address.boot, "seq": self.address.seq}
         if self.kind == "paid":
             return data | {"hit": self.hit, "hit_boot": self.hit_boot or self.address.boot}
+        if self.kind == "void":
+            return data | {"round": self.round}
         data |= {"round": self.round, "seat": self.seat}
         return data | ({"kind": self.hit_kind} if self.kind == "hit" else {})
 
@@ -159,6 +161,8 @@ def parse_up(data: dict[str, Any], address: MessageId) -> UpMessage:
             raise FloorProtocolError(f"hit_boot: expected 1-64 printable characters, got "
                                      f"{hit_boot!r}")
         return UpMessage("paid", address, hit=_count(data, "hit", 1), hit_boot=hit_boot)
+    if kind == "void":
+        return UpMessage("void", address, _count(data, "round", 1))
     round_no, seat = _count(data, "round", 0), _count(data, "seat", 0)
     if kind == "contribution":
         return UpMessage("contribution", address, round_no, seat)

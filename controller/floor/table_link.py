@@ -3,8 +3,11 @@
 Each contribution and hit is journalled (`floor:send`, with its boot and seq) in the table's
 journal before it is published; each answer is journalled (`floor:confirmed`). On every
 (re)connect and after a restart everything sent but not confirmed is sent again, in order,
-with its original boot and seq (docs/floor-protocol.md "Exactly once"). A hit's answer is
-followed by the `paid` notice that ends its PENDING on the signs.
+with its original boot and seq (docs/floor-protocol.md "Exactly once"), and while connected
+`resend_overdue` sends again whatever has waited `RESEND_S` for its answer since it was last
+published (a message the broker dropped for want of a subscriber, an answer lost with a
+controller's commit). A hit's answer is followed by the `paid` notice that ends its PENDING
+on the signs.
 
 paho's network thread delivers answers; callers publish from their own thread. Journal work
 for an answer runs through `execute` (the table's loop thread in the service, so one thread
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,6 +47,8 @@ KIND_SEND = "floor:send"
 KIND_CONFIRMED = "floor:confirmed"
 ONLINE = encode({"state": "online"})
 OFFLINE = encode({"state": "offline"})
+RESEND_S = 10.0
+"""How long a send waits for its answer, after its last publication, before it is sent again."""
 
 
 @dataclass
@@ -76,15 +82,29 @@ class LinkView:
         return str(int(self.meter["amount"]))
 
 
+def rounds_sent(store: JournalStore, kind: str) -> set[int]:
+    """The rounds of every message of `kind` ("contribution", "void") journalled as sent."""
+    return {int(e.data["message"]["round"]) for e in store.entries((KIND_SEND,))
+            if e.data["message"]["type"] == kind}
+
+
 def last_round_sent(store: JournalStore) -> int:
     """The newest round whose contributions were journalled as sent (0: none)."""
-    rounds = [int(e.data["message"]["round"]) for e in store.entries((KIND_SEND,))
-              if e.data["message"]["type"] == "contribution"]
-    return max(rounds, default=0)
+    return max(rounds_sent(store, "contribution"), default=0)
 
 
 def _inline(work: Callable[[], None]) -> None:
     work()
+
+
+Confirmation = tuple[list[Journal], dict[str, Any] | None, Callable[[], None]]
+"""Records and critical state committed with a confirmation, and what to do after it."""
+OnConfirmed = Callable[[dict[str, Any], dict[str, Any]], Confirmation]
+"""(sent message, answer) -> its `Confirmation`."""
+
+
+def _nothing_more(_sent: dict[str, Any], _answer: dict[str, Any]) -> Confirmation:
+    return [], None, lambda: None
 
 
 def unconfirmed(store: JournalStore) -> list[dict[str, Any]]:
@@ -109,11 +129,18 @@ class TableLink:
         execute: Runs journal work for an answer on the journal's thread (default inline).
         on_change: Called (from paho's thread) with `view.up` whenever it changes, and with
             the meter message's arrival (`None`).
+        clock: The monotonic clock `resend_overdue` measures waits on (the loop's).
+        on_confirmed: Called with each sent message and its answer, before the confirmation
+            is journalled; returns further records and the critical state to commit in the
+            same transaction (a hit's settlement at the table), and what to do once that
+            commit succeeded (nothing is done when it fails).
     """
 
     def __init__(self, link: LinkSettings, table: str, store: JournalStore,
                  execute: Callable[[Callable[[], None]], object] = _inline,
-                 on_change: Callable[[bool | None], None] | None = None) -> None:
+                 on_change: Callable[[bool | None], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 on_confirmed: OnConfirmed | None = None) -> None:
         self.topics = Topics(link.group)
         self.table = check_name("table", table)
         self.boot = uuid.uuid4().hex[:16]
@@ -123,6 +150,9 @@ class TableLink:
         self._lock = threading.Lock()
         self._seq = 0
         self._outbox = unconfirmed(store)
+        self._clock = clock
+        self._on_confirmed = on_confirmed or _nothing_more
+        self._published: dict[tuple[str, int], float] = {}
         self.last_round = last_round_sent(store)
         self._execute = execute
         self._on_change = on_change or (lambda _up: None)
@@ -153,6 +183,10 @@ class TableLink:
         self.last_round = max(self.last_round, round_no)
         return self._send(lambda a: UpMessage("contribution", a, round_no, seat))
 
+    def void(self, round_no: int) -> MessageId:
+        """Journal and send a void round: the controller gives back its contributions."""
+        return self._send(lambda a: UpMessage("void", a, round_no))
+
     def hit(self, round_no: int, seat: int, kind: str) -> MessageId:
         """Journal and send a meter hit ("100%" or "10%"); the answer says what it won."""
         return self._send(lambda a: UpMessage("hit", a, round_no, seat, kind))
@@ -169,7 +203,23 @@ class TableLink:
             return message.address
 
     def _publish(self, data: dict[str, Any]) -> None:
+        self._published[(str(data["boot"]), int(data["seq"]))] = self._clock()
         self.client.publish(self.topics.up(self.table), encode(data), qos=1)
+
+    def resend_overdue(self) -> int:
+        """Send again, in order, what has waited `RESEND_S` for its answer; how many.
+
+        Nothing while the broker is unreachable: the reconnect resends everything.
+        """
+        with self._lock:
+            if not self.view.connected:
+                return 0
+            due = self._clock() - RESEND_S
+            overdue = [d for d in self._outbox
+                       if self._published.get((str(d["boot"]), int(d["seq"])), due) <= due]
+            for data in overdue:
+                self._publish(data)
+            return len(overdue)
 
     def _on_connect(self, client: mqtt.Client, _userdata: Any, _flags: Any,
                     reason: ReasonCode, _properties: Any) -> None:
@@ -231,9 +281,12 @@ class TableLink:
             sent = next((d for d in self._outbox if (d["boot"], d["seq"]) == key), None)
             if sent is None:
                 return  # an answer repeated after its confirmation
+            more, critical, committed = self._on_confirmed(sent, answer)
             self._store.commit([Journal(KIND_CONFIRMED, {"boot": key[0], "seq": key[1],
-                                                         "answer": answer})], None)
+                                                         "answer": answer}), *more], critical)
+            committed()
             self._outbox.remove(sent)
+            self._published.pop(key, None)
             self.view.answers[key] = answer
         if sent["type"] == "hit" and answer.get("type") == "ack":
             self._send(lambda a: UpMessage("paid", a, hit=key[1], hit_boot=key[0]))

@@ -4,6 +4,10 @@
 round with `controller.rules.settlement`, pays Blazing 7's meter hits seat by seat from the
 dealer's right (R13: a second 100% hit in a round is paid from the reset amount) and checks
 the meter's books against the rules' own settlement before the round is recorded.
+
+At a linked table a meter hit is the link group's: the rest of the round settles, and the hit
+seat's Blazing 7's wager is recorded as waiting (`"blazing7s": null` in the round record, the
+hit in `linked_hits`) until the progressive controller's answer settles it.
 """
 
 from __future__ import annotations
@@ -47,17 +51,34 @@ class BlackjackSettlement:
         hits = self.meter_hits()
         before = meter_books.rules_state(desk.meters)
         result = settlement.settle(model.game, before if model.accepted_seats() else None)
-        for seat, kind in hits:
-            desk.pay(seat, kind)
-        if result.meter is not None and result.meter.amount != desk.meters.amount:
-            raise RulesError("the meter books disagree with the rules' settlement")
+        if desk.linked:
+            self._hold_linked_hits(hits)
+        else:
+            for seat, kind in hits:
+                desk.pay(seat, kind)
+            if result.meter is not None and result.meter.amount != desk.meters.amount:
+                raise RulesError("the meter books disagree with the rules' settlement")
         record = self.round_record(result)
+        if desk.linked and hits:
+            waits = {seat for seat, _ in hits}
+            for seat in record["seats"]:
+                if seat["seat"] in waits:
+                    seat["side_bets"][SideBet.BLAZING7S.value] = None
+            record["linked_hits"] = [{"seat": seat, "kind": kind.value} for seat, kind in hits]
         self.outcomes = hand_outcomes(model.game, result)
         model.round.settled = True
         model.round.result = record
         model.results.append(record)
         model.emit(Journal("round:settled", record),
                    OpLog(f"round {model.round.number} settled"))
+
+    def _hold_linked_hits(self, hits: list[tuple[int, meter_books.HitKind]]) -> None:
+        game = self.model.game
+        assert game is not None
+        stakes = {s.seat: s.bets.side_bets[SideBet.BLAZING7S] for s in game.seats
+                  if SideBet.BLAZING7S in s.bets.side_bets}
+        for seat, kind in hits:
+            self.model.progressive.hold_hit(seat, kind, stakes[seat])
 
     def meter_hits(self) -> list[tuple[int, meter_books.HitKind]]:
         """Each seat's Blazing 7's meter hit, counter-clockwise (from the dealer's right)."""

@@ -7,6 +7,10 @@ sensors do not answer (R15), and for the rest of a betting period in which eithe
 came back: progressive play reopens with the next round's betting, once both answer. A round
 whose wagers were locked in before the loss settles them normally (the meter is in the
 journal, not on the sign).
+
+At a linked table (`linked`) the meter is the link group's: a meter hit is not paid from
+this table's books but waits (`waiting`, `meter:linked_hit`) for the progressive
+controller's answer, which settles it (`settle_linked`, `meter:linked_paid`).
 """
 
 from __future__ import annotations
@@ -28,6 +32,10 @@ PROGRESSIVE_DEVICES = frozenset({"sign", LAYOUT, "floor"})
 table's floor link, R15)."""
 
 
+LinkedState = tuple[list[dict[str, Any]], str, tuple[int, int]]
+"""The waiting linked hits, the sign's message and its win."""
+
+
 class ProgressiveDesk:
     """The meter's books, the links it depends on and the sign's message.
 
@@ -38,6 +46,9 @@ class ProgressiveDesk:
             its progressive wagers are refused even once the link answers again.
         sign_message: "" for the amount alone, or the `WIN` text of this round's hit.
         sign_win: (seat, cents) of this round's last meter hit ((0, 0): none).
+        linked: The meter is a link group's (`[progressive] link`): hits wait for its answer.
+        waiting: The linked hits not yet answered, oldest first: `round`, `seat`, `kind`
+            and `stake` (cents) of each.
     """
 
     def __init__(self, model: TableModel, meters: meter_books.Meters) -> None:
@@ -47,6 +58,8 @@ class ProgressiveDesk:
         self.closed_round = 0
         self.sign_message = ""
         self.sign_win = (0, 0)
+        self.linked = False
+        self.waiting: list[dict[str, Any]] = []
 
     def is_open(self) -> bool:
         """Progressive wagers are accepted only while sign and sensors answer (R15).
@@ -126,6 +139,40 @@ class ProgressiveDesk:
         self.sign_win = (seat, paid)
         self.model.emit(record, OpLog(f"progressive {kind.value} hit at seat {seat}"))
         return paid
+
+    def hold_hit(self, seat: int, kind: meter_books.HitKind, stake: int) -> None:
+        """A linked table's meter hit: recorded, and its settlement waits for the answer."""
+        hit = {"round": self.model.round.number, "seat": seat, "kind": kind.value,
+               "stake": stake}
+        self.waiting.append(hit)
+        self.model.emit(Journal("meter:linked_hit", hit),
+                        OpLog(f"round {hit['round']} seat {seat}: Blazing 7's {kind.value} "
+                              "hit waits for the progressive controller's amount", "warning"))
+
+    def linked_state(self) -> LinkedState:
+        """What `settle_linked` changes (to set back while its record is not committed)."""
+        return [dict(h) for h in self.waiting], self.sign_message, self.sign_win
+
+    def set_linked_state(self, state: LinkedState) -> None:
+        """Return to a `linked_state`."""
+        self.waiting, self.sign_message, self.sign_win = state
+
+    def settle_linked(self, round_number: int, seat: int, paid: int,
+                      answer: dict[str, Any]) -> Journal | None:
+        """The controller's answer to a waiting hit: its `meter:linked_paid` record.
+
+        None when no such hit waits (it was settled already). The sign shows the win.
+        """
+        hit = next((h for h in self.waiting
+                    if (h["round"], h["seat"]) == (round_number, seat)), None)
+        if hit is None:
+            return None
+        self.waiting.remove(hit)
+        self.sign_message = f"WIN {seat} {paid // 100}.{paid % 100:02d}"
+        self.sign_win = (seat, paid)
+        return Journal("meter:linked_paid", {
+            **hit, "paid": paid, "net": paid - int(hit["stake"]),
+            "boot": answer["boot"], "seq": answer["seq"]})
 
     def give_back(self, round_number: int, contributions: list[dict[str, Any]]) -> int:
         """A void round's contributions are reversed (R13); returns the cents given back."""

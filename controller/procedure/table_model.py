@@ -276,6 +276,7 @@ class TableModel(ProcedureModel):
             "unknown_main": sorted(self.wagers.unknown_main),
             "links_down": sorted(desk.links_down), "key_on": self.key_on,
             "progressive_closed_round": desk.closed_round,
+            "progressive_waiting": [dict(h) for h in desk.waiting],
             "sign_message": desk.sign_message, "sign_win": list(desk.sign_win),
             "resume_state": self.resume_state,
             "hold_reason": self.hold_reason, "hold_kind": self.hold_kind,
@@ -294,6 +295,7 @@ class TableModel(ProcedureModel):
         desk = self.progressive
         desk.links_down = set(data["links_down"])
         desk.closed_round = int(data.get("progressive_closed_round", 0))
+        desk.waiting = [dict(h) for h in data.get("progressive_waiting", [])]
         desk.sign_message = data["sign_message"]
         desk.sign_win = (int(data["sign_win"][0]), int(data["sign_win"][1]))
         for name in ("key_on", "resume_state", "hold_reason", "error_return",

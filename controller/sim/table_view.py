@@ -164,10 +164,14 @@ class Snapshot:
 
 
 def players_net(record: dict[str, Any]) -> int:
-    """What the players won (negative: lost) in one settled round record."""
+    """What the players won (negative: lost) in one settled round record.
+
+    A linked table's meter hit that waits for the controller (`null`) counts as nothing yet.
+    """
     if "banker" in record:
         return sum(sum(s["bets"].values()) for s in record["seats"])
-    return sum(sum(h["net"] for h in s["hands"]) + sum(s["side_bets"].values())
+    return sum(sum(h["net"] for h in s["hands"])
+               + sum(v for v in s["side_bets"].values() if v is not None)
                for s in record["seats"])
 
 

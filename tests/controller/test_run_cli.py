@@ -232,16 +232,3 @@ def test_a_missing_journal_key_exits_4(tmp_path: Path, capsys: pytest.CaptureFix
             in capsys.readouterr().err)
     assert not (tmp_path / "journal.key").exists()  # never made by a start
 
-
-def test_a_linked_table_is_refused_until_the_controller_settles_its_hits(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = table_file(tmp_path)
-    text = path.read_text().replace("[progressive]               # Blazing 7's meter, cents\n",
-                                    '[progressive]\nlink = "mqtt://127.0.0.1:1883"'
-                                    '\ngroup = "bank-a"\n', 1)
-    assert 'link = "mqtt://' in text
-    path.write_text(text)
-    assert run_command.main(["--config", str(path), "--allow-emulated",
-                             "--unverified-software"]) == run_command.EXIT_CONFIG
-    assert capsys.readouterr().err == (f"shoectl run: {path}: {run_command.LINKED_NOT_LIVE}\n")
-    assert not (tmp_path / "state").exists()  # refused before the journal opens

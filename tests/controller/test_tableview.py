@@ -472,3 +472,9 @@ def test_the_shoe_line_follows_the_cut_card() -> None:
     assert simulation.shoe_layout(options) == ShoeLayout(416, 402)
     options = simulate_command.parse_options(["--game", "spanish21"])
     assert simulation.shoe_layout(options) == ShoeLayout(288, 216)
+
+
+def test_a_linked_hit_waiting_for_the_controller_counts_as_nothing_yet() -> None:
+    record = {"seats": [{"hands": [{"net": 1000}], "side_bets": {"blazing7s": None,
+                                                                   "perfect-pairs": -100}}]}
+    assert table_view.players_net(record) == 900

@@ -64,3 +64,71 @@ def test_a_full_hit_stays_pending_until_its_paid_notice() -> None:
 def test_an_unaddressed_message_is_named_in_one_line(payload: bytes, problem: str) -> None:
     with pytest.raises(FloorProtocolError, match="^" + problem.replace("(", r"\(")):
         message_id_of(decode(payload), "T1")
+
+
+def _stream(book: ledger.FloorBook, boot: str, *messages: dict[str, object]
+            ) -> list[ledger.BookChange]:
+    """Apply `messages` as boot `boot`'s seqs 1, 2, ... of table T1."""
+    changes = []
+    for seq, fields in enumerate(messages, start=1):
+        change = ledger.receive(book, {"table": "T1", "boot": boot, "seq": seq} | fields,
+                                MessageId("T1", boot, seq))
+        changes.append(change)
+        book = change.book
+    return changes
+
+
+def _contribution(round_no: int, seat: int) -> dict[str, object]:
+    return {"type": "contribution", "round": round_no, "seat": seat}
+
+
+def test_a_void_gives_back_exactly_its_rounds_contributions() -> None:
+    *_, void = _stream(BOOK, "b", _contribution(1, 1), _contribution(2, 1), _contribution(2, 3),
+                       {"type": "void", "round": 2})
+    assert void.book.meters.amount == 10_100  # round 1's stays
+    assert void.book.meters.progressive_in == 1
+    assert void.answer | {"meter": 0} == {"type": "ack", "boot": "b", "seq": 4, "repeat": False,
+                                          "meter": 0, "returned": 200, "wagers": 2}
+    [record] = void.records
+    assert record.kind == "meter:void"
+    assert (record.data["table"], record.data["seq"], record.data["seats"]) == ("T1", 4, [1, 3])
+
+
+def test_a_contribution_of_a_void_round_from_an_earlier_boot_is_refused() -> None:
+    # After a power cut the new boot's void may be applied before the old boot's resends.
+    [void] = _stream(BOOK, "new", {"type": "void", "round": 5})
+    assert [r.kind for r in void.records] == ["floor:void"]
+    assert void.answer["returned"] == 0
+    late = _stream(void.book, "old", _contribution(5, 2), _contribution(6, 2))
+    assert late[0].answer["type"] == "reject"
+    assert late[0].answer["reason"] == "round 5: void, its contributions given back"
+    assert [r.kind for r in late[0].records] == ["floor:rejected"]
+    assert late[-1].book.meters.amount == 10_100  # round 6 is not void
+    assert late[-1].book.meters.progressive_in == 1
+
+
+def test_a_second_void_of_a_round_gives_nothing_back_twice() -> None:
+    *_, second = _stream(BOOK, "b", _contribution(1, 1), {"type": "void", "round": 1},
+                         {"type": "void", "round": 1})
+    assert second.answer["type"] == "reject"
+    assert second.book.meters.amount == 10_000
+
+
+def test_the_books_keep_each_tables_newest_rounds_across_a_restart() -> None:
+    rounds = [_contribution(n, 1) for n in range(1, ledger.ROUNDS_KEPT + 2)]
+    *_, last = _stream(BOOK, "b", *rounds)
+    book = ledger.FloorBook.from_json(last.book.to_json())
+    assert book == last.book
+    assert sorted(book.rounds["T1"]) == list(range(2, ledger.ROUNDS_KEPT + 2))
+    [void] = _stream(book, "c", {"type": "void", "round": ledger.ROUNDS_KEPT + 1})
+    assert void.answer["returned"] == 100
+
+
+def test_a_voids_repeat_says_again_what_it_gave_back() -> None:
+    # The first answer may be lost with the table's power: the repeat is what it journals.
+    *_, void = _stream(BOOK, "b", _contribution(1, 1), {"type": "void", "round": 1})
+    repeat = ledger.receive(void.book, {"type": "void", "table": "T1", "boot": "b", "seq": 2,
+                                        "round": 1}, MessageId("T1", "b", 2))
+    assert repeat.records == ()
+    assert (repeat.answer["repeat"], repeat.answer["returned"], repeat.answer["wagers"]) == (
+        True, 100, 1)

@@ -12,8 +12,10 @@ import os
 import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from controller.floor.link import BrokerUrl, TlsFiles
 from controller.floor.settings import LinkSettings
@@ -79,11 +81,12 @@ class Table:
     """One table: its journal and its link."""
 
     def __init__(self, workdir: Path, name: str, broker_url: str,
-                 tls: TlsFiles | None = None) -> None:
+                 tls: TlsFiles | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.name = name
         self.store = JournalStore(workdir / name, clock=lambda: 0.0, durable=False)
         link = LinkSettings(BrokerUrl.parse(broker_url), GROUP, tls)
-        self.link = TableLink(link, name, self.store)
+        self.link = TableLink(link, name, self.store, clock=clock)
         self.link.start()
 
     def records(self, kind: str) -> list[dict[str, Any]]:
@@ -102,23 +105,45 @@ class Table:
         self.store.close()
 
 
-def expected_figures(tables: list[Table]) -> dict[str, int]:
-    """The meter from the tables' journals alone: seed + contributions - payments + reseeds."""
-    contributions = paid = full_hits = hits = 0
+class HasRecords(Protocol):
+    """Anything that reads a table's journal records of one kind (a `Table`, ...)."""
+
+    name: str
+
+    def records(self, kind: str) -> list[dict[str, Any]]:
+        """Every journalled record of `kind`."""
+
+
+def expected_figures(tables: Sequence[HasRecords]) -> dict[str, int]:
+    """The meter from the tables' journals alone.
+
+    Seed + accepted contributions - what voids gave back - payments + the reseed of each
+    100% hit. A contribution is counted when its answer is an ack; the only rejection a
+    table of these tests may get is a contribution of a round already void.
+    """
+    contributions = paid = full_hits = hits = returned = given_back = 0
     for table in tables:
         sent = {(d["boot"], d["seq"]): d["message"] for d in table.records(KIND_SEND)}
         for confirmed in table.records(KIND_CONFIRMED):
             message = sent[(confirmed["boot"], confirmed["seq"])]
             answer = confirmed["answer"]
+            if answer["type"] == "reject":
+                assert message["type"] == "contribution", answer
+                assert answer["reason"].endswith("void, its contributions given back"), answer
+                continue
             assert answer["type"] == "ack", answer
             if message["type"] == "contribution":
                 contributions += 1
+            elif message["type"] == "void":
+                returned += int(answer["returned"])
+                given_back += int(answer["wagers"])
             elif message["type"] == "hit":
                 hits += 1
                 paid += int(answer["paid"])
                 full_hits += message["kind"] == "100%"
-    return {"meter": RESET + INCREMENT * contributions - paid + RESET * full_hits,
-            "hits": hits, "cumulative_paid": paid, "progressive_in": contributions}
+    meter = RESET + INCREMENT * contributions - returned - paid + RESET * full_hits
+    return {"meter": meter, "hits": hits, "cumulative_paid": paid,
+            "progressive_in": contributions - given_back}
 
 
 def settle(tables: list[Table], controller: Controller) -> None:
@@ -135,5 +160,5 @@ def online(table: Table) -> bool:
     return table.link.view.up and "amount" in table.link.view.meter
 
 
-__all__ = ["Controller", "Mosquitto", "Table", "expected_figures", "online", "settle",
-           "wait_for"]
+__all__ = ["Controller", "HasRecords", "Mosquitto", "Table", "expected_figures", "online",
+           "settle", "wait_for"]

@@ -1,0 +1,519 @@
+"""Linked tables live: `shoectl run` with `[progressive] link`, a real Mosquitto, the controller.
+
+Two `shoectl run` processes (emulated shoe, layout board and sign over ptys) and `shoectl
+progressive serve` in processes of their own: both tables run linked, see the controller
+killed with SIGKILL (its last will: each table journals the floor link down) and restarted
+(each journals it back), and stop in order on SIGTERM. One table over ptys deals a scripted
+round with a 100% hit while the controller lies killed: the hit waits, the controller
+restarts, and the table settles it once with the controller's amount.
+
+Then the tables as they run on the floor: two `shoectl run` processes, each over the ptys of
+three `shoectl emulate` boards of its own (typed commands: chips, buttons, cards), dealt
+through their consoles' HTTP API: two 100% hits at the two tables in the same second (paid
+in the order the controller received them, the second from the reseed), the controller
+killed with SIGKILL and restarted while a hit waits (the console says which wager waits),
+and a table's power cut (SIGKILL) with its contribution unanswered (the controller held
+with SIGSTOP meanwhile). After each, the controller's meter equals the seed plus every
+accepted contribution minus every payment (plus each reseed), counted from the tables'
+journals read from private copies (`open_existing`), and `shoectl progressive verify`
+passes.
+
+Nothing waits on the clock for correctness: every wait is for a fact, with a ceiling that
+only ends a stuck test.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.cli import simulate_command
+from controller.journal.errors import JournalError
+from controller.journal.store import open_existing
+from controller.service.app import TableApp, build_app
+from controller.service.runtime import ControllerEvent
+from controller.service.tableconfig import TableFile, default_table_text
+from controller.sim import rig
+from drivers.emulated.board import FIRMWARE_VERSION
+from drivers.registry import BuildOptions
+from tests.support.floor_rig import (
+    GROUP,
+    INCREMENT,
+    RESET,
+    Controller,
+    expected_figures,
+    wait_for,
+)
+from tests.support.mosquitto import Mosquitto, free_port
+
+pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
+WAIT = 90.0  # an upper bound for a loaded machine, never a speed requirement
+
+DEVICES = """
+[devices.shoe]
+kind = "emulated"
+decks = 6
+seed = 3
+
+[devices.layout]
+kind = "emulated"
+lamps = { fault = 0, no_more_bets = 1, blackjack = 2, seat1 = { turn = 3, blazing7s = 4 } }
+bet_sensors = { seat1 = { blazing7s = 0 } }
+buttons = { no_more_bets = 0, shuffle = 1 }
+
+[devices.sign]
+kind = "emulated"
+"""
+
+
+@pytest.fixture
+def floor(tmp_path: Path) -> Iterator[tuple[Mosquitto, Controller]]:
+    broker = Mosquitto(tmp_path / "broker")
+    broker.start()
+    controller = Controller(tmp_path, broker.url)
+    controller.start()
+    try:
+        yield broker, controller
+    finally:
+        controller.stop()
+        broker.stop()
+
+
+class JournalCopy:
+    """A table's journal, read from a private copy each time (the table keeps writing it)."""
+
+    def __init__(self, name: str, state_dir: Path) -> None:
+        self.name = name
+        self.state_dir = state_dir
+
+    def records(self, kind: str) -> list[dict[str, Any]]:
+        """Every record of `kind` so far ([] while the journal is not there yet)."""
+        try:
+            with open_existing(self.state_dir) as store:
+                return [e.data for e in store.entries((kind,))]
+        except JournalError:
+            return []
+
+    def floor_links(self) -> list[str]:
+        """"down"/"up" for each journalled change of the floor link, in order."""
+        try:
+            with open_existing(self.state_dir) as store:
+                return [e.kind.removeprefix("link:")
+                        for e in store.entries(("link:down", "link:up"))
+                        if e.data["device"] == "floor"]
+        except JournalError:
+            return []
+
+
+def table_file(tmp_path: Path, name: str, broker: Mosquitto) -> tuple[Path, JournalCopy]:
+    state = tmp_path / name / "state"
+    text = default_table_text().replace('name = "BJ-01"', f'name = "{name}"', 1)
+    text = text.replace("[progressive]               # Blazing 7's meter, cents\n",
+                        f'[progressive]\nlink = "{broker.url}"\ngroup = "{GROUP}"\n', 1)
+    assert f'name = "{name}"' in text
+    assert "link = " in text
+    path = tmp_path / name / "table.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text(text + DEVICES + f'\n[journal]\nstate_dir = "{state}"\n'
+                    + '\n[console]\nlisten = "127.0.0.1:0"\n', encoding="utf-8")
+    return path, JournalCopy(name, state)
+
+
+def retained_status(broker: Mosquitto, table: str) -> dict[str, Any]:
+    done = subprocess.run(["mosquitto_sub", "-p", str(broker.port), "-h", "127.0.0.1",
+                           "-t", f"shoectl/floor/{GROUP}/table/{table}/status", "-C", "1",
+                           "-W", "10"], capture_output=True, text=True, check=False,
+                          timeout=WAIT)
+    return json.loads(done.stdout) if done.returncode == 0 else {}
+
+
+def test_two_linked_tables_run_live_through_a_controller_kill(
+        tmp_path: Path, floor: tuple[Mosquitto, Controller]) -> None:
+    broker, controller = floor
+    tables = [table_file(tmp_path, name, broker) for name in ("T1", "T2")]
+    logs = [(tmp_path / f"{journal.name}.log").open("wb") for _, journal in tables]
+    processes = [subprocess.Popen(
+        [sys.executable, "-m", "controller", "run", "--config", str(path), "--allow-emulated",
+         "--unverified-software"], stdout=subprocess.DEVNULL, stderr=log)
+        for (path, _), log in zip(tables, logs, strict=True)]
+    try:
+        for _, journal in tables:
+            wait_for(lambda j=journal: j.floor_links()[-1:] == ["up"],
+                     f"{journal.name} journals its floor link up", WAIT)
+            assert retained_status(broker, journal.name) == {"state": "online"}
+        controller.kill()  # SIGKILL: the broker publishes its last will
+        for _, journal in tables:
+            wait_for(lambda j=journal: j.floor_links()[-1:] == ["down"],
+                     f"{journal.name} journals the floor link down", WAIT)
+        controller.start()
+        for _, journal in tables:
+            wait_for(lambda j=journal: j.floor_links()[-2:] == ["down", "up"],
+                     f"{journal.name} journals the floor link back", WAIT)
+        for process in processes:
+            process.send_signal(signal.SIGTERM)
+        assert [p.wait(timeout=WAIT) for p in processes] == [0, 0]
+        for _, journal in tables:
+            assert journal.records("power:off")[-1]["reason"] == "service stopped"
+            assert retained_status(broker, journal.name) == {"state": "offline"}
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=WAIT)
+        for log in logs:
+            log.close()
+
+
+def _until(app: TableApp, fact: Callable[[], object],
+           seen: Callable[[], object] = lambda: "") -> None:
+    """Run the table's loop until `fact` holds (it may change off the loop).
+
+    On a stuck test, the message names `seen()`: what there was instead.
+    """
+    end = time.monotonic() + WAIT
+    while not fact():
+        assert time.monotonic() < end, f"never happened; instead: {seen()}"
+        app.loop.run_until(lambda: bool(fact()), 0.05)
+
+
+def test_a_hit_over_ptys_waits_through_a_controller_kill_and_is_paid_once(
+        tmp_path: Path, floor: tuple[Mosquitto, Controller]) -> None:
+    broker, controller = floor
+    config = simulate_command.parse_options([]).config
+    script = ["7D", "7D", "7D", "TD", "5C", "5H", "5S", "5D"]  # seat 1: 7D 7D under a 7D
+    devices: dict[str, Any] = rig.rig_devices(config.table, 1, 1, script)
+    (tmp_path / "ports").mkdir()
+    document = {"devices": devices, "progressive": {"link": broker.url, "group": GROUP}}
+    app = build_app(TableFile(str(tmp_path / "table.toml"), config, document),
+                    allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
+                    burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
+    app.start()
+    try:
+        rig.wait_for_links(app)
+        assert app.runtime is not None
+        model, journal = app.runtime.model, JournalCopy("T1", tmp_path / "state")
+        _until(app, lambda: "floor" not in model.progressive.links_down)
+        sim = rig.PtySimulation(app, rig.RigPlan(1, 1, {"main": 1000}, None, 1,  # type: ignore[arg-type]
+                                                 scripted=True))
+        sim.step()  # shuffle done: betting
+        layout = app.devices.emulators["layout"]
+        layout.place_chip(0)  # seat 1's Blazing 7's spot
+        _until(app, lambda: model.wagers.sensors.get("seat1.blazing7s"))
+        app.loop.post(ControllerEvent("wager", {"seat": 1, "bet": "main", "cents": 1000}))
+        layout.click(rig.BUTTON_NUMBERS["no_more_bets"])
+        _until(app, lambda: journal.records("floor:confirmed"))  # the contribution
+        controller.kill()
+        _until(app, lambda: model.state == "players" or not sim.step())
+        app.loop.post(ControllerEvent("stand", {}))
+        _until(app, lambda: model.results)  # settled (a live table goes on to betting)
+        assert [h["seat"] for h in model.progressive.waiting] == [1]
+        assert journal.records("meter:linked_paid") == []  # no controller to answer
+        controller.start()
+        _until(app, lambda: journal.records("meter:linked_paid"))
+        [paid] = journal.records("meter:linked_paid")
+        assert (paid["seat"], paid["kind"], paid["paid"]) == (1, "100%", RESET + INCREMENT)
+        assert model.progressive.waiting == []
+        _until(app, lambda: len(journal.records("floor:confirmed"))
+               == len(journal.records("floor:send")))  # the paid notice too
+        assert controller.show() == expected_figures([journal])
+        verified = controller.shoectl("verify")
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+    finally:
+        app.close()
+
+
+# ---------------------------------------------------------------- tables as processes
+class Emulator:
+    """`shoectl emulate BOARD` in a process of its own, answering typed commands."""
+
+    def __init__(self, board: str, ports: Path, log: Path, *extra: str) -> None:
+        self.log = log.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "controller", "emulate", board, "--link-dir", str(ports),
+             "--name", board, *extra], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=self.log, text=True, bufsize=1)
+        assert self.process.stdout is not None
+        self.path = self.process.stdout.readline().strip()
+        assert self.path, f"shoectl emulate {board} did not start (see {log})"
+
+    def say(self, line: str) -> str:
+        """Type one command; its one-line reply."""
+        assert self.process.stdin is not None
+        assert self.process.stdout is not None
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+        return self.process.stdout.readline().strip()
+
+    def close(self) -> None:
+        """Stop the emulator."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=WAIT)
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                stream.close()
+        self.log.close()
+
+
+SERIAL = """
+[devices.shoe]
+kind = "serial"
+url = "{shoe}"
+key_file = "{ports}/shoe.key"
+firmware = ["{firmware}"]
+
+[devices.layout]
+kind = "serial"
+url = "{layout}"
+key_file = "{ports}/layout.key"
+firmware = ["{firmware}"]
+lamps = {{ fault = 0, no_more_bets = 1, blackjack = 2, seat1 = {{ turn = 3, blazing7s = 4 }} }}
+bet_sensors = {{ seat1 = {{ blazing7s = 0 }} }}
+buttons = {{ no_more_bets = 0, shuffle = 1 }}
+
+[devices.sign]
+kind = "serial"
+url = "{sign}"
+key_file = "{ports}/sign.key"
+firmware = ["{firmware}"]
+"""
+
+
+class RunTable:
+    """One table: `shoectl run` over the ptys of three `shoectl emulate` boards.
+
+    The boards outlive the table's process (a power cut at the Pi leaves them powered).
+    """
+
+    def __init__(self, tmp_path: Path, name: str, broker: Mosquitto, cards: list[str]) -> None:
+        self.name = name
+        self.dir = tmp_path / name
+        ports = self.dir / "ports"
+        ports.mkdir(parents=True)
+        self.log = self.dir / "run.log"
+        shoe_file = self.dir / "shoe.txt"
+        shoe_file.write_text(" ".join(cards) + "\n", encoding="utf-8")
+        boards = self.dir / "boards.log"
+        self.shoe = Emulator("shoe", ports, boards, "--shoe-file", str(shoe_file))
+        self.layout = Emulator("layout", ports, boards)
+        self.sign = Emulator("sign", ports, boards)
+        self.port = free_port()
+        text = default_table_text().replace('name = "BJ-01"', f'name = "{name}"', 1)
+        text = text.replace("[progressive]               # Blazing 7's meter, cents\n",
+                            f'[progressive]\nlink = "{broker.url}"\ngroup = "{GROUP}"\n', 1)
+        self.config = self.dir / "table.toml"
+        self.config.write_text(
+            text + SERIAL.format(shoe=self.shoe.path, layout=self.layout.path,
+                                 sign=self.sign.path, ports=ports, firmware=FIRMWARE_VERSION)
+            + f'\n[journal]\nstate_dir = "{self.dir / "state"}"\n'
+            + f'\n[console]\nlisten = "127.0.0.1:{self.port}"\n', encoding="utf-8")
+        self.journal = JournalCopy(name, self.dir / "state")
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start the table's service; wait until its console answers."""
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "controller", "run", "--config", str(self.config),
+                 "--unverified-software"], stdout=subprocess.DEVNULL, stderr=log)
+        process = self.process
+        wait_for(lambda: process.poll() is not None or self.table().get("phase"),
+                 f"{self.name}'s console answers", WAIT)
+        assert process.poll() is None, self.log.read_text(encoding="utf-8")[-2000:]
+
+    def kill(self) -> None:
+        """A power cut: SIGKILL."""
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait(timeout=WAIT)
+
+    def stop(self) -> int:
+        """SIGTERM; the exit status."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=WAIT)
+
+    def table(self) -> dict[str, Any]:
+        """`GET /api/table` ({} while the console does not answer)."""
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+            connection.request("GET", "/api/table")
+            response = connection.getresponse()
+            body = response.read()
+            connection.close()
+        except OSError:
+            return {}
+        return json.loads(body) if response.status == 200 else {}
+
+    def command(self, **body: Any) -> None:
+        """`POST /api/command`; the table must carry it out."""
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        connection.request("POST", "/api/command", json.dumps(body),
+                           {"Content-Type": "application/json"})
+        response = connection.getresponse()
+        reply = response.read()
+        connection.close()
+        assert response.status == 200, (body, reply)
+
+    def phase(self, wanted: str) -> None:
+        """Wait for the procedure's state."""
+        wait_for(lambda: self.table().get("phase") == wanted, f"{self.name} in {wanted}", WAIT)
+
+    def count(self, kind: str) -> int:
+        """Records of `kind` in the table's journal so far."""
+        return len(self.journal.records(kind))
+
+    def open_shoe(self) -> None:
+        """Shuffle done, and the burn card."""
+        self.phase("shoe_loading")
+        self.command(command="shuffle_done")
+        wait_for(lambda: self.table().get("phase") in ("burn", "betting"),
+                 f"{self.name} after the shuffle", WAIT)
+        if self.table()["phase"] == "burn":
+            self.shoe.say("draw 1")
+        self.phase("betting")
+
+    def lock_out(self, progressive: bool = True) -> dict[str, Any]:
+        """Seat 1 bets main (and Blazing 7's); no more bets; the lock-out record."""
+        self.place_bets(progressive)
+        return self.no_more_bets()
+
+    def place_bets(self, progressive: bool) -> None:
+        """Seat 1's main wager, and its Blazing 7's chip on the sensor."""
+        self.phase("betting")
+        if progressive:  # the chip is placed anew each round (the last one was collected)
+            sensed = self.count("bet:sensor")
+            self.layout.say("unchip 0")
+            self.layout.say("chip 0")
+            wait_for(lambda: self.count("bet:sensor") > sensed and self.table_sensed(),
+                     f"{self.name} senses the chip", WAIT)
+        self.command(command="wager", seat=1, bet="main", cents=1000)
+
+    def no_more_bets(self) -> dict[str, Any]:
+        """Press NO MORE BETS; the lock-out record."""
+        locked = self.count("bet:lock_out")
+        self.layout.say("press 0")
+        wait_for(lambda: self.count("bet:lock_out") > locked, f"{self.name} locked out", WAIT)
+        return self.journal.records("bet:lock_out")[-1]
+
+    def table_sensed(self) -> bool:
+        sensors = self.journal.records("bet:sensor")
+        return bool(sensors) and bool(sensors[-1]["occupied"])
+
+    def deal_and_stand(self) -> None:
+        """Four cards, seat 1 stands: the round settles."""
+        self.shoe.say("draw 4")
+        self.phase("players")
+        settled = self.count("round:settled")
+        self.command(command="stand", seat=1)
+        wait_for(lambda: self.count("round:settled") > settled, f"{self.name} settled", WAIT)
+
+    def all_confirmed(self) -> bool:
+        """Every send in the table's journal has its answer journalled."""
+        sent = {(d["boot"], d["seq"]) for d in self.journal.records("floor:send")}
+        done = {(d["boot"], d["seq"]) for d in self.journal.records("floor:confirmed")}
+        return sent == done
+
+    def close(self) -> None:
+        """Stop the service if it runs, and the boards."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=WAIT)
+        for board in (self.shoe, self.layout, self.sign):
+            board.close()
+
+
+def exact(controller: Controller, tables: list[RunTable]) -> dict[str, int]:
+    """Once every table's sends are answered: the meter from the tables' journals alone."""
+    for table in tables:
+        wait_for(table.all_confirmed, f"{table.name}: every send answered", WAIT)
+    figures = controller.show()
+    assert figures == expected_figures([t.journal for t in tables])
+    verified = controller.shoectl("verify")
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    return figures
+
+
+def waits(table: RunTable) -> bool | None:
+    """The console lists a progressive_waiting fault (None while it does not answer)."""
+    faults = table.table().get("faults")
+    if faults is None:
+        return None
+    return any(f["kind"] == "progressive_waiting" for f in faults)
+
+
+HIT = ["7D", "7D", "7D", "TD"]  # seat 1: 7D 7D under the dealer's 7D: the 100% line
+
+
+def test_tables_as_processes_settle_hits_exactly_through_kills(
+        tmp_path: Path, floor: tuple[Mosquitto, Controller]) -> None:
+    broker, controller = floor
+    t1 = RunTable(tmp_path, "T1", broker, ["2C", *HIT, *HIT])
+    t2 = RunTable(tmp_path, "T2", broker, ["2C", *HIT, "TC", "9C", "TH", "8C",
+                                           "5C", "5H", "5S", "5D"])  # the shoe is not empty
+    tables = [t1, t2]
+    try:
+        for table in tables:
+            table.start()
+            table.open_shoe()
+            wait_for(lambda t=table: t.journal.floor_links()[-1:] == ["up"],
+                     f"{table.name}'s floor link up", WAIT)
+        # Two 100% hits at two tables in the same second.
+        for table in tables:
+            assert table.lock_out()["accepted_progressive"] == [1]
+        exact(controller, tables)
+        for table in tables:
+            table.shoe.say("draw 4")
+            table.phase("players")
+        for table in tables:  # back to back: the controller orders them
+            table.command(command="stand", seat=1)
+        for table in tables:
+            wait_for(lambda t=table: t.count("meter:linked_paid") == 1,
+                     f"{table.name}'s hit settled", WAIT)
+        paid = sorted(t.journal.records("meter:linked_paid")[0]["paid"] for t in tables)
+        assert paid == [RESET, RESET + 2 * INCREMENT]  # the second from the reseed
+        assert exact(controller, tables)["hits"] == 2
+        # The controller killed (SIGKILL) and restarted while T1's hit waits.
+        assert t1.lock_out()["accepted_progressive"] == [1]
+        exact(controller, tables)
+        controller.kill()
+        t1.deal_and_stand()
+        wait_for(lambda: waits(t1), "T1's console says the hit waits", WAIT)
+        assert t1.count("meter:linked_paid") == 1  # only the first round's
+        controller.start()
+        wait_for(lambda: t1.count("meter:linked_paid") == 2, "T1's second hit settled", WAIT)
+        assert t1.journal.records("meter:linked_paid")[1]["paid"] == RESET + INCREMENT
+        wait_for(lambda: waits(t1) is False, "T1's console no longer says the hit waits",
+                 WAIT)
+        exact(controller, tables)
+        # T2 power-cut (SIGKILL) with its contribution unanswered.
+        wait_for(lambda: t2.journal.floor_links()[-1:] == ["up"], "T2's link back", WAIT)
+        t2.lock_out(progressive=False)  # the betting in which the link came back is closed
+        t2.deal_and_stand()
+        t2.place_bets(progressive=True)
+        sent = t2.count("floor:send")
+        assert controller.process is not None
+        controller.process.send_signal(signal.SIGSTOP)  # it answers nothing meanwhile
+        try:
+            assert t2.no_more_bets()["accepted_progressive"] == [1]
+            wait_for(lambda: t2.count("floor:send") > sent, "T2 journals its send", WAIT)
+            t2.kill()
+        finally:
+            controller.process.send_signal(signal.SIGCONT)
+        assert not t2.all_confirmed()
+        t2.start()
+        figures = exact(controller, tables)
+        assert figures["progressive_in"] == 4  # T1 2, T2 2 (the closed betting took none)
+        assert [t.stop() for t in tables] == [0, 0]
+    finally:
+        for table in tables:
+            table.close()

@@ -40,6 +40,10 @@ def holdem_table(model: TableModel) -> dict[str, Any] | None:
                                         "flop": wagers.flop, "turn": wagers.turn,
                                         "river": wagers.river}
         seats[str(number)]["folded"] = seat.nets is not None and wagers.folded
+        nets = seat.nets
+        seats[str(number)]["nets"] = None if nets is None else {
+            "ante": nets.ante, "bonus": nets.bonus, "flop": nets.flop, "turn": nets.turn,
+            "river": nets.river}
     return {"stage": shown["stage"], "asked": shown["asked"], "held": shown["held"],
             "board": shown["board"], "dealer": shown["dealer"],
             "to_decide": game.pending_decisions, "seats": seats, "betting": {}}

@@ -67,6 +67,11 @@ def seat_text(driver: WebDriver, seat: int) -> str:
     return driver.find_element(By.CSS_SELECTOR, f"button.he-seat[data-seat='{seat}']").text
 
 
+def result_text(driver: WebDriver, seat: int) -> str:
+    row = driver.find_element(By.CSS_SELECTOR, f"#he-results .he-result[data-seat='{seat}']")
+    return " ".join(row.text.split())
+
+
 def key_on_keypad(driver: WebDriver, code: str) -> None:
     """The dealer keys `code` on the console's keypad (rank, then suit, then KEY)."""
     tap(driver, "#he-key-open")
@@ -124,8 +129,8 @@ def test_chromium_deals_a_holdem_round_through_the_console(he_rig: HoldemRig,
         assert small_buttons(driver, TOUCH_PX[screen]) == []
         tap(driver, "#hp-chips .chip[data-chip='500']")
         tap(driver, "#hp-chips .chip[data-chip='500']")
-        tap(driver, "#hp-done")  # the ante; the panel goes on to the bonus
-        until(driver, "the bonus next", lambda d: text(d, "hp-bet") == "BONUS")
+        tap(driver, "#hp-done")  # the ante; the panel goes on to the bonus at once
+        assert text(driver, "hp-bet") == "BONUS"
         tap(driver, "#hp-chips .chip[data-chip='500']")
         tap(driver, "#hp-done")
         until(driver, "seat 1's wagers", lambda d: "ANTE 10.00 · BONUS 5.00" in seat_text(d, 1))
@@ -157,7 +162,7 @@ def test_chromium_deals_a_holdem_round_through_the_console(he_rig: HoldemRig,
         assert text(driver, "dealer-cards") == ""  # face down: never on the page
         read(he_rig, driver, "dealer", DEALER, "dealer-cards")
         until(driver, "seat 1's cards due", lambda d: text(d, "prompt") == "expose seat 1's cards")
-        read(he_rig, driver, "seat1", SEAT_1, "he-seats")
+        read(he_rig, driver, "seat1", SEAT_1, "he-results")
         until(driver, "the next shuffle", lambda d: phase(d) == "shuffling")
         record = table_json(he_rig)["last_round"]
         nets = expected_nets()
@@ -168,13 +173,14 @@ def test_chromium_deals_a_holdem_round_through_the_console(he_rig: HoldemRig,
         assert sorted(record["board"][:3]) == sorted(FLOP)
         assert record["board"][3:] == TURN + RIVER
         assert sorted(record["dealer"]) == sorted(DEALER)
-        seat_1 = seat_text(driver, 1)
-        assert f"BONUS +{nets['bonus'] // 100:,}.00" in seat_1
-        assert "ANTE 0.00 · " in seat_1
-        assert "FLOP +10.00 · RIVER +10.00" in seat_1
-        assert f"NET +{sum(nets.values()) // 100:,}.00" in seat_1
-        assert "LAST ROUND: FOLDED" in seat_text(driver, 2)
-        assert "NET -25.00" in seat_text(driver, 2)
+        seat_1 = result_text(driver, 1)
+        assert seat_1.startswith("LAST ROUND SEAT 1")
+        cards = driver.find_elements(By.CSS_SELECTOR, "#he-results [data-seat='1'] .card")
+        assert sorted(card.text for card in cards) == sorted(SEAT_1)
+        assert (f"ANTE 0.00 · BONUS +{nets['bonus'] // 100:,}.00 · FLOP +10.00 · "
+                "RIVER +10.00") in seat_1
+        assert seat_1.endswith(f"NET +{sum(nets.values()) // 100:,}.00")
+        assert result_text(driver, 2) == "LAST ROUND SEAT 2 FOLDED ANTE -25.00 NET -25.00"
         assert text(driver, "prompt") == "shuffle the deck, then press SHUFFLE DONE"
         assert sorted(text(driver, "dealer-cards").split()) == sorted(DEALER)  # the last round's
     finally:

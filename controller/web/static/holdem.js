@@ -39,27 +39,20 @@ function heWhere(h) {
   return `${HE_AREAS[h.stage] || ""} CARD`;
 }
 
-// One seat: its wagers (placed, or sensed while betting), its decision, its cards, its results.
+// One seat: its wagers (placed, or sensed while betting), its decision, its exposed cards.
 function heSeatLines(t, number) {
   const h = t.holdem;
   const lines = [heLine("seat-no", `SEAT ${number}`)];
   const seat = h.seats[String(number)];
   const betting = h.betting[String(number)];
-  const last = h.stage === null && t.last_round && t.last_round.seats
-    ? t.last_round.seats[String(number)] : null;
   if (seat) {
     const w = seat.wagers;
     lines.push(heLine("he-wagers", HE_WAGERS.filter((name) => name === "ante" || w[name])
       .map((name) => `${name.toUpperCase()} ${money(w[name])}`).join(" · ")));
     if (seat.folded) lines.push(heLine("result", "FOLDED"));
     else if (h.to_decide.includes(number)) lines.push(heLine("he-due", "TO DECIDE"));
-    if (seat.cards.length) {
-      const row = document.createElement("div");
-      row.className = "hand";
-      seat.cards.forEach((code) => row.appendChild(cardEl(code)));
-      lines.push(row);
-    }
-    if (seat.nets) lines.push(...heResults(seat.nets));
+    else if (seat.nets) lines.push(heLine("result", "SETTLED"));
+    if (seat.cards.length) lines.push(heHand(seat.cards));
   } else if (betting) {
     const bet = (name) => {
       const cents = betting[name];
@@ -70,17 +63,32 @@ function heSeatLines(t, number) {
     lines.push(heLine("he-wagers", ["ante", "bonus"].filter((name) => betting[name] !== null
       || betting[`${name}_sensed`]).map(bet).join(" · ")));
   }
-  if (last && !betting) {
-    if (last.cards.length) {
-      const row = document.createElement("div");
-      row.className = "hand";
-      last.cards.forEach((code) => row.appendChild(cardEl(code)));
-      lines.push(row);
-    }
-    lines.push(heLine("he-last", last.folded ? "LAST ROUND: FOLDED" : "LAST ROUND"));
-    lines.push(...heResults(last.nets));
-  }
   return lines;
+}
+
+function heHand(cards) {
+  const row = document.createElement("div");
+  row.className = "hand";
+  cards.forEach((code) => row.appendChild(cardEl(code)));
+  return row;
+}
+
+// Each settled seat's wagers, one row a seat: "SEAT 1 AC AH ANTE 0.00 · BONUS +150.00 ...".
+function heResultRows(t) {
+  const h = t.holdem;
+  const last = h.stage === null && t.last_round && t.last_round.board ? t.last_round : null;
+  const settled = last ? Object.entries(last.seats)
+    : Object.entries(h.seats).filter(([, seat]) => seat.nets);
+  return settled.map(([number, seat]) => {
+    const row = document.createElement("div");
+    row.className = "he-result";
+    row.dataset.seat = number;
+    const label = `${last ? "LAST ROUND " : ""}SEAT ${number}${seat.folded ? " FOLDED" : ""}`;
+    row.append(heLine("seat-no", label));
+    if (seat.cards.length) row.append(heHand(seat.cards));
+    row.append(...heResults(seat.nets));
+    return row;
+  });
 }
 
 // Each wager's result, then the seat's net: "ANTE 0.00 · BONUS +150.00 · FLOP +10.00".
@@ -160,11 +168,15 @@ function renderHoldem(t) {
     ask.textContent = `THE CAMERA ASKS FOR THE ${heWhere(h)}${guess}: confirm or key it`;
   }
   renderHoldemActions(t);
-  const count = t.seats.length;
-  const seats = [];
-  for (let n = 1; n <= count; n += 1) seats.push(renderHoldemSeat(t, n));
+  // While betting every seat may take a wager; in a round only the seats in it are shown.
+  const shown = t.phase === "betting" ? t.seats.map((seat) => seat.seat)
+    : Object.keys(h.seats).map(Number);
   const holder = $("he-seats");
-  if (holder.children.length !== seats.length) holder.replaceChildren(...seats);
+  holder.className = `seats he-seats ${t.phase === "betting" ? "all" : "playing"}`;
+  const seats = shown.map((n) => renderHoldemSeat(t, n));
+  if (holder.children.length !== seats.length
+      || seats.some((el, i) => holder.children[i] !== el)) holder.replaceChildren(...seats);
+  $("he-results").replaceChildren(...heResultRows(t));
   if (hePanelSeat !== null && !t.accepting.includes("wager")) closeHoldemPanel();
   if (keyPanelOpen() && !t.accepting.includes("key_card")) closeKeyPanel();
 }
@@ -207,12 +219,14 @@ $("hp-ante").addEventListener("click", () => chooseBet("ante"));
 $("hp-bonus").addEventListener("click", () => chooseBet("bonus"));
 $("hp-clear").addEventListener("click", () => { hePanelAmount = null; heShowAmount(); });
 $("hp-close").addEventListener("click", closeHoldemPanel);
-$("hp-done").addEventListener("click", async () => {
+// DONE sends the wager and moves on at once (the ante to the bonus, the bonus closes the
+// panel), so chips tapped before the table answers count for the next wager, not this one.
+$("hp-done").addEventListener("click", () => {
   if (hePanelAmount === null) { toast("tap the chips first"); return; }
-  const status = await send({ command: "wager", seat: hePanelSeat, bet: hePanelBet,
-    cents: hePanelAmount });
-  if (status !== 200) return;
+  const command = { command: "wager", seat: hePanelSeat, bet: hePanelBet,
+    cents: hePanelAmount };
   if (hePanelBet === "ante") chooseBet("bonus"); else closeHoldemPanel();
+  send(command);
 });
 
 // ---------------------------------------------------------------- keying a card

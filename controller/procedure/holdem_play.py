@@ -3,8 +3,9 @@
 The transition table names these `wagers.<name>` and `play.<name>`. The round itself is a
 `controller.procedure.holdem_round.HoldemRound` (pure state); these parts journal each step:
 
-* `holdem:antes` at no more bets (every seat's ante and bonus), `holdem:dealt` once the hole
-  cards are down, `holdem:decision` per seat (bet, fold or check, with the stage);
+* `holdem:antes` at no more bets (every seat's ante and bonus, and which sensed wagers took
+  the table's fixed amount), `holdem:dealt` once the hole cards are down,
+  `holdem:decision` per seat (bet, fold or check, with the stage);
 * `card:read` for every card the round takes: `by` is `camera`, or `keyed` (the dealer keyed
   it, or confirmed the camera's unsure reading: `confirmed` says which); `card:asked` when the
   console asks for a card; `camera:not_read` for a reading the round did not take;
@@ -122,6 +123,12 @@ class HoldemWagerBook(WagerBook):
         return {seat: (ante, self.amount(seat, "bonus") or 0)
                 for seat, ante in self.seats_in_play().items() if ante is not None}
 
+    def fixed_amounts(self) -> list[str]:
+        """The sensors whose wager this round is the table's fixed amount (none entered)."""
+        return [f"seat{seat}.{bet}" for seat in sorted(self.antes()) for bet in HOLDEM_BETS
+                if self.sensors.get(f"seat{seat}.{bet}") and f"seat{seat}.{bet}" in self.fixed
+                and bet not in self.pending.get(seat, {})]
+
     def betting(self) -> dict[str, dict[str, int | bool | None]]:
         """Each seat with a wager while betting: amounts (None unknown) and what is sensed."""
         shown: dict[str, dict[str, int | bool | None]] = {}
@@ -160,6 +167,7 @@ class HoldemPlay:
         model.game = HoldemRound.start(antes, model.setup.config.paytables.holdem_bonus)
         self._note("holdem:antes", {"seats": {str(s): {"ante": a, "bonus": b}
                                               for s, (a, b) in antes.items()},
+                                    "fixed": model.wagers.fixed_amounts(),
                                     "source": event.kwargs.get("source", "")},
                    OpLog(f"no more bets: {len(antes)} seats"))
 

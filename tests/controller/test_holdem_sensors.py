@@ -95,8 +95,12 @@ def _command(app: TableApp, trigger: str, **kwargs: Any) -> None:
 
 
 def _antes(app: TableApp) -> list[dict[str, Any]]:
+    return [data["seats"] for data in _records(app, "holdem:antes")]
+
+
+def _records(app: TableApp, kind: str) -> list[dict[str, Any]]:
     assert app.runtime is not None
-    return [e.data["seats"] for e in app.runtime.journal.entries() if e.kind == "holdem:antes"]
+    return [e.data for e in app.runtime.journal.entries() if e.kind == kind]
 
 
 def test_a_sensed_ante_plays_at_its_fixed_amount_and_an_unknown_one_waits(app: TableApp) -> None:
@@ -118,6 +122,10 @@ def test_a_sensed_ante_plays_at_its_fixed_amount_and_an_unknown_one_waits(app: T
     _press_no_more_bets(app)
     assert model.state == "dealing"
     assert _antes(app) == [{"1": {"ante": 1000, "bonus": 500}, "2": {"ante": 2500, "bonus": 0}}]
+    assert _records(app, "holdem:antes")[0]["fixed"] == ["seat1.ante", "seat1.bonus"]
+    sensed = [(r["sensor"], r["occupied"], r["counted"]) for r in _records(app, "bet:sensor")]
+    assert sensed == [("seat1.ante", True, True), ("seat1.bonus", True, True),
+                      ("seat2.ante", True, True)]
 
 
 def test_an_entered_amount_takes_the_place_of_the_fixed_one(app: TableApp) -> None:
@@ -128,6 +136,7 @@ def test_an_entered_amount_takes_the_place_of_the_fixed_one(app: TableApp) -> No
     _press_no_more_bets(app)
     assert model.state == "dealing"
     assert _antes(app) == [{"1": {"ante": 5000, "bonus": 0}}]
+    assert _records(app, "holdem:antes")[0]["fixed"] == []  # the entered amount, not the file's
 
 
 def test_chips_taken_off_the_ante_spot_take_the_seat_out(app: TableApp) -> None:

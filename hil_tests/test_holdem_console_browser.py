@@ -3,11 +3,12 @@
 A round of Texas Hold'em Bonus on the emulated rig, the dealer's part done by taps on the
 console page: seat 1's ante and bonus entered on its panel, seat 2's ante sensed on the
 layout board (its fixed amount), no more bets, the hole cards dealt, each seat's decision,
-the flop, turn and dealer's cards read by the camera off the emulated overhead camera's
-frames, the river keyed on the console's keypad (a card the camera does not see), seat 1's
-cards at the showdown. The page must show the board as read, the wagers, the dealer's
-cards only once exposed, each wager's result, and what to do next; the round journalled
-must be what the rules say; every button must be a touch target of at least 15 mm.
+the flop and the dealer's cards read by the camera off the emulated overhead camera's
+frames, the turn laid face down (the camera asks for it: keyed on the console's keypad),
+the river keyed before the camera reads it, seat 1's cards at the showdown. The page must
+show the board as read, the wagers, the dealer's cards only once exposed, each wager's
+result, and what to do next; the round journalled must be what the rules say; every button
+must be a touch target of at least 15 mm.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from controller.odds.poker_rank import best_hand
 from controller.rules.cards import parse_cards
 from controller.rules.holdem import HoldemWagers, settle_showdown
 from controller.rules.paytables import HoldemBonusPays
+from vision.build.synth import BACK
 
 from .holdem_rig import SPOTS, HoldemRig, start_holdem_rig
 from .test_console_browser import (
@@ -150,12 +152,20 @@ def test_chromium_deals_a_holdem_round_through_the_console(he_rig: HoldemRig,
         read(he_rig, driver, "flop", FLOP, "he-board")
         until(driver, "seat 1 to decide", lambda d: text(d, "prompt") == "bet or check: seat 1")
         decide(driver, "SEAT 1 CHECK")
-        read(he_rig, driver, "turn", TURN, "he-board")
+        # The turn card lies face down (a card the camera cannot read): it is asked for.
+        he_rig.turn_up("turn", [BACK])
+        until(driver, "the turn card asked for", lambda d: text(d, "he-ask") == (
+            "THE CAMERA ASKS FOR THE TURN CARD: confirm or key it"))
+        assert text(driver, "he-key-open") == "KEY THE CARD"
+        key_on_keypad(driver, TURN[0])
+        until(driver, "the turn keyed", lambda d: "2H" in text(d, "he-board"))
+        assert not driver.find_element(By.ID, "he-ask").is_displayed()
         decide(driver, "SEAT 1 BET")
         until(driver, "the river due",
               lambda d: text(d, "prompt") == "burn, turn up the river card")
         assert small_buttons(driver, TOUCH_PX[screen]) == []
-        key_on_keypad(driver, RIVER[0])  # the camera does not see the river: keyed
+        assert text(driver, "he-key-open") == "KEY A CARD"
+        key_on_keypad(driver, RIVER[0])  # keyed before the camera reads it
         until(driver, "the dealer's cards due",
               lambda d: text(d, "prompt") == "expose the dealer's two cards")
         assert "9" in text(driver, "he-board")
@@ -189,6 +199,8 @@ def test_chromium_deals_a_holdem_round_through_the_console(he_rig: HoldemRig,
     assert runtime is not None
     reads = [e.data for e in runtime.journal.entries() if e.kind == "card:read"]
     assert len(reads) == 9
-    keyed = [r for r in reads if r["area"] == "river"]
+    keyed = [r for r in reads if r["area"] in ("turn", "river")]
     assert [(r["card"], r["by"], r["confirmed"], r["source"]) for r in keyed] == [
-        ("9S", "keyed", False, "console")]
+        ("2H", "keyed", False, "console"), ("9S", "keyed", False, "console")]
+    asked = [e.data for e in runtime.journal.entries() if e.kind == "card:asked"]
+    assert {"area": "turn", "guess": None}.items() <= asked[0].items()

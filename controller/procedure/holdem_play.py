@@ -65,6 +65,22 @@ class HoldemWagerBook(WagerBook):
     def __init__(self, model: HoldemModel) -> None:
         super().__init__(model, ("ante",))
         self.fixed = dict(model.setup.config.table.sensor_cents)
+        self.present: dict[str, bool] = {}
+        """Where chips lie now, by sensor, whatever the state (the next betting starts so)."""
+
+    def sense_bet(self, event: EventData) -> None:
+        """Callback: a bet sensor changed; counted while betting, remembered always."""
+        self.present[str(event.kwargs["sensor"])] = bool(event.kwargs["occupied"])
+        super().sense_bet(event)
+
+    def clear(self) -> None:
+        """A new round: nothing entered carries over; chips lying on a spot are sensed.
+
+        Chips put on a spot while the deck is shuffled (or left there from the round before)
+        are the next round's: its betting opens with them, as if they had just landed.
+        """
+        super().clear()
+        self.sensors = {sensor: True for sensor, occupied in self.present.items() if occupied}
 
     def refusal(self, kwargs: dict[str, Any]) -> str:
         """Why a `wager` cannot be placed ("" when it can)."""

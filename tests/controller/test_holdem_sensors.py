@@ -169,6 +169,30 @@ def test_a_bonus_without_an_ante_waits_with_one_line(app: TableApp) -> None:
     assert _antes(app) == [{"2": {"ante": 1000, "bonus": 0}}]
 
 
+def test_chips_put_down_while_the_deck_is_shuffled_count_when_betting_opens(
+        app: TableApp) -> None:
+    model = _model(app)
+    assert model.state == "shuffling"
+    layout = app.devices.emulators["layout"]
+    for sensor in ("seat1.ante", "seat2.ante"):
+        layout.place_chip(SPOTS[sensor])
+    layout.remove_chip(SPOTS["seat2.ante"])  # taken back before betting opens
+    _until(app, lambda: len(_records(app, "bet:sensor")) == 3)
+    assert {r["counted"] for r in _records(app, "bet:sensor")} == {False}
+    assert model.wagers.seats_in_play() == {}
+    _command(app, "shuffle_done")
+    assert model.state == "betting"
+    assert model.wagers.seats_in_play() == {1: 1000}
+    _press_no_more_bets(app)
+    assert _antes(app) == [{"1": {"ante": 1000, "bonus": 0}}]
+    app.devices.emulators["layout"].place_chip(SPOTS["seat2.ante"])
+    _until(app, lambda: len(_records(app, "bet:sensor")) == 4)
+    assert _records(app, "bet:sensor")[-1] == {"sensor": "seat2.ante", "occupied": True,
+                                               "counted": False}  # locked out (R10)
+    assert model.wagers.seats_in_play() == {1: 1000}
+    assert model.wagers.present["seat2.ante"]  # lies there for the next round
+
+
 def test_a_fixed_amount_for_a_sensor_the_layout_lacks_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"^\[table\] sensor_cents: seat3\.ante is not one "
                                           r"of \[devices\.layout\] bet_sensors \(seat1\.ante, "):

@@ -29,7 +29,8 @@ def holdem_table(model: TableModel) -> dict[str, Any] | None:
     game = model.game
     if game is None:
         return {"stage": None, "asked": None, "held": None, "board": [], "dealer": [],
-                "to_decide": [], "seats": {}}
+                "to_decide": [], "seats": {},
+                "betting": model.wagers.betting() if model.state == "betting" else {}}
     shown = game.public()
     seats = shown["seats"]
     assert isinstance(seats, dict)
@@ -39,27 +40,40 @@ def holdem_table(model: TableModel) -> dict[str, Any] | None:
                                         "flop": wagers.flop, "turn": wagers.turn,
                                         "river": wagers.river}
         seats[str(number)]["folded"] = seat.nets is not None and wagers.folded
+        nets = seat.nets
+        seats[str(number)]["nets"] = None if nets is None else {
+            "ante": nets.ante, "bonus": nets.bonus, "flop": nets.flop, "turn": nets.turn,
+            "river": nets.river}
     return {"stage": shown["stage"], "asked": shown["asked"], "held": shown["held"],
             "board": shown["board"], "dealer": shown["dealer"],
-            "to_decide": game.pending_decisions, "seats": seats}
+            "to_decide": game.pending_decisions, "seats": seats, "betting": {}}
 
 
 def holdem_prompt(model: HoldemModel) -> str:
     """What the dealer does next at a hold'em table, in words."""
     state = model.state
     if state == "betting":
-        unknown = model.wagers.unknown_amounts()
-        antes = model.wagers.antes()
-        if unknown:
-            return ("enter the amount of the chips on " + ", ".join(unknown)
-                    + " (WAGER seat, ante or bonus, cents)")
-        if antes:
-            return ("place your bets: antes on seats " + ", ".join(map(str, antes))
-                    + "; then NO MORE BETS")
-        return "place your bets: an ante on a seat (WAGER seat ante cents), a bonus beside it"
+        return _betting_prompt(model)
     if state == "card_hold":
         return (f"CARD HOLD: {model.hold_reason}; the supervisor checks the cards on the "
                 "layout, then turns the key to clear the hold")
     if state in _PROMPTS or model.game is None:
         return _PROMPTS.get(state, state.replace("_", " "))
     return model.game.prompt
+
+
+def _betting_prompt(model: HoldemModel) -> str:
+    unknown = model.wagers.unknown_amounts()
+    lone = model.wagers.lone_bonuses()
+    antes = model.wagers.antes()
+    if lone:
+        return ("a bonus needs an ante: seat " + ", ".join(map(str, lone)) + " has chips on "
+                "its bonus spot and none on its ante")
+    if unknown:
+        return ("chips on " + ", ".join(unknown) + " have no amount: enter it (tap the seat, "
+                "ANTE or BONUS, the chips, DONE) or set it in [table] sensor_cents; no more "
+                "bets waits for it")
+    if antes:
+        return ("place your bets: antes on seats " + ", ".join(map(str, antes))
+                + "; then NO MORE BETS")
+    return "place your bets: an ante on a seat (its sensor, or tap the seat), a bonus beside it"

@@ -2,8 +2,9 @@
 
 The ante game (ante, flop, turn and river bets; the Bonus is its own wager, `holdem-bonus`)
 has no closed form short of a full game-tree search, so its edge is measured: seeded random
-deals from one 52-card deck, each played by `ANTE_STRATEGY`, settled by
-`controller.rules.holdem`, hands ranked by phevaluator (`poker_rank`).
+deals from one 52-card deck, each played by `ANTE_STRATEGY` (the tables of
+`controller.odds.holdem_strategy`, in words), settled by `controller.rules.holdem`, hands
+ranked by phevaluator (`poker_rank`).
 
 Ten million hands take minutes, so `bench/holdem_ante.py` plays them once and records the
 count of each net in `holdem_ante.json` beside this file (with its seed and count);
@@ -24,50 +25,28 @@ from importlib import resources
 from typing import Final
 
 from controller.odds.errors import OddsError
+from controller.odds.holdem_strategy import bets, folds_preflop
 from controller.odds.parsheet import LOSES, PUSH, ParLine, ParSheet, Payout, to_one
 from controller.odds.poker_rank import CARD_IDS, WORST_RANK, category_of, rank_ids
 from controller.rules.cards import Card
 from controller.rules.holdem import HoldemWagers, PokerHand, settle_fold, settle_showdown
 
 ANTE_STRATEGY: Final = (
-    "Pre-flop: fold unsuited 2-3 to 2-7 and 3-4, 3-5; bet with every other hand. "
-    "After the flop, bet (on the turn) with a pair or better that uses a hole card (a pocket "
-    "pair, or a hole card paired on the board), a straight or better, or four to a flush "
-    "holding a hole card; else check. After the turn, bet (on the river) with a pair or "
-    "better that uses a hole card or a straight or better; else check."
+    "Pre-flop: bet with every hand (the flop bet equals the ante: playing on loses less "
+    "than the folded ante with any two cards). After the flop, bet (on the turn) with a "
+    "pair or better using a hole card (not a pocket pair below every board card), a "
+    "straight or better, four to a flush holding a hole card, an open-ended straight draw "
+    "with both hole cards above the board, or an ace in the hole on a paired board or with "
+    "both hole cards above the board; else check. After the turn, bet (on the river) with "
+    "a pair or better using a hole card (not a pocket pair below every board card), a "
+    "straight or better, or an ace in the hole on a paired board or with four to a flush; "
+    "else check."
 )
-"""The strategy the simulated players follow (docs/decisions.md compares it with optimal)."""
+"""The strategy the simulated players follow: the tables of `controller.odds.holdem_strategy`
+in words (docs/decisions.md compares it with optimal play)."""
 
 RECORD: Final = "holdem_ante.json"
 """The recorded simulation beside this module."""
-
-_DEUCE, _THREE, _FIVE, _SEVEN = 0, 1, 3, 5  # phevaluator's rank numbers (card id >> 2)
-_STRAIGHT_OR_BETTER: Final = 1609  # phevaluator rank of the weakest straight
-
-
-def _folds(hole: list[int]) -> bool:
-    """The pre-flop fold of `ANTE_STRATEGY` (unsuited 2-3..2-7, 3-4, 3-5)."""
-    first, second = hole
-    if first & 3 == second & 3:
-        return False
-    low, high = sorted((first >> 2, second >> 2))
-    return (low == _DEUCE and _DEUCE < high <= _SEVEN) or (low == _THREE and
-                                                            _THREE < high <= _FIVE)
-
-
-def _bets(hole: list[int], board: list[int], *, flush_draw: bool) -> bool:
-    """`ANTE_STRATEGY`'s bet after the flop (`flush_draw`) or after the turn."""
-    first, second = hole[0] >> 2, hole[1] >> 2
-    board_ranks = {card >> 2 for card in board}
-    if first == second or first in board_ranks or second in board_ranks:
-        return True
-    if rank_ids(hole + board) <= _STRAIGHT_OR_BETTER:
-        return True
-    if flush_draw:
-        suits = Counter(card & 3 for card in hole + board)
-        return any(suits[card & 3] >= 4 for card in hole)
-    return False
-
 
 def strategy_bets(hole: Sequence[Card], board: Sequence[Card]) -> bool:
     """`ANTE_STRATEGY`'s decision for a seat's `hole` cards over the `board` turned up so far.
@@ -78,31 +57,26 @@ def strategy_bets(hole: Sequence[Card], board: Sequence[Card]) -> bool:
     """
     ids = [CARD_IDS[card] for card in hole]
     if not board:
-        return not _folds(ids)
-    return _bets(ids, [CARD_IDS[card] for card in board], flush_draw=len(board) == 3)
-
+        return not folds_preflop(ids)
+    return bets(ids, [CARD_IDS[card] for card in board])
 
 def play_hand(cards: list[int]) -> int:
     """The net, in antes, of one hand: nine card ids (player 2, dealer 2, board 5)."""
     hole, dealer, board = cards[0:2], cards[2:4], cards[4:9]
-    if _folds(hole):
+    if folds_preflop(hole):
         return settle_fold(HoldemWagers(1)).total
-    wagers = HoldemWagers(1, 0, 1, int(_bets(hole, board[:3], flush_draw=True)),
-                          int(_bets(hole, board[:4], flush_draw=False)))
+    wagers = HoldemWagers(1, 0, 1, int(bets(hole, board[:3])), int(bets(hole, board[:4])))
     return settle_showdown(wagers, _hand(hole + board), _hand(dealer + board), None).total
-
 
 def _hand(ids: list[int]) -> PokerHand:
     rank = rank_ids(ids)
     return PokerHand(WORST_RANK + 1 - rank, category_of(rank))
-
 
 def simulate(hands: int, seed: int) -> Counter[int]:
     """How many of `hands` seeded deals end at each net (in antes)."""
     rng = random.Random(seed)
     deck = range(52)
     return Counter(play_hand(rng.sample(deck, 9)) for _ in range(hands))
-
 
 @dataclass(frozen=True, slots=True)
 class AnteEstimate:
@@ -125,7 +99,6 @@ class AnteEstimate:
         half = 1.959964 * math.sqrt((square - mean * mean) / (self.hands - 1))
         return (self.house_edge - half, self.house_edge + half)
 
-
 def recorded() -> tuple[AnteEstimate, str]:
     """The bench's record: the estimate, and who produced it (command, date).
 
@@ -145,7 +118,6 @@ def recorded() -> tuple[AnteEstimate, str]:
                         f"{estimate.hands} hands recorded")
     return estimate, provenance
 
-
 def holdem_ante(decks: int) -> ParSheet:
     """The ante game's par sheet from the recorded simulation."""
     if decks != 1:
@@ -164,14 +136,12 @@ def holdem_ante(decks: int) -> ParSheet:
               f"95% interval {low:.4%} to {high:.4%}; {provenance}.",
               f"Strategy: {ANTE_STRATEGY}"))
 
-
 def _outcome(net: int) -> str:
     if net == -1:
         return "fold (ante lost)"
     if net == 0:
         return "push (a tie: every wager pushes)"
     return f"{'win' if net > 0 else 'lose'} {abs(net)} ante{'s' if abs(net) != 1 else ''}"
-
 
 def _payout(net: int) -> Payout:
     if net == 0:

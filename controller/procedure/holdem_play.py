@@ -3,8 +3,9 @@
 The transition table names these `wagers.<name>` and `play.<name>`. The round itself is a
 `controller.procedure.holdem_round.HoldemRound` (pure state); these parts journal each step:
 
-* `holdem:antes` at no more bets (every seat's ante and bonus), `holdem:dealt` once the hole
-  cards are down, `holdem:decision` per seat (bet, fold or check, with the stage);
+* `holdem:antes` at no more bets (every seat's ante and bonus, and which sensed wagers took
+  the table's fixed amount), `holdem:dealt` once the hole cards are down,
+  `holdem:decision` per seat (bet, fold or check, with the stage);
 * `card:read` for every card the round takes: `by` is `camera`, or `keyed` (the dealer keyed
   it, or confirmed the camera's unsure reading: `confirmed` says which); `card:asked` when the
   console asks for a card; `camera:not_read` for a reading the round did not take;
@@ -52,10 +53,34 @@ def due_area(game: HoldemRound) -> tuple[Area, int | None] | None:
 
 
 class HoldemWagerBook(WagerBook):
-    """Ante and bonus by seat (`pending`); the sensors `seat<n>.ante`, `seat<n>.bonus`."""
+    """Ante and bonus by seat: amounts entered (`pending`) and the bet sensors.
+
+    The sensors are `seat<n>.ante` and `seat<n>.bonus`. A seat plays when it has an ante:
+    one entered at the console, or chips on its ante sensor. A sensed wager's amount is the
+    one entered for it this round, else the table's fixed amount for that sensor (`[table]
+    sensor_cents`); with neither it is unknown, and no more bets waits for it
+    (`unknown_amounts`), as it waits for a bonus with no ante (`lone_bonuses`).
+    """
 
     def __init__(self, model: HoldemModel) -> None:
         super().__init__(model, ("ante",))
+        self.fixed = dict(model.setup.config.table.sensor_cents)
+        self.present: dict[str, bool] = {}
+        """Where chips lie now, by sensor, whatever the state (the next betting starts so)."""
+
+    def sense_bet(self, event: EventData) -> None:
+        """Callback: a bet sensor changed; counted while betting, remembered always."""
+        self.present[str(event.kwargs["sensor"])] = bool(event.kwargs["occupied"])
+        super().sense_bet(event)
+
+    def clear(self) -> None:
+        """A new round: nothing entered carries over; chips lying on a spot are sensed.
+
+        Chips put on a spot while the deck is shuffled (or left there from the round before)
+        are the next round's: its betting opens with them, as if they had just landed.
+        """
+        super().clear()
+        self.sensors = {sensor: True for sensor, occupied in self.present.items() if occupied}
 
     def refusal(self, kwargs: dict[str, Any]) -> str:
         """Why a `wager` cannot be placed ("" when it can)."""
@@ -68,7 +93,7 @@ class HoldemWagerBook(WagerBook):
         if not isinstance(cents, int) or not table.min_wager <= cents <= table.max_wager:
             return (f"seat {seat}: {bet} of {cents} cents is outside the table limits "
                     f"{table.min_wager}..{table.max_wager} cents")
-        if bet == "bonus" and "ante" not in self.pending.get(seat, {}):
+        if bet == "bonus" and self.amount(seat, "ante") is None:
             return f"seat {seat}: the bonus goes with an ante: place the ante first"
         return ""
 
@@ -76,20 +101,61 @@ class HoldemWagerBook(WagerBook):
         """Condition: an ante (or a bonus beside one) within the table's limits."""
         return self.refusal(event.kwargs) == ""
 
+    def amount(self, seat: int, bet: str) -> int | None:
+        """The seat's `bet` in cents: entered, else sensed at its fixed amount (None: none)."""
+        entered = self.pending.get(seat, {}).get(bet)
+        if entered is not None:
+            return entered
+        sensor = f"seat{seat}.{bet}"
+        return self.fixed.get(sensor) if self.sensors.get(sensor) else None
+
     def unknown_amounts(self) -> list[str]:
-        """Sensors with chips whose amount the dealer has not entered ("seat2.ante"...)."""
+        """Sensors with chips whose amount is neither entered nor fixed ("seat2.ante"...)."""
         return [f"seat{seat}.{bet}" for seat in range(1, self.model.setup.config.table.seats + 1)
                 for bet in HOLDEM_BETS
-                if self.sensors.get(f"seat{seat}.{bet}") and bet not in self.pending.get(seat, {})]
+                if self.sensors.get(f"seat{seat}.{bet}") and self.amount(seat, bet) is None]
+
+    def lone_bonuses(self) -> list[int]:
+        """Seats with a bonus (entered or sensed) and no ante at all."""
+        return [seat for seat in range(1, self.model.setup.config.table.seats + 1)
+                if not self.sensors.get(f"seat{seat}.ante") and self.amount(seat, "ante") is None
+                and (self.sensors.get(f"seat{seat}.bonus") or self.amount(seat, "bonus"))]
 
     def amounts_known(self, event: EventData) -> bool:
-        """Condition: every spot with chips on its sensor has its amount entered."""
-        return not self.unknown_amounts()
+        """Condition: every sensed wager has its amount, and every bonus its ante."""
+        return not self.unknown_amounts() and not self.lone_bonuses()
+
+    def seats_in_play(self) -> dict[int, int | None]:
+        """Each seat with an ante and its amount (None: chips sensed, amount not known)."""
+        seats: dict[int, int | None] = {}
+        for seat in range(1, self.model.setup.config.table.seats + 1):
+            ante = self.amount(seat, "ante")
+            if ante is not None or self.sensors.get(f"seat{seat}.ante"):
+                seats[seat] = ante
+        return seats
 
     def antes(self) -> dict[int, tuple[int, int]]:
-        """Every seat's (ante, bonus) in cents."""
-        return {seat: (bets["ante"], bets.get("bonus", 0))
-                for seat, bets in sorted(self.pending.items()) if "ante" in bets}
+        """Every seat's (ante, bonus) in cents, for the seats whose ante is known."""
+        return {seat: (ante, self.amount(seat, "bonus") or 0)
+                for seat, ante in self.seats_in_play().items() if ante is not None}
+
+    def fixed_amounts(self) -> list[str]:
+        """The sensors whose wager this round is the table's fixed amount (none entered)."""
+        return [f"seat{seat}.{bet}" for seat in sorted(self.antes()) for bet in HOLDEM_BETS
+                if self.sensors.get(f"seat{seat}.{bet}") and f"seat{seat}.{bet}" in self.fixed
+                and bet not in self.pending.get(seat, {})]
+
+    def betting(self) -> dict[str, dict[str, int | bool | None]]:
+        """Each seat with a wager while betting: amounts (None unknown) and what is sensed."""
+        shown: dict[str, dict[str, int | bool | None]] = {}
+        for seat in range(1, self.model.setup.config.table.seats + 1):
+            sensed = {bet: bool(self.sensors.get(f"seat{seat}.{bet}")) for bet in HOLDEM_BETS}
+            amounts = {bet: self.amount(seat, bet) for bet in HOLDEM_BETS}
+            if any(sensed.values()) or any(a is not None for a in amounts.values()):
+                shown[str(seat)] = {"ante": amounts["ante"], "bonus": amounts["bonus"],
+                                    "ante_sensed": sensed["ante"],
+                                    "bonus_sensed": sensed["bonus"]}
+        return shown
 
 
 class HoldemPlay:
@@ -117,6 +183,7 @@ class HoldemPlay:
         model.game = HoldemRound.start(antes, model.setup.config.paytables.holdem_bonus)
         self._note("holdem:antes", {"seats": {str(s): {"ante": a, "bonus": b}
                                               for s, (a, b) in antes.items()},
+                                    "fixed": model.wagers.fixed_amounts(),
                                     "source": event.kwargs.get("source", "")},
                    OpLog(f"no more bets: {len(antes)} seats"))
 

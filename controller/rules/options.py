@@ -166,6 +166,9 @@ class TableSettings:
         card_is_a_hit: a card drawn while a hand is due to act is a hit for it (the dealer
             draws for a player who signals a hit); False where decisions come only from
             the layout's or the console's buttons, and such a card is a card drawn in error.
+        sensor_cents: hold'em only: the fixed amount, in cents, a chip on a bet sensor
+            stands for (`seat<n>.ante` or `seat<n>.bonus`); an amount entered at the console
+            takes its place for the round.
     """
 
     name: str = "table"
@@ -178,6 +181,32 @@ class TableSettings:
     min_wager: int = 500
     max_wager: int = 500_000
     card_is_a_hit: bool = True
+    sensor_cents: tuple[tuple[str, int], ...] = ()
+
+
+SENSOR_BETS: Final = ("ante", "bonus")
+"""The hold'em wagers a bet sensor may stand for (`[table] sensor_cents`)."""
+
+
+def _sensor_cents(reader: SectionReader, game: Game, seats: int, low: int,
+                  high: int) -> tuple[tuple[str, int], ...]:
+    """`[table] sensor_cents`: `{ "seat1.ante" = 1000, ... }`, each within the limits."""
+    if not reader.has("sensor_cents"):
+        return ()
+    if game is not Game.HOLDEM:
+        reader.raw("sensor_cents")
+        raise reader.error("sensor_cents", "a fixed amount per bet sensor is for a holdem "
+                                           f"table, not {game.value}")
+    section = reader.section("sensor_cents")
+    amounts = []
+    for name in section.names():
+        seat, _, bet = name.removeprefix("seat").partition(".")
+        if not (seat.isdigit() and 1 <= int(seat) <= seats and bet in SENSOR_BETS):
+            raise section.error(name, f"not a sensor of this table: seat1.ante to "
+                                      f"seat{seats}.bonus (seat<n>.ante or seat<n>.bonus)")
+        amounts.append((name, section.money(name, 0, minimum=low, maximum=high)))
+    section.finish()
+    return tuple(amounts)
 
 
 def table_from_mapping(data: Mapping[str, object] | None) -> TableSettings:
@@ -196,16 +225,18 @@ def table_from_mapping(data: Mapping[str, object] | None) -> TableSettings:
     problem = name_problem(name)
     if problem is not None:
         raise reader.error("name", problem)
+    seats = reader.integer("seats", defaults.seats, minimum=1, maximum=9)
+    min_wager = reader.money("min_wager", defaults.min_wager, minimum=1)
+    max_wager = reader.money("max_wager", defaults.max_wager, minimum=1)
     settings = TableSettings(
-        name=name, game=game, decks=decks,
-        seats=reader.integer("seats", defaults.seats, minimum=1, maximum=9),
+        name=name, game=game, decks=decks, seats=seats,
         penetration=reader.integer("penetration", defaults.penetration, minimum=10, maximum=95),
         cut_from_end=reader.integer("cut_from_end", defaults.cut_from_end, minimum=6,
                                     maximum=200),
         side_bets=reader.strings("side_bets", SIDE_BETS_BY_GAME[game], SIDE_BETS_BY_GAME[game]),
-        min_wager=reader.money("min_wager", defaults.min_wager, minimum=1),
-        max_wager=reader.money("max_wager", defaults.max_wager, minimum=1),
+        min_wager=min_wager, max_wager=max_wager,
         card_is_a_hit=reader.flag("card_is_a_hit", defaults.card_is_a_hit),
+        sensor_cents=_sensor_cents(reader, game, seats, min_wager, max_wager),
     )
     reader.finish()
     if settings.max_wager < settings.min_wager:

@@ -381,7 +381,8 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
     Raises:
         ConfigError: A bad `[devices.*]` section (naming device and key), a game with no
             table procedure, or a table without the device it deals from (`[devices.shoe]`,
-            at roulette `[devices.wheel]`, at hold'em `[devices.camera]`).
+            at roulette `[devices.wheel]`, at hold'em `[devices.camera]`), or a
+            `[table] sensor_cents` sensor that is not one of the layout's bet sensors.
         DriverError: A device cannot be built.
     """
     model_factory(table.game.table.game)  # a game with no procedure is refused up front
@@ -397,6 +398,7 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
         raise ConfigError(f"[devices.shoe]: missing: a {table.game.table.game.value} table "
                           "deals from a shoe scanner (kind = \"serial\" or \"usb\" with its "
                           "port; drivers/DEVICES.md)")
+    _check_sensor_cents(table, config.layout.bet_sensors if config.layout else {})
     vision = vision_settings_from_mapping(table.document.get("vision"))
     zones = table_zones(table.game.table.game, table.game.table.seats)
     check_positions(vision, zones)
@@ -418,6 +420,14 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
                                    holdem=table.game.table.game is Game.HOLDEM)
     loop.set_handler(app.handle)
     return app
+
+
+def _check_sensor_cents(table: TableFile, sensors: Mapping[str, int]) -> None:
+    """Every `[table] sensor_cents` sensor must be one of `[devices.layout] bet_sensors`."""
+    for name, _cents in table.game.table.sensor_cents:
+        if name not in sensors:
+            raise ConfigError(f"[table] sensor_cents: {name} is not one of [devices.layout] "
+                              f"bet_sensors ({', '.join(sensors) or 'none'})")
 
 
 def _floor_link(table: TableFile) -> LinkSettings | None:

@@ -50,8 +50,9 @@ def test_the_sample_is_the_records_own_code_path() -> None:
 
 
 @pytest.mark.parametrize(("codes", "net"), [
-    ("2C 7D AS AH  KS QD 9C 4H 3S", -1),           # 2-7 unsuited folds
-    ("2C 8D AS AH  KS QD 9C 4H 3S", -2),           # plays, checks twice, loses ante + flop
+    ("2C 7D AS AH  KS QD 9C 4H 3S", -2),           # every hand plays: checks twice, loses 2
+    ("AC 6D 2S 3H  9S 9H 4C KD 7S", 3),            # an ace on a paired board bets twice, wins
+    ("4C 6D AS 3H  9S 9H 9C KD 7S", -2),           # board trips: checks twice, loses 2
     ("AC KD 2S 3H  AS KH 9C 4D 7S", 3),            # two pair bets twice, wins below a straight
     ("AC KD 2S 3H  QS JH TC 4D 7S", 4),            # straight on the flop: bets, ante paid too
     ("AC KD AS KH  QS 8H 5C 4D 2S", 0),            # same hand: every wager pushes

@@ -79,6 +79,18 @@ def test_the_example_error_message() -> None:
     ("[progressive]\nincrement = -1", "[progressive] increment: must be >= 0"),
     ("[progressive]\nseed = 5", "[progressive] seed: unknown key (known keys: reset, increment"),
     ("table = 5", "[table]: expected a table of keys"),
+    ("[table]\nsensor_cents = { 'seat1.ante' = 1000 }",
+     "[table] sensor_cents: a fixed amount per bet sensor is for a holdem table, not blackjack"),
+    ("[table]\ngame = 'holdem'\nside_bets = []\nseats = 3\nsensor_cents = { 'seat4.ante' = 1000 }",
+     "[table.sensor_cents] seat4.ante: not a sensor of this table: seat1.ante to seat3.bonus"),
+    ("[table]\ngame = 'holdem'\nside_bets = []\nsensor_cents = { 'seat1.main' = 1000 }",
+     "[table.sensor_cents] seat1.main: not a sensor of this table"),
+    ("[table]\ngame = 'holdem'\nside_bets = []\nsensor_cents = { 'seat1.ante' = 100 }",
+     "[table.sensor_cents] seat1.ante: must be >= 500, got 100"),
+    ("[table]\ngame = 'holdem'\nside_bets = []\nsensor_cents = { 'seat1.ante' = 900000 }",
+     "[table.sensor_cents] seat1.ante: must be 500..500000 cents"),
+    ("[table]\ngame = 'holdem'\nside_bets = []\nsensor_cents = { 'seat1.ante' = '10.00' }",
+     "[table.sensor_cents] seat1.ante: expected a whole number"),
 ])
 def test_bad_configuration_names_section_and_key(text: str, message: str) -> None:
     with pytest.raises(ConfigError) as err:
@@ -186,3 +198,10 @@ def test_odds_forms() -> None:
     for bad in ("3", "3:0", "-1:1", "a:b"):
         with pytest.raises(ValueError, match=r"ratio|impossible"):
             Odds.parse(bad)
+
+
+def test_a_holdem_table_fixes_the_amount_of_a_sensed_wager() -> None:
+    table = config("[table]\ngame = 'holdem'\nside_bets = []\n"
+                   "sensor_cents = { 'seat1.ante' = 1000, 'seat2.bonus' = 500 }").table
+    assert table.sensor_cents == (("seat1.ante", 1000), ("seat2.bonus", 500))
+    assert config("[table]\ngame = 'holdem'\nside_bets = []").table.sensor_cents == ()

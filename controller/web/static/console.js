@@ -6,10 +6,11 @@ const LABELS = {
   double: "DOUBLE", split: "SPLIT", surrender: "SURRENDER", rescue: "RESCUE",
   error_exposed: "EXPOSED", error_unexposed: "NOT EXPOSED", new_shoe: "NEW SHOE",
   dealer_missed_card: "DEALER MISSED A CARD", losers_cleared: "LOSERS CLEARED",
-  winners_paid: "WINNERS PAID", last_bets: "LAST BETS",
+  winners_paid: "WINNERS PAID", last_bets: "LAST BETS", hole_cards_dealt: "HOLE CARDS DEALT",
 };
 const DECISIONS = ["stand", "hit", "double", "split", "surrender", "rescue"];
-const ORDER = ["shuffle_done", "last_bets", "no_more_bets", ...DECISIONS, "error_exposed",
+const ORDER = ["shuffle_done", "last_bets", "no_more_bets", "hole_cards_dealt", ...DECISIONS,
+  "error_exposed",
   "error_unexposed", "new_shoe", "dealer_missed_card", "losers_cleared", "winners_paid"];
 const RED = new Set(["H", "D"]);
 
@@ -182,6 +183,8 @@ function render(t) {
     renderRoulettePanel(t);
   } else if (t.community) {
     $("dealer-cards").replaceChildren(...t.community.dealer.map(cardEl));
+  } else if (t.holdem) {
+    renderHoldem(t); // holdem.js: the dealer's cards, the board, the seats
   } else {
     $("dealer-cards").replaceChildren(...t.dealer.cards.map(cardEl));
   }
@@ -190,6 +193,7 @@ function render(t) {
   const due = t.next_card && t.next_card.to === "seat" ? t.next_card.seat : null;
   const seats = t.seats.map((seat) => renderSeat(seat, seat.seat === due));
   const holder = $("seats");
+  holder.hidden = Boolean(t.holdem || t.community);
   if (holder.children.length !== seats.length) holder.replaceChildren(...seats);
   t.seats.filter((s) => s.in_play && s.main !== null).forEach((s) => { lastMain[s.seat] = s.main; });
   localStorage.setItem("shoectl.lastMain", JSON.stringify(lastMain));
@@ -199,7 +203,7 @@ function render(t) {
 }
 
 function openPanel(seat) {
-  if (!table) return;
+  if (!table || table.holdem) return;
   if (table.roulette) { openRoulettePanel(seat); return; }
   const insurance = (table.insurance || []).includes(seat);
   if (!insurance && !table.accepting.includes("seat")) return;

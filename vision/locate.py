@@ -25,8 +25,6 @@ from vision.corners import covered_cards
 from vision.edges import EdgeLine, Quad, edge_line, intersect, min_channel
 
 _EDGE_KERNEL = np.ones((3, 3), np.uint8)
-_SHAVE = 2
-_SHAVE_KERNEL = np.ones((2 * _SHAVE + 1, 2 * _SHAVE + 1), np.uint8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,14 +99,9 @@ def locate_cards(frame: npt.NDArray[np.uint8], params: LocateParams | None = Non
     """
     params = params or LocateParams()
     small, scale = work_image(frame, params.work_width)
-    outlined, shaved = _threshold_candidates(small, params)
-    candidates = _edge_candidates(small, params) + outlined
-
-    def on_paper(found: list[_Candidate]) -> list[_Candidate]:
-        return [c for c in found if paper_contrast(small, c.quad) >= params.min_contrast]
-
-    cards = [c.quad for c in _merge_duplicates(_without_unions(on_paper(candidates),
-                                                               on_paper(shaved)))]
+    candidates = _edge_candidates(small, params) + _threshold_candidates(small, params)
+    cards = [c.quad for c in _merge_duplicates(_without_unions(
+        [c for c in candidates if paper_contrast(small, c.quad) >= params.min_contrast]))]
     paper, bright = _paper_masks(small)
     min_side = float(np.sqrt(params.min_area * small.shape[0] * small.shape[1] / card_aspect))
     whole = [refine_edges(frame, np.asarray(q / scale, dtype=np.float32), 1.0 / scale)
@@ -159,15 +152,7 @@ def _edge_candidates(small: npt.NDArray[np.uint8], params: LocateParams) -> list
     return _quads_of(contours, small.shape, params)
 
 
-def _threshold_candidates(small: npt.NDArray[np.uint8], params: LocateParams
-                          ) -> tuple[list[_Candidate], list[_Candidate]]:
-    """Outlines of bright regions at Otsu's levels, and of the same regions shaved apart.
-
-    Cards whose corners all but touch are one bright region; filled and shaved by two pixels
-    all round they come apart, and their outlines are then grown back by as much. A shaved
-    outline is rougher than a whole one (ink at the card's edge eats into it), so the shaved
-    ones are kept apart: they only stand in where no whole outline does (`_without_unions`).
-    """
+def _threshold_candidates(small: npt.NDArray[np.uint8], params: LocateParams) -> list[_Candidate]:
     level, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     levels = [level]
     brighter = small[small > level]
@@ -176,37 +161,11 @@ def _threshold_candidates(small: npt.NDArray[np.uint8], params: LocateParams
                                  cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         levels.append(upper)
     found: list[_Candidate] = []
-    shaved_found: list[_Candidate] = []
     for value in levels:
-        bright = (small > value).astype(np.uint8)
-        mask = cv2.morphologyEx(bright, cv2.MORPH_OPEN, _EDGE_KERNEL)
+        mask = cv2.morphologyEx((small > value).astype(np.uint8), cv2.MORPH_OPEN, _EDGE_KERNEL)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         found += _quads_of(contours, small.shape, params)
-        filled = np.zeros_like(mask)
-        cv2.drawContours(filled, contours, -1, 1, cv2.FILLED)
-        shaved = cv2.erode(filled, _SHAVE_KERNEL)
-        contours, _ = cv2.findContours(shaved, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        shaved_found += [_Candidate(grown, c.fill, float(cv2.contourArea(grown)))
-                         for c in _quads_of(contours, small.shape, params)
-                         if (grown := _grown(c.quad, _SHAVE)) is not None]
-    return found, shaved_found
-
-
-def _grown(quad: Quad, by: float) -> Quad | None:
-    """`quad` with every side moved outwards by `by` pixels (None if two sides are parallel)."""
-    centre = quad.mean(axis=0).astype(np.float64)
-    lines = []
-    for index in range(4):
-        start = quad[index].astype(np.float64)
-        along = quad[(index + 1) % 4].astype(np.float64) - start
-        normal = np.array([-along[1], along[0]]) / max(float(np.linalg.norm(along)), 1e-9)
-        if float(np.dot(normal, start - centre)) < 0:
-            normal = -normal
-        lines.append((start + by * normal, along))
-    corners = [intersect(*lines[index - 1], *lines[index]) for index in range(4)]
-    if any(corner is None for corner in corners):
-        return None
-    return np.array(corners, np.float32)
+    return found
 
 
 def _quads_of(contours: object, shape: tuple[int, ...], params: LocateParams
@@ -356,30 +315,25 @@ def long_over_short(quad: Quad) -> float:
     return long / short if short > 0 else 0.0
 
 
-def _without_unions(candidates: list[_Candidate], shaved: list[_Candidate]
-                    ) -> list[_Candidate]:
+def _without_unions(candidates: list[_Candidate]) -> list[_Candidate]:
     """Drop each outline that is two or more cards lying side by side.
 
     Two cards of a hand or of the board with a narrow gap between them have one outer outline,
-    and two upright cards side by side make a rectangle of a card's proportions. Such an
-    outline is recognised by the smaller outlines inside it (whole or `shaved`): two or more,
-    apart from each other, each well inside it, together filling most of it. A shaved outline
-    is then kept where no whole outline remains.
+    and two upright cards side by side make a rectangle of a card's proportions (1.43 : 1).
+    Such an outline is recognised by the smaller outlines inside it: two or more, apart from
+    each other, each well inside it, together filling most of it.
     """
-    pool = sorted(candidates + shaved, key=lambda c: -c.area)
+    ordered = sorted(candidates, key=lambda c: -c.area)
     kept = []
-    for candidate in sorted(candidates, key=lambda c: -c.area):
+    for position, candidate in enumerate(ordered):
         parts: list[_Candidate] = []
-        for inner in pool:
+        for inner in ordered[position + 1:]:
             if (inner.area <= 0.7 * candidate.area
                     and _overlap(inner.quad, candidate.quad) >= 0.9
                     and all(_overlap(inner.quad, part.quad) < 0.1 for part in parts)):
                 parts.append(inner)
         if len(parts) < 2 or sum(part.area for part in parts) < 0.7 * candidate.area:
             kept.append(candidate)
-    for outline in sorted(shaved, key=lambda c: -c.area):
-        if all(_overlap(outline.quad, other.quad) < 0.5 for other in kept):
-            kept.append(outline)
     return kept
 
 

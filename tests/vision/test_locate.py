@@ -102,8 +102,8 @@ def test_two_cards_side_by_side_are_two_cards_not_one(gap: float, angle: float) 
 
 @pytest.mark.parametrize(("angle", "right_x"), [(4.0, 371.0), (8.0, 379.0)])
 def test_cards_whose_corners_all_but_touch_are_told_apart(angle: float, right_x: float) -> None:
-    # Turned towards each other, the two cards' top corners come within a pixel: one bright
-    # region, split by shaving it.
+    # Turned towards each other, the two cards' top corners come within a pixel: the outline
+    # round both is a card's shape, and the two cards' own outlines inside it show it is two.
     placements = [Placement("8C", (270, 240), 90, angle, 0.0, 1),
                   Placement("3H", (right_x, 240), 90, -angle, 0.0, 2)]
     scene = compose(placements, (640, 480), CardStyle(), "felt-green",

@@ -177,11 +177,9 @@ def test_composites_are_never_read_wrong(held_out_cut_outs: list[CutOut],
             for name, reader in (("enrolled", enrolled), ("generic", generic)):
                 tallies[name].add_scene(reader.recognize(scene.frame), scene)
     for name, tally in tallies.items():
+        assert tally.wrong == 0, (name, tally.summary())
         assert tally.phantoms == 0, (name, tally.summary())
         assert tally.found == tally.cards, (name, tally.summary())
-    assert tallies["enrolled"].wrong == 0, tallies["enrolled"].summary()
-    assert tallies["enrolled"].right >= 0.9 * tallies["enrolled"].cards, tallies  # measured 94%
-    # The generic profile has never seen this deck: measured 69.8% right and one 9H of this
-    # deck's serif print read as 3H (0.9% of the cards; the bench gives the full figures).
-    assert tallies["generic"].wrong <= 1, tallies["generic"].summary()
+    assert tallies["enrolled"].right >= 0.9 * tallies["enrolled"].cards, tallies  # measured 95.7%
+    # the generic profile has never seen this deck (measured 70.7%)
     assert tallies["generic"].right >= 0.65 * tallies["generic"].cards, tallies

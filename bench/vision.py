@@ -19,6 +19,13 @@ Sections (all by default):
 * `held-out-styles`: the same stresses on decks whose ranks are printed in the typeface
   families kept out of training (`vision.build.typefaces.HELD_OUT_FAMILIES`: designs the generic
   profile never saw), per stress and per family.
+* `composite`: frames of several real cards: the held-out dev photos of each fold cut out by
+  the finder (`vision.build.composite`) and laid, turned and seen obliquely, on dark cloth,
+  green felt and wood grain, as a hold'em board of five and as two to four exposed two-card
+  hands, 640x480; read with that fold's enrolled profile and with the generic profile. Right,
+  unsure (found but not answered, or not found) and wrong per layout and surface, and the time
+  per frame (p50 / p95), by the wall clock and as the reading thread's CPU time (the latter
+  is the figure to trust on a machine busy with other work).
 * `overlap`: blackjack hands as dealt (2 to 5 cards, each down and right of the one before,
   only its top-left index showing): cards found, read right, read wrong; trained and
   held-out typefaces.
@@ -54,7 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without
 
 DEV = Path(__file__).resolve().parents[1] / ".." / "shared" / "cards-dev"
 SECTIONS = ("latency", "enrolled", "generic", "stress-real", "stress-synthetic",
-            "held-out-styles", "overlap")
+            "held-out-styles", "composite", "overlap")
 
 
 @dataclass
@@ -351,6 +358,60 @@ def _scene_numbers(bench: Bench) -> range:
     return range(bench.options.first, bench.options.first + bench.options.scenes)
 
 
+@_needs_dev
+def composite(bench: Bench) -> None:
+    from vision import Recognizer, load_generic_profile
+    from vision.build.composite import LAYOUTS, SURFACES, CompositeOptions, cut_outs
+    from vision.build.composite import composite as compose_frame
+    from vision.build.evaluate import Tally
+
+    generic = Recognizer(load_generic_profile())
+    tallies: dict[tuple[str, str, str], Tally] = {}
+    times: dict[tuple[str, str], list[float]] = {}
+    for fold in (1, 2, 3, 4):
+        held_out = [(name, image, code) for name, _, image, code, f in bench.photos()
+                    if f == fold]
+        cards, problems = cut_outs(held_out)
+        print(f"   fold {fold}: {len(cards)} cut-outs, {len(problems)} photos refused")
+        readers = {"enrolled": Recognizer(bench.enrolled(fold)), "generic": generic}
+        for layout in LAYOUTS:
+            for surface in SURFACES:
+                for number in _scene_numbers(bench):
+                    scene = compose_frame(cards, layout, number, CompositeOptions(
+                        surface=surface))
+                    for name, reader in readers.items():
+                        started, cpu = time.perf_counter(), time.thread_time()
+                        readings = reader.recognize(scene.frame)
+                        times.setdefault((name, layout), []).append(
+                            (time.perf_counter() - started) * 1000)
+                        times.setdefault((name, layout + " cpu"), []).append(
+                            (time.thread_time() - cpu) * 1000)
+                        tally = tallies.setdefault((name, layout, surface), Tally())
+                        tally.add_scene(readings, scene)
+    print(f"   {'profile':<9} {'layout':<6} {'surface':<11} {'cards':>6} {'right':>7} "
+          f"{'unsure':>7} {'wrong':>6} {'found':>6}")
+    for name in ("enrolled", "generic"):
+        for layout in LAYOUTS:
+            total = Tally()
+            for surface in SURFACES:
+                tally = tallies[(name, layout, surface)]
+                _composite_row(name, layout, surface, tally)
+                total = total + tally
+            _composite_row(name, layout, "all", total)
+    for (name, layout), values in times.items():
+        clock = "thread CPU" if layout.endswith(" cpu") else "wall clock"
+        print(f"   640x480  {name + ', ' + layout.removesuffix(' cpu'):<18} {clock:<10} "
+              f"{percentile(values, 0.5):8.2f} {percentile(values, 0.95):8.2f} ms a frame "
+              "(p50, p95)")
+
+
+def _composite_row(profile: str, layout: str, surface: str, tally: Tally) -> None:
+    cards = max(tally.cards, 1)
+    print(f"   {profile:<9} {layout:<6} {surface:<11} {tally.cards:6d} "
+          f"{tally.right / cards:7.1%} {(tally.cards - tally.answered) / cards:7.1%} "
+          f"{tally.wrong:6d} {tally.found:6d}")
+
+
 def overlap(bench: Bench) -> None:
     from vision import Recognizer, load_generic_profile
     from vision.build.evaluate import Tally, stress_scene
@@ -368,7 +429,8 @@ def overlap(bench: Bench) -> None:
 
 SECTION_FUNCTIONS: dict[str, Callable[[Bench], None]] = {
     "latency": latency, "enrolled": enrolled, "generic": generic, "stress-real": stress_real,
-    "stress-synthetic": stress_synthetic, "held-out-styles": held_out_styles, "overlap": overlap,
+    "stress-synthetic": stress_synthetic, "held-out-styles": held_out_styles,
+    "composite": composite, "overlap": overlap,
 }
 
 if __name__ == "__main__":

@@ -100,8 +100,8 @@ def locate_cards(frame: npt.NDArray[np.uint8], params: LocateParams | None = Non
     params = params or LocateParams()
     small, scale = work_image(frame, params.work_width)
     candidates = _edge_candidates(small, params) + _threshold_candidates(small, params)
-    cards = [c.quad for c in _merge_duplicates(
-        [c for c in candidates if paper_contrast(small, c.quad) >= params.min_contrast])]
+    cards = [c.quad for c in _merge_duplicates(_without_unions(
+        [c for c in candidates if paper_contrast(small, c.quad) >= params.min_contrast]))]
     paper, bright = _paper_masks(small)
     min_side = float(np.sqrt(params.min_area * small.shape[0] * small.shape[1] / card_aspect))
     whole = [refine_edges(frame, np.asarray(q / scale, dtype=np.float32), 1.0 / scale)
@@ -313,6 +313,28 @@ def long_over_short(quad: Quad) -> float:
     short = _side(quad, 0) + _side(quad, 2)
     long = _side(quad, 1) + _side(quad, 3)
     return long / short if short > 0 else 0.0
+
+
+def _without_unions(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Drop each outline that is two or more cards lying side by side.
+
+    Two cards of a hand or of the board with a narrow gap between them have one outer outline,
+    and two upright cards side by side make a rectangle of a card's proportions (1.43 : 1).
+    Such an outline is recognised by the smaller outlines inside it: two or more, apart from
+    each other, each well inside it, together filling most of it.
+    """
+    ordered = sorted(candidates, key=lambda c: -c.area)
+    kept = []
+    for position, candidate in enumerate(ordered):
+        parts: list[_Candidate] = []
+        for inner in ordered[position + 1:]:
+            if (inner.area <= 0.7 * candidate.area
+                    and _overlap(inner.quad, candidate.quad) >= 0.9
+                    and all(_overlap(inner.quad, part.quad) < 0.1 for part in parts)):
+                parts.append(inner)
+        if len(parts) < 2 or sum(part.area for part in parts) < 0.7 * candidate.area:
+            kept.append(candidate)
+    return kept
 
 
 def _merge_duplicates(candidates: list[_Candidate]) -> list[_Candidate]:

@@ -13,6 +13,9 @@ from vision import Recognizer, load_generic_profile
 from vision.build.synth import CardStyle, Placement, compose, random_effects
 from vision.build.typefaces import HELD_OUT_FAMILIES, TRAINING_FAMILIES, missing
 from vision.cards import all_codes
+from vision.dataset import read_image, read_labels
+from vision.enroll import EnrolOptions, EnrolReport, enroll
+from vision.profile import DeckProfile
 
 DEV_PHOTOS = Path(__file__).resolve().parents[2] / ".." / "shared" / "cards-dev"
 """The real photos of one casino deck (never copied into the repository)."""
@@ -44,12 +47,28 @@ def typefaces() -> None:
                     "the DejaVu fonts are needed): " + "; ".join(problems))
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def dev_photos() -> Path:
     if not (DEV_PHOTOS / "labels.csv").is_file():
         pytest.skip("the real dev photos (shared/cards-dev beside the repository) are not on "
                     "this machine")
     return DEV_PHOTOS
+
+
+def dev_fold(path: Path) -> int:
+    """The fold (1-4) of a dev photo: the n-th photo of each card is in fold n."""
+    return int(path.stem.rsplit("_", 1)[-1])
+
+
+@pytest.fixture(scope="session")
+def dev_enrolled() -> tuple[DeckProfile, EnrolReport]:
+    """The dev deck enrolled on three of each card's four photos (fold 4 held out)."""
+    if not (DEV_PHOTOS / "labels.csv").is_file():
+        pytest.skip("the real dev photos (shared/cards-dev beside the repository) are not on "
+                    "this machine")
+    train = [(i.path.name, read_image(i.path), i.code) for i in read_labels(DEV_PHOTOS)
+             if dev_fold(i.path) != 4]
+    return enroll(train, "dev deck", EnrolOptions(augment=4))
 
 
 def write_deck_photos(folder: Path, style: CardStyle, photos_per_card: int, seed: int,

@@ -75,3 +75,40 @@ def test_small_and_tilted_cards_are_found() -> None:
     assert len(found) == 2
     for truth in scene.quads:
         assert max(iou(truth, quad) for quad in found) > 0.85
+
+
+def _side_by_side(gap: float, angle: float, width: float = 90.0) -> list[Placement]:
+    """Two upright cards (the board's or a hand's) `gap` card widths apart, turned `angle`."""
+    theta = np.radians(angle)
+    step = width * (1 + gap) / 2
+    offsets = [(-step * np.cos(theta), step * np.sin(theta)),
+               (step * np.cos(theta), -step * np.sin(theta))]
+    return [Placement(code, (320 + dx, 240 + dy), width, angle, 0.0, number)
+            for number, (code, (dx, dy)) in enumerate(zip(("8C", "3H"), offsets, strict=True))]
+
+
+@pytest.mark.parametrize(("gap", "angle"), [(0.04, 0.0), (0.06, 8.0), (0.1, -5.0),
+                                            (0.05, 93.0)])
+def test_two_cards_side_by_side_are_two_cards_not_one(gap: float, angle: float) -> None:
+    # Two upright cards side by side make an outline of a card's proportions (1.5 : 1): the
+    # outlines inside it show it is two.
+    scene = compose(_side_by_side(gap, angle), (640, 480), CardStyle(), "dark",
+                    Effects(blur=0.7, noise=2.0))
+    found = find_cards(scene.frame)
+    assert len(found) == 2
+    for truth in scene.quads:
+        assert max(iou(truth, quad) for quad in found) > 0.9
+
+
+@pytest.mark.parametrize(("angle", "right_x"), [(4.0, 371.0), (8.0, 379.0)])
+def test_cards_whose_corners_all_but_touch_are_told_apart(angle: float, right_x: float) -> None:
+    # Turned towards each other, the two cards' top corners come within a pixel: the outline
+    # round both is a card's shape, and the two cards' own outlines inside it show it is two.
+    placements = [Placement("8C", (270, 240), 90, angle, 0.0, 1),
+                  Placement("3H", (right_x, 240), 90, -angle, 0.0, 2)]
+    scene = compose(placements, (640, 480), CardStyle(), "felt-green",
+                    Effects(blur=0.7, noise=2.0))
+    found = find_cards(scene.frame)
+    assert len(found) == 2
+    for truth in scene.quads:
+        assert max(iou(truth, quad) for quad in found) > 0.9

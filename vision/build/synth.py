@@ -192,7 +192,7 @@ def render_card(code: str, style: CardStyle, width: int = 300, seed: int = 0) ->
     suit = suit_mask(code[1], style.glyphs)
     _draw_face(image, code, style, suit, ink, seed)
     rank_box, suit_box = _draw_indices(image, rank_mask(code[0], style.glyphs), style, suit, ink)
-    return RenderedCard(image, _rounded_alpha(width, height), rank_box, suit_box)
+    return RenderedCard(image, rounded_alpha(width, height), rank_box, suit_box)
 
 
 def _render_back(style: CardStyle, width: int, seed: int) -> RenderedCard:
@@ -211,7 +211,7 @@ def _render_back(style: CardStyle, width: int, seed: int) -> RenderedCard:
             end = (offset + height, height) if sign > 0 else (offset + height, 0)
             cv2.line(pattern, start, end, style.paper, max(1, step // 5), cv2.LINE_AA)
     none = (0.0, 0.0, 0.0, 0.0)
-    return RenderedCard(image, _rounded_alpha(width, height), none, none)
+    return RenderedCard(image, rounded_alpha(width, height), none, none)
 
 
 def _draw_face(image: Image, code: str, style: CardStyle, suit: Mask, ink: Colour,
@@ -314,7 +314,7 @@ def _paint(image: Image, coverage: Mask, x0: int, y0: int, ink: Colour) -> None:
     image[y0 + cy0:y0 + cy1, x0 + cx0:x0 + cx1] = np.clip(blended + 0.5, 0, 255).astype(np.uint8)
 
 
-def _rounded_alpha(width: int, height: int) -> npt.NDArray[np.float32]:
+def rounded_alpha(width: int, height: int) -> npt.NDArray[np.float32]:
     """Coverage of a card with rounded corners (radius 6% of its width), anti-aliased."""
     radius = 0.06 * width
     xs = np.arange(width, dtype=np.float32) + 0.5
@@ -433,9 +433,9 @@ def compose(placements: Sequence[Placement], size: tuple[int, int], style: CardS
     for placement in placements:
         card = render_card(placement.code, style, _render_width(placement.width),
                            placement.seed)
-        quads.append(_lay_card(canvas, card, placement, effects.shadow))
+        quads.append(lay_card(canvas, card.image, card.alpha, placement, effects.shadow))
         cards.append(card)
-    frame = _photograph(canvas, effects, rng)
+    frame = photograph(canvas, effects, rng)
     return Scene(frame, [p.code for p in placements], quads, cards, style)
 
 
@@ -444,7 +444,9 @@ def _render_width(frame_width: float) -> int:
     return max(200, round(frame_width * 1.5))
 
 
-def _card_quad(placement: Placement, aspect: float) -> npt.NDArray[np.float32]:
+def card_quad(placement: Placement, aspect: float) -> npt.NDArray[np.float32]:
+    """The corners in frame pixels of a card of `aspect` (height over width) at `placement`
+    (top-left, top-right, bottom-right, bottom-left of the upright card)."""
     half_w, half_h = placement.width / 2, placement.width * aspect / 2
     corners = np.array([[-half_w, -half_h], [half_w, -half_h], [half_w, half_h],
                         [-half_w, half_h]])
@@ -458,10 +460,12 @@ def _card_quad(placement: Placement, aspect: float) -> npt.NDArray[np.float32]:
     return (corners @ rotation.T + np.array(placement.centre)).astype(np.float32)
 
 
-def _lay_card(canvas: npt.NDArray[np.float32], card: RenderedCard, placement: Placement,
-              shadow: float) -> npt.NDArray[np.float32]:
-    height, width = card.alpha.shape
-    quad = _card_quad(placement, height / width)
+def lay_card(canvas: npt.NDArray[np.float32], image: Image, alpha: npt.NDArray[np.float32],
+             placement: Placement, shadow: float) -> npt.NDArray[np.float32]:
+    """Paste an upright card's pixels (`image`, coverage `alpha`) onto `canvas` in place, at
+    `placement`, with a soft shadow of darkness `shadow`; returns the card's corners."""
+    height, width = alpha.shape
+    quad = card_quad(placement, height / width)
     offset = max(1.0, placement.width * 0.02)
     margin = int(4 * offset) + 2
     x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - margin, 0)
@@ -473,14 +477,14 @@ def _lay_card(canvas: npt.NDArray[np.float32], card: RenderedCard, placement: Pl
     transform = cv2.getPerspectiveTransform(source, quad - np.array([x0, y0], np.float32))
     size = (x1 - x0, y1 - y0)
     region = canvas[y0:y1, x0:x1]
-    alpha = cv2.warpPerspective(card.alpha, transform, size, flags=cv2.INTER_LINEAR)
+    cover = cv2.warpPerspective(alpha, transform, size, flags=cv2.INTER_LINEAR)
     if shadow > 0:
         moved = np.array([[1, 0, offset], [0, 1, offset]], np.float32)
-        soft = cv2.GaussianBlur(cv2.warpAffine(alpha, moved, size), (0, 0), offset)
+        soft = cv2.GaussianBlur(cv2.warpAffine(cover, moved, size), (0, 0), offset)
         region *= (1.0 - shadow * soft)[..., None]
-    face = cv2.warpPerspective(card.image, transform, size, flags=cv2.INTER_LINEAR)
-    region *= (1.0 - alpha)[..., None]
-    region += face.astype(np.float32) * alpha[..., None]
+    face = cv2.warpPerspective(image, transform, size, flags=cv2.INTER_LINEAR)
+    region *= (1.0 - cover)[..., None]
+    region += face.astype(np.float32) * cover[..., None]
     return quad
 
 
@@ -505,8 +509,9 @@ def table_background(kind: str, size: tuple[int, int], rng: np.random.Generator)
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
-def _photograph(canvas: npt.NDArray[np.float32], effects: Effects,
-                rng: np.random.Generator) -> Image:
+def photograph(canvas: npt.NDArray[np.float32], effects: Effects,
+               rng: np.random.Generator) -> Image:
+    """The frame a camera with `effects` takes of the scene `canvas` (float BGR, changed)."""
     height, width = canvas.shape[:2]
     gain = np.full((1, 1, 3), effects.exposure, np.float32)
     if effects.colour_cast > 0:

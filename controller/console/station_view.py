@@ -56,7 +56,7 @@ def station_view(model: CommunityModel, station: int) -> dict[str, Any]:
     common = _common(game)
     view.update(
         shared=common["shared"], dealer=common["dealer"],
-        phase=game.station_phase(station).value if station in game.stations else None,
+        phase=game.station_phase(station).value if station in game.wagers else None,
         timer=None if seconds is None else {"limit": model.timers.seconds,
                                             "left": round(seconds, 2)},
         spots=[_spot(game, station, spot) for spot in SPOTS])
@@ -74,7 +74,7 @@ def message(model: CommunityModel, station: int) -> str:
         due = any(game.insurance_pending((station, spot)) for spot in SPOTS)
         return "INSURANCE?" if due else "WAIT FOR THE OTHER STATIONS"
     if game is not None and model.state == "decisions":
-        if station not in game.stations:
+        if station not in game.wagers:
             return "NEXT ROUND"
         return {"deciding": "MAKE YOUR DECISION", "waiting": "WAIT FOR THE CARD",
                 "finished": "ALL HANDS STAND"}[game.station_phase(station).value]

@@ -53,7 +53,7 @@ class StationCredits:
         game = self.model.game
         if game is None:
             return sum(self.model.wagers.spots.get(station, {}).values())
-        if station not in game.stations:
+        if station not in game.wagers:
             return 0  # no wager this round (chips under the minimum were returned)
         total = 0
         for key in game.spot_keys(station):

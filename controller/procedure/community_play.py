@@ -111,7 +111,7 @@ class CommunityPlay:
         station, spot = kwargs.get("station"), kwargs.get("spot")
         if game is None or game.stage is not Stage.DECISIONS:
             return "no decisions are open"
-        if not isinstance(station, int) or station not in game.stations:
+        if not isinstance(station, int) or station not in game.wagers:
             return f"station {station} has no wager this round"
         if not isinstance(spot, int) or (station, spot) not in game.spots:
             return f"station {station} has no wager on spot {spot}"

@@ -16,7 +16,11 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import contextlib
 import json
+import threading
+import weakref
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Any, Final
@@ -56,7 +60,7 @@ def _latest(hub: ConsoleHub) -> RouteHandler:
         published = hub.latest
         if published is None:
             return JSONResponse({"error": "starting"}, status_code=503)
-        return JSONResponse(published.table)
+        return Response(published.text, media_type="application/json")
     return latest
 
 
@@ -145,42 +149,97 @@ def _events(hub: ConsoleHub) -> RouteHandler:
     return events
 
 
-async def _stream(hub: ConsoleHub, request: Request) -> AsyncIterator[str]:
-    """Every publication from now on, as Server-Sent Events (the current one first)."""
+class _Follower:
+    """One event-stream client's publications not yet written (web loop only)."""
+
+    def __init__(self) -> None:
+        self.pending: deque[Published] = deque()
+        self.wake = asyncio.Event()
+        self.overflowed = False
+
+    def offer(self, published: Published) -> None:
+        """Queue a publication; past `EVENT_QUEUE` unwritten ones the stream is closed."""
+        if len(self.pending) >= EVENT_QUEUE:
+            self.pending.clear()
+            self.overflowed = True
+        elif not self.overflowed:
+            self.pending.append(published)
+        self.wake.set()
+
+
+class _Courier:
+    """Hands publications from the table's loop thread to one web loop, one wake-up a burst.
+
+    A commit publishes to every subscriber in turn (at a community table, one a station);
+    waking the web loop for each costs a system call and a turn of the loop apiece. The
+    courier queues them and wakes the loop once; the loop then hands each to its stream, in
+    the order they were published.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._lock = threading.Lock()
+        self._queued: list[tuple[_Follower, Published]] = []
+
+    def send(self, follower: _Follower, published: Published) -> None:
+        """Queue `published` for `follower` (any thread)."""
+        with self._lock:
+            self._queued.append((follower, published))
+            if len(self._queued) > 1:
+                return  # the loop is already woken for this burst
+        with contextlib.suppress(RuntimeError):  # the web loop closed: nobody is listening
+            self._loop.call_soon_threadsafe(self._deliver)
+
+    def _deliver(self) -> None:
+        with self._lock:
+            queued, self._queued = self._queued, []
+        for follower, published in queued:
+            follower.offer(published)
+
+
+_COURIERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Courier] = (
+    weakref.WeakKeyDictionary())
+
+
+def _courier() -> _Courier:
     loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[Published | None] = asyncio.Queue(EVENT_QUEUE)
+    courier = _COURIERS.get(loop)
+    if courier is None:
+        courier = _COURIERS[loop] = _Courier(loop)
+    return courier
+
+
+async def _stream(hub: ConsoleHub, request: Request) -> AsyncIterator[str]:
+    """Every publication from now on, as Server-Sent Events (the current one first).
+
+    Publications that arrived together are written together (one write, each its own
+    event); each is encoded once however many clients follow it. The response ends when the
+    client disconnects (Starlette cancels the stream) or falls `EVENT_QUEUE` behind.
+    """
+    courier, follower = _courier(), _Follower()
 
     def hand_over(published: Published) -> None:
-        loop.call_soon_threadsafe(_offer, queue, published)
+        courier.send(follower, published)
 
     current = hub.subscribe(hand_over)
     try:
         if current is not None:
-            yield _sse(current)
+            yield current.sse()
         while not await request.is_disconnected():
             try:
-                published = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+                async with asyncio.timeout(KEEPALIVE_S):
+                    await follower.wake.wait()
             except TimeoutError:
                 yield ": keepalive\n\n"
                 continue
-            if published is None:
+            follower.wake.clear()
+            if follower.overflowed:
                 return  # fell too far behind: the client reconnects and starts afresh
-            yield _sse(published)
+            batch = "".join(published.sse() for published in follower.pending)
+            follower.pending.clear()
+            yield batch
     finally:
         hub.unsubscribe(hand_over)
-
-
-def _offer(queue: asyncio.Queue[Published | None], published: Published) -> None:
-    try:
-        queue.put_nowait(published)
-    except asyncio.QueueFull:
-        while not queue.empty():
-            queue.get_nowait()
-        queue.put_nowait(None)
-
-
-def _sse(published: Published) -> str:
-    return f"id: {published.seq}\ndata: {json.dumps(published.event())}\n\n"
 
 
 def console_app(hub: ConsoleHub, board: ConsoleHub | None = None,

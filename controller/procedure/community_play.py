@@ -158,7 +158,8 @@ class CommunityPlay:
         station = int(event.kwargs["station"])
         model.timers.expired(station)
         if model.game.stage is Stage.INSURANCE:
-            for key in [k for k in model.game.insurance_due() if k[0] == station]:
+            for key in [k for k in model.game.spot_keys(station)
+                        if model.game.insurance_pending(k)]:
                 self._step(["no_insurance", *key])
         else:
             self._step(["expire", station])

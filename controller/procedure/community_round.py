@@ -23,6 +23,7 @@ procedure snapshots its round (R14).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -105,6 +106,9 @@ class CommunityRound:
     _legal: dict[SpotKey, frozenset[bj.Action]] = field(default_factory=dict, repr=False,
                                                         compare=False)
     """Each spot's open actions (the rules' `legal_actions`), kept until the spot changes."""
+    _counts: Counter[bj.Phase] | None = field(default=None, repr=False, compare=False)
+    """How many spot rounds are in each rules phase, kept up by `_put` (the stage is read
+    after every step: counting every spot again each time would cost K^2 a round)."""
 
     @classmethod
     def start(cls, table: bj.BlackjackTable,
@@ -139,11 +143,12 @@ class CommunityRound:
     def _stage_now(self) -> Stage:
         if len(self.initial) < len(INITIAL_ORDER):
             return Stage.DEAL
-        phases = {r.phase for r in self.spots.values()}
+        if self._counts is None:
+            self._counts = Counter(r.phase for r in self.spots.values())
         for phase, stage in ((bj.Phase.INSURANCE, Stage.INSURANCE), (bj.Phase.PEEK, Stage.PEEK),
                              (bj.Phase.PLAYERS, Stage.DECISIONS),
                              (bj.Phase.DEALER, Stage.DEALER)):
-            if phase in phases:
+            if self._counts[phase] > 0:
                 return stage
         return Stage.COMPLETE
 
@@ -320,7 +325,7 @@ class CommunityRound:
         return CardRoute(str(card), to=tuple(to), burned_for=tuple(burned))
 
     def _insure(self, key: SpotKey, cents: int) -> None:
-        if key not in self.insurance_due():
+        if not self.insurance_pending(key):
             raise RulesError(f"station {key[0]} spot {key[1]} is not asked about insurance")
         if cents:
             self._put(key, bj.insure(self.spots[key], 1, cents))
@@ -342,7 +347,7 @@ class CommunityRound:
 
     def _after_step(self) -> None:
         """Close insurance once every spot answered; then the peek, one bit (R4-R6)."""
-        if self.stage is Stage.INSURANCE and not self.insurance_due():
+        if self.stage is Stage.INSURANCE and len(self.answered) == len(self.spots):
             self.spots = {k: bj.close_insurance(g) for k, g in self.spots.items()}
             self._forget()
         if self.stage is Stage.PEEK:
@@ -351,12 +356,18 @@ class CommunityRound:
 
     def _forget(self) -> None:
         """Every spot changed: nothing kept holds."""
+        self._counts = None
         self._stage = self._stage_was = None
         self._phases.clear()
         self._legal.clear()
 
     def _put(self, key: SpotKey, game: bj.BlackjackRound) -> None:
         """A spot's round after a step (the stage is worked out again when next read)."""
+        counts, before = self._counts, self.spots.get(key)
+        if counts is not None:
+            if before is not None:
+                counts[before.phase] -= 1
+            counts[game.phase] += 1
         self.spots[key] = game
         self._stage = None
         self._phases.pop(key[0], None)

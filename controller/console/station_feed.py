@@ -20,9 +20,17 @@ import json
 from typing import Any
 
 from controller.console.hub import ConsoleHub
-from controller.console.station_view import CHIPS, _common, _hands_of, _last_round, message
+from controller.console.station_view import (
+    CHIPS,
+    _common,
+    _hands_of,
+    _last_round,
+    message,
+    side_offer,
+)
 from controller.procedure.community_model import CommunityModel
 from controller.procedure.community_round import SPOTS, CommunityRound
+from controller.procedure.community_wagers import side_json
 from controller.service.runtime import TableRuntime
 
 _dumps = json.dumps
@@ -57,13 +65,13 @@ class StationFeed:
         game = model.game
         head = _fields(table=table.name, round=model.round.number, state=model.state)
         middle = _fields(limits={"min": table.min_wager, "max": table.max_wager},
-                         chips=list(CHIPS))
+                         chips=list(CHIPS), **side_offer(model))
         common: dict[str, Any] = (
             {"shared": [], "dealer": {"cards": [], "total": None}, "spots": {}}
             if game is None else _common(game))
         shared = _fields(shared=common["shared"], dealer=common["dealer"])
-        bare = {spot: _dumps({"spot": spot, "wager": 0, "hands": hands, "open": [],
-                              "acting_hand": None, "insurance_due": False})
+        bare = {spot: _dumps({"spot": spot, "wager": 0, "side_bets": {}, "hands": hands,
+                              "open": [], "acting_hand": None, "insurance_due": False})
                 for spot, hands in common["spots"].items()}
         return [self._text(model, game, station, head, middle, shared, bare)
                 for station in range(1, count + 1)]
@@ -75,6 +83,7 @@ class StationFeed:
             credits=model.credits.balance.get(station, 0),
             available=model.credits.available(station),
             wagers={str(k): v for k, v in sorted(wagers.spots.get(station, {}).items())},
+            side_wagers=side_json(wagers.sides.get(station, {})),
             repeat={str(k): v for k, v in sorted(wagers.last.get(station, {}).items())},
             auto_repeat=station in wagers.auto)
         if game is None:
@@ -99,15 +108,18 @@ class StationFeed:
         key = (station, spot)
         rules_round = game.spots.get(key)
         wager = game.wagers[station][spot]
+        sides = dict(game.sides.get(station, {}).get(spot, {}))
         if rules_round is None:  # still being dealt: the shared cards, as they come
-            return _dumps({"spot": spot, "wager": wager, "hands": _common(game)["spots"][spot],
+            return _dumps({"spot": spot, "wager": wager, "side_bets": sides,
+                           "hands": _common(game)["spots"][spot],
                            "open": [], "acting_hand": None, "insurance_due": False})
         stamp = (rules_round, game.station_phase(station), game.insurance_pending(key), wager)
         kept = self._spots.get(key)
         if kept is not None and _same(kept[0], stamp):
             return kept[1]
         acting = game.acting_hand(station, spot)
-        text = _dumps({"spot": spot, "wager": wager, "hands": _hands_of(key, rules_round),
+        text = _dumps({"spot": spot, "wager": wager, "side_bets": sides,
+                       "hands": _hands_of(key, rules_round),
                        "open": sorted(str(a) for a in game.legal(station, spot)),
                        "acting_hand": None if acting is None else acting + 1,
                        "insurance_due": stamp[2]})

@@ -172,7 +172,7 @@ class CommunityPlay:
     def _refused(self, step: RoundStep) -> str:
         game = self.model.game
         assert game is not None
-        trial = type(game).rebuild(game.table, game.wagers, [*game.steps])
+        trial = type(game).rebuild(game.table, game.wagers, [*game.steps], game.sides)
         try:
             trial.apply(step)
         except RulesError as exc:

@@ -92,6 +92,8 @@ class CommunityRound:
 
     table: bj.BlackjackTable
     wagers: dict[int, dict[int, int]]
+    sides: dict[int, dict[int, dict[str, int]]] = field(default_factory=dict)
+    """Side wagers: station -> spot -> wager name -> cents (on wagered spots only)."""
     initial: list[Card] = field(default_factory=list)
     dealer: list[Card] = field(default_factory=list)
     spots: dict[SpotKey, bj.BlackjackRound] = field(default_factory=dict)
@@ -111,12 +113,17 @@ class CommunityRound:
     after every step: counting every spot again each time would cost K^2 a round)."""
 
     @classmethod
-    def start(cls, table: bj.BlackjackTable,
-              wagers: Mapping[int, Mapping[int, int]]) -> CommunityRound:
-        """A new round for the stations' main wagers (station -> spot -> cents).
+    def start(cls, table: bj.BlackjackTable, wagers: Mapping[int, Mapping[int, int]],
+              sides: Mapping[int, Mapping[int, Mapping[str, int]]] | None = None
+              ) -> CommunityRound:
+        """A new round for the stations' main wagers and their side wagers.
+
+        `wagers`: station -> spot -> cents; `sides`: station -> spot -> name -> cents, each
+        settled by the rules with its spot.
 
         Raises:
-            RulesError: no wager at all, a spot other than 1-3, an amount not above 0.
+            RulesError: no wager at all, a spot other than 1-3, an amount not above 0, a
+                side wager on a spot without a main wager.
         """
         clean: dict[int, dict[int, int]] = {}
         for station, spots in sorted(wagers.items()):
@@ -127,7 +134,15 @@ class CommunityRound:
                 clean.setdefault(station, {})[spot] = cents
         if not clean:
             raise RulesError("a community round needs at least one wager")
-        return cls(table, clean)
+        kept: dict[int, dict[int, dict[str, int]]] = {}
+        for station, on_spots in sorted((sides or {}).items()):
+            for spot, bets in sorted(on_spots.items()):
+                if spot not in clean.get(station, {}) or any(c <= 0 for c in bets.values()):
+                    raise RulesError(f"station {station} spot {spot}: a side wager needs the "
+                                     "spot's main wager and an amount above 0")
+                if bets:
+                    kept.setdefault(station, {})[spot] = dict(sorted(bets.items()))
+        return cls(table, clean, kept)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -260,9 +275,11 @@ class CommunityRound:
 
     @classmethod
     def rebuild(cls, table: bj.BlackjackTable, wagers: Mapping[int, Mapping[int, int]],
-                steps: list[RoundStep]) -> CommunityRound:
+                steps: list[RoundStep],
+                sides: Mapping[int, Mapping[int, Mapping[str, int]]] | None = None
+                ) -> CommunityRound:
         """The round again from its wagers and steps (a restart)."""
-        round_ = cls.start(table, wagers)
+        round_ = cls.start(table, wagers, sides)
         for step in steps:
             round_.apply(step)
         return round_
@@ -300,7 +317,8 @@ class CommunityRound:
             for spot, cents in spots.items():
                 first = self.initial[spot - 1]
                 second = self.initial[spot - 1 + len(SPOTS) + 1]
-                game = bj.start_round(self.table, [bj.SeatBets(1, cents)])
+                side = self.sides.get(station, {}).get(spot, {})
+                game = bj.start_round(self.table, [bj.SeatBets(1, cents, side)])
                 for card in (first, up, second, hole):
                     game = bj.deal(game, card)
                 self._put((station, spot), game)
@@ -405,6 +423,9 @@ def settled_record(round_: CommunityRound) -> dict[str, Any]:
         for key in round_.spot_keys(station):
             entry: dict[str, Any] = {"spot": key[1], "cards": list(round_.dealt[key]),
                                      "net": results[key].net}
+            side = round_.sides.get(station, {}).get(key[1])
+            if side:  # each side wager's own net (`net` counts them too)
+                entry["side_bets"] = {name: results[key].side_bets[name] for name in side}
             hands = round_.spots[key].seats[0].hands
             if len(hands) > 1:
                 entry["hands"] = [[str(c) for c in h.cards] for h in hands]

@@ -1,7 +1,7 @@
 """The station feed publishes, after every commit, exactly the object `station_view` builds.
 
 A community table on a real journal and a fake clock plays rounds through betting (chips,
-REPEAT, a station with none), the deal, insurance under an ace, splits, hits, doubles,
+side wagers, REPEAT, a station with none), the deal, insurance under an ace, splits, hits, doubles,
 stands, a timer expiry, the dealer and settlement; after every commit, for every station, the
 feed's published text decodes to `station_view`'s dict, and a station whose object did not
 change gets no new publication.
@@ -18,7 +18,7 @@ from controller.console.hub import ConsoleHub, Published
 from controller.console.station_feed import StationFeed
 from controller.console.station_view import station_view
 from controller.service.runtime import TableRuntime
-from tests.controller.community_helpers import SECONDS, Table, table
+from tests.controller.community_helpers import SECONDS, SIDE_BETS, Table, table
 
 STATIONS = 4
 
@@ -65,7 +65,7 @@ def play_out(t: Table, cards: list[str]) -> None:
 
 @pytest.fixture
 def checked(tmp_path: Path) -> Checked:
-    return Checked(table(tmp_path, stations=STATIONS))
+    return Checked(table(tmp_path, stations=STATIONS, side_bets=SIDE_BETS))
 
 
 def test_every_commit_of_two_rounds_publishes_station_view(checked: Checked) -> None:
@@ -73,8 +73,10 @@ def test_every_commit_of_two_rounds_publishes_station_view(checked: Checked) -> 
     command(t, "shuffle_done")
     command(t, "wager", station=1, spot=1, cents=1000)
     command(t, "wager", station=1, spot=3, cents=1000)
+    command(t, "wager", station=1, spot=1, cents=500, bet="perfect-pairs")
     command(t, "wager", station=2, spot=1, cents=2000)
     command(t, "wager", station=2, spot=2, cents=500)
+    command(t, "wager", station=2, spot=2, cents=500, bet="match-the-dealer")
     command(t, "wager", station=3, spot=2, cents=1000)
     command(t, "clear_last", station=3)
     command(t, "wager", station=3, spot=2, cents=1500)

@@ -2,7 +2,8 @@
 its chromedriver) plays community rounds at three stations at once on the emulated rig.
 
 Each station is a window of its own on its page (`/station/N`), live on its event stream, at
-a 1280x800 panel. People tap chips and spots, drag a chip onto a spot, clear a chip, stand and
+a 1280x800 panel. The attendant logs in to the pit view through its form and credits
+the stations. People tap chips and spots, drag a chip onto a spot, clear a chip, stand and
 hit; a side wager (Perfect Pairs) goes beside a main wager, is settled with its spot and
 placed again by AUTO REPEAT; the cards come from the emulated shoe, as the dealer draws them.
 One station is left alone and closed mid-round: reopened, it finds its wager and its cards
@@ -194,10 +195,26 @@ def test_three_stations_play_two_rounds_at_once(rig: StationsRig) -> None:
     driver = browser()
     pages = Stations(driver, rig)
     try:
-        # The attendant, at the pit view (the supervisor's credential), gives each station
-        # 200.00 of credits.
-        pit = rig.web.servers[1].url.replace("http://", f"http://supervisor:{PIT_PASSWORD}@")
+        # The attendant logs in to the pit view (the supervisor's credential typed into the
+        # login form: never in the address) and gives each station 200.00 of credits.
+        pit = rig.web.servers[1].url
         driver.get(pit)
+        until(driver, "the login page", lambda d: d.current_url == f"{pit}login")
+        driver.find_element(By.ID, "password").send_keys("not the password")
+        tap(driver, "#log-in")
+        until(driver, "a wrong password refused", lambda d: d.find_element(
+            By.ID, "failed").is_displayed())
+        password = driver.find_element(By.ID, "password")
+        password.clear()
+        password.send_keys(PIT_PASSWORD)
+        tap(driver, "#log-in")
+        until(driver, "logged in", lambda d: d.current_url == pit)
+        assert PIT_PASSWORD not in driver.current_url
+        session = driver.get_cookie("shoectl_pit")
+        assert session is not None
+        assert session["httpOnly"] is True
+        assert session.get("sameSite") == "Strict"
+        assert PIT_PASSWORD not in session["value"]
         until(driver, "the pit's stations", lambda d: d.find_element(
             By.ID, "stations").is_displayed())
         for station in range(1, STATIONS + 1):

@@ -5,8 +5,9 @@ Console (`[console] listen`): `/` the page, `GET /api/table`, `POST /api/command
 table (the marquee display): `/board`, `GET /api/board`, `GET /api/board/events`; and at a
 community table a page per player station: `/station/N`, `GET /api/station/N`,
 `POST /api/station/N/command`, `GET /api/station/N/events`. Pit view (`[console] pit_listen`,
-HTTP Basic credential): `/` the page, `GET /api/pit`, `GET /api/pit/events`, and at a
-community table `POST /api/pit/station/N/credits`. `controller/console/API.md` and
+the supervisor's credential by the login form, `/login`, or HTTP Basic): `/` the page,
+`GET /api/pit`, `GET /api/pit/events`, and at a community table
+`POST /api/pit/station/N/credits`. `controller/console/API.md` and
 `controller/console/STATIONS.md` are the contract. Every handler reads the
 table only through the hub: the loop thread publishes it, commands go back to the loop thread.
 """
@@ -27,13 +28,21 @@ from typing import Any, Final
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from controller.console import credit_commands, station_commands
 from controller.console.commands import CommandError, parse
 from controller.console.hub import ConsoleHub, Executor, Published
 from controller.web.credentials import check_password
+from controller.web.pit_session import (
+    SESSION_COOKIE,
+    PitSessions,
+    cookie_header,
+    expired_cookie_header,
+    login_fields,
+    same_origin,
+)
 
 COMMAND_TIMEOUT_S: Final = 10.0
 """How long a command waits for the loop thread before the client is told it is busy."""
@@ -271,23 +280,53 @@ def console_app(hub: ConsoleHub, board: ConsoleHub | None = None,
 
 
 def pit_app(hub: ConsoleHub, user: str, credential: str, *,
-            stations: bool = False) -> Starlette:
-    """The supervisor's pit view, behind HTTP Basic authentication.
+            stations: bool = False, sessions: PitSessions | None = None) -> Starlette:
+    """The supervisor's pit view, behind a login (`controller.web.pit_session`).
 
     Read-only, but at a community table (`stations`) the attendant adds and cashes out the
     stations' credits here (`POST /api/pit/station/N/credits`, journalled as `pit:<user>`).
     """
-    def guarded(handler: RouteHandler) -> RouteHandler:
+    kept = sessions if sessions is not None else PitSessions()
+
+    def guarded(handler: RouteHandler, *, page: bool = False) -> RouteHandler:
         async def check(request: Request) -> Response:
-            if not _authorised(request, user, credential):
-                return Response("credential required\n", status_code=401,
-                                headers={"WWW-Authenticate": 'Basic realm="shoectl pit"'})
+            by_cookie = kept.of(request) is not None
+            # scrypt takes tens of milliseconds: off the web loop, which serves the streams
+            if not by_cookie and not await asyncio.to_thread(_authorised, request, user,
+                                                             credential):
+                if page:
+                    return RedirectResponse("/login", status_code=303)
+                return JSONResponse({"error": "log in first: the supervisor's credential at "
+                                              "/login"}, status_code=401)
+            if by_cookie and request.method == "POST" and not same_origin(request):
+                return JSONResponse({"error": "refused: sent from a page of another origin"},
+                                    status_code=403)
             return await handler(request)
         return check
+
+    async def login(request: Request) -> Response:
+        given = login_fields(await request.body())
+        if given is None or given[0] != user or not await asyncio.to_thread(
+                check_password, credential, given[1]):
+            return RedirectResponse("/login?failed=1", status_code=303)
+        answer = RedirectResponse("/", status_code=303)
+        answer.headers["Set-Cookie"] = cookie_header(kept.open(user))
+        return answer
+
+    async def logout(request: Request) -> Response:
+        kept.close(request.cookies.get(SESSION_COOKIE))
+        answer = RedirectResponse("/login", status_code=303)
+        answer.headers["Set-Cookie"] = expired_cookie_header()
+        return answer
+
     return Starlette(routes=[
-        Route("/", guarded(_page("pit.html"))),
+        Route("/login", _page("login.html")),
+        Route("/login", login, methods=["POST"]),
+        Route("/login.js", _page("login.js")),
+        Route("/logout", logout, methods=["POST"]),
+        Route("/", guarded(_page("pit.html"), page=True)),
         Route("/pit.js", guarded(_page("pit.js"))),
-        Route("/console.css", guarded(_page("console.css"))),
+        Route("/console.css", _page("console.css")),
         Route("/api/pit", guarded(_latest(hub))),
         Route("/api/pit/events", guarded(_events(hub))),
         *([Route("/api/pit/station/{station:int}/credits",

@@ -109,40 +109,18 @@ class CommunityRound:
                                                         compare=False)
     """Each spot's open actions (the rules' `legal_actions`), kept until the spot changes."""
     _counts: Counter[bj.Phase] | None = field(default=None, repr=False, compare=False)
-    """How many spot rounds are in each rules phase, kept up by `_put` (the stage is read
-    after every step: counting every spot again each time would cost K^2 a round)."""
+    """Spot rounds in each rules phase, kept by `_put` (recounting per step: K^2 a round)."""
 
     @classmethod
     def start(cls, table: bj.BlackjackTable, wagers: Mapping[int, Mapping[int, int]],
               sides: Mapping[int, Mapping[int, Mapping[str, int]]] | None = None
               ) -> CommunityRound:
-        """A new round for the stations' main wagers and their side wagers.
-
-        `wagers`: station -> spot -> cents; `sides`: station -> spot -> name -> cents, each
-        settled by the rules with its spot.
+        """A new round: main wagers (station -> spot -> cents), side wagers (-> name -> cents).
 
         Raises:
-            RulesError: no wager at all, a spot other than 1-3, an amount not above 0, a
-                side wager on a spot without a main wager.
+            RulesError: no wager, a spot not 1-3, an amount not above 0, a lone side wager.
         """
-        clean: dict[int, dict[int, int]] = {}
-        for station, spots in sorted(wagers.items()):
-            for spot, cents in sorted(spots.items()):
-                if spot not in SPOTS or cents <= 0 or station < 1:
-                    raise RulesError(f"station {station} spot {spot}: a station from 1, a "
-                                     f"spot 1-3 and a wager above 0 are needed, got {cents}")
-                clean.setdefault(station, {})[spot] = cents
-        if not clean:
-            raise RulesError("a community round needs at least one wager")
-        kept: dict[int, dict[int, dict[str, int]]] = {}
-        for station, on_spots in sorted((sides or {}).items()):
-            for spot, bets in sorted(on_spots.items()):
-                if spot not in clean.get(station, {}) or any(c <= 0 for c in bets.values()):
-                    raise RulesError(f"station {station} spot {spot}: a side wager needs the "
-                                     "spot's main wager and an amount above 0")
-                if bets:
-                    kept.setdefault(station, {})[spot] = dict(sorted(bets.items()))
-        return cls(table, clean, kept)
+        return cls(table, *_checked(wagers, sides or {}))
 
     # ------------------------------------------------------------------ queries
     @property
@@ -403,15 +381,38 @@ class CommunityRound:
         return {key: settlement.settle(game).seats[0] for key, game in self.spots.items()}
 
     def record(self) -> dict[str, Any]:
-        """The settled round as one object: shared and dealer cards, each spot's cards and net.
-
-        The shape is `shoectl simulate --game community --json`'s (docs/community.md).
-        """
+        """The settled round in `simulate --game community --json`'s shape (`settled_record`)."""
         return settled_record(self)
 
 
+def _checked(wagers: Mapping[int, Mapping[int, int]],
+             sides: Mapping[int, Mapping[int, Mapping[str, int]]]
+             ) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, dict[str, int]]]]:
+    """`CommunityRound.start`'s wagers and side wagers, checked, as plain sorted dicts."""
+    clean: dict[int, dict[int, int]] = {}
+    for station, spots in sorted(wagers.items()):
+        for spot, cents in sorted(spots.items()):
+            if spot not in SPOTS or cents <= 0 or station < 1:
+                raise RulesError(f"station {station} spot {spot}: a station from 1, a "
+                                 f"spot 1-3 and a wager above 0 are needed, got {cents}")
+            clean.setdefault(station, {})[spot] = cents
+    if not clean:
+        raise RulesError("a community round needs at least one wager")
+    kept: dict[int, dict[int, dict[str, int]]] = {}
+    for station, on_spots in sorted(sides.items()):
+        for spot, bets in sorted(on_spots.items()):
+            if spot not in clean.get(station, {}) or any(c <= 0 for c in bets.values()):
+                raise RulesError(f"station {station} spot {spot}: a side wager needs the "
+                                 "spot's main wager and an amount above 0")
+            if bets:
+                kept.setdefault(station, {})[spot] = dict(sorted(bets.items()))
+    return clean, kept
+
+
 def settled_record(round_: CommunityRound) -> dict[str, Any]:
-    """`CommunityRound.record`: the settled round in the simulate JSON shape.
+    """The settled round as one object: shared and dealer cards, each spot's cards and net.
+
+    The shape is `shoectl simulate --game community --json`'s (docs/community.md).
 
     Raises:
         RulesError: the round is not complete.

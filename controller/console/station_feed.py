@@ -108,7 +108,7 @@ class StationFeed:
         key = (station, spot)
         rules_round = game.spots.get(key)
         wager = game.wagers[station][spot]
-        sides = dict(game.sides.get(station, {}).get(spot, {}))
+        sides = game.sides.get(station, {}).get(spot, {})  # fixed for the round
         if rules_round is None:  # still being dealt: the shared cards, as they come
             return _dumps({"spot": spot, "wager": wager, "side_bets": sides,
                            "hands": _common(game)["spots"][spot],

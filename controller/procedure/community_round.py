@@ -290,17 +290,17 @@ class CommunityRound:
         return CardRoute(str(card), to=to)
 
     def _deal_spot_rounds(self) -> None:
-        up, hole = self.dealer
+        built: dict[tuple[object, ...], bj.BlackjackRound] = {}  # same wagers: one round
         for station, spots in self.wagers.items():
             for spot, cents in spots.items():
-                first = self.initial[spot - 1]
-                second = self.initial[spot - 1 + len(SPOTS) + 1]
+                cards = (self.initial[spot - 1], self.dealer[0],
+                         self.initial[spot - 1 + len(SPOTS) + 1], self.dealer[1])
                 side = self.sides.get(station, {}).get(spot, {})
-                game = bj.start_round(self.table, [bj.SeatBets(1, cents, side)])
-                for card in (first, up, second, hole):
-                    game = bj.deal(game, card)
-                self._put((station, spot), game)
-                self.dealt[(station, spot)] = [str(first), str(second)]
+                same = (spot, cents, tuple(sorted(side.items())))
+                if same not in built:
+                    built[same] = _started(self.table, cents, side, cards)
+                self._put((station, spot), built[same])
+                self.dealt[(station, spot)] = [str(cards[0]), str(cards[2])]
 
     def _community_card(self, card: Card) -> CardRoute:
         to: list[tuple[int, int, int]] = []
@@ -383,6 +383,18 @@ class CommunityRound:
     def record(self) -> dict[str, Any]:
         """The settled round in `simulate --game community --json`'s shape (`settled_record`)."""
         return settled_record(self)
+
+
+def _started(table: bj.BlackjackTable, cents: int, side: Mapping[str, int],
+             cards: tuple[Card, ...]) -> bj.BlackjackRound:
+    """A spot's rules round, dealt its two starting cards and the dealer's two.
+
+    It is immutable: every station's spot with the same wagers on that spot shares it.
+    """
+    game = bj.start_round(table, [bj.SeatBets(1, cents, side)])
+    for card in cards:
+        game = bj.deal(game, card)
+    return game
 
 
 def _checked(wagers: Mapping[int, Mapping[int, int]],

@@ -15,7 +15,10 @@ Measured per K:
   * CPU of `shoectl run` (user+system seconds per second of wall time over the rounds) and
     its peak RSS (VmHWM).
 
-    python bench/stations.py [--stations 10,50,100,200] [--rounds 3]
+    python bench/stations.py [--stations 10,50,100,200] [--rounds 3] [--detail]
+
+`--detail` also prints, for each card, the delay to the first station, the median one and
+the last one (which cards are slow, and whether the time is fixed or per station).
 
 The goal (issue 13): 100 stations with every station updated within 100 ms p99 and timers
 late by under 50 ms p99 on this machine.
@@ -243,13 +246,23 @@ async def one_round(table: Table, stations: list[Station]) -> list[float]:
     await settle(stations)
     delays: list[float] = []
     for _ in range(8):
-        delays += await all_after(stations, table.draw())
+        delays += _noted(await all_after(stations, table.draw()), "deal")
         await settle(stations, 0.1)
     await asyncio.sleep(DECISION_S + 0.5)  # every station's time runs out
     await settle(stations, 0.5)
     while stations[0].view().get("state") == "dealer":
-        delays += await all_after(stations, table.draw())
+        delays += _noted(await all_after(stations, table.draw()), "dealer")
         await settle(stations, 0.2)
+    return delays
+
+
+DETAIL: list[str] = []
+"""With --detail: one line a card (which, first and last station's delay)."""
+
+
+def _noted(delays: list[float], what: str) -> list[float]:
+    DETAIL.append(f"  {what:>6} card: first station {min(delays) * 1000:7.1f} ms, "
+                  f"median {pct(delays, 0.5) * 1000:7.1f} ms, last {max(delays) * 1000:7.1f} ms")
     return delays
 
 
@@ -310,6 +323,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stations", default="10,50,100,200")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--detail", action="store_true",
+                        help="also print each card's first, median and last station delay")
     args = parser.parse_args()
     print(f"{'K':>4} {'card p50 ms':>12} {'card p99 ms':>12} {'late p50 ms':>12} "
           f"{'late p99 ms':>12} {'late max ms':>12} {'CPU':>6} {'RSS MiB':>8} "
@@ -319,6 +334,9 @@ def main() -> None:
         print(f"{row['k']:>4} {row['p50']:>12.1f} {row['p99']:>12.1f} {row['late50']:>12.1f} "
               f"{row['late99']:>12.1f} {row['late_max']:>12.1f} {row['cpu']:>6.2f} "
               f"{row['rss']:>8.1f} {row['cards']:>6} {row['expiries']:>9}", flush=True)
+        if args.detail:
+            print("\n".join(DETAIL), flush=True)
+        DETAIL.clear()
 
 
 if __name__ == "__main__":

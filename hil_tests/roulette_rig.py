@@ -93,7 +93,8 @@ class RouletteRig:
         return latest.table
 
     def pit(self) -> dict[str, Any]:
-        latest = self.web.hubs[2].latest
+        assert self.web.pit is not None
+        latest = self.web.pit.latest
         assert latest is not None
         return latest.table
 

@@ -81,6 +81,13 @@ class StationsRig:
         self.clock.skip(seconds)
         self.call(lambda rt: None)
 
+    def journal_records(self, kind: str) -> list[dict[str, Any]]:
+        """The data of every journal record of `kind`, in order (read on the loop thread)."""
+        found: list[dict[str, Any]] = []
+        self.call(lambda rt: found.extend(e.data for e in rt.journal.entries()
+                                          if e.kind == kind))
+        return found
+
     def request(self, method: str, path: str, body: object = None, *,
                 pit: bool = False) -> tuple[int, Any]:
         server = self.web.servers[1 if pit else 0]

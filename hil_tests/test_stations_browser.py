@@ -2,13 +2,16 @@
 its chromedriver) plays community rounds at three stations at once on the emulated rig.
 
 Each station is a window of its own on its page (`/station/N`), live on its event stream, at
-a 1280x800 panel. People tap chips and spots, drag a chip onto a spot, clear a chip, stand and
-hit; the cards come from the emulated shoe, as the dealer draws them. One station is left
-alone and closed mid-round: reopened, it finds its wager and its cards (the state is the
-server's); its timer then runs out (the loop's clock is moved on, so no step depends on the
-machine's speed) and every hand of it stands. REPEAT is pressed, and held for 3 seconds for
-AUTO REPEAT, which places the wager again at the next round. The hole card is on no page
-before it is turned over; every button is a touch target of at least 15 mm.
+a 1280x800 panel. The attendant logs in to the pit view through its form and credits
+the stations. People tap chips and spots, drag a chip onto a spot, clear a chip, stand and
+hit; a side wager (Perfect Pairs) goes beside a main wager, is settled with its spot and
+placed again by AUTO REPEAT; the cards come from the emulated shoe, as the dealer draws them.
+One station is left alone and closed mid-round: reopened, it finds its wager and its cards
+(the state is the server's); its timer then runs out (the loop's clock is moved on, so no
+step depends on the machine's speed) and every hand of it stands. REPEAT is pressed, and
+held for 3 seconds for AUTO REPEAT, which places the wager again at the next round. The hole
+card is on no page before it is turned over; every button is a touch target of at least
+15 mm.
 """
 
 from __future__ import annotations
@@ -110,7 +113,11 @@ def until(driver: WebDriver, what: str, check: Callable[[WebDriver], object]) ->
 
 
 def text(driver: WebDriver, element_id: str) -> str:
-    return driver.find_element(By.ID, element_id).text
+    """The element's text ("" when the page redrew it while it was read)."""
+    try:
+        return driver.find_element(By.ID, element_id).text
+    except StaleElementReferenceException:
+        return ""
 
 
 def tap(driver: WebDriver, css: str) -> None:
@@ -165,7 +172,7 @@ def hold(driver: WebDriver, css: str, seconds: float) -> None:
 
 def small_buttons(driver: WebDriver) -> list[object]:
     sizes = driver.execute_script(
-        "return [...document.querySelectorAll('button, .chip')]"
+        "return [...document.querySelectorAll('button, .chip, .side')]"
         ".filter(b => b.offsetParent !== null).map(b => { const r = b.getBoundingClientRect();"
         " return [b.textContent.trim(), r.width, r.height]; })")
     return [s for s in sizes if s[1] < TOUCH_PX or s[2] < TOUCH_PX]
@@ -188,10 +195,26 @@ def test_three_stations_play_two_rounds_at_once(rig: StationsRig) -> None:
     driver = browser()
     pages = Stations(driver, rig)
     try:
-        # The attendant, at the pit view (the supervisor's credential), gives each station
-        # 200.00 of credits.
-        pit = rig.web.servers[1].url.replace("http://", f"http://supervisor:{PIT_PASSWORD}@")
+        # The attendant logs in to the pit view (the supervisor's credential typed into the
+        # login form: never in the address) and gives each station 200.00 of credits.
+        pit = rig.web.servers[1].url
         driver.get(pit)
+        until(driver, "the login page", lambda d: d.current_url == f"{pit}login")
+        driver.find_element(By.ID, "password").send_keys("not the password")
+        tap(driver, "#log-in")
+        until(driver, "a wrong password refused", lambda d: d.find_element(
+            By.ID, "failed").is_displayed())
+        password = driver.find_element(By.ID, "password")
+        password.clear()
+        password.send_keys(PIT_PASSWORD)
+        tap(driver, "#log-in")
+        until(driver, "logged in", lambda d: d.current_url == pit)
+        assert PIT_PASSWORD not in driver.current_url
+        session = driver.get_cookie("shoectl_pit")
+        assert session is not None
+        assert session["httpOnly"] is True
+        assert session.get("sameSite") == "Strict"
+        assert PIT_PASSWORD not in session["value"]
         until(driver, "the pit's stations", lambda d: d.find_element(
             By.ID, "stations").is_displayed())
         for station in range(1, STATIONS + 1):
@@ -210,15 +233,23 @@ def test_three_stations_play_two_rounds_at_once(rig: StationsRig) -> None:
             assert "MIN 5.00" in text(page, "limits")
         assert small_buttons(driver) == []
 
-        # Station 1: the 5 chip, spot 1 twice. Station 2: the 25 chip dragged onto spot 3.
-        # Station 3: the 5 chip on spot 2, cleared, placed again.
+        # Station 1: the 5 chip, spot 1 twice, and Perfect Pairs beside it (refused before the
+        # main wager). Station 2: the 25 chip dragged onto spot 3. Station 3: the 5 chip on
+        # spot 2, cleared, placed again.
         page = pages.at(1)
+        assert "SIDE 1.00 to 500.00" in text(page, "limits")
         tap(page, "#chips .chip[data-cents='500']")
         assert text(page, "denom") == "5.00"
+        tap(page, "#side-1-perfect-pairs")
+        until(page, "no side wager alone", lambda d: "place the main wager first" in text(
+            d, "error"))
         tap(page, "#spot-1 .bet")
         until(page, "5.00 on spot 1", lambda d: "5.00" in spot_text(d, 1))
         tap(page, "#spot-1 .bet")
         until(page, "10.00 on spot 1", lambda d: "10.00" in spot_text(d, 1))
+        tap(page, "#side-1-perfect-pairs")
+        until(page, "perfect pairs 5.00", lambda d: text(
+            d, "side-1-perfect-pairs") == "PERFECT PAIRS 5.00")
         page = pages.at(2)
         drag_chip(page, 2500, 3)
         until(page, "25.00 dragged to spot 3", lambda d: "25.00" in spot_text(d, 3))
@@ -270,15 +301,20 @@ def test_three_stations_play_two_rounds_at_once(rig: StationsRig) -> None:
         deal(rig, 1)  # 9S: the dealer busts with 25
         until(page, "round 1 settled", lambda d: "WON 25.00" in text(d, "result"))
         until(page, "credits paid", lambda d: text(d, "credits") == "225.00")
-        assert "WON 10.00" in text(pages.at(1), "result")
+        # Station 1's main wager won 10.00; its Perfect Pairs (TH 9C: no pair) lost 5.00.
+        assert "WON 5.00" in text(pages.at(1), "result")
+        assert text(pages.at(1), "side-1-perfect-pairs") == "PERFECT PAIRS LOSE 5.00"
         assert "WON 5.00" in text(pages.at(3), "result")
 
-        # Round 2: station 1 holds REPEAT for 3 s (AUTO REPEAT: its 10.00 at once and at every
-        # round), station 2 presses REPEAT (its 25.00 again), station 3 sits out.
+        # Round 2: station 1 holds REPEAT for 3 s (AUTO REPEAT: its 10.00 and its Perfect
+        # Pairs at once and at every round), station 2 presses REPEAT (its 25.00 again),
+        # station 3 sits out.
         page = pages.at(1)
         hold(page, "#repeat", 3.5)
         until(page, "auto repeat on", lambda d: text(d, "repeat") == "AUTO REPEAT ON")
         until(page, "10.00 repeated", lambda d: "10.00" in spot_text(d, 1))
+        until(page, "perfect pairs repeated", lambda d: text(
+            d, "side-1-perfect-pairs").startswith("PERFECT PAIRS 5.00"))
         page = pages.at(2)
         tap(page, "#repeat")
         until(page, "25.00 repeated", lambda d: "25.00" in spot_text(d, 3))
@@ -288,7 +324,7 @@ def test_three_stations_play_two_rounds_at_once(rig: StationsRig) -> None:
         tap_action(pages.at(1), 1, "STAND")
         tap_action(pages.at(2), 3, "STAND")
         page = pages.at(1)
-        until(page, "round 2 settled", lambda d: "WON 10.00" in text(d, "result"))  # 18 v 17
+        until(page, "round 2 settled", lambda d: "WON 5.00" in text(d, "result"))  # 18 v 17
         until(page, "auto repeat placed round 3's wager", lambda d: "10.00" in spot_text(d, 1)
               and text(d, "message") == "BETS PLEASE")
         assert "LOST 25.00" in text(pages.at(2), "result")
@@ -298,6 +334,11 @@ def test_three_stations_play_two_rounds_at_once(rig: StationsRig) -> None:
         driver.quit()
     status, shown = rig.request("GET", "/api/station/1")
     assert status == 200
-    assert shown["credits"] == 20_000 + 1000 + 1000
+    assert shown["credits"] == 20_000 + (1000 - 500) * 2
     assert shown["auto_repeat"] is True
     assert shown["wagers"] == {"1": 1000}
+    assert shown["side_wagers"] == {"1": {"perfect-pairs": 500}}
+    settled = [s for r in rig.journal_records("round:settled") for s in r["stations"]
+               if s["station"] == 1]
+    assert [p["side_bets"] for s in settled for p in s["spots"]] == [
+        {"perfect-pairs": -500}, {"perfect-pairs": -500}]

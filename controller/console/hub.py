@@ -9,11 +9,11 @@ JSON-ready objects under its lock.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass
 
 from controller.console.commands import Reply, execute, table_now
 from controller.console.table_state import JsonObject
@@ -25,16 +25,50 @@ Post = Callable[[object], None]
 """The table loop's `post` (safe from any thread)."""
 
 
-@dataclass(frozen=True, slots=True)
 class Published:
-    """One published state of the table: its sequence number and the table object."""
+    """One published state of the table: its sequence number and the table object.
 
-    seq: int
-    table: JsonObject
+    Built from the object (`table`) or from its JSON text (`text`, a station's, encoded by the
+    feed); the other form is made when first asked for, once, however many clients follow.
+    """
+
+    __slots__ = ("_sse", "_table", "_text", "seq")
+
+    def __init__(self, seq: int, table: JsonObject | None = None, text: str | None = None
+                 ) -> None:
+        assert table is not None or text is not None
+        self.seq = seq
+        self._table = table
+        self._text = text
+        self._sse: str | None = None
+
+    @property
+    def table(self) -> JsonObject:
+        """The table object."""
+        if self._table is None:
+            assert self._text is not None
+            self._table = json.loads(self._text)
+        return self._table
+
+    @property
+    def text(self) -> str:
+        """The table object as JSON text."""
+        if self._text is None:
+            self._text = json.dumps(self._table)
+        return self._text
 
     def event(self) -> JsonObject:
         """The Server-Sent Event's data: `{"seq": n, "table": {...}}`."""
         return {"seq": self.seq, "table": self.table}
+
+    def sse(self) -> str:
+        """The whole Server-Sent Event (`id:` and `data:` lines), encoded once.
+
+        Two threads racing here both make the same text: harmless.
+        """
+        if self._sse is None:
+            self._sse = f'id: {self.seq}\ndata: {{"seq": {self.seq}, "table": {self.text}}}\n\n'
+        return self._sse
 
 
 Executor = Callable[[TableRuntime, JsonObject, str], Reply]
@@ -69,11 +103,27 @@ class ConsoleHub:
 
     def watch(self, runtime: TableRuntime) -> None:
         """Runtime watcher: publish the table if it changed since the last publication."""
-        table = self._view(runtime)
+        self.publish(self._view(runtime))
+
+    def publish(self, table: JsonObject) -> None:
+        """Publish `table` if it differs from the last publication (loop thread)."""
         with self._lock:
-            if self._latest is not None and self._latest.table == table:
+            latest = self._latest
+            if latest is not None and latest.table == table:
                 return
-            published = Published((self._latest.seq + 1) if self._latest else 1, table)
+            published = Published(latest.seq + 1 if latest else 1, table=table)
+            self._latest = published
+            subscribers = list(self._subscribers)
+        for subscriber in subscribers:
+            subscriber(published)
+
+    def publish_text(self, text: str) -> None:
+        """Publish a table object given as JSON text if its text differs from the last's."""
+        with self._lock:
+            latest = self._latest
+            if latest is not None and latest.text == text:
+                return
+            published = Published(latest.seq + 1 if latest else 1, text=text)
             self._latest = published
             subscribers = list(self._subscribers)
         for subscriber in subscribers:

@@ -4,7 +4,7 @@ A command is a JSON object `{"command": NAME, "station": N, ...}`:
 
 | command      | fields                        | trigger         | open while |
 |--------------|-------------------------------|-----------------|------------|
-| `wager`      | `spot` (1-3), `cents`         | `wager`         | bets open  |
+| `wager`      | `spot` (1-3), `cents`, [`bet`]| `wager`         | bets open  |
 | `clear_last` |                               | `clear_last`    | bets open  |
 | `clear_all`  |                               | `clear_all`     | bets open  |
 | `repeat`     |                               | `repeat`        | bets open  |
@@ -12,10 +12,12 @@ A command is a JSON object `{"command": NAME, "station": N, ...}`:
 | `insurance`  | `spot`, `cents` (0: decline)  | `insurance`     | insurance  |
 | `hit`, `stand`, `double`, `split` | `spot`   | the same name   | decisions  |
 
-`parse` refuses a malformed command (`CommandError`: HTTP 400); `execute`, on the loop
-thread, refuses one the table does not take now (409, with the reason) and otherwise fires
-its trigger with `source` (`station`, or `bot` for the simulator's bots), journalled by the
-procedure; the answer carries the station's view afterwards (`controller.console.station_view`).
+`bet` names the wager on the spot: `main` (the default) or a side wager the table offers
+(`[rules.community] side_bets`). `parse` refuses a malformed command (`CommandError`: HTTP
+400); `execute`, on the loop thread, refuses one the table does not take now (409, with the
+reason) and otherwise fires its trigger with `source` (`station`, or `bot` for the
+simulator's bots), journalled by the procedure; the answer carries the station's view
+afterwards (`controller.console.station_view`).
 """
 
 from __future__ import annotations
@@ -53,7 +55,13 @@ def parse(command: object) -> dict[str, Any]:
                 raise CommandError(f"{name}: field 'on' must be true or false")
         elif not isinstance(value, int) or isinstance(value, bool):
             raise CommandError(f"{name}: field {field!r} must be an integer")
-    return {k: command[k] for k in ("command", "station", *FIELDS[str(name)])}
+    parsed = {k: command[k] for k in ("command", "station", *FIELDS[str(name)])}
+    if name == "wager" and "bet" in command:
+        if not isinstance(command["bet"], str):
+            raise CommandError("wager: field 'bet' must be a wager's name (main, or a side "
+                               "wager offered)")
+        parsed["bet"] = command["bet"]
+    return parsed
 
 
 def refusal(model: CommunityModel, command: dict[str, Any]) -> str:

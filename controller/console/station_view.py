@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from controller.procedure.community_model import CommunityModel
 from controller.procedure.community_round import INITIAL_ORDER, SPOTS, CommunityRound
+from controller.procedure.community_wagers import side_json
 from controller.rules import blackjack as bj
 from controller.rules.cards import Card
 from controller.rules.hands import hand_value
@@ -43,9 +44,11 @@ def station_view(model: CommunityModel, station: int) -> dict[str, Any]:
         "station": station, "table": table.name, "round": model.round.number,
         "state": model.state, "message": message(model, station),
         "limits": {"min": table.min_wager, "max": table.max_wager},
-        "chips": list(CHIPS), "credits": model.credits.balance.get(station, 0),
+        "chips": list(CHIPS), **side_offer(model),
+        "credits": model.credits.balance.get(station, 0),
         "available": model.credits.available(station),
         "wagers": {str(k): v for k, v in sorted(model.wagers.spots.get(station, {}).items())},
+        "side_wagers": side_json(model.wagers.sides.get(station, {})),
         "repeat": {str(k): v for k, v in sorted(model.wagers.last.get(station, {}).items())},
         "auto_repeat": station in model.wagers.auto,
         "phase": None, "timer": None, "shared": [], "dealer": _dealer([]), "spots": [],
@@ -56,11 +59,18 @@ def station_view(model: CommunityModel, station: int) -> dict[str, Any]:
     common = _common(game)
     view.update(
         shared=common["shared"], dealer=common["dealer"],
-        phase=game.station_phase(station).value if station in game.stations else None,
+        phase=game.station_phase(station).value if station in game.wagers else None,
         timer=None if seconds is None else {"limit": model.timers.seconds,
                                             "left": round(seconds, 2)},
         spots=[_spot(game, station, spot) for spot in SPOTS])
     return view
+
+
+def side_offer(model: CommunityModel) -> dict[str, Any]:
+    """The side wagers each spot offers and their limits (the same at every station)."""
+    rules = model.setup.config.community
+    return {"side_bets": list(rules.side_bets),
+            "side_limits": {"min": rules.side_min_wager, "max": rules.side_max_wager}}
 
 
 def message(model: CommunityModel, station: int) -> str:
@@ -74,7 +84,7 @@ def message(model: CommunityModel, station: int) -> str:
         due = any(game.insurance_pending((station, spot)) for spot in SPOTS)
         return "INSURANCE?" if due else "WAIT FOR THE OTHER STATIONS"
     if game is not None and model.state == "decisions":
-        if station not in game.stations:
+        if station not in game.wagers:
             return "NEXT ROUND"
         return {"deciding": "MAKE YOUR DECISION", "waiting": "WAIT FOR THE CARD",
                 "finished": "ALL HANDS STAND"}[game.station_phase(station).value]
@@ -91,7 +101,9 @@ def _spot(game: CommunityRound, station: int, spot: int) -> dict[str, Any]:
     key = (station, spot)
     rules_round = game.spots.get(key)
     wager = game.wagers.get(station, {}).get(spot, 0)
-    entry: dict[str, Any] = {"spot": spot, "wager": wager, "hands": [], "open": [],
+    entry: dict[str, Any] = {"spot": spot, "wager": wager,
+                             "side_bets": dict(game.sides.get(station, {}).get(spot, {})),
+                             "hands": [], "open": [],
                              "acting_hand": None, "insurance_due": game.insurance_pending(key)}
     if rules_round is None:
         entry["hands"] = _common(game)["spots"][spot]
@@ -151,6 +163,7 @@ def _last_round(model: CommunityModel, station: int) -> dict[str, Any] | None:
             "round": record["round"], "dealer": _dealer(list(record["dealer"])),
             "spots": [] if mine is None else [
                 {"spot": p["spot"], "cards": p["cards"], "net": p["net"],
+                 "side_bets": dict(p.get("side_bets", {})),
                  "hands": [_hand([Card.parse(c) for c in h], 0)
                            for h in p.get("hands", [p["cards"]])]}
                 for p in mine["spots"]],

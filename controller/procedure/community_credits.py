@@ -9,9 +9,9 @@ already has at stake (`available`). Nothing is taken from the balance while a ro
 play; at settlement each station's balance moves by the round's net, and its meters by what
 it staked and was paid back.
 
-Per station the meters are `credits_in`, `credits_out`, `wagered` (main wagers, doubles,
-splits and insurance of settled rounds), `won` (what those rounds paid back: stakes returned
-plus winnings) and `games_played` (settled rounds with a wager), in integer cents (games a
+Per station the meters are `credits_in`, `credits_out`, `wagered` (main and side wagers,
+doubles, splits and insurance of settled rounds), `won` (what those rounds paid back: stakes
+returned plus winnings) and `games_played` (settled rounds with a wager), in integer cents (games a
 count). Between rounds `balance == credits_in - credits_out - wagered + won`, exactly. Both
 live in the procedure's snapshot, so in the journal's critical state: a power cut restores
 them to the last commit.
@@ -52,16 +52,20 @@ class StationCredits:
         """Cents the station has on the table now: chips placed, or the round's stakes."""
         game = self.model.game
         if game is None:
-            return sum(self.model.wagers.spots.get(station, {}).values())
-        if station not in game.stations:
+            wagers = self.model.wagers
+            return (sum(wagers.spots.get(station, {}).values())
+                    + sum(sum(b.values()) for b in wagers.sides.get(station, {}).values()))
+        if station not in game.wagers:
             return 0  # no wager this round (chips under the minimum were returned)
         total = 0
         for key in game.spot_keys(station):
             seat = game.spots[key].seats[0] if key in game.spots else None
             if seat is None:
                 total += game.wagers[station][key[1]]
+                total += sum(game.sides.get(station, {}).get(key[1], {}).values())
             else:
-                total += sum(h.stake + h.doubled for h in seat.hands) + seat.insurance
+                total += (sum(h.stake + h.doubled for h in seat.hands) + seat.insurance
+                          + sum(seat.bets.side_bets.values()))
         return total
 
     def available(self, station: int) -> int:

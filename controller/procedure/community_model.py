@@ -25,7 +25,7 @@ from controller.procedure.community_credits import StationCredits
 from controller.procedure.community_play import CommunityPlay
 from controller.procedure.community_round import CommunityRound, Stage
 from controller.procedure.community_timers import StationTimers
-from controller.procedure.community_wagers import StationWagers
+from controller.procedure.community_wagers import MAIN, StationWagers, side_json
 from controller.procedure.effects import Journal, OpLog
 from controller.procedure.table_model import Setup, TableModel
 from controller.procedure.table_outputs import TableOutputs
@@ -154,12 +154,14 @@ class CommunityModel(TableModel):
         """Callback: no more bets; stations under the minimum are returned; the round starts."""
         self.collecting = {}
         short = self.wagers.under_minimum()
+        sides = self.wagers.locked_sides()
         wagers = self.wagers.locked()
-        self.game = CommunityRound.start(self.rules_table, wagers)
+        self.game = CommunityRound.start(self.rules_table, wagers, sides)
         self.phases = {}
         self.emit(Journal("round:no_more_bets", {
             "round": self.round.number,
-            "wagers": [{"station": s, "spots": {str(k): v for k, v in spots.items()}}
+            "wagers": [{"station": s, "spots": {str(k): v for k, v in spots.items()},
+                        **({"side_bets": side_json(sides[s])} if s in sides else {})}
                        for s, spots in wagers.items()],
             "returned_under_minimum": short}),
                   OpLog(f"no more bets: {len(wagers)} stations"))
@@ -224,6 +226,7 @@ class CommunityModel(TableModel):
                 seat = self.game.spots[key].seats[0] if key in self.game.spots else None
                 spots[str(key[1])] = {
                     "main": self.game.wagers[station][key[1]],
+                    **self.game.sides.get(station, {}).get(key[1], {}),
                     "doubled": sum(h.doubled for h in seat.hands) if seat else 0,
                     "split": max(0, len(seat.hands) - 1) * seat.bets.wager if seat else 0,
                     "insurance": seat.insurance if seat else 0}
@@ -237,14 +240,18 @@ class CommunityModel(TableModel):
         return {**super().snapshot(), "community": {
             "spots": {str(s): {str(k): v for k, v in spots.items()}
                       for s, spots in self.wagers.spots.items()},
+            "sides": {str(s): side_json(spots) for s, spots in self.wagers.sides.items()},
             "presses": {str(s): [list(p) for p in ps] for s, ps in self.wagers.presses.items()},
             "last": {str(s): {str(k): v for k, v in spots.items()}
                      for s, spots in self.wagers.last.items()},
+            "last_sides": {str(s): side_json(spots)
+                           for s, spots in self.wagers.last_sides.items()},
             "auto_repeat": sorted(self.wagers.auto), "last_call": self.wagers.last_call,
             "credits": self.credits.snapshot(),
             "round": None if game is None else {
                 "wagers": {str(s): {str(k): v for k, v in spots.items()}
                            for s, spots in game.wagers.items()},
+                "sides": {str(s): side_json(spots) for s, spots in game.sides.items()},
                 "steps": game.steps}}}
 
     def restore(self, data: dict[str, Any]) -> None:
@@ -253,15 +260,25 @@ class CommunityModel(TableModel):
         saved = data["community"]
         self.wagers.spots = {int(s): {int(k): int(v) for k, v in spots.items()}
                              for s, spots in saved["spots"].items()}
-        self.wagers.presses = {int(s): [(int(a), int(b)) for a, b in ps]
+        self.wagers.sides = sides_from_json(saved.get("sides", {}))
+        self.wagers.presses = {int(s): [(int(p[0]), int(p[1]), str(p[2]) if len(p) > 2
+                                         else MAIN) for p in ps]
                                for s, ps in saved["presses"].items()}
         self.wagers.last = {int(s): {int(k): int(v) for k, v in spots.items()}
                             for s, spots in saved.get("last", {}).items()}
+        self.wagers.last_sides = sides_from_json(saved.get("last_sides", {}))
         self.wagers.auto = {int(s) for s in saved.get("auto_repeat", [])}
         self.wagers.last_call = bool(saved.get("last_call", False))
         self.credits.restore(saved.get("credits"))
         kept = saved["round"]
         self.game = None if kept is None else CommunityRound.rebuild(
             self.rules_table, {int(s): {int(k): int(v) for k, v in spots.items()}
-                               for s, spots in kept["wagers"].items()}, list(kept["steps"]))
+                               for s, spots in kept["wagers"].items()}, list(kept["steps"]),
+            sides_from_json(kept.get("sides", {})))
         self.timers.sync()
+
+
+def sides_from_json(saved: dict[str, Any]) -> dict[int, dict[int, dict[str, int]]]:
+    """Side wagers back from their JSON (station -> spot -> name -> cents, keys as text)."""
+    return {int(s): {int(spot): {str(b): int(c) for b, c in bets.items()}
+                     for spot, bets in spots.items()} for s, spots in saved.items()}

@@ -111,7 +111,7 @@ class CommunityPlay:
         station, spot = kwargs.get("station"), kwargs.get("spot")
         if game is None or game.stage is not Stage.DECISIONS:
             return "no decisions are open"
-        if not isinstance(station, int) or station not in game.stations:
+        if not isinstance(station, int) or station not in game.wagers:
             return f"station {station} has no wager this round"
         if not isinstance(spot, int) or (station, spot) not in game.spots:
             return f"station {station} has no wager on spot {spot}"
@@ -158,7 +158,8 @@ class CommunityPlay:
         station = int(event.kwargs["station"])
         model.timers.expired(station)
         if model.game.stage is Stage.INSURANCE:
-            for key in [k for k in model.game.insurance_due() if k[0] == station]:
+            for key in [k for k in model.game.spot_keys(station)
+                        if model.game.insurance_pending(k)]:
                 self._step(["no_insurance", *key])
         else:
             self._step(["expire", station])
@@ -171,7 +172,7 @@ class CommunityPlay:
     def _refused(self, step: RoundStep) -> str:
         game = self.model.game
         assert game is not None
-        trial = type(game).rebuild(game.table, game.wagers, [*game.steps])
+        trial = type(game).rebuild(game.table, game.wagers, [*game.steps], game.sides)
         try:
             trial.apply(step)
         except RulesError as exc:

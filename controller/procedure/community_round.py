@@ -23,6 +23,7 @@ procedure snapshots its round (R14).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -91,6 +92,8 @@ class CommunityRound:
 
     table: bj.BlackjackTable
     wagers: dict[int, dict[int, int]]
+    sides: dict[int, dict[int, dict[str, int]]] = field(default_factory=dict)
+    """Side wagers: station -> spot -> wager name -> cents (on wagered spots only)."""
     initial: list[Card] = field(default_factory=list)
     dealer: list[Card] = field(default_factory=list)
     spots: dict[SpotKey, bj.BlackjackRound] = field(default_factory=dict)
@@ -105,25 +108,19 @@ class CommunityRound:
     _legal: dict[SpotKey, frozenset[bj.Action]] = field(default_factory=dict, repr=False,
                                                         compare=False)
     """Each spot's open actions (the rules' `legal_actions`), kept until the spot changes."""
+    _counts: Counter[bj.Phase] | None = field(default=None, repr=False, compare=False)
+    """Spot rounds in each rules phase, kept by `_put` (recounting per step: K^2 a round)."""
 
     @classmethod
-    def start(cls, table: bj.BlackjackTable,
-              wagers: Mapping[int, Mapping[int, int]]) -> CommunityRound:
-        """A new round for the stations' main wagers (station -> spot -> cents).
+    def start(cls, table: bj.BlackjackTable, wagers: Mapping[int, Mapping[int, int]],
+              sides: Mapping[int, Mapping[int, Mapping[str, int]]] | None = None
+              ) -> CommunityRound:
+        """A new round: main wagers (station -> spot -> cents), side wagers (-> name -> cents).
 
         Raises:
-            RulesError: no wager at all, a spot other than 1-3, an amount not above 0.
+            RulesError: no wager, a spot not 1-3, an amount not above 0, a lone side wager.
         """
-        clean: dict[int, dict[int, int]] = {}
-        for station, spots in sorted(wagers.items()):
-            for spot, cents in sorted(spots.items()):
-                if spot not in SPOTS or cents <= 0 or station < 1:
-                    raise RulesError(f"station {station} spot {spot}: a station from 1, a "
-                                     f"spot 1-3 and a wager above 0 are needed, got {cents}")
-                clean.setdefault(station, {})[spot] = cents
-        if not clean:
-            raise RulesError("a community round needs at least one wager")
-        return cls(table, clean)
+        return cls(table, *_checked(wagers, sides or {}))
 
     # ------------------------------------------------------------------ queries
     @property
@@ -139,11 +136,12 @@ class CommunityRound:
     def _stage_now(self) -> Stage:
         if len(self.initial) < len(INITIAL_ORDER):
             return Stage.DEAL
-        phases = {r.phase for r in self.spots.values()}
+        if self._counts is None:
+            self._counts = Counter(r.phase for r in self.spots.values())
         for phase, stage in ((bj.Phase.INSURANCE, Stage.INSURANCE), (bj.Phase.PEEK, Stage.PEEK),
                              (bj.Phase.PLAYERS, Stage.DECISIONS),
                              (bj.Phase.DEALER, Stage.DEALER)):
-            if phase in phases:
+            if self._counts[phase] > 0:
                 return stage
         return Stage.COMPLETE
 
@@ -255,9 +253,11 @@ class CommunityRound:
 
     @classmethod
     def rebuild(cls, table: bj.BlackjackTable, wagers: Mapping[int, Mapping[int, int]],
-                steps: list[RoundStep]) -> CommunityRound:
+                steps: list[RoundStep],
+                sides: Mapping[int, Mapping[int, Mapping[str, int]]] | None = None
+                ) -> CommunityRound:
         """The round again from its wagers and steps (a restart)."""
-        round_ = cls.start(table, wagers)
+        round_ = cls.start(table, wagers, sides)
         for step in steps:
             round_.apply(step)
         return round_
@@ -290,16 +290,17 @@ class CommunityRound:
         return CardRoute(str(card), to=to)
 
     def _deal_spot_rounds(self) -> None:
-        up, hole = self.dealer
+        built: dict[tuple[object, ...], bj.BlackjackRound] = {}  # same wagers: one round
         for station, spots in self.wagers.items():
             for spot, cents in spots.items():
-                first = self.initial[spot - 1]
-                second = self.initial[spot - 1 + len(SPOTS) + 1]
-                game = bj.start_round(self.table, [bj.SeatBets(1, cents)])
-                for card in (first, up, second, hole):
-                    game = bj.deal(game, card)
-                self._put((station, spot), game)
-                self.dealt[(station, spot)] = [str(first), str(second)]
+                cards = (self.initial[spot - 1], self.dealer[0],
+                         self.initial[spot - 1 + len(SPOTS) + 1], self.dealer[1])
+                side = self.sides.get(station, {}).get(spot, {})
+                same = (spot, cents, tuple(sorted(side.items())))
+                if same not in built:
+                    built[same] = _started(self.table, cents, side, cards)
+                self._put((station, spot), built[same])
+                self.dealt[(station, spot)] = [str(cards[0]), str(cards[2])]
 
     def _community_card(self, card: Card) -> CardRoute:
         to: list[tuple[int, int, int]] = []
@@ -320,7 +321,7 @@ class CommunityRound:
         return CardRoute(str(card), to=tuple(to), burned_for=tuple(burned))
 
     def _insure(self, key: SpotKey, cents: int) -> None:
-        if key not in self.insurance_due():
+        if not self.insurance_pending(key):
             raise RulesError(f"station {key[0]} spot {key[1]} is not asked about insurance")
         if cents:
             self._put(key, bj.insure(self.spots[key], 1, cents))
@@ -342,7 +343,7 @@ class CommunityRound:
 
     def _after_step(self) -> None:
         """Close insurance once every spot answered; then the peek, one bit (R4-R6)."""
-        if self.stage is Stage.INSURANCE and not self.insurance_due():
+        if self.stage is Stage.INSURANCE and len(self.answered) == len(self.spots):
             self.spots = {k: bj.close_insurance(g) for k, g in self.spots.items()}
             self._forget()
         if self.stage is Stage.PEEK:
@@ -351,12 +352,18 @@ class CommunityRound:
 
     def _forget(self) -> None:
         """Every spot changed: nothing kept holds."""
+        self._counts = None
         self._stage = self._stage_was = None
         self._phases.clear()
         self._legal.clear()
 
     def _put(self, key: SpotKey, game: bj.BlackjackRound) -> None:
         """A spot's round after a step (the stage is worked out again when next read)."""
+        counts, before = self._counts, self.spots.get(key)
+        if counts is not None:
+            if before is not None:
+                counts[before.phase] -= 1
+            counts[game.phase] += 1
         self.spots[key] = game
         self._stage = None
         self._phases.pop(key[0], None)
@@ -374,15 +381,50 @@ class CommunityRound:
         return {key: settlement.settle(game).seats[0] for key, game in self.spots.items()}
 
     def record(self) -> dict[str, Any]:
-        """The settled round as one object: shared and dealer cards, each spot's cards and net.
-
-        The shape is `shoectl simulate --game community --json`'s (docs/community.md).
-        """
+        """The settled round in `simulate --game community --json`'s shape (`settled_record`)."""
         return settled_record(self)
 
 
+def _started(table: bj.BlackjackTable, cents: int, side: Mapping[str, int],
+             cards: tuple[Card, ...]) -> bj.BlackjackRound:
+    """A spot's rules round, dealt its two starting cards and the dealer's two.
+
+    It is immutable: every station's spot with the same wagers on that spot shares it.
+    """
+    game = bj.start_round(table, [bj.SeatBets(1, cents, side)])
+    for card in cards:
+        game = bj.deal(game, card)
+    return game
+
+
+def _checked(wagers: Mapping[int, Mapping[int, int]],
+             sides: Mapping[int, Mapping[int, Mapping[str, int]]]
+             ) -> tuple[dict[int, dict[int, int]], dict[int, dict[int, dict[str, int]]]]:
+    """`CommunityRound.start`'s wagers and side wagers, checked, as plain sorted dicts."""
+    clean: dict[int, dict[int, int]] = {}
+    for station, spots in sorted(wagers.items()):
+        for spot, cents in sorted(spots.items()):
+            if spot not in SPOTS or cents <= 0 or station < 1:
+                raise RulesError(f"station {station} spot {spot}: a station from 1, a "
+                                 f"spot 1-3 and a wager above 0 are needed, got {cents}")
+            clean.setdefault(station, {})[spot] = cents
+    if not clean:
+        raise RulesError("a community round needs at least one wager")
+    kept: dict[int, dict[int, dict[str, int]]] = {}
+    for station, on_spots in sorted(sides.items()):
+        for spot, bets in sorted(on_spots.items()):
+            if spot not in clean.get(station, {}) or any(c <= 0 for c in bets.values()):
+                raise RulesError(f"station {station} spot {spot}: a side wager needs the "
+                                 "spot's main wager and an amount above 0")
+            if bets:
+                kept.setdefault(station, {})[spot] = dict(sorted(bets.items()))
+    return clean, kept
+
+
 def settled_record(round_: CommunityRound) -> dict[str, Any]:
-    """`CommunityRound.record`: the settled round in the simulate JSON shape.
+    """The settled round as one object: shared and dealer cards, each spot's cards and net.
+
+    The shape is `shoectl simulate --game community --json`'s (docs/community.md).
 
     Raises:
         RulesError: the round is not complete.
@@ -394,6 +436,9 @@ def settled_record(round_: CommunityRound) -> dict[str, Any]:
         for key in round_.spot_keys(station):
             entry: dict[str, Any] = {"spot": key[1], "cards": list(round_.dealt[key]),
                                      "net": results[key].net}
+            side = round_.sides.get(station, {}).get(key[1])
+            if side:  # each side wager's own net (`net` counts them too)
+                entry["side_bets"] = {name: results[key].side_bets[name] for name in side}
             hands = round_.spots[key].seats[0].hands
             if len(hands) > 1:
                 entry["hands"] = [[str(c) for c in h.cards] for h in hands]

@@ -7,10 +7,12 @@ for); a stand keeps it running; a hit, split or double stops it; so does finishi
 expiry the table fires `timer_expired` for the station: insurance is declined on every spot
 still to answer, every hand that can stand stands.
 
-The timers are scheduled on a `TimerScheduler` (the service's `EventLoop`: `call_later` on its
+The timers are scheduled on a `TimerScheduler` (the service's `EventLoop`: `call_at` on its
 clock) and never read wall-clock time themselves; each start and stop is journalled with the
-scheduler's time. Without a scheduler (a model driven by hand) no timer runs and only the
-station's own decisions move it on.
+scheduler's time. Timers started by the same step share one deadline (the clock is read once),
+so when they run out they run out together and reach the table as one step (`fire_together`:
+one commit, one publication), however many stations there are. Without a scheduler (a model
+driven by hand) no timer runs and only the station's own decisions move it on.
 """
 
 from __future__ import annotations
@@ -36,12 +38,12 @@ class Cancellable(Protocol):
 
 
 class TimerScheduler(Protocol):
-    """What the timers need of the loop: its clock and `call_later`."""
+    """What the timers need of the loop: its clock and `call_at`."""
 
     clock: Callable[[], float]
 
-    def call_later(self, delay: float, callback: Callable[[], None]) -> Cancellable:
-        """Run `callback` on the loop thread `delay` seconds from now."""
+    def call_at(self, when: float, callback: Callable[[], None]) -> Cancellable:
+        """Run `callback` on the loop thread once the clock reaches `when`."""
         ...
 
 
@@ -89,8 +91,11 @@ class StationTimers:
         deciding = set(self.model.stations_deciding())
         for station in sorted(set(self.running) - deciding):
             self._stop(station, "decided")
-        for station in sorted(deciding - set(self.running)):
-            self._start(station)
+        starting = sorted(deciding - set(self.running))
+        if starting:
+            deadline = self.scheduler.clock() + self.seconds  # one deadline for all of them
+            for station in starting:
+                self._start(station, deadline)
 
     def stop_all(self) -> None:
         """Cancel every timer (the round ends, or is voided)."""
@@ -114,18 +119,17 @@ class StationTimers:
             return None
         return max(0.0, running[1] - self.scheduler.clock())
 
-    def _start(self, station: int) -> None:
+    def _start(self, station: int, deadline: float) -> None:
         assert self.scheduler is not None
         self._numbers += 1
         number = self._numbers
-        deadline = self.scheduler.clock() + self.seconds
         self.running[station] = (number, deadline)
         model = self.model
 
         def expire() -> None:
             self._expire_due(station, number)
 
-        self._handles[station] = self.scheduler.call_later(self.seconds, expire)
+        self._handles[station] = self.scheduler.call_at(deadline, expire)
         model.emit(Journal("station:timer_started", {
             "round": model.round.number, "station": station, "timer": number,
             "seconds": self.seconds, "deadline": deadline, "stage": model.state}))

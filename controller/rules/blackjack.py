@@ -203,7 +203,8 @@ def start_round(table: BlackjackTable, bets: Sequence[SeatBets]) -> BlackjackRou
 def _check_bets(table: BlackjackTable, bet: SeatBets) -> None:
     if bet.seat < 1 or bet.wager <= 0:
         raise RulesError(f"seat {bet.seat}: a seat number from 1 and a wager above 0 are needed")
-    offered = SIDE_BETS_BY_GAME[table.rules.game]
+    offered = (table.rules.side_bets if table.rules.game is Game.COMMUNITY  # per spot
+               else SIDE_BETS_BY_GAME[table.rules.game])
     for name, amount in bet.side_bets.items():
         if name not in offered:
             raise RulesError(f"seat {bet.seat}: {table.rules.game} offers no {name!r} wager")

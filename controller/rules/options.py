@@ -52,6 +52,10 @@ class BlackjackRules:
         decision_seconds: the community game only: a station's limit for one round of
             decisions (and for its insurance answer), whole seconds, 5..120.
         stations: the community game only: the player stations at the table, 1..200.
+        side_bets: the community game only: the side wagers each spot offers (some of
+            `COMMUNITY_SIDE_BETS`; all of them unless the file says otherwise, `[]` for none).
+        side_min_wager / side_max_wager: the community game only: the limits of one side
+            wager on one spot, cents.
     """
 
     game: Game = Game.BLACKJACK
@@ -74,17 +78,27 @@ class BlackjackRules:
     bonuses_after_split: bool = False
     decision_seconds: int = 15
     stations: int = 3
+    side_bets: tuple[str, ...] = ()
+    side_min_wager: int = 100
+    side_max_wager: int = 50_000
 
 
-COMMUNITY_ONLY: Final = ("decision_seconds", "stations")
+COMMUNITY_ONLY: Final = ("decision_seconds", "stations", "side_bets", "side_min_wager",
+                         "side_max_wager")
 """Keys of `[rules.community]` that the other blackjack-family sections do not have."""
+
+COMMUNITY_SIDE_BETS: Final = (SideBet.PERFECT_PAIRS, SideBet.LUCKY_LADIES,
+                               SideBet.MATCH_THE_DEALER)
+"""The side wagers a community spot may offer (`[rules.community] side_bets`): those settled
+on the spot's two starting cards and the dealer's up card (or blackjack), the same for every
+station; docs/decisions.md "Community side wagers"."""
 
 BLACKJACK_RULES: Final = BlackjackRules()
 SPANISH21_RULES: Final = replace(BLACKJACK_RULES, game=Game.SPANISH21, even_money=False,
                                  double_any_cards=True, double_rescue=True)
 COMMUNITY_RULES: Final = replace(BLACKJACK_RULES, game=Game.COMMUNITY,
                                  blackjack_pays=Odds(6, 5), even_money=False, surrender=False,
-                                 max_hands=2, charlie_cards=10)
+                                 max_hands=2, charlie_cards=10, side_bets=COMMUNITY_SIDE_BETS)
 _RULE_DEFAULTS: Final = {Game.BLACKJACK: BLACKJACK_RULES, Game.SPANISH21: SPANISH21_RULES,
                          Game.COMMUNITY: COMMUNITY_RULES}
 
@@ -96,12 +110,16 @@ def blackjack_rules_from_mapping(game: Game, data: Mapping[str, object] | None) 
         ConfigError: unknown key, wrong type or impossible value (naming section and key).
     """
     reader = SectionReader(f"rules.{game.value}", data)
-    skip = ("game",) if game is Game.COMMUNITY else ("game", *COMMUNITY_ONLY)
+    skip = ("game", "side_bets") if game is Game.COMMUNITY else ("game", *COMMUNITY_ONLY)
     rules = read_fields(reader, _RULE_DEFAULTS[game], skip=skip)
+    if game is Game.COMMUNITY:
+        rules = replace(rules, side_bets=reader.strings("side_bets", rules.side_bets,
+                                                        COMMUNITY_SIDE_BETS))
     reader.finish()
     if game is Game.COMMUNITY:
         _check_range(reader, "decision_seconds", rules.decision_seconds, 5, 120)
         _check_range(reader, "stations", rules.stations, 1, 200)
+        _check_range(reader, "side_min_wager", rules.side_min_wager, 1, rules.side_max_wager)
     _check_range(reader, "max_hands", rules.max_hands, 1, 4)
     _check_range(reader, "max_hands_aces", rules.max_hands_aces, 1, 4)
     _check_range(reader, "insurance_chip", rules.insurance_chip, 1, 100_000)

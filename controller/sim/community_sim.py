@@ -5,15 +5,18 @@ on the loop's own clock, which moves only when every bot has had its say (so a r
 on a busy machine as on an idle one). An auto-dealer shuffles (seeded, or `--shoe-file`), opens
 betting, closes it and draws a card whenever the procedure says one is due. The bots sit at
 `--stations` stations and send exactly the commands a station page sends
-(`controller.console.station_commands`, source `bot`): `--bets main=CENTS` on every spot;
+(`controller.console.station_commands`, source `bot`): `--bets main=CENTS,SIDE=CENTS` on
+every spot (each side wager offered by `[rules.community] side_bets`, on the spot with its
+main wager);
 insurance declined; then, station by station, basic strategy (or `stand`) hand by hand: a
 stand on a hand, then the next hand, until a hit, split or double ends the station's round.
 
 With `--json` each settled round is one line on stdout:
 `{"round": n, "shared": [6 cards: spot 1, 2, 3 in dealing order], "dealer": [...],
 "stations": [{"station": s, "spots": [{"spot": p, "cards": [...], "net": cents}]}]}`
-(a split spot adds `"hands": [[...], [...]]`; spots without a wager are left out); a
-summary goes to stderr. Without it, a line a round.
+(a split spot adds `"hands": [[...], [...]]`, a spot with side wagers `"side_bets":
+{name: net}`, each side wager's own net, which `net` includes; spots without a wager are left
+out); a summary goes to stderr. Without it, a line a round.
 """
 
 from __future__ import annotations
@@ -95,8 +98,9 @@ class CommunitySimulation:
         for station in range(1, self.options.stations + 1):
             self._top_up(station)
             for spot in SPOTS:
-                self.send({"command": "wager", "station": station, "spot": spot,
-                           "cents": self.options.bets["main"]})
+                for name, cents in self.options.bets.items():  # main first: sides go with it
+                    self.send({"command": "wager", "station": station, "spot": spot,
+                               "cents": cents, "bet": name})
         self.runtime.fire("no_more_bets")
         while len(model.results) == done:
             if not self._step():
@@ -105,7 +109,7 @@ class CommunitySimulation:
 
     def _top_up(self, station: int) -> None:
         """An attendant's credits for the bot whenever a round could use up what is left."""
-        bet = self.options.bets["main"]
+        bet = sum(self.options.bets.values())
         worst = len(SPOTS) * bet * TOP_UP_ROUNDS
         if self.model.credits.available(station) < worst:
             self.runtime.fire("credits_in", station=station,

@@ -291,18 +291,39 @@ def _community_options(base: GameConfig, args: argparse.Namespace) -> Options:
     decks = args.decks or base.table.decks
     if decks not in ALLOWED_DECK_COUNTS:
         raise ConfigError(f"--decks: a shoe holds 1, 2, 4, 5, 6 or 8 decks, not {decks}")
-    bets = parse_bets(args.bets or DEFAULT_BETS["community"])
-    if set(bets) != {"main"}:
-        raise ConfigError("--bets: the community table takes main=CENTS only (side wagers "
-                          "per spot are not offered yet)")
+    bets = _community_bets(parse_bets(args.bets or DEFAULT_BETS["community"]), base)
     table = replace(base.table, game=Game.COMMUNITY, decks=decks, side_bets=())
-    if not table.min_wager <= bets["main"] <= table.max_wager:
-        raise ConfigError(f"--bets: main={bets['main']} is outside the table limits "
-                          f"{table.min_wager}..{table.max_wager} cents")
     policy: PlayerPolicy = StandPolicy() if args.strategy == "stand" else BasicStrategyPolicy()
     scripted = _scripted_shoe(args.shoe_file, decks, Game.COMMUNITY) if args.shoe_file else None
     return Options(replace(base, table=table), 0, args.rounds, args.seed, bets, policy,
                    scripted, None, args.json, args.state_dir, stations=stations)
+
+
+def _community_bets(bets: dict[str, int], base: GameConfig) -> dict[str, int]:
+    """`--bets` at the community table: main=CENTS, and side wagers the table offers.
+
+    The main wager comes first (each spot's side wagers go with it).
+
+    Raises:
+        ConfigError: no main wager; a name that is no community wager, or one not offered
+            (`[rules.community] side_bets`); an amount outside its limits.
+    """
+    rules, table = base.community, base.table
+    if "main" not in bets:
+        raise ConfigError("--bets: a main wager (main=CENTS) is needed")
+    for name, cents in bets.items():
+        if name == "main":
+            if not table.min_wager <= cents <= table.max_wager:
+                raise ConfigError(f"--bets: main={cents} is outside the table limits "
+                                  f"{table.min_wager}..{table.max_wager} cents")
+        elif name not in rules.side_bets:
+            raise ConfigError(f"--bets: {name!r} is no side wager offered at this community "
+                              f"table ([rules.community] side_bets: "
+                              f"{', '.join(rules.side_bets) or 'none'})")
+        elif not rules.side_min_wager <= cents <= rules.side_max_wager:
+            raise ConfigError(f"--bets: {name}={cents} is outside the side wager limits "
+                              f"{rules.side_min_wager}..{rules.side_max_wager} cents")
+    return {"main": bets["main"], **{k: v for k, v in bets.items() if k != "main"}}
 
 
 def _holdem_options(base: GameConfig, args: argparse.Namespace) -> Options:

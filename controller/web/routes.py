@@ -5,8 +5,9 @@ Console (`[console] listen`): `/` the page, `GET /api/table`, `POST /api/command
 table (the marquee display): `/board`, `GET /api/board`, `GET /api/board/events`; and at a
 community table a page per player station: `/station/N`, `GET /api/station/N`,
 `POST /api/station/N/command`, `GET /api/station/N/events`. Pit view (`[console] pit_listen`,
-HTTP Basic credential): `/` the page, `GET /api/pit`, `GET /api/pit/events`, and at a
-community table `POST /api/pit/station/N/credits`. `controller/console/API.md` and
+the supervisor's credential by the login form, `/login`, or HTTP Basic): `/` the page,
+`GET /api/pit`, `GET /api/pit/events`, and at a community table
+`POST /api/pit/station/N/credits`. `controller/console/API.md` and
 `controller/console/STATIONS.md` are the contract. Every handler reads the
 table only through the hub: the loop thread publishes it, commands go back to the loop thread.
 """
@@ -16,20 +17,32 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import contextlib
 import json
+import threading
+import weakref
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from typing import Any, Final
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from controller.console import credit_commands, station_commands
 from controller.console.commands import CommandError, parse
 from controller.console.hub import ConsoleHub, Executor, Published
 from controller.web.credentials import check_password
+from controller.web.pit_session import (
+    SESSION_COOKIE,
+    PitSessions,
+    cookie_header,
+    expired_cookie_header,
+    login_fields,
+    same_origin,
+)
 
 COMMAND_TIMEOUT_S: Final = 10.0
 """How long a command waits for the loop thread before the client is told it is busy."""
@@ -56,7 +69,7 @@ def _latest(hub: ConsoleHub) -> RouteHandler:
         published = hub.latest
         if published is None:
             return JSONResponse({"error": "starting"}, status_code=503)
-        return JSONResponse(published.table)
+        return Response(published.text, media_type="application/json")
     return latest
 
 
@@ -145,42 +158,97 @@ def _events(hub: ConsoleHub) -> RouteHandler:
     return events
 
 
-async def _stream(hub: ConsoleHub, request: Request) -> AsyncIterator[str]:
-    """Every publication from now on, as Server-Sent Events (the current one first)."""
+class _Follower:
+    """One event-stream client's publications not yet written (web loop only)."""
+
+    def __init__(self) -> None:
+        self.pending: deque[Published] = deque()
+        self.wake = asyncio.Event()
+        self.overflowed = False
+
+    def offer(self, published: Published) -> None:
+        """Queue a publication; past `EVENT_QUEUE` unwritten ones the stream is closed."""
+        if len(self.pending) >= EVENT_QUEUE:
+            self.pending.clear()
+            self.overflowed = True
+        elif not self.overflowed:
+            self.pending.append(published)
+        self.wake.set()
+
+
+class _Courier:
+    """Hands publications from the table's loop thread to one web loop, one wake-up a burst.
+
+    A commit publishes to every subscriber in turn (at a community table, one a station);
+    waking the web loop for each costs a system call and a turn of the loop apiece. The
+    courier queues them and wakes the loop once; the loop then hands each to its stream, in
+    the order they were published.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._lock = threading.Lock()
+        self._queued: list[tuple[_Follower, Published]] = []
+
+    def send(self, follower: _Follower, published: Published) -> None:
+        """Queue `published` for `follower` (any thread)."""
+        with self._lock:
+            self._queued.append((follower, published))
+            if len(self._queued) > 1:
+                return  # the loop is already woken for this burst
+        with contextlib.suppress(RuntimeError):  # the web loop closed: nobody is listening
+            self._loop.call_soon_threadsafe(self._deliver)
+
+    def _deliver(self) -> None:
+        with self._lock:
+            queued, self._queued = self._queued, []
+        for follower, published in queued:
+            follower.offer(published)
+
+
+_COURIERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Courier] = (
+    weakref.WeakKeyDictionary())
+
+
+def _courier() -> _Courier:
     loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[Published | None] = asyncio.Queue(EVENT_QUEUE)
+    courier = _COURIERS.get(loop)
+    if courier is None:
+        courier = _COURIERS[loop] = _Courier(loop)
+    return courier
+
+
+async def _stream(hub: ConsoleHub, request: Request) -> AsyncIterator[str]:
+    """Every publication from now on, as Server-Sent Events (the current one first).
+
+    Publications that arrived together are written together (one write, each its own
+    event); each is encoded once however many clients follow it. The response ends when the
+    client disconnects (Starlette cancels the stream) or falls `EVENT_QUEUE` behind.
+    """
+    courier, follower = _courier(), _Follower()
 
     def hand_over(published: Published) -> None:
-        loop.call_soon_threadsafe(_offer, queue, published)
+        courier.send(follower, published)
 
     current = hub.subscribe(hand_over)
     try:
         if current is not None:
-            yield _sse(current)
+            yield current.sse()
         while not await request.is_disconnected():
             try:
-                published = await asyncio.wait_for(queue.get(), KEEPALIVE_S)
+                async with asyncio.timeout(KEEPALIVE_S):
+                    await follower.wake.wait()
             except TimeoutError:
                 yield ": keepalive\n\n"
                 continue
-            if published is None:
+            follower.wake.clear()
+            if follower.overflowed:
                 return  # fell too far behind: the client reconnects and starts afresh
-            yield _sse(published)
+            batch = "".join(published.sse() for published in follower.pending)
+            follower.pending.clear()
+            yield batch
     finally:
         hub.unsubscribe(hand_over)
-
-
-def _offer(queue: asyncio.Queue[Published | None], published: Published) -> None:
-    try:
-        queue.put_nowait(published)
-    except asyncio.QueueFull:
-        while not queue.empty():
-            queue.get_nowait()
-        queue.put_nowait(None)
-
-
-def _sse(published: Published) -> str:
-    return f"id: {published.seq}\ndata: {json.dumps(published.event())}\n\n"
 
 
 def console_app(hub: ConsoleHub, board: ConsoleHub | None = None,
@@ -213,23 +281,53 @@ def console_app(hub: ConsoleHub, board: ConsoleHub | None = None,
 
 
 def pit_app(hub: ConsoleHub, user: str, credential: str, *,
-            stations: bool = False) -> Starlette:
-    """The supervisor's pit view, behind HTTP Basic authentication.
+            stations: bool = False, sessions: PitSessions | None = None) -> Starlette:
+    """The supervisor's pit view, behind a login (`controller.web.pit_session`).
 
     Read-only, but at a community table (`stations`) the attendant adds and cashes out the
     stations' credits here (`POST /api/pit/station/N/credits`, journalled as `pit:<user>`).
     """
-    def guarded(handler: RouteHandler) -> RouteHandler:
+    kept = sessions if sessions is not None else PitSessions()
+
+    def guarded(handler: RouteHandler, *, page: bool = False) -> RouteHandler:
         async def check(request: Request) -> Response:
-            if not _authorised(request, user, credential):
-                return Response("credential required\n", status_code=401,
-                                headers={"WWW-Authenticate": 'Basic realm="shoectl pit"'})
+            by_cookie = kept.of(request) is not None
+            # scrypt takes tens of milliseconds: off the web loop, which serves the streams
+            if not by_cookie and not await asyncio.to_thread(_authorised, request, user,
+                                                             credential):
+                if page:
+                    return RedirectResponse("/login", status_code=303)
+                return JSONResponse({"error": "log in first: the supervisor's credential at "
+                                              "/login"}, status_code=401)
+            if by_cookie and request.method == "POST" and not same_origin(request):
+                return JSONResponse({"error": "refused: sent from a page of another origin"},
+                                    status_code=403)
             return await handler(request)
         return check
+
+    async def login(request: Request) -> Response:
+        given = login_fields(await request.body())
+        if given is None or given[0] != user or not await asyncio.to_thread(
+                check_password, credential, given[1]):
+            return RedirectResponse("/login?failed=1", status_code=303)
+        answer = RedirectResponse("/", status_code=303)
+        answer.headers["Set-Cookie"] = cookie_header(kept.open(user))
+        return answer
+
+    async def logout(request: Request) -> Response:
+        kept.close(request.cookies.get(SESSION_COOKIE))
+        answer = RedirectResponse("/login", status_code=303)
+        answer.headers["Set-Cookie"] = expired_cookie_header()
+        return answer
+
     return Starlette(routes=[
-        Route("/", guarded(_page("pit.html"))),
+        Route("/login", _page("login.html")),
+        Route("/login", login, methods=["POST"]),
+        Route("/login.js", _page("login.js")),
+        Route("/logout", logout, methods=["POST"]),
+        Route("/", guarded(_page("pit.html"), page=True)),
         Route("/pit.js", guarded(_page("pit.js"))),
-        Route("/console.css", guarded(_page("console.css"))),
+        Route("/console.css", _page("console.css")),
         Route("/api/pit", guarded(_latest(hub))),
         Route("/api/pit/events", guarded(_events(hub))),
         *([Route("/api/pit/station/{station:int}/credits",

@@ -7,14 +7,13 @@ is up, on the loop thread. The pit view runs only where `[console] pit_listen` s
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from controller.console.hub import ConsoleHub
 from controller.console.pit_state import pit_state
 from controller.console.roulette_view import board_state
-from controller.console.station_view import station_now
+from controller.console.station_feed import StationFeed
 from controller.service.runtime import TableRuntime
 from controller.web.routes import console_app, pit_app
 from controller.web.server import WebServer
@@ -27,11 +26,19 @@ class TableWeb:
 
     servers: list[WebServer] = field(default_factory=list)
     hubs: list[ConsoleHub] = field(default_factory=list)
+    stations: StationFeed | None = None
+    """The player stations' hubs, published together (a community table)."""
+    pit: ConsoleHub | None = None
+    """The pit view's hub (published after the stations': theirs are the ones waited on)."""
 
     def attach(self, runtime: TableRuntime) -> None:
         """Publish the table to every hub from now on (loop thread)."""
         for hub in self.hubs:
             hub.attach(runtime)
+        if self.stations is not None:
+            self.stations.attach(runtime)
+        if self.pit is not None:
+            self.pit.attach(runtime)
 
     def stop(self) -> None:
         """Stop every server."""
@@ -54,14 +61,13 @@ def start_web(settings: ConsoleSettings, post: Callable[[object], None],
         if settings.listen is not None:
             hub = ConsoleHub(post)
             board = ConsoleHub(post, view=board_state)
-            seats = [ConsoleHub(post, view=functools.partial(station_now, station=n))
-                     for n in range(1, stations + 1)]
-            web.hubs += [hub, board, *seats]
+            seats = [ConsoleHub(post) for _ in range(stations)]
+            web.hubs += [hub, board]
+            web.stations = StationFeed(seats) if seats else None
             web.servers.append(WebServer(console_app(hub, board, seats), settings.listen,
                                          "console"))
         if settings.pit_listen is not None:
-            pit = ConsoleHub(post, view=pit_state)
-            web.hubs.append(pit)
+            pit = web.pit = ConsoleHub(post, view=pit_state)
             web.servers.append(WebServer(pit_app(pit, settings.pit_user,
                                                  settings.pit_credential,
                                                  stations=stations > 0),

@@ -20,7 +20,7 @@ import pytest
 from controller.console import station_commands
 from controller.console.hub import ConsoleHub
 from controller.console.pit_state import pit_state
-from controller.console.station_view import station_now
+from controller.console.station_feed import StationFeed
 from controller.journal.store import JournalStore
 from controller.procedure.community_model import CommunityModel
 from controller.procedure.table_model import Setup
@@ -44,6 +44,7 @@ class StationsTable(LiveTable):
     """A live community table with its station hubs and its test clock."""
 
     stations: list[ConsoleHub]
+    feed: StationFeed
     clock: FakeClock
 
     def station(self, n: int, name: str, **fields: Any) -> tuple[int, Any]:
@@ -84,8 +85,7 @@ def table(tmp_path: Path) -> Iterator[StationsTable]:
     assert isinstance(model, CommunityModel)
     model.timers.attach(loop, rt.fire, rt.fire_together)
     hub = ConsoleHub(loop.post)
-    stations = [ConsoleHub(loop.post, view=functools.partial(station_now, station=n))
-                for n in (1, 2, 3)]
+    stations = [ConsoleHub(loop.post) for _ in (1, 2, 3)]
     pit_hub = ConsoleHub(loop.post, view=pit_state)
     server = WebServer(console_app(hub, None, stations), ("127.0.0.1", 0), "console")
     pit = WebServer(pit_app(pit_hub, "supervisor", hash_password(PIT_PASSWORD),
@@ -95,7 +95,7 @@ def table(tmp_path: Path) -> Iterator[StationsTable]:
     thread = threading.Thread(target=loop.run_forever, name="table-loop", daemon=True)
     thread.start()
     live = StationsTable(rt, loop, hub, server, pit, pit_hub, thread)
-    live.stations, live.clock = stations, clock
+    live.stations, live.clock, live.feed = stations, clock, StationFeed(stations)
     try:
         yield live
     finally:
@@ -103,7 +103,7 @@ def table(tmp_path: Path) -> Iterator[StationsTable]:
 
 
 def opened(table: StationsTable, credits: int = 100_000) -> StationsTable:
-    table.call(lambda rt: [h.attach(rt) for h in (table.hub, table.pit_hub, *table.stations)])
+    table.call(lambda rt: [h.attach(rt) for h in (table.hub, table.pit_hub, table.feed)])
     for n in (1, 2, 3):
         assert table.credits(n, {"action": "in", "cents": credits})[0] == 200
     assert table.command("shuffle_done")[0] == 200

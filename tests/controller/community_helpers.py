@@ -23,10 +23,14 @@ CREDITS = 1_000_000
 """Each station's credits at the start (cents)."""
 
 
-def community_config() -> GameConfig:
-    """The shipped table set to the community game."""
+SIDE_BETS = ("perfect-pairs", "lucky-ladies", "match-the-dealer")
+
+
+def community_config(side_bets: tuple[str, ...] = ()) -> GameConfig:
+    """The shipped table set to the community game (offering `side_bets` on every spot)."""
     base = load_default_table().game
-    return replace(base, table=replace(base.table, game=Game.COMMUNITY, side_bets=()))
+    return replace(base, table=replace(base.table, game=Game.COMMUNITY, side_bets=()),
+                   community=replace(base.community, side_bets=side_bets))
 
 
 @dataclass
@@ -67,11 +71,12 @@ class Table:
         return [e.data for e in self.rt.journal.entries() if e.kind == kind]
 
 
-def table(state_dir: Path, stations: int = 3, credits: int = CREDITS) -> Table:
+def table(state_dir: Path, stations: int = 3, credits: int = CREDITS,
+          side_bets: tuple[str, ...] = ()) -> Table:
     """A community table whose timers run on a fake clock (`credits` added to each station:
     0 for none, a table restarted on its journal keeps what it had)."""
     factory = functools.partial(CommunityModel, stations=stations, decision_seconds=SECONDS)
-    rt = TableRuntime(Setup(community_config(), burn=False),
+    rt = TableRuntime(Setup(community_config(side_bets), burn=False),
                       JournalStore(state_dir, clock=time.monotonic), RecordingOutputs(),
                       factory, "test")
     clock = FakeClock()

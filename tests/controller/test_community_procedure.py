@@ -325,8 +325,18 @@ def test_decision_seconds_is_the_timer_and_only_the_community_has_it() -> None:
         parse_table_text("[rules.blackjack]\ndecision_seconds = 30\n")
 
 
-def test_timers_running_out_together_are_one_commit(tmp_path: Path) -> None:
+@pytest.mark.parametrize("ticking", [False, True], ids=["still_clock", "ticking_clock"])
+def test_timers_running_out_together_are_one_commit(tmp_path: Path, ticking: bool) -> None:
+    """Stations that start deciding in one step share one deadline, and so run out in one
+    commit, even on a clock that moves between two reads (as a real one does)."""
     t = table(tmp_path, stations=3)
+    if ticking:
+        still = t.clock
+
+        def moving() -> float:
+            still.advance(1e-6)
+            return still()
+        t.loop.clock = moving
     open_round(t, {1: {1: 1000}, 2: {2: 1000}, 3: {3: 1000}}, PLAIN)
     commits: list[list[str]] = []
     commit = t.rt.journal.commit
@@ -336,7 +346,9 @@ def test_timers_running_out_together_are_one_commit(tmp_path: Path) -> None:
         commit(effects, critical)  # type: ignore[arg-type]
 
     t.rt.journal.commit = counted  # type: ignore[method-assign]
-    t.wait(SECONDS)
+    deadlines = {r["deadline"] for r in t.records("station:timer_started")}
+    assert len(deadlines) == 1
+    t.wait(deadlines.pop() - t.clock())  # the loop wakes when the timers fall due
     expired = [c for c in commits if "station:timer_expired" in c]
     assert len(expired) == 1
     assert expired[0].count("station:timer_expired") == 3

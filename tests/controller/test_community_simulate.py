@@ -55,10 +55,32 @@ def test_basic_strategy_draws_community_cards(capsys: pytest.CaptureFixture[str]
     assert rounds[0]["stations"][1]["spots"][0]["cards"][:3] == ["5H", "TH", "4S"]
 
 
-def test_side_wagers_and_a_bad_station_count_are_refused(
+def test_side_wagers_on_every_spot_are_settled_with_it(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    rounds = run(capsys, tmp_path, "--strategy", "stand", "--bets",
+                 "main=1000,perfect-pairs=500,match-the-dealer=500")
+    first = rounds[0]["stations"][0]["spots"]
+    # Round 1 (dealer 9 up, 20): no pair and no 9 at any spot: every side wager loses, and the
+    # spot's one net counts them. Round 2 (dealer T up): spot 2 is 2D 9D, spot 1 AH KD
+    # (blackjack 6:5), spot 3 3S 4S: no pair, no ten among the spots' cards.
+    assert first[0] == {"spot": 1, "cards": ["5H", "TH"], "net": -2000,
+                        "side_bets": {"match-the-dealer": -500, "perfect-pairs": -500}}
+    second = rounds[1]["stations"][1]["spots"]
+    assert [p["net"] for p in second] == [200, -2000, -2000]
+    assert all(set(p["side_bets"]) == {"match-the-dealer", "perfect-pairs"} for p in second)
+
+
+def test_side_wagers_not_offered_and_a_bad_station_count_are_refused(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert simulate_command.main(["--game", "community", "--bets", "main=1000,axman=100"]) == 2
-    assert "main=CENTS only" in capsys.readouterr().err
+    assert "'axman' is no side wager offered at this community table" in (
+        capsys.readouterr().err)
+    assert simulate_command.main(["--game", "community", "--bets",
+                                  "main=1000,perfect-pairs=99"]) == 2
+    assert "perfect-pairs=99 is outside the side wager limits 100..50000" in (
+        capsys.readouterr().err)
+    assert simulate_command.main(["--game", "community", "--bets", "perfect-pairs=500"]) == 2
+    assert "a main wager (main=CENTS) is needed" in capsys.readouterr().err
     assert simulate_command.main(["--game", "community", "--stations", "0"]) == 2
     assert "--stations: 1..200, got 0" in capsys.readouterr().err
 

@@ -81,10 +81,10 @@ async function credits(action) {
   const station = Number($("credit-station").value);
   const body = { action };
   if (action === "in") body.cents = Math.round(Number($("credit-amount").value) * 100);
-  // From the origin: a page opened as http://user:password@host/ cannot fetch a relative URL.
-  const response = await fetch(`${location.origin}/api/pit/station/${station}/credits`, {
+  const response = await fetch(`/api/pit/station/${station}/credits`, {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
+  if (response.status === 401) { location.assign("/login"); return; }  // the session ended
   const answer = await response.json();
   $("credit-answer").textContent = response.status === 200
     ? `station ${answer.station}: credits ${money(answer.credits)}` : answer.error;
@@ -101,4 +101,8 @@ events.onmessage = (message) => {
   renderBias(pit.wheel_bias);
   renderStations(pit.stations);
 };
-events.onerror = () => { $("link").textContent = "reconnecting"; };
+events.onerror = async () => {
+  $("link").textContent = "reconnecting";
+  const answer = await fetch("/api/pit");  // an ended session: back to the login page
+  if (answer.status === 401) location.assign("/login");
+};

@@ -51,9 +51,14 @@ async function send(command) {
   return response.status;
 }
 
-function wager(spot) {
+// A side wager's short label on its box (the name is the API's).
+const SIDE_LABELS = { "perfect-pairs": "PERFECT PAIRS", "lucky-ladies": "LUCKY LADIES",
+  "match-the-dealer": "MATCH THE DEALER" };
+
+function wager(spot, bet = "main") {
   if (!denom) { showError("choose a chip first"); return; }
-  send({ command: "wager", spot, cents: denom });
+  send(bet === "main" ? { command: "wager", spot, cents: denom }
+    : { command: "wager", spot, cents: denom, bet });
 }
 
 function chooseChip(cents) {
@@ -98,7 +103,8 @@ function dragChip(down, el, cents) {
     const over = spotAt(e);
     if (over) {
       chooseChip(cents);
-      wager(Number(over.dataset.spot));
+      const side = document.elementFromPoint(e.clientX, e.clientY).closest(".side");
+      wager(Number(over.dataset.spot), side ? side.dataset.bet : "main");
     }
   };
   document.addEventListener("pointermove", move);
@@ -152,6 +158,7 @@ function spotEl(v, number) {
   bet.textContent = placed ? money(placed) : `SPOT ${number}`;
   bet.addEventListener("click", () => wager(number));
   el.appendChild(bet);
+  el.appendChild(sidesEl(v, spot, number, last));
   spot.hands.forEach((h, i) => el.appendChild(handEl(h, spot.acting_hand === i + 1)));
   if (last) {
     last.hands.forEach((h) => el.appendChild(handEl(h, false)));
@@ -173,6 +180,27 @@ function spotEl(v, number) {
   return el;
 }
 
+// The side wagers offered on the spot: a box each; a press adds the DENOM chip to it (the
+// spot's main wager first). After a round, each one's result.
+function sidesEl(v, spot, number, last) {
+  const row = document.createElement("div");
+  row.className = "sides";
+  const placed = v.state === "betting" ? (v.side_wagers[String(number)] || {}) : (spot.side_bets || {});
+  (v.side_bets || []).forEach((name) => {
+    const box = document.createElement("div");
+    const cents = placed[name] || 0;
+    box.className = "side" + (cents ? " placed" : "");
+    box.dataset.bet = name;
+    box.id = `side-${number}-${name}`;
+    const net = last && last.side_bets ? last.side_bets[name] : undefined;
+    const result = net === undefined ? "" : net > 0 ? ` WIN ${money(net)}` : ` LOSE ${money(-net)}`;
+    box.textContent = `${SIDE_LABELS[name] || name}${cents ? " " + money(cents) : ""}${result}`;
+    box.addEventListener("click", (e) => { e.stopPropagation(); wager(number, name); });
+    row.appendChild(box);
+  });
+  return row;
+}
+
 function render(v) {
   view = v;
   document.title = `station ${STATION}`;
@@ -181,7 +209,9 @@ function render(v) {
   $("round").textContent = v.round ? `round ${v.round}` : "";
   $("credits").textContent = money(v.credits);
   $("message").textContent = v.message;
-  $("limits").textContent = `MIN ${money(v.limits.min)} (across spots) · MAX ${money(v.limits.max)} a spot`;
+  const sides = v.side_bets && v.side_bets.length
+    ? ` · SIDE ${money(v.side_limits.min)} to ${money(v.side_limits.max)}` : "";
+  $("limits").textContent = `MIN ${money(v.limits.min)} (across spots) · MAX ${money(v.limits.max)} a spot${sides}`;
   const dealer = v.state === "betting" && v.last_round ? v.last_round.dealer : v.dealer;
   $("dealer-cards").replaceChildren(...dealer.cards.map(cardEl));
   $("dealer-total").textContent = dealer.total ? String(dealer.total) : "";

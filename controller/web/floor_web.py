@@ -8,8 +8,7 @@ MQTT last wills), the journal's state on the floor, and each link group's meter 
 
 from __future__ import annotations
 
-import base64
-import binascii
+import asyncio
 from importlib import resources
 
 from starlette.applications import Starlette
@@ -18,18 +17,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from controller.floor.floor_view import FloorView
-from controller.web.credentials import check_password, parse_credential
+from controller.web.credentials import basic_authorised, parse_credential
 
 
-def _authorised(request: Request, user: str, credential: str) -> bool:
-    scheme, _, encoded = request.headers.get("authorization", "").partition(" ")
-    if scheme.lower() != "basic":
-        return False
-    try:
-        name, _, password = base64.b64decode(encoded).decode().partition(":")
-    except (binascii.Error, UnicodeDecodeError):
-        return False
-    return name == user and check_password(credential, password)
+async def _authorised(request: Request, user: str, credential: str) -> bool:
+    # scrypt takes tens of milliseconds: off the web loop
+    return await asyncio.to_thread(basic_authorised, request.headers.get("authorization", ""),
+                                   user, credential)
 
 
 def floor_app(view: FloorView, user: str, credential: str) -> Starlette:
@@ -46,7 +40,7 @@ def floor_app(view: FloorView, user: str, credential: str) -> Starlette:
 
     def static(name: str, media: str) -> Route:
         async def page(request: Request) -> Response:
-            if not _authorised(request, user, credential):
+            if not await _authorised(request, user, credential):
                 return refused()
             text = resources.files("controller.web").joinpath(f"static/{name}").read_text(
                 "utf-8")
@@ -55,7 +49,7 @@ def floor_app(view: FloorView, user: str, credential: str) -> Starlette:
         return Route(f"/{name}" if name != "floor.html" else "/", page)
 
     async def state(request: Request) -> Response:
-        if not _authorised(request, user, credential):
+        if not await _authorised(request, user, credential):
             return refused()
         return JSONResponse(view.snapshot(), headers={"Cache-Control": "no-store"})
 

@@ -15,8 +15,6 @@ table only through the hub: the loop thread publishes it, commands go back to th
 from __future__ import annotations
 
 import asyncio
-import base64
-import binascii
 import contextlib
 import json
 import threading
@@ -34,7 +32,7 @@ from starlette.routing import Route
 from controller.console import credit_commands, station_commands
 from controller.console.commands import CommandError, parse
 from controller.console.hub import ConsoleHub, Executor, Published
-from controller.web.credentials import check_password
+from controller.web.credentials import basic_authorised, check_password
 from controller.web.pit_session import (
     SESSION_COOKIE,
     PitSessions,
@@ -293,8 +291,9 @@ def pit_app(hub: ConsoleHub, user: str, credential: str, *,
         async def check(request: Request) -> Response:
             by_cookie = kept.of(request) is not None
             # scrypt takes tens of milliseconds: off the web loop, which serves the streams
-            if not by_cookie and not await asyncio.to_thread(_authorised, request, user,
-                                                             credential):
+            if not by_cookie and not await asyncio.to_thread(
+                    basic_authorised, request.headers.get("authorization", ""), user,
+                    credential):
                 if page:
                     return RedirectResponse("/login", status_code=303)
                 return JSONResponse({"error": "log in first: the supervisor's credential at "
@@ -336,14 +335,3 @@ def pit_app(hub: ConsoleHub, user: str, credential: str, *,
           if stations else []),
     ])
 
-
-def _authorised(request: Request, user: str, credential: str) -> bool:
-    header = request.headers.get("authorization", "")
-    scheme, _, encoded = header.partition(" ")
-    if scheme.lower() != "basic":
-        return False
-    try:
-        name, _, password = base64.b64decode(encoded).decode().partition(":")
-    except (binascii.Error, UnicodeDecodeError):
-        return False
-    return name == user and check_password(credential, password)

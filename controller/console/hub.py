@@ -21,6 +21,14 @@ from controller.service.runtime import RuntimeCall, TableRuntime
 
 _LOG = logging.getLogger(__name__)
 
+
+def compact_json(value: object) -> str:
+    """JSON text without spaces between members, non-ASCII characters kept.
+
+    As `GET /api/table` has always answered, so a script may match `"phase":"betting"`.
+    """
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
 Post = Callable[[object], None]
 """The table loop's `post` (safe from any thread)."""
 
@@ -54,7 +62,7 @@ class Published:
     def text(self) -> str:
         """The table object as JSON text."""
         if self._text is None:
-            self._text = json.dumps(self._table)
+            self._text = compact_json(self._table)
         return self._text
 
     def event(self) -> JsonObject:
@@ -67,7 +75,7 @@ class Published:
         Two threads racing here both make the same text: harmless.
         """
         if self._sse is None:
-            self._sse = f'id: {self.seq}\ndata: {{"seq": {self.seq}, "table": {self.text}}}\n\n'
+            self._sse = f'id: {self.seq}\ndata: {{"seq":{self.seq},"table":{self.text}}}\n\n'
         return self._sse
 
 

@@ -16,10 +16,9 @@ is shared. `tests/console/test_station_feed.py` holds the two to each other.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from controller.console.hub import ConsoleHub
+from controller.console.hub import ConsoleHub, compact_json
 from controller.console.station_view import (
     CHIPS,
     _common,
@@ -33,7 +32,7 @@ from controller.procedure.community_round import SPOTS, CommunityRound
 from controller.procedure.community_wagers import side_json
 from controller.service.runtime import TableRuntime
 
-_dumps = json.dumps
+_dumps = compact_json
 
 
 class StationFeed:
@@ -87,7 +86,7 @@ class StationFeed:
             repeat={str(k): v for k, v in sorted(wagers.last.get(station, {}).items())},
             auto_repeat=station in wagers.auto)
         if game is None:
-            play = '"phase": null, "timer": null'
+            play = '"phase":null,"timer":null'
             spots = "[]"
         else:
             seconds = model.timers.remaining(station)
@@ -96,12 +95,12 @@ class StationFeed:
                 phase=game.station_phase(station).value if playing else None,
                 timer=None if seconds is None else {"limit": model.timers.seconds,
                                                     "left": round(seconds, 2)})
-            spots = "[" + ", ".join(
+            spots = "[" + ",".join(
                 self._spot(game, station, spot) if playing and spot in game.wagers[station]
                 else bare[spot] for spot in SPOTS) + "]"
-        return (f'{{"station": {station}, {head}, "message": {_dumps(message(model, station))}, '
-                f'{middle}, {own}, {play}, {shared}, "spots": {spots}, '
-                f'"last_round": {self._last_round(model, station)}}}')
+        return (f'{{"station":{station},{head},"message":{_dumps(message(model, station))},'
+                f'{middle},{own},{play},{shared},"spots":{spots},'
+                f'"last_round":{self._last_round(model, station)}}}')
 
     def _spot(self, game: CommunityRound, station: int, spot: int) -> str:
         """A wagered spot, encoded again only when its round, phase or insurance changed."""

@@ -37,10 +37,10 @@ def test_a_burst_wakes_the_web_loop_once_and_keeps_every_publication_in_order() 
 
 def test_each_publication_is_its_own_event_encoded_once() -> None:
     published = Published(7, text='{"station": 2}')
-    assert published.sse() == 'id: 7\ndata: {"seq": 7, "table": {"station": 2}}\n\n'
+    assert published.sse() == 'id: 7\ndata: {"seq":7,"table":{"station": 2}}\n\n'
     assert published.sse() is published.sse()
     assert published.table == {"station": 2}
-    assert Published(8, table={"a": [1]}).text == '{"a": [1]}'
+    assert Published(8, table={"a": [1], "b": "é"}).text == '{"a":[1],"b":"é"}'  # as /api/table
 
 
 def test_a_client_too_far_behind_is_closed_not_fed_a_gap() -> None:

@@ -17,17 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from controller.floor.floor_store import TableCopy
-from controller.floor.journal_protocol import JOURNAL_PREFIX
+from controller.floor.journal_protocol import JOURNAL_PREFIX, PIT_PREFIX, table_state_topic
 from controller.floor.protocol import PREFIX
 from controller.journal.chain import Entry
 
-PIT_PREFIX: Final = "shoectl/pit"
 HITS_SHOWN: Final = 25
-
-
-def table_state_topic(table: str) -> str:
-    """A table's retained public state for the floor's pit view (`+` for every table)."""
-    return f"{PIT_PREFIX}/{table}/state"
 
 
 VIEW_TOPICS: Final = (table_state_topic("+"), f"{JOURNAL_PREFIX}/+/status", f"{PREFIX}/+/meter",

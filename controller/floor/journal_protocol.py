@@ -17,7 +17,13 @@ from controller.journal.anchor import Tip
 from controller.journal.chain import Entry
 
 JOURNAL_PREFIX: Final = "shoectl/journal"
+PIT_PREFIX: Final = "shoectl/pit"
 _HASH: Final = re.compile(r"[0-9a-f]{64}")
+
+
+def table_state_topic(table: str) -> str:
+    """A table's retained public state for the floor's pit view (`+` for every table)."""
+    return f"{PIT_PREFIX}/{table}/state"
 
 
 def records_topic(table: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.floor.floor_view import table_state_topic
+from controller.floor.journal_protocol import table_state_topic
 from controller.floor.protocol import encode
 from controller.floor.settings import LinkSettings
 from controller.floor.shipping import JournalShipper

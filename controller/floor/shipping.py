@@ -10,7 +10,10 @@ and sends nothing until the floor's `stored` tells it where the floor is; it the
 the floor's next seq (it says where it is again every `HELLO_S` until the floor answers). A
 `stored` with `gap` sends it back to the floor's next seq, and so does
 a floor that confirmed nothing for `RESEND_S` while rows are outstanding. The floor ignores
-rows it already holds, so a resend costs bandwidth, never a second copy. A `stored` naming a
+rows it already holds, so a resend costs bandwidth, never a second copy. A journal that is not
+ahead of the floor's copy (a new SD card, a journal rolled back) sends no rows, so its head is
+said again whenever it changes: the floor compares it with the record it holds at that seq and
+refuses a head that disagrees. A `stored` naming a
 refusal (a row that disagrees with the floor's copy) stops the shipping: the next rows could
 only be refused too; `shoectl floor verify` names the seq.
 """
@@ -145,6 +148,8 @@ class JournalShipper:
         self._connected = False
         self._sent = 0
         self._heard = time.monotonic()
+        self._told: Tip | None = None
+        """The last head said to the floor since the connect (in a batch or on its own)."""
         self._refusal_logged = False
         self.client = make_client(f"journal-{table}", broker, tls,
                                   (status_topic(table), OFFLINE))
@@ -189,6 +194,7 @@ class JournalShipper:
         client.publish(status_topic(self.table), ONLINE, qos=1, retain=True)
         with self._lock:
             self._connected, self.floor, self._heard = True, None, time.monotonic()
+            self._told = None
         self._announce()
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any,
@@ -224,6 +230,8 @@ class JournalShipper:
 
     def _publish(self, message: RecordsMessage) -> None:
         self.client.publish(records_topic(self.table), encode(message.to_json()), qos=1)
+        with self._lock:
+            self._told = message.anchor
 
     def _run(self) -> None:
         while not self._stop.is_set():
@@ -251,6 +259,9 @@ class JournalShipper:
                 self._sent = sent = floor.records
                 self._heard = time.monotonic()
         tip = self.reader.tip()
+        if tip.records <= floor.records and tip != self._told:
+            self._publish(RecordsMessage(self.table, tip, ()))  # not ahead: the floor checks it
+            return False
         if tip.records <= sent or sent - floor.records >= WINDOW:
             return False
         rows = self.reader.rows(sent + 1, tip.records)

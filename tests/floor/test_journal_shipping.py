@@ -113,7 +113,8 @@ def test_a_lost_sd_card_leaves_the_history_on_the_floor(
     assert exported.stdout.splitlines() == [_line(e.as_json()) for e in history]
     (tmp_path / f"T1{KEY_SUFFIX}").unlink()  # a new card: a new journal, a new key
     fresh = ShippingTable(tmp_path, "T1", broker.url)
-    fresh.write(5)
+    wait_for(lambda: fresh.shipper.floor is not None, "the floor's word to the new card")
+    fresh.write(5)  # after the floor answered: only the head, said again, can reveal them
     wait_for(lambda: fresh.shipper.floor is not None and fresh.shipper.floor.refused_seq,
              "the floor refuses the new card's journal")
     assert floor.held("T1") == history  # the old history stays, nothing of the new is mixed in

@@ -115,23 +115,21 @@ class ConsoleHub:
 
     def publish(self, table: JsonObject) -> None:
         """Publish `table` if it differs from the last publication (loop thread)."""
-        with self._lock:
-            latest = self._latest
-            if latest is not None and latest.table == table:
-                return
-            published = Published(latest.seq + 1 if latest else 1, table=table)
-            self._latest = published
-            subscribers = list(self._subscribers)
-        for subscriber in subscribers:
-            subscriber(published)
+        self._publish_if_changed(lambda latest: latest.table == table,
+                                 lambda seq: Published(seq, table=table))
 
     def publish_text(self, text: str) -> None:
         """Publish a table object given as JSON text if its text differs from the last's."""
+        self._publish_if_changed(lambda latest: latest.text == text,
+                                 lambda seq: Published(seq, text=text))
+
+    def _publish_if_changed(self, unchanged: Callable[[Published], bool],
+                            make: Callable[[int], Published]) -> None:
         with self._lock:
             latest = self._latest
-            if latest is not None and latest.text == text:
+            if latest is not None and unchanged(latest):
                 return
-            published = Published(latest.seq + 1 if latest else 1, text=text)
+            published = make(latest.seq + 1 if latest else 1)
             self._latest = published
             subscribers = list(self._subscribers)
         for subscriber in subscribers:

@@ -137,11 +137,15 @@ class Sighting:
         zone: The position ("seat3", "dealer", "player"), or "" when off every position.
         card: The card code, or None when the reading is unsure (or the card face down).
         confidence: The recogniser's estimate that its best guess is right.
+        guess: The card itself when answered; for an unsure card, the recogniser's guess
+            when the reading failed no check but the confidence threshold (else None). Never
+            an answer: a hand-dealt table offers it to the dealer to confirm by eye.
     """
 
     zone: str
     card: str | None
     confidence: float
+    guess: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,8 @@ thread, `HoldemReader` asks the camera worker for a frame whenever the round wai
   is a confirmed card (the round itself holds the round if that card was read elsewhere: a
   card seen twice);
 * an area that shows only unsure readings for `[vision] frames` frames in a row has its card
-  asked for at the console (`camera_card` with no card): the dealer confirms or keys it;
+  asked for at the console (`camera_card`, not confirmed): the dealer keys it, or confirms
+  the recogniser's guess when one card not read yet was guessed in most of those frames;
 * a camera that gives no frame is down (`camera_status`, on the dealer display), and a card
   due meanwhile is asked for at the console at once.
 
@@ -22,6 +23,7 @@ journal only (`card:read`).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -67,6 +69,8 @@ class HoldemReader:
         self._in_flight: int | None = None
         self._timer = False
         self._unsure = 0
+        self._guessed: Counter[str] = Counter()
+        """In how many frames of the unsure run each card was guessed."""
         self._wanted: tuple[object, ...] = ()
         self._since = 1
         """The first request whose frame may show the area due now (earlier ones may not)."""
@@ -102,7 +106,8 @@ class HoldemReader:
         if wanted != self._wanted:
             # A frame asked for before this area was due may have been taken before the
             # dealer moved on (a card of an earlier area, or round): it is not read.
-            self._wanted, self._since, self._unsure = wanted, self._asked + 1, 0
+            self._wanted, self._since = wanted, self._asked + 1
+            self._restart_unsure()
         return (model.game, *found)
 
     def look(self) -> None:
@@ -156,12 +161,26 @@ class HoldemReader:
         taken = area_cards(game, area, seat)
         new = sorted({s.card for s in here if s.card is not None and s.card not in taken})
         if new:
-            self._unsure = 0
+            self._restart_unsure()
             self.checked += len(new)
             return [("camera_card", {**where, "card": code, "confirmed": True}) for code in new]
-        if any(s.card is None for s in here):
+        unsure = [s for s in here if s.card is None]
+        if unsure:
             self._unsure += 1
+            self._guessed.update({s.guess for s in unsure if s.guess is not None})
             if self._unsure >= self.settings.frames:
-                self._unsure = 0
-                return [("camera_card", {**where, "card": None, "confirmed": False})]
+                guess = self._guess(game)
+                self._restart_unsure()
+                return [("camera_card", {**where, "card": guess, "confirmed": False})]
         return []
+
+    def _guess(self, game: HoldemRound) -> str | None:
+        """The one card not read yet guessed in most frames of the unsure run, if any."""
+        seen = {str(c) for c in game.seen_cards()}
+        likely = [code for code, frames in self._guessed.items()
+                  if code not in seen and 2 * frames > self._unsure]
+        return likely[0] if len(likely) == 1 else None
+
+    def _restart_unsure(self) -> None:
+        self._unsure = 0
+        self._guessed.clear()

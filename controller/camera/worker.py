@@ -22,6 +22,7 @@ from controller.camera.crosscheck import CameraFrame, Sighting
 from drivers.camera import CameraSource
 from drivers.errors import DriverError
 from vision import CardReading, Image, VisionError
+from vision.recognize import LOW_CONFIDENCE
 
 _LOG = logging.getLogger(__name__)
 
@@ -164,7 +165,20 @@ class CameraWorker:
         height, width = frame.image.shape[:2]
         points = self._points(width, height)
         return CameraFrame(number, frame.number, tuple(
-            Sighting(zone_of(points, _centre(r.quad)), r.card, r.confidence) for r in readings))
+            Sighting(zone_of(points, _centre(r.quad)), r.card, r.confidence, _guess(r))
+            for r in readings))
+
+
+def _guess(reading: CardReading) -> str | None:
+    """The card answered; for an unsure card, its guess if it failed only the threshold.
+
+    Both corners named that card, its glyphs look like the profile's and the ink fits the
+    suit: what is left is a hint for the dealer's eye. A guess failing any other check is
+    noise (a card's back yields one too) and is dropped.
+    """
+    if reading.card is not None:
+        return reading.card
+    return reading.guess if reading.reason == LOW_CONFIDENCE else None
 
 
 def _centre(quad: Sequence[Sequence[float]]) -> Point:

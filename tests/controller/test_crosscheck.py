@@ -320,3 +320,19 @@ def test_a_misreading_on_one_frame_only_is_journalled_not_a_fault(table: Table) 
     [gone] = table.journal("camera:stray_not_repeated")
     assert gone["cards"] == {"seat1": ["3H"]}
     assert [m["card"] for m in table.journal("camera:match")] == ["TS", "7C"]
+
+
+def test_the_worker_passes_each_reading_with_its_guess(tmp_path: Path,
+                                                       recognizer: Recognizer) -> None:
+    render = TableRenderer(ZONES, size=(800, 600), seed=5)
+    camera = EmulatedLayoutCamera("camera", render)
+    worker = CameraWorker(camera, recognizer.recognize, lambda _event: None,
+                          lambda w, h: render.points)
+    camera.show({"seat1": ["QH"], "dealer": [BACK]})
+    try:
+        frame = worker.capture(1)
+    finally:
+        camera.close()
+    by_zone = {s.zone: s for s in frame.sightings}
+    assert (by_zone["seat1"].card, by_zone["seat1"].guess) == ("QH", "QH")
+    assert (by_zone["dealer"].card, by_zone["dealer"].guess) == (None, None)  # a back: no index

@@ -81,6 +81,49 @@ def test_unsure_readings_for_frames_in_a_row_ask_the_console(tmp_path: Path) -> 
     assert t.records("card:asked")[-1]["area"] == "flop"
 
 
+def _unsure_run(t: Table, *guesses: str | None) -> None:
+    """One flop frame an unsure card with each guess, until the console is asked."""
+    reader, worker, later = _reader(t, frames=len(guesses))
+    reader.look()
+    for guess in guesses:
+        _frame(reader, t, worker, Sighting("flop", None, 0.6, guess))
+        if later:
+            later.pop()()
+
+
+def test_a_card_guessed_in_most_unsure_frames_is_offered_to_confirm(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    _unsure_run(t, "QH", None, "QH")
+    assert t.model.game is not None
+    asked = t.model.game.asked
+    assert asked is not None
+    assert str(asked.guess) == "QH"
+    assert t.records("card:asked")[-1]["guess"] == "QH"
+    assert t.fire("confirm_card")
+    read = t.records("card:read")[-1]
+    assert (read["card"], read["by"], read["confirmed"]) == ("QH", "keyed", True)
+
+
+def test_guesses_without_a_majority_offer_nothing_to_confirm(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    _unsure_run(t, "QH", None, None)  # one frame of three
+    assert t.model.game is not None
+    asked = t.model.game.asked
+    assert asked is not None
+    assert asked.guess is None
+    assert not t.fire("confirm_card")  # the dealer keys the card
+
+
+def test_a_guess_of_a_card_already_read_is_not_offered(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    t.read("flop", "AS", "KD")
+    _unsure_run(t, "KD", "KD", "KD")
+    assert t.model.game is not None
+    asked = t.model.game.asked
+    assert asked is not None
+    assert asked.guess is None
+
+
 def test_a_camera_down_asks_for_the_card_at_once_and_is_shown(tmp_path: Path) -> None:
     t = _at_flop(tmp_path)
     reader, worker, _ = _reader(t)

@@ -10,7 +10,8 @@ deals one round every 10 s at a random phase, each round sending one contributio
 latency of a contribution is from the table's `contribute` call to the moment the last table
 of the group sees a meter at least as high as the controller's answer for it (the meter only
 rises: no hits are sent). Printed per row: contributions applied, their p50 and p99 and max
-latency, the controller's CPU share (user+system over wall time) and its peak RSS.
+latency, the controller's CPU share (user+system over wall time) and its peak RSS, and the
+CPU shares of the broker and of this process (the simulated tables).
 """
 
 from __future__ import annotations
@@ -128,8 +129,8 @@ def run_case(count: int, seconds: float, seats: int, workdir: Path) -> str:
     links: list[TableLink] = []
     stores: list[JournalStore] = []
     try:
-        return _measure(count, seconds, seats, settings, links, stores, controller.pid,
-                        workdir)
+        return _measure(count, seconds, seats, settings, links, stores,
+                        (controller.pid, broker.pid), workdir)
     finally:
         for link in links:
             link.stop()
@@ -142,8 +143,9 @@ def run_case(count: int, seconds: float, seats: int, workdir: Path) -> str:
 
 
 def _measure(count: int, seconds: float, seats: int, settings: LinkSettings,
-             links: list[TableLink], stores: list[JournalStore], pid: int,
+             links: list[TableLink], stores: list[JournalStore], pids: tuple[int, int],
              settings_dir: Path) -> str:
+    pid, broker_pid = pids
     seen = []
     store = JournalStore(settings_dir / "tables", clock=time.monotonic, durable=False)
     stores.append(store)
@@ -156,8 +158,11 @@ def _measure(count: int, seconds: float, seats: int, settings: LinkSettings,
         seen.append(watcher)
         link.start()
     _wait(lambda: all(link.view.up and link.view.meter for link in links),
-          "every table online with the meter")
+          "every table online with the meter (paho's select() loop watches descriptors "
+          "below 1024 only: about 300 tables a process)")
     cpu0, _ = _proc_cpu_rss(pid)
+    broker0, _ = _proc_cpu_rss(broker_pid)
+    tables0 = _own_cpu()
     wall0 = time.monotonic()
     sent: list[tuple[TableLink, str, int, float]] = []
     rng = random.Random(count)
@@ -182,12 +187,21 @@ def _measure(count: int, seconds: float, seats: int, settings: LinkSettings,
         last = max(s.first_at_least(target) or at for s in seen)
         latencies.append((last - at) * 1000)
     cpu1, rss_kb = _proc_cpu_rss(pid)
+    broker1, _ = _proc_cpu_rss(broker_pid)
+    tables1 = _own_cpu()
     wall = time.monotonic() - wall0
     latencies.sort()
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
     return (f"{count:>6}  {len(latencies):>8}  {statistics.median(latencies):>8.1f}  "
             f"{p99:>8.1f}  {latencies[-1]:>8.1f}  {100 * (cpu1 - cpu0) / wall:>6.1f}%  "
-            f"{rss_kb / 1024:>7.1f}")
+            f"{rss_kb / 1024:>7.1f}  {100 * (broker1 - broker0) / wall:>9.1f}%  "
+            f"{100 * (tables1 - tables0) / wall:>9.1f}%")
+
+
+def _own_cpu() -> float:
+    """CPU seconds of this process (the simulated tables), user and system."""
+    times = os.times()
+    return times.user + times.system
 
 
 def main() -> int:
@@ -200,7 +214,8 @@ def main() -> int:
     args = parser.parse_args()
     print(f"one round per table every {ROUND_EVERY_S:.0f} s, {args.seats} contributions a "
           f"round, {args.seconds:.0f} s per row; latency = contribute -> every sign (ms)")
-    print("tables  applied      p50 ms    p99 ms    max ms    ctl CPU  ctl RSS MB")
+    print("tables  applied      p50 ms    p99 ms    max ms    ctl CPU  ctl RSS MB  "
+          "broker CPU  tables CPU")
     for count in (int(c) for c in args.tables.split(",")):
         with tempfile.TemporaryDirectory(prefix="shoectl-bench-floor-") as tmp:
             print(run_case(count, args.seconds, args.seats, Path(tmp)), flush=True)

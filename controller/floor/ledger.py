@@ -8,7 +8,9 @@ transaction, then answers: so a message is applied exactly once (docs/floor-prot
 A table's void reverses what the books hold of that round's contributions (each table's
 newest `ROUNDS_KEPT` rounds are kept), and a contribution of a round already void is
 rejected, whichever of the table's boots sent it and in whatever order they arrive: a void
-round never adds to the meter.
+round never adds to the meter. A hit of a round the books hold as void is rejected too: a
+void round's wagers were returned, so the meter pays no hit for it (the table's supervisor
+settles such a hit by hand, outside the meter).
 """
 
 from __future__ import annotations
@@ -238,6 +240,10 @@ def _ack(book: FloorBook, head: dict[str, Any]) -> dict[str, Any]:
 
 
 def _hit(book: FloorBook, message: UpMessage, head: dict[str, Any]) -> BookChange:
+    take = book.take(message.address.table, message.round)
+    if take is not None and take.void:
+        raise FloorProtocolError(f"round {message.round}: void, its wagers returned: no meter "
+                                 "hit is paid for it")
     kind = meter_books.HitKind(message.hit_kind)
     meters, record, paid = meter_books.hit(book.meters, message.round, message.seat, kind)
     address = message.address

@@ -107,6 +107,19 @@ def test_a_contribution_of_a_void_round_from_an_earlier_boot_is_refused() -> Non
     assert late[-1].book.meters.progressive_in == 1
 
 
+def test_a_hit_of_a_void_round_is_rejected_and_moves_no_meter() -> None:
+    *_, void = _stream(BOOK, "new", _contribution(5, 1), {"type": "void", "round": 5})
+    late = _stream(void.book, "old", {"type": "hit", "round": 5, "seat": 1, "kind": "100%"},
+                   {"type": "hit", "round": 6, "seat": 1, "kind": "10%"})
+    assert late[0].answer["type"] == "reject"
+    assert late[0].answer["reason"] == ("round 5: void, its wagers returned: no meter hit is "
+                                        "paid for it")
+    assert [r.kind for r in late[0].records] == ["floor:rejected"]
+    assert late[0].book.meters == void.book.meters
+    assert late[0].book.awards == ()
+    assert late[-1].answer["paid"] == 1_000  # round 6 is not void: a tenth of the meter
+
+
 def test_a_second_void_of_a_round_gives_nothing_back_twice() -> None:
     *_, second = _stream(BOOK, "b", _contribution(1, 1), {"type": "void", "round": 1},
                          {"type": "void", "round": 1})

@@ -28,7 +28,14 @@ from controller.web.routes import pit_app
 from controller.web.server import WebServer
 from tests.controller.helpers import deal, open_round
 from tests.support.floor_rig import Controller, Table, wait_for
-from tests.support.linked_table import TableJournal, confirmed, linked_table, pump, reconciled
+from tests.support.linked_table import (
+    TableJournal,
+    confirmed,
+    linked_table,
+    pump,
+    reconciled,
+    sends,
+)
 from tests.support.mosquitto import Mosquitto
 
 B7 = {"main": 1000, "blazing7s": 500}
@@ -54,16 +61,18 @@ class PitView:
         self.server.start()
         self.pool = ThreadPoolExecutor(1)
 
-    def settle(self, body: object) -> tuple[int, dict[str, Any]]:
+    def settle(self, body: object, auth: str = AUTH) -> tuple[int, dict[str, Any]]:
         """`POST /api/pit/progressive/settle`, the loop pumped until it is answered."""
-        done: Future[tuple[int, dict[str, Any]]] = self.pool.submit(self._post, body)
+        done: Future[tuple[int, dict[str, Any]]] = self.pool.submit(self._post, body, auth)
         pump(self.loop, done.done, "the pit view's answer")
         return done.result()
 
-    def _post(self, body: object) -> tuple[int, dict[str, Any]]:
+    def _post(self, body: object, auth: str) -> tuple[int, dict[str, Any]]:
         conn = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30)
+        headers = {"Content-Type": "application/json"} | ({"Authorization": auth} if auth
+                                                           else {})
         conn.request("POST", "/api/pit/progressive/settle", body=json.dumps(body).encode(),
-                     headers={"Content-Type": "application/json", "Authorization": AUTH})
+                     headers=headers)
         response = conn.getresponse()
         answer = json.loads(response.read())
         conn.close()
@@ -103,12 +112,23 @@ def test_a_rejected_hit_is_settled_by_hand_from_the_pit_view_and_the_meter_ignor
         [together] = list(rt.journal.entries(("meter:linked_rejected",)))
         assert together.seq == confirmation.seq + 1  # one transaction, answer then record
         assert rt.model.progressive.waiting == []
+        # The power goes before the supervisor comes: the rejected hit is in the critical state.
+    with linked_table(tmp_path / "T1", broker.url) as (rt, attachment):
+        attachment.loop.run_until_idle()
+        assert [(h["round"], h["seat"]) for h in rt.model.progressive.rejected] == [(1, 1)]
+        assert rt.model.progressive.waiting == []
+        assert len(sends(rt, "hit")) == 1  # used up: never sent again
         pit = PitView(rt, attachment)
         try:
             kinds = [f["kind"] for f in pit.faults()]
             assert "progressive_rejected" in kinds
             assert "progressive_waiting" not in kinds
             hit = {"round": 1, "seat": 1, "reason": "controller rejected: paid from the cage"}
+            assert pit.settle({**hit, "cents": 100}, auth="") == (401, {
+                "error": "log in first: the supervisor's credential at /login"})
+            assert pit.settle({**hit, "cents": 100}, auth="Basic " + base64.b64encode(
+                b"supervisor:wrong").decode()) == (401, {
+                "error": "log in first: the supervisor's credential at /login"})
             assert pit.settle({**hit, "cents": 2**32}) == (409, {
                 "error": "round 1 seat 1: 4294967296 cents is not an amount to pay "
                          "(0..4294967295 cents)"})

@@ -78,10 +78,14 @@ class PitView:
         conn.close()
         return response.status, answer
 
-    def faults(self) -> list[dict[str, str]]:
+    def pit(self) -> dict[str, Any]:
         published = self.hub.latest
         assert published is not None
-        found: list[dict[str, str]] = json.loads(published.text)["faults"]
+        table: dict[str, Any] = json.loads(published.text)
+        return table
+
+    def faults(self) -> list[dict[str, str]]:
+        found: list[dict[str, str]] = self.pit()["faults"]
         return found
 
     def close(self) -> None:
@@ -123,6 +127,8 @@ def test_a_rejected_hit_is_settled_by_hand_from_the_pit_view_and_the_meter_ignor
             kinds = [f["kind"] for f in pit.faults()]
             assert "progressive_rejected" in kinds
             assert "progressive_waiting" not in kinds
+            assert pit.pit()["rejected_hits"] == [{"round": 1, "seat": 1, "kind": "100%",
+                                                   "stake": 500, "reason": VOID_REASON}]
             hit = {"round": 1, "seat": 1, "reason": "controller rejected: paid from the cage"}
             assert pit.settle({**hit, "cents": 100}, auth="") == (401, {
                 "error": "log in first: the supervisor's credential at /login"})
@@ -146,6 +152,7 @@ def test_a_rejected_hit_is_settled_by_hand_from_the_pit_view_and_the_meter_ignor
                                                                    "pit:supervisor")
             assert paid["rejected"]["reason"] == VOID_REASON
             assert "progressive_rejected" not in [f["kind"] for f in pit.faults()]
+            assert pit.pit()["rejected_hits"] == []
             assert isinstance(rt.outputs, RecordingOutputs)
             signs = [e for e in rt.outputs.applied if isinstance(e, ShowSign)]
             assert signs[-1].message == "WIN 1 10001.00"

@@ -2,8 +2,9 @@
 
 Public: the same information the table shows (no card of a round in play), plus every
 progressive meter (R11), the last 25 hits and the journal's state; at a community table each
-station's credits and meters (the attendant adds and cashes out credits there). Built on the
-loop thread after every commit, like the dealer's console.
+station's credits and meters (the attendant adds and cashes out credits there); at a linked
+table the hits the progressive controller rejected (the supervisor settles them by hand).
+Built on the loop thread after every commit, like the dealer's console.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def pit_state(runtime: TableRuntime) -> JsonObject:
         "rounds_settled": len(model.results), "rounds_void": len(model.voided),
         "wheel_bias": wheel_bias(model),
         "stations": _stations(model),
+        "rejected_hits": [{key: hit[key] for key in ("round", "seat", "kind", "stake", "reason")}
+                          for hit in model.progressive.rejected],
     }
 
 

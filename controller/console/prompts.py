@@ -56,6 +56,13 @@ def faults(model: TableModel) -> list[dict[str, str]]:
                                 f"{hit['round']}) waits for the progressive controller's "
                                 "amount: pay it once the amount shows",
                   "detail": ""} for hit in model.progressive.waiting)
+    found.extend({"kind": "progressive_rejected",
+                  "what_to_do": f"seat {hit['seat']}'s Blazing 7's {hit['kind']} hit (round "
+                                f"{hit['round']}) was rejected by the progressive controller: "
+                                "the supervisor settles it by hand from the pit view (the "
+                                "amount paid and why); the linked meter does not pay it",
+                  "detail": f"the controller's reason: {hit['reason']}"}
+                 for hit in model.progressive.rejected)
     if model.camera_down:
         found.append({"kind": "camera_down", "what_to_do": "the camera does not answer: "
                       "check it; cards are not cross-checked meanwhile",

@@ -8,7 +8,9 @@ transaction, then answers: so a message is applied exactly once (docs/floor-prot
 A table's void reverses what the books hold of that round's contributions (each table's
 newest `ROUNDS_KEPT` rounds are kept), and a contribution of a round already void is
 rejected, whichever of the table's boots sent it and in whatever order they arrive: a void
-round never adds to the meter.
+round never adds to the meter. A hit of a round the books hold as void is rejected too: a
+void round's wagers were returned, so the meter pays no hit for it (the table's supervisor
+settles such a hit by hand, outside the meter).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ FLOOR_KINDS = (*meter_books.METER_KINDS, KIND_PAID, KIND_REJECTED, KIND_VOID)
 """Every record kind the controller's journal holds."""
 ROUNDS_KEPT = 4
 """How many of a table's newest rounds the books keep the contributions of (for a void)."""
+REJECTIONS_KEPT = 64
+"""How many of the newest rejected messages the books keep the reason of (for a repeat)."""
 
 
 def stream_of(address: MessageId) -> str:
@@ -85,6 +89,8 @@ class FloorBook:
         awards: Hits whose paid notice has not arrived, in the order received.
         version: Rises with every change of what signs show.
         rounds: Each table's newest rounds: their contributions, and whether void.
+        rejections: The reason of each of the newest `REJECTIONS_KEPT` rejected messages, by
+            `table/boot/seq`: a repeat of one is rejected again, not acknowledged.
     """
 
     meters: meter_books.Meters
@@ -92,6 +98,7 @@ class FloorBook:
     awards: tuple[Award, ...] = ()
     version: int = 0
     rounds: dict[str, TableRounds] = field(default_factory=dict)
+    rejections: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         """The critical state: the meters as a table keeps them, and the floor's books."""
@@ -99,17 +106,19 @@ class FloorBook:
                   for table, kept in self.rounds.items()}
         return {"meters": self.meters.to_json(),
                 "floor": {"applied": dict(self.applied), "version": self.version,
-                          "awards": [_award_json(a) for a in self.awards], "rounds": rounds}}
+                          "awards": [_award_json(a) for a in self.awards], "rounds": rounds,
+                          "rejections": dict(self.rejections)}}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> FloorBook:
-        """Rebuild the books from `to_json` output (books without `rounds` hold none)."""
+        """Rebuild the books from `to_json` output (older books hold no rounds, rejections)."""
         floor = data["floor"]
         rounds = {str(table): {int(n): RoundTake.from_json(t) for n, t in kept.items()}
                   for table, kept in floor.get("rounds", {}).items()}
         return cls(meter_books.Meters.from_json(data["meters"]),
                    {str(k): int(v) for k, v in floor["applied"].items()},
-                   tuple(Award(**a) for a in floor["awards"]), int(floor["version"]), rounds)
+                   tuple(Award(**a) for a in floor["awards"]), int(floor["version"]), rounds,
+                   {str(k): str(v) for k, v in floor.get("rejections", {}).items()})
 
     def take(self, table: str, round_no: int) -> RoundTake | None:
         """What the books hold of a table's round (None: not among its kept rounds)."""
@@ -168,7 +177,13 @@ def receive(book: FloorBook, data: dict[str, Any], address: MessageId) -> BookCh
         return _apply(book, message, head)
     except (FloorProtocolError, meter_books.MeterError) as exc:
         record = Journal(KIND_REJECTED, {**_where(address), "reason": str(exc)})
+        kept = {**book.rejections, _key(address): str(exc)}
+        book = replace(book, rejections=dict(list(kept.items())[-REJECTIONS_KEPT:]))
         return BookChange(book, (record,), head | {"type": "reject", "reason": str(exc)})
+
+
+def _key(address: MessageId) -> str:
+    return f"{address.table}/{address.boot}/{address.seq}"
 
 
 def _where(address: MessageId) -> dict[str, Any]:
@@ -177,7 +192,13 @@ def _where(address: MessageId) -> dict[str, Any]:
 
 def _repeat(book: FloorBook, data: dict[str, Any], address: MessageId,
             head: dict[str, Any]) -> dict[str, Any]:
-    """The answer again: with a hit's award while kept, with a void's give-back."""
+    """The answer again: with a hit's award while kept, with a void's give-back.
+
+    A message rejected is rejected again, with its reason (while kept).
+    """
+    reason = book.rejections.get(_key(address))
+    if reason is not None:
+        return head | {"type": "reject", "repeat": True, "reason": reason}
     answer = head | {"type": "ack", "repeat": True, "meter": book.meters.amount}
     for award in book.awards:
         if (award.table, award.boot, award.seq) == (address.table, address.boot, address.seq):
@@ -238,6 +259,10 @@ def _ack(book: FloorBook, head: dict[str, Any]) -> dict[str, Any]:
 
 
 def _hit(book: FloorBook, message: UpMessage, head: dict[str, Any]) -> BookChange:
+    take = book.take(message.address.table, message.round)
+    if take is not None and take.void:
+        raise FloorProtocolError(f"round {message.round}: void, its wagers returned: no meter "
+                                 "hit is paid for it")
     kind = meter_books.HitKind(message.hit_kind)
     meters, record, paid = meter_books.hit(book.meters, message.round, message.seat, kind)
     address = message.address

@@ -10,7 +10,10 @@ journal, not on the sign).
 
 At a linked table (`linked`) the meter is the link group's: a meter hit is not paid from
 this table's books but waits (`waiting`, `meter:linked_hit`) for the progressive
-controller's answer, which settles it (`settle_linked`, `meter:linked_paid`).
+controller's answer, which settles it (`settle_linked`, `meter:linked_paid`). A hit the
+controller rejects (`reject_linked`, `meter:linked_rejected`) is no longer waiting: it is
+`rejected`, to be settled by hand by the supervisor (`settle_by_hand`, a `meter:linked_paid`
+with `"manual": true`), a house payment outside the linked meter.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from transitions import EventData
 
 from controller.procedure import meter_books
 from controller.procedure.effects import Journal, OpLog
+from controller.rules.limits import SIGN_MAX_CENTS
 
 if TYPE_CHECKING:
     from controller.procedure.table_model import TableModel
@@ -32,8 +36,11 @@ PROGRESSIVE_DEVICES = frozenset({"sign", LAYOUT, "floor"})
 table's floor link, R15)."""
 
 
-LinkedState = tuple[list[dict[str, Any]], str, tuple[int, int]]
-"""The waiting linked hits, the sign's message and its win."""
+MAX_REASON_LENGTH = 200
+"""The longest reason text a supervisor's settlement by hand takes."""
+
+LinkedState = tuple[list[dict[str, Any]], list[dict[str, Any]], str, tuple[int, int]]
+"""The waiting and the rejected linked hits, the sign's message and its win."""
 
 
 class ProgressiveDesk:
@@ -49,6 +56,8 @@ class ProgressiveDesk:
         linked: The meter is a link group's (`[progressive] link`): hits wait for its answer.
         waiting: The linked hits not yet answered, oldest first: `round`, `seat`, `kind`
             and `stake` (cents) of each.
+        rejected: The linked hits the controller rejected, oldest first, to be settled by
+            hand: those of `waiting` plus the controller's `reason`, `boot` and `seq`.
     """
 
     def __init__(self, model: TableModel, meters: meter_books.Meters) -> None:
@@ -60,6 +69,7 @@ class ProgressiveDesk:
         self.sign_win = (0, 0)
         self.linked = False
         self.waiting: list[dict[str, Any]] = []
+        self.rejected: list[dict[str, Any]] = []
 
     def is_open(self) -> bool:
         """Progressive wagers are accepted only while sign and sensors answer (R15).
@@ -151,11 +161,19 @@ class ProgressiveDesk:
 
     def linked_state(self) -> LinkedState:
         """What `settle_linked` changes (to set back while its record is not committed)."""
-        return [dict(h) for h in self.waiting], self.sign_message, self.sign_win
+        return ([dict(h) for h in self.waiting], [dict(h) for h in self.rejected],
+                self.sign_message, self.sign_win)
 
     def set_linked_state(self, state: LinkedState) -> None:
         """Return to a `linked_state`."""
-        self.waiting, self.sign_message, self.sign_win = state
+        self.waiting, self.rejected, self.sign_message, self.sign_win = state
+
+    def _take_waiting(self, round_number: int, seat: int) -> dict[str, Any] | None:
+        hit = next((h for h in self.waiting
+                    if (h["round"], h["seat"]) == (round_number, seat)), None)
+        if hit is not None:
+            self.waiting.remove(hit)
+        return hit
 
     def settle_linked(self, round_number: int, seat: int, paid: int,
                       answer: dict[str, Any]) -> Journal | None:
@@ -163,16 +181,72 @@ class ProgressiveDesk:
 
         None when no such hit waits (it was settled already). The sign shows the win.
         """
-        hit = next((h for h in self.waiting
-                    if (h["round"], h["seat"]) == (round_number, seat)), None)
+        hit = self._take_waiting(round_number, seat)
         if hit is None:
             return None
-        self.waiting.remove(hit)
         self.sign_message = f"WIN {seat} {paid // 100}.{paid % 100:02d}"
         self.sign_win = (seat, paid)
         return Journal("meter:linked_paid", {
             **hit, "paid": paid, "net": paid - int(hit["stake"]),
             "boot": answer["boot"], "seq": answer["seq"]})
+
+    def reject_linked(self, round_number: int, seat: int,
+                      answer: dict[str, Any]) -> Journal | None:
+        """The controller rejected a waiting hit: it is to be settled by hand.
+
+        Returns its `meter:linked_rejected` record; None when no such hit waits.
+        """
+        hit = self._take_waiting(round_number, seat)
+        if hit is None:
+            return None
+        rejected = {**hit, "reason": str(answer.get("reason", "")), "boot": answer["boot"],
+                    "seq": answer["seq"]}
+        self.rejected.append(rejected)
+        return Journal("meter:linked_rejected", rejected)
+
+    def manual_ceiling(self) -> int:
+        """The most a hit settled by hand may pay: the meter's limit, else the sign's most."""
+        return self.meters.params.limit or SIGN_MAX_CENTS
+
+    def refuse_by_hand(self, round_number: int, seat: int, cents: int, reason: str) -> str:
+        """Why a settlement by hand of this hit is refused, in one line ("" when it is not)."""
+        where = f"round {round_number} seat {seat}"
+        if any((h["round"], h["seat"]) == (round_number, seat) for h in self.waiting):
+            return (f"{where}: the hit still waits for the progressive controller, which may "
+                    "pay it; it is settled by hand only once the controller rejects it")
+        if not any((h["round"], h["seat"]) == (round_number, seat) for h in self.rejected):
+            return f"{where}: no hit rejected by the progressive controller waits to be settled"
+        if not 0 <= cents <= self.manual_ceiling():
+            return (f"{where}: {cents} cents is not an amount to pay (0..{self.manual_ceiling()}"
+                    " cents)")
+        if not reason.strip() or len(reason) > MAX_REASON_LENGTH or not reason.isprintable():
+            return (f"{where}: the reason must be 1..{MAX_REASON_LENGTH} printable "
+                    "characters")
+        return ""
+
+    def may_settle_by_hand(self, event: EventData) -> bool:
+        """Condition: `refuse_by_hand` finds nothing against the supervisor's settlement."""
+        kwargs = event.kwargs
+        return not self.refuse_by_hand(int(kwargs["round"]), int(kwargs["seat"]),
+                                       int(kwargs["cents"]), str(kwargs["reason"]))
+
+    def settle_by_hand(self, event: EventData) -> None:
+        """Callback: the supervisor pays a rejected hit (`refuse_by_hand` found nothing)."""
+        round_number, seat = int(event.kwargs["round"]), int(event.kwargs["seat"])
+        paid = int(event.kwargs["cents"])
+        hit = next(h for h in self.rejected if (h["round"], h["seat"]) == (round_number, seat))
+        self.rejected.remove(hit)
+        self.sign_message = f"WIN {seat} {paid // 100}.{paid % 100:02d}"
+        self.sign_win = (seat, paid)
+        record = {key: hit[key] for key in ("round", "seat", "kind", "stake")}
+        self.model.emit(
+            Journal("meter:linked_paid", {
+                **record, "paid": paid, "net": paid - int(hit["stake"]), "manual": True,
+                "who": str(event.kwargs["who"]), "reason": str(event.kwargs["reason"]),
+                "rejected": {"boot": hit["boot"], "seq": hit["seq"],
+                             "reason": hit["reason"]}}),
+            OpLog(f"round {round_number} seat {seat}: Blazing 7's {hit['kind']} hit paid "
+                  f"{paid // 100}.{paid % 100:02d} by hand by {event.kwargs['who']}"))
 
     def give_back(self, round_number: int, contributions: list[dict[str, Any]]) -> int:
         """A void round's contributions are reversed (R13); returns the cents given back."""

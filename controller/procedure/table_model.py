@@ -277,6 +277,7 @@ class TableModel(ProcedureModel):
             "links_down": sorted(desk.links_down), "key_on": self.key_on,
             "progressive_closed_round": desk.closed_round,
             "progressive_waiting": [dict(h) for h in desk.waiting],
+            "progressive_rejected": [dict(h) for h in desk.rejected],
             "sign_message": desk.sign_message, "sign_win": list(desk.sign_win),
             "resume_state": self.resume_state,
             "hold_reason": self.hold_reason, "hold_kind": self.hold_kind,
@@ -296,6 +297,7 @@ class TableModel(ProcedureModel):
         desk.links_down = set(data["links_down"])
         desk.closed_round = int(data.get("progressive_closed_round", 0))
         desk.waiting = [dict(h) for h in data.get("progressive_waiting", [])]
+        desk.rejected = [dict(h) for h in data.get("progressive_rejected", [])]
         desk.sign_message = data["sign_message"]
         desk.sign_win = (int(data["sign_win"][0]), int(data["sign_win"][1]))
         for name in ("key_on", "resume_state", "hold_reason", "error_return",

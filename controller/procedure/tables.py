@@ -172,6 +172,9 @@ def _common(S: Any, in_round: list[Any],  # noqa: N803 (S: the family's state en
         _t("link_up", every, None, after=["note_layout_link", "progressive.link_up"]),
         _t("meter_correction", every, None, "supervisor_key_on", after="progressive.correct_meter"),
         _t("meter_params", every, None, "supervisor_key_on", after="progressive.file_meter_params"),
+        # A linked hit the progressive controller rejected, paid by the supervisor (pit view).
+        _t("settle_hit_by_hand", every, None, "progressive.may_settle_by_hand",
+           after="progressive.settle_by_hand"),
         _t("key_off", every, None, after="key_released"),
         _t("new_shoe", [S.BETTING, S.ROUND_OVER], S.SHOE_LOADING, after="shoe.record_new_shoe"),
     ]

@@ -17,7 +17,9 @@ the answer's `paid` settles it: `meter:linked_paid` is journalled in
 the same transaction as the answer's `floor:confirmed` and the critical state without the
 hit, so it is settled exactly once, also when the power goes between the hit and its answer
 (the hit is resent at the next start and the controller answers it again with the same
-`paid`).
+`paid`). A `reject` answer to a hit is journalled the same way (`meter:linked_rejected`, in
+the transaction of its `floor:confirmed`): the hit no longer waits, it is to be settled by
+hand by the supervisor (the pit view's `POST /api/pit/progressive/settle`).
 """
 
 from __future__ import annotations
@@ -129,25 +131,36 @@ class FloorAttachment:
                 self.link.hit(key[0], key[1], str(hit["kind"]))
 
     def _confirmed(self, sent: dict[str, Any], answer: dict[str, Any]) -> Confirmation:
-        """A hit's answer settles it (committed with the confirmation; loop thread)."""
-        if sent["type"] != "hit" or answer.get("type") != "ack" or "paid" not in answer:
+        """A hit's answer settles it, or a reject leaves it to be settled by hand.
+
+        Either is committed with the confirmation (loop thread).
+        """
+        if sent["type"] != "hit":
             return [], None, lambda: None
-        model = self.runtime.model
-        desk = model.progressive
+        desk = self.runtime.model.progressive
+        round_no, seat = int(sent["round"]), int(sent["seat"])
         before = desk.linked_state()
-        record = desk.settle_linked(int(sent["round"]), int(sent["seat"]), int(answer["paid"]),
-                                    answer)
+        if answer.get("type") == "reject":
+            record = desk.reject_linked(round_no, seat, answer)
+            line = (logging.WARNING, "round %s seat %s: Blazing 7's %s hit rejected by the "
+                    "progressive controller (%s): the supervisor settles it by hand",
+                    (round_no, seat, sent["kind"], answer.get("reason", "")))
+        elif answer.get("type") == "ack" and "paid" in answer:
+            record = desk.settle_linked(round_no, seat, int(answer["paid"]), answer)
+            line = (logging.INFO, "round %s seat %s: Blazing 7's %s hit paid %s by the "
+                    "progressive controller",
+                    (round_no, seat, sent["kind"], format_cents(int(answer["paid"]))))
+        else:
+            return [], None, lambda: None
         if record is None:
             return [], None, lambda: None
-        critical = self.runtime.critical_state(model)
+        critical = self.runtime.critical_state(self.runtime.model)
         after = desk.linked_state()
         desk.set_linked_state(before)  # until the commit succeeds
 
         def committed() -> None:
             desk.set_linked_state(after)
-            _OPLOG.info("round %s seat %s: Blazing 7's %s hit paid %s by the progressive "
-                        "controller", sent["round"], sent["seat"], sent["kind"],
-                        format_cents(int(answer["paid"])))
+            _OPLOG.log(line[0], line[1], *line[2])
             self.loop.call_later(0, self._settled)
         return [record], critical, committed
 

@@ -6,7 +6,8 @@ table (the marquee display): `/board`, `GET /api/board`, `GET /api/board/events`
 community table a page per player station: `/station/N`, `GET /api/station/N`,
 `POST /api/station/N/command`, `GET /api/station/N/events`. Pit view (`[console] pit_listen`,
 the supervisor's credential by the login form, `/login`, or HTTP Basic): `/` the page,
-`GET /api/pit`, `GET /api/pit/events`, and at a community table
+`GET /api/pit`, `GET /api/pit/events`, `POST /api/pit/progressive/settle` (a linked hit
+the progressive controller rejected, settled by hand), and at a community table
 `POST /api/pit/station/N/credits`. `controller/console/API.md` and
 `controller/console/STATIONS.md` are the contract. Every handler reads the
 table only through the hub: the loop thread publishes it, commands go back to the loop thread.
@@ -29,7 +30,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from controller.console import credit_commands, station_commands
+from controller.console import credit_commands, hit_commands, station_commands
 from controller.console.commands import CommandError, parse
 from controller.console.hub import ConsoleHub, Executor, Published
 from controller.web.credentials import basic_authorised, check_password
@@ -282,8 +283,10 @@ def pit_app(hub: ConsoleHub, user: str, credential: str, *,
             stations: bool = False, sessions: PitSessions | None = None) -> Starlette:
     """The supervisor's pit view, behind a login (`controller.web.pit_session`).
 
-    Read-only, but at a community table (`stations`) the attendant adds and cashes out the
-    stations' credits here (`POST /api/pit/station/N/credits`, journalled as `pit:<user>`).
+    Read-only, but the supervisor settles by hand a linked hit the progressive controller
+    rejected (`POST /api/pit/progressive/settle`), and at a community table (`stations`) the
+    attendant adds and cashes out the stations' credits here
+    (`POST /api/pit/station/N/credits`); both are journalled as `pit:<user>`.
     """
     kept = sessions if sessions is not None else PitSessions()
 
@@ -329,6 +332,10 @@ def pit_app(hub: ConsoleHub, user: str, credential: str, *,
         Route("/console.css", _page("console.css")),
         Route("/api/pit", guarded(_latest(hub))),
         Route("/api/pit/events", guarded(_events(hub))),
+        Route("/api/pit/progressive/settle",
+              guarded(_command(hub, lambda body, _request: hit_commands.parse(body),
+                               hit_commands.execute, lambda _request: f"pit:{user}")),
+              methods=["POST"]),
         *([Route("/api/pit/station/{station:int}/credits",
                  guarded(_command(hub, _credits_command, credit_commands.execute,
                                   lambda _request: f"pit:{user}")), methods=["POST"])]

@@ -107,6 +107,42 @@ def test_a_contribution_of_a_void_round_from_an_earlier_boot_is_refused() -> Non
     assert late[-1].book.meters.progressive_in == 1
 
 
+def test_a_hit_of_a_void_round_is_rejected_and_moves_no_meter() -> None:
+    *_, void = _stream(BOOK, "new", _contribution(5, 1), {"type": "void", "round": 5})
+    late = _stream(void.book, "old", {"type": "hit", "round": 5, "seat": 1, "kind": "100%"},
+                   {"type": "hit", "round": 6, "seat": 1, "kind": "10%"})
+    assert late[0].answer["type"] == "reject"
+    assert late[0].answer["reason"] == ("round 5: void, its wagers returned: no meter hit is "
+                                        "paid for it")
+    assert [r.kind for r in late[0].records] == ["floor:rejected"]
+    assert late[0].book.meters == void.book.meters
+    assert late[0].book.awards == ()
+    assert late[-1].answer["paid"] == 1_000  # round 6 is not void: a tenth of the meter
+
+
+def test_a_rejected_message_repeated_is_rejected_again_across_a_restart() -> None:
+    # The table's power went before it journalled the reject: it resends the hit as it was.
+    *_, void = _stream(BOOK, "new", _contribution(5, 1), {"type": "void", "round": 5})
+    [hit] = _stream(void.book, "old", {"type": "hit", "round": 5, "seat": 1, "kind": "100%"})
+    book = ledger.FloorBook.from_json(hit.book.to_json())  # the controller restarted
+    again = ledger.receive(book, {"type": "hit", "table": "T1", "boot": "old", "seq": 1,
+                                  "round": 5, "seat": 1, "kind": "100%"},
+                           MessageId("T1", "old", 1))
+    assert again.answer == {"type": "reject", "repeat": True, "boot": "old", "seq": 1,
+                            "reason": hit.answer["reason"]}
+    assert again.records == ()
+    assert again.book == book
+
+
+def test_the_books_keep_the_newest_rejections_only() -> None:
+    changes = _stream(BOOK, "b", *[{"type": "hit", "round": 1, "seat": 1, "kind": "50%"}
+                                   for _ in range(ledger.REJECTIONS_KEPT + 1)])
+    kept = changes[-1].book.rejections
+    assert len(kept) == ledger.REJECTIONS_KEPT
+    assert "T1/b/1" not in kept
+    assert f"T1/b/{ledger.REJECTIONS_KEPT + 1}" in kept
+
+
 def test_a_second_void_of_a_round_gives_nothing_back_twice() -> None:
     *_, second = _stream(BOOK, "b", _contribution(1, 1), {"type": "void", "round": 1},
                          {"type": "void", "round": 1})

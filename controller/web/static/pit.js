@@ -1,5 +1,7 @@
 // shoectl pit view: renders what /api/pit/events pushes; at a community table the attendant
-// adds and cashes out the stations' credits (POST api/pit/station/N/credits).
+// adds and cashes out the stations' credits (POST api/pit/station/N/credits); at a linked table
+// the supervisor settles by hand a hit the progressive controller rejected
+// (POST api/pit/progressive/settle).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -93,6 +95,38 @@ async function credits(action) {
 $("credit-in").addEventListener("click", () => credits("in"));
 $("credit-out").addEventListener("click", () => credits("out"));
 
+function renderRejected(hits) {
+  $("rejected").hidden = !hits || hits.length === 0;
+  if (!hits || hits.length === 0) return;
+  $("rejected-hits").querySelector("tbody").replaceChildren(...hits.map((h) => {
+    const tr = document.createElement("tr");
+    tr.append(cell(h.round), cell(h.seat), cell(h.kind), cell(money(h.stake)), cell(h.reason));
+    return tr;
+  }));
+  if ($("settle-round").value === "") {  // the oldest, until the supervisor picks another
+    $("settle-round").value = hits[0].round;
+    $("settle-seat").value = hits[0].seat;
+  }
+}
+
+async function settleByHand() {
+  const body = {
+    round: Number($("settle-round").value), seat: Number($("settle-seat").value),
+    cents: Math.round(Number($("settle-amount").value) * 100), reason: $("settle-reason").value,
+  };
+  const response = await fetch("/api/pit/progressive/settle", {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  if (response.status === 401) { location.assign("/login"); return; }  // the session ended
+  const answer = await response.json();
+  $("settle-answer").textContent = response.status === 200
+    ? `round ${answer.settled.round} seat ${answer.settled.seat}: paid `
+      + `${money(answer.settled.paid)} by hand` : answer.error;
+  $("settle-answer").className = response.status === 200 ? "ok" : "bad";
+  if (response.status === 200) $("settle-round").value = "";
+}
+$("settle").addEventListener("click", settleByHand);
+
 const events = new EventSource("api/pit/events");
 events.onopen = () => { $("link").textContent = "live"; };
 events.onmessage = (message) => {
@@ -100,6 +134,7 @@ events.onmessage = (message) => {
   render(pit);
   renderBias(pit.wheel_bias);
   renderStations(pit.stations);
+  renderRejected(pit.rejected_hits);
 };
 events.onerror = async () => {
   $("link").textContent = "reconnecting";

@@ -1,0 +1,130 @@
+"""The pit view's SETTLE BY HAND form in a real browser (Chromium and its chromedriver).
+
+A linked blackjack table (tests/console/live.py: its loop thread, the real pit server) whose
+seat 1 hit the Blazing 7's 100% line; the progressive controller's `reject` is committed as
+the floor link commits it (tests/floor/test_manual_hit.py runs that part through the real
+link and controller). The supervisor logs in through the form, sees the rejected hit, is
+refused a negative amount in one line, then settles it by hand; the journal holds the
+settlement once, with the supervisor as `who`.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+from controller.service.runtime import TableRuntime
+from tests.console.live import PIT_PASSWORD, LiveTable, start
+from tests.controller.helpers import deal, open_round
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WAIT_S = 60
+"""How long the page may take to show a change (generous: the machine may be busy)."""
+REASON = "round 1: void, its wagers returned: no meter hit is paid for it"
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("chromium") is None or shutil.which("chromedriver") is None,
+    reason="Debian's chromium and chromium-driver are not installed (.ci/sysdeps installs "
+           "them)")
+
+
+def rejected_hit(rt: TableRuntime) -> None:
+    """Seat 1's 100% hit of round 1, and the controller's reject of it (loop thread)."""
+    desk = rt.model.progressive
+    desk.linked = True
+    open_round(rt, {1: {"main": 1000, "blazing7s": 500}})
+    deal(rt, "7D", "7D", "7D", "TD")
+    assert rt.fire("stand")
+    record = desk.reject_linked(1, 1, {"type": "reject", "boot": "b0", "seq": 3,
+                                       "reason": REASON})
+    assert record is not None
+    rt.journal.commit([record], rt.critical_state(rt.model))
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[LiveTable]:
+    live = start(tmp_path)
+    live.call(rejected_hit)
+    live.attach()
+    try:
+        yield live
+    finally:
+        live.close()
+
+
+def browser() -> WebDriver:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                 "--window-size=1280,800"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def until(driver: WebDriver, what: str, check: Callable[[WebDriver], object]) -> None:
+    WebDriverWait(driver, WAIT_S).until(check, message=what)
+
+
+def text(driver: WebDriver, element_id: str) -> str:
+    """The element's text ("" when the page redrew it while it was read)."""
+    try:
+        return driver.find_element(By.ID, element_id).text
+    except StaleElementReferenceException:
+        return ""
+
+
+def fill(driver: WebDriver, **fields: str) -> None:
+    for element_id, value in fields.items():
+        box = driver.find_element(By.ID, element_id.replace("_", "-"))
+        box.clear()
+        box.send_keys(value)
+
+
+def settled(table: LiveTable) -> list[dict[str, Any]]:
+    return [e.data for e in table.runtime.journal.entries(("meter:linked_paid",))]
+
+
+def test_the_supervisor_settles_a_rejected_hit_on_the_pit_page(table: LiveTable) -> None:
+    driver = browser()
+    try:
+        pit = f"http://127.0.0.1:{table.pit.port}/"
+        driver.get(pit)
+        until(driver, "the login page", lambda d: d.current_url == f"{pit}login")
+        driver.find_element(By.ID, "password").send_keys(PIT_PASSWORD)
+        driver.find_element(By.ID, "log-in").click()
+        until(driver, "logged in", lambda d: d.current_url == pit)
+        until(driver, "the rejected hits shown", lambda d: d.find_element(
+            By.ID, "rejected").is_displayed())
+        row = driver.find_element(By.CSS_SELECTOR, "#rejected-hits tbody tr").text
+        assert row == f"1 1 100% 5.00 {REASON}"
+        assert driver.find_element(By.ID, "settle-round").get_attribute("value") == "1"
+        assert driver.find_element(By.ID, "settle-seat").get_attribute("value") == "1"
+        fill(driver, settle_amount="-5", settle_reason="paid from the cage")
+        driver.find_element(By.ID, "settle").click()
+        until(driver, "a negative amount refused", lambda d: text(d, "settle-answer") == (
+            "round 1 seat 1: -500 cents is not an amount to pay (0..4294967295 cents)"))
+        assert settled(table) == []
+        fill(driver, settle_amount="250.00")
+        driver.find_element(By.ID, "settle").click()
+        until(driver, "settled", lambda d: text(d, "settle-answer") == (
+            "round 1 seat 1: paid 250.00 by hand"))
+        until(driver, "the rejected hits gone", lambda d: not d.find_element(
+            By.ID, "rejected").is_displayed())
+    finally:
+        driver.quit()
+    [paid] = settled(table)
+    assert (paid["paid"], paid["manual"], paid["who"], paid["reason"]) == (
+        25_000, True, "pit:supervisor", "paid from the cage")

@@ -286,8 +286,8 @@ def exact(controller: Controller, tables: list[RunTable]) -> dict[str, int]:
     """Once every table's sends are answered: the meter from the tables' journals alone."""
     for table in tables:
         wait_for(table.all_confirmed, f"{table.name}: every send answered", WAIT)
-    figures = controller.show()
-    assert figures == expected_figures([t.journal for t in tables])
+    figures, journals = controller.show(), expected_figures([t.journal for t in tables])
+    assert figures == journals, f"the controller's {figures}, the tables' journals' {journals}"
     verified = controller.shoectl("verify")
     assert verified.returncode == 0, verified.stdout + verified.stderr
     return figures

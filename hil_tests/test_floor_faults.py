@@ -1,17 +1,16 @@
 """Three linked tables as `shoectl run` processes through the floor's faults.
 
 Three `shoectl run` processes, each over the ptys of three `shoectl emulate` boards of its
-own, one `shoectl progressive serve` and a real Mosquitto. T3 reaches the broker through a
-TCP proxy of the tests' own (its `[progressive] link` is the proxy's port); T1 and T2 reach
-it directly.
+own, one `shoectl progressive serve` and a real Mosquitto. Each table reaches the broker
+through a TCP proxy of the tests' own (its `[progressive] link` is its proxy's port), which
+can let what the table sends through while muting what comes back, or hold the link down.
 
-* The broker stopped after a lock-out whose contributions are sent and not yet answered (the
-  controller held with SIGSTOP meanwhile), and started again: every table journals its floor
-  link down, its sign says PROGRESSIVE OFF, a Blazing 7's wager is refused at its next
-  lock-out; the links come back and every contribution is answered.
-* T3's connection held down by the proxy right after a lock-out whose contribution reached
-  the broker but whose answer did not come back: T3 journals its link down, refuses a
-  Blazing 7's wager and keeps its unanswered send, while T1 and T2 go on playing and
+* The broker stopped after a lock-out at each table whose contribution went up and whose
+  answer did not come back (muted by the table's proxy), and started again: every table
+  journals its floor link down, its sign says PROGRESSIVE OFF, a Blazing 7's wager is
+  refused at its next lock-out; the links come back and every contribution is answered.
+* T3's connection held down by its proxy right after such a lock-out: T3 journals its link
+  down, refuses a Blazing 7's wager and keeps its unanswered send, while T1 and T2 go on playing and
   contributing; once the proxy lets T3 through, it delivers what it kept.
 
 After each, the controller's meter equals the seed plus every accepted contribution, counted
@@ -22,7 +21,6 @@ meter. Every wait is for a fact, with a ceiling that only ends a stuck test.
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,33 +41,37 @@ SHOE = ["2C", *ROUND * 8]  # the burn card, then more rounds than a test deals
 
 
 @contextmanager
-def three_tables(tmp_path: Path, broker: Mosquitto) -> Iterator[tuple[list[RunTable], TcpProxy]]:
-    """T1, T2 straight to the broker, T3 through the proxy; each started with its shoe open."""
-    proxy = TcpProxy(broker.port)
-    tables = [RunTable(tmp_path, "T1", broker.url, SHOE),
-              RunTable(tmp_path, "T2", broker.url, SHOE),
-              RunTable(tmp_path, "T3", f"mqtt://127.0.0.1:{proxy.port}", SHOE)]
+def three_tables(tmp_path: Path,
+                 broker: Mosquitto) -> Iterator[tuple[list[RunTable], list[TcpProxy]]]:
+    """T1, T2 and T3, each through a proxy of its own; each started with its shoe open."""
+    proxies = [TcpProxy(broker.port) for _ in range(3)]
+    tables = [RunTable(tmp_path, f"T{n}", f"mqtt://127.0.0.1:{proxy.port}", SHOE)
+              for n, proxy in enumerate(proxies, start=1)]
     try:
         for table in tables:
             table.start()
-            table.open_shoe()
+        for table in tables:  # up before betting opens: the betting in which it came up is closed
             wait_for(table.link_up, f"{table.name}'s floor link up", WAIT)
-        yield tables, proxy
+            table.open_shoe()
+        yield tables, proxies
     finally:
         for table in tables:
             table.close()
-        proxy.close()
+        for proxy in proxies:
+            proxy.close()
 
 
-@contextmanager
-def held(controller: Controller) -> Iterator[None]:
-    """The controller stopped (SIGSTOP): it answers nothing until the block ends."""
-    assert controller.process is not None
-    controller.process.send_signal(signal.SIGSTOP)
-    try:
-        yield
-    finally:
-        controller.process.send_signal(signal.SIGCONT)
+def lock_out_unanswered(table: RunTable, proxy: TcpProxy) -> None:
+    """Seat 1's Blazing 7's wager accepted at the lock-out, its contribution journalled sent.
+
+    The table's proxy mutes the broker's side first: the contribution goes up, and no
+    answer (not even the broker's acknowledgement) comes back.
+    """
+    table.place_bets(progressive=True)
+    proxy.mute_answers()
+    sent = table.count("floor:send")
+    assert table.no_more_bets()["accepted_progressive"] == [1]
+    wait_for(lambda: table.count("floor:send") > sent, f"{table.name} journals its send", WAIT)
 
 
 def lock_out_sent(table: RunTable) -> None:
@@ -120,12 +122,11 @@ def reopen(tables: list[RunTable]) -> None:
 def test_three_tables_through_a_broker_restart_mid_round(
         tmp_path: Path, floor: tuple[Mosquitto, Controller]) -> None:
     broker, controller = floor
-    with three_tables(tmp_path, broker) as (tables, _proxy):
+    with three_tables(tmp_path, broker) as (tables, proxies):
         signs_converge(controller, tables)
-        with held(controller):  # the contributions reach the broker, no answer comes back
-            for table in tables:
-                lock_out_sent(table)
-            broker.stop()
+        for table, proxy in zip(tables, proxies, strict=True):
+            lock_out_unanswered(table, proxy)
+        broker.stop()
         for table in tables:
             wait_for(lambda t=table: t.journal.floor_links()[-1:] == ["down"],
                      f"{table.name} journals its floor link down", WAIT)
@@ -148,13 +149,13 @@ def test_three_tables_through_a_broker_restart_mid_round(
 def test_one_table_held_down_while_two_play_on(
         tmp_path: Path, floor: tuple[Mosquitto, Controller]) -> None:
     broker, controller = floor
-    with three_tables(tmp_path, broker) as (tables, proxy):
+    with three_tables(tmp_path, broker) as (tables, proxies):
         t1, t2, t3 = tables
-        with held(controller):  # T3's contribution reaches the broker, its answer does not
-            lock_out_sent(t3)
-            proxy.hold_down()
-            wait_for(lambda: t3.journal.floor_links()[-1:] == ["down"],
-                     "T3 journals its floor link down", WAIT)
+        proxy = proxies[2]
+        lock_out_unanswered(t3, proxy)
+        proxy.hold_down()
+        wait_for(lambda: t3.journal.floor_links()[-1:] == ["down"],
+                 "T3 journals its floor link down", WAIT)
         signs_say_off(t3)
         t3.deal_and_stand()
         refused_while_down(t3)

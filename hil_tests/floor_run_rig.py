@@ -33,6 +33,7 @@ WAIT = 90.0  # an upper bound for a loaded machine, never a speed requirement
 
 @pytest.fixture
 def floor(tmp_path: Path) -> Iterator[tuple[Mosquitto, Controller]]:
+    """A real Mosquitto and `shoectl progressive serve`, each in a process of its own."""
     broker = Mosquitto(tmp_path / "broker")
     broker.start()
     controller = Controller(tmp_path, broker.url)
@@ -42,7 +43,6 @@ def floor(tmp_path: Path) -> Iterator[tuple[Mosquitto, Controller]]:
     finally:
         controller.stop()
         broker.stop()
-
 
 
 class JournalCopy:

@@ -10,8 +10,8 @@ can let what the table sends through while muting what comes back, or hold the l
   journals its floor link down, its sign says PROGRESSIVE OFF, a Blazing 7's wager is
   refused at its next lock-out; the links come back and every contribution is answered.
 * T3's connection held down by its proxy right after such a lock-out: T3 journals its link
-  down, refuses a Blazing 7's wager and keeps its unanswered send, while T1 and T2 go on playing and
-  contributing; once the proxy lets T3 through, it delivers what it kept.
+  down, refuses a Blazing 7's wager and keeps its unanswered send, while T1 and T2 go on
+  playing and contributing; once the proxy lets T3 through, it delivers what it kept.
 
 After each, the controller's meter equals the seed plus every accepted contribution, counted
 from the three tables' journals (`exact`: a contribution lost or applied twice breaks it),

@@ -1,5 +1,6 @@
 """The shoectl HIL pytest plugin (`hil_tests/plugin.py`): --rig, needs(...), the table strategy."""
 
+from hil_tests.floor_run_rig import floor  # noqa: F401 - the linked floor's fixture
 from hil_tests.plugin import (  # noqa: F401 - re-exported hooks and fixtures for pytest
     _needs,
     pytest_addoption,

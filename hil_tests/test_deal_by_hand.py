@@ -1,13 +1,20 @@
-"""The README's "Deal a round by hand", as written, and API.md's curl script dealing a round.
+"""The README's "Deal a round by hand" and "Three linked tables", as written, and API.md's
+curl script dealing a round.
 
 The README's shell block starts the three emulators as processes (commands appended to
 files) and `shoectl run` on them; API.md's script then deals one round through the console
 with curl, as a person or a third-party client would. The test only swaps in a scratch
 folder and a free console port, and checks the round the script prints and the journal.
+
+"Three linked tables": its first block (a Mosquitto, `shoectl progressive serve`, three
+`shoectl run` tables on emulators of their own) and its second (a round at each table, run
+as from a second terminal, with nothing of the first's environment), on a free broker port
+and three free console ports; then the meter `show` printed, `verify` and every sign.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -88,3 +95,91 @@ def wait_for_console(port: int, rig: subprocess.Popen[str]) -> None:
             pass
         time.sleep(0.5)
     pytest.fail("the console never answered")
+
+
+def blocks(text: str, heading: str) -> list[str]:
+    """Every ```sh block of the section that starts at `heading` (up to the next `## `)."""
+    after = text[text.index(heading) + len(heading):]
+    section = after[:after.find("\n## ")] if "\n## " in after else after
+    return re.findall(r"```sh\n(.*?)```", section, re.S)
+
+
+def console_base() -> int:
+    """A number B whose ports B1, B2 and B3 are free on loopback now (the consoles' 843n)."""
+    for base in range(2000, 6553):
+        try:
+            for n in (1, 2, 3):
+                with socket.socket() as sock:
+                    sock.bind(("127.0.0.1", base * 10 + n))
+        except OSError:
+            continue
+        return base
+    pytest.fail("no three free ports for the consoles")
+
+
+def answers(port: int) -> bool:
+    """The table's console answers `GET /api/table` with 200."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+            sock.sendall(b"GET /api/table HTTP/1.0\r\n\r\n")
+            return b" 200 " in sock.recv(64)
+    except OSError:
+        return False
+
+
+def sign_shows(table: Path) -> str:
+    """Type `show` to the table's sign emulator; its last reply (after a fresh one came)."""
+    log = table / "sign.log"
+    before = log.read_text().count("\n")
+    with (table / "sign.in").open("a") as typed:
+        typed.write("show\n")
+    deadline = time.monotonic() + 60
+    while log.read_text().count("\n") == before:
+        assert time.monotonic() < deadline, f"{log} never answered"
+        time.sleep(0.1)
+    return log.read_text().splitlines()[-1].strip()
+
+
+def test_the_readme_three_linked_tables_share_one_meter(tmp_path: Path) -> None:
+    broker, base = free_port(), console_base()
+    examples = tmp_path / "examples"
+    examples.mkdir()
+    for name in ("progressive.toml", "linked-table.toml"):
+        text = (REPO / "docs/examples" / name).read_text()
+        (examples / name).write_text(text.replace(":1883", f":{broker}").replace(
+            '"127.0.0.1:8431"', f'"127.0.0.1:{base}1"'))
+    setup, deal = blocks((REPO / "README.md").read_text(), "## Three linked tables")
+    swaps = [("/tmp/floor", str(tmp_path / "floor")),
+             ("$REPO/docs/examples/", f"{examples}/"), ("REPO=$PWD;", f"REPO={REPO};"),
+             ("PATH=$REPO/.venv/bin:$PATH", f"PATH={Path(sys.executable).parent}:$PATH"),
+             ("-p 1883", f"-p {broker}"), ("s/8431/", f"s/{base}1/"), ("843$n", f"{base}$n")]
+    for old, new in swaps:
+        assert old in setup + deal, old
+        setup, deal = setup.replace(old, new), deal.replace(old, new)
+    rig = subprocess.Popen(["bash", "-c", setup], cwd=REPO, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, start_new_session=True)
+    floor = tmp_path / "floor"
+    try:
+        deadline = time.monotonic() + 180
+        while not all(answers(base * 10 + n) for n in (1, 2, 3)):
+            assert time.monotonic() < deadline, "the three consoles never answered"
+            time.sleep(0.5)
+        done = subprocess.run(["bash", "-c", deal], capture_output=True, text=True,
+                              timeout=600, check=False, env={"HOME": str(tmp_path)})
+        lines = done.stdout.splitlines()
+        shown = json.loads(next((line for line in lines if line.startswith('{"meter"')),
+                                "{}"))
+        assert shown == {"meter": 1000300, "hits": 0, "cumulative_paid": 0,
+                         "progressive_in": 3}, done.stdout + done.stderr
+        verify = subprocess.run([sys.executable, "-m", "controller", "progressive", "verify",
+                                 "--state-dir", str(floor / "ctl")],
+                                capture_output=True, text=True, check=False)
+        assert verify.returncode == 0, verify.stdout + verify.stderr
+        for n in (1, 2, 3):
+            deadline = time.monotonic() + 60
+            while (shows := sign_shows(floor / f"t{n}")) != "amount 1000300":
+                assert time.monotonic() < deadline, f"T{n}'s sign shows {shows!r}"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(rig.pid, signal.SIGTERM)
+        rig.wait(timeout=30)

@@ -2,6 +2,9 @@
 
 `hold_down` cuts every open connection and refuses new ones (accepted and closed at once)
 until `release`: a table whose cable is pulled, while everything else keeps its link.
+`mute_answers` goes on forwarding what the client sends on the connections open now but
+drops every byte the server sends back on them: what the client publishes arrives, and no
+acknowledgement or answer reaches it (a connection made afterwards is forwarded whole).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ class TcpProxy:
         self.port = free_port()
         self._down = threading.Event()
         self._open: list[socket.socket] = []
+        self._muted: set[socket.socket] = set()
         self._lock = threading.Lock()
         self._listener = socket.create_server(("127.0.0.1", self.port))
         self._closed = False
@@ -48,10 +52,16 @@ class TcpProxy:
     def _pump(self, source: socket.socket, sink: socket.socket) -> None:
         with contextlib.suppress(OSError):
             while chunk := source.recv(65536):
-                sink.sendall(chunk)
+                if source not in self._muted:
+                    sink.sendall(chunk)
         for end in (source, sink):
             with contextlib.suppress(OSError):
                 end.shutdown(socket.SHUT_RDWR)
+
+    def mute_answers(self) -> None:
+        """Drop what the server sends on every connection open now."""
+        with self._lock:
+            self._muted.update(self._open[1::2])  # each connection's server side
 
     def hold_down(self) -> None:
         """Cut every open connection; refuse new ones until `release`."""

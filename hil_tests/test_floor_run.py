@@ -12,11 +12,13 @@ three `shoectl emulate` boards of its own (typed commands: chips, buttons, cards
 through their consoles' HTTP API: two 100% hits at the two tables in the same second (paid
 in the order the controller received them, the second from the reseed), the controller
 killed with SIGKILL and restarted while a hit waits (the console says which wager waits),
-and a table's power cut (SIGKILL) with its contribution unanswered (the controller held
-with SIGSTOP meanwhile). After each, the controller's meter equals the seed plus every
-accepted contribution minus every payment (plus each reseed), counted from the tables'
-journals read from private copies (`open_existing`), and `shoectl progressive verify`
-passes.
+and a table's power cut (SIGKILL) with its contribution unanswered (T2 reaches the broker
+through a TCP proxy of the tests' own, which drops the answers meanwhile: holding the
+controller still instead would let the broker drop it after one and a half keepalives, and
+its last will would close every table's betting). After each, the controller's meter
+equals the seed plus every accepted contribution minus every payment (plus each reseed),
+counted from the tables' journals read from private copies (`open_existing`), and
+`shoectl progressive verify` passes.
 
 Nothing waits on the clock for correctness: every wait is for a fact, with a ceiling that
 only ends a stuck test.
@@ -43,6 +45,7 @@ from controller.sim import rig
 from drivers.registry import BuildOptions
 from tests.support.floor_rig import GROUP, INCREMENT, RESET, Controller, expected_figures, wait_for
 from tests.support.mosquitto import Mosquitto
+from tests.support.tcp_proxy import TcpProxy
 
 from .floor_run_rig import HIT, WAIT, JournalCopy, RunTable, exact, waits
 
@@ -186,8 +189,9 @@ def test_tables_as_processes_settle_hits_exactly_through_kills(
         tmp_path: Path, floor: tuple[Mosquitto, Controller]) -> None:
     broker, controller = floor
     t1 = RunTable(tmp_path, "T1", broker.url, ["2C", *HIT, *HIT])
-    t2 = RunTable(tmp_path, "T2", broker.url, ["2C", *HIT, "TC", "9C", "TH", "8C",
-                                           "5C", "5H", "5S", "5D"])  # the shoe is not empty
+    proxy = TcpProxy(broker.port)
+    t2 = RunTable(tmp_path, "T2", f"mqtt://127.0.0.1:{proxy.port}",
+                  ["2C", *HIT, "TC", "9C", "TH", "8C", "5C", "5H", "5S", "5D"])  # not empty
     tables = [t1, t2]
     try:
         for table in tables:
@@ -229,14 +233,10 @@ def test_tables_as_processes_settle_hits_exactly_through_kills(
         t2.deal_and_stand()
         t2.place_bets(progressive=True)
         sent = t2.count("floor:send")
-        assert controller.process is not None
-        controller.process.send_signal(signal.SIGSTOP)  # it answers nothing meanwhile
-        try:
-            assert t2.no_more_bets()["accepted_progressive"] == [1]
-            wait_for(lambda: t2.count("floor:send") > sent, "T2 journals its send", WAIT)
-            t2.kill()
-        finally:
-            controller.process.send_signal(signal.SIGCONT)
+        proxy.mute_answers()  # the contribution goes up; no answer comes back
+        assert t2.no_more_bets()["accepted_progressive"] == [1]
+        wait_for(lambda: t2.count("floor:send") > sent, "T2 journals its send", WAIT)
+        t2.kill()
         assert not t2.all_confirmed()
         t2.start()
         figures = exact(controller, tables)
@@ -245,3 +245,4 @@ def test_tables_as_processes_settle_hits_exactly_through_kills(
     finally:
         for table in tables:
             table.close()
+        proxy.close()

@@ -90,10 +90,12 @@ def refused_while_down(table: RunTable) -> None:
     table.deal_and_stand()
 
 
-def signs_say_off(table: RunTable) -> None:
-    """The table's sign shows PROGRESSIVE OFF."""
+def signs_say_off(table: RunTable, group_meter: int | None = None) -> None:
+    """The table's sign shows PROGRESSIVE OFF (beside the group's last meter, when given)."""
     wait_for(lambda: table.sign_shows()[::2] == ("fault", "PROGRESSIVE OFF"),
              f"{table.name}'s sign says PROGRESSIVE OFF", WAIT)
+    if group_meter is not None:  # never the table's own book of its contributions
+        assert table.sign_shows()[1] == group_meter
 
 
 def signs_converge(controller: Controller, tables: list[RunTable]) -> None:
@@ -156,7 +158,7 @@ def test_one_table_held_down_while_two_play_on(
         proxy.hold_down()
         wait_for(lambda: t3.journal.floor_links()[-1:] == ["down"],
                  "T3 journals its floor link down", WAIT)
-        signs_say_off(t3)
+        signs_say_off(t3, RESET)  # the last meter T3 heard: its own contribution unanswered
         t3.deal_and_stand()
         refused_while_down(t3)
         for _ in range(2):  # the other two keep playing and contributing meanwhile

@@ -117,14 +117,16 @@ class DeviceOutputs:
         """
         sign = self.devices.sign
         linked = self.linked_sign() if self.linked_sign is not None else None
-        if linked is not None and effect.message != "FAULT":
-            effect = replace(effect, amount=linked[0], message=linked[1] or effect.message)
+        fault = effect.message == "FAULT"
+        if linked is not None:  # the group's meter, also while this table's link is down
+            effect = replace(effect, amount=linked[0],
+                             message=effect.message if fault else linked[1] or effect.message)
         if sign is None or effect.amount is None:
             return
         _deliver(sign.show_amount, effect.amount)
-        text = SIGN_FAULT_TEXT if effect.message == "FAULT" else ""
-        _deliver(sign.show_fault, linked[1] if linked is not None and linked[1] else text)
-        if effect.message != "FAULT" and effect.win_seat:
+        pending = linked[1] if linked is not None else ""
+        _deliver(sign.show_fault, SIGN_FAULT_TEXT if fault else pending)
+        if not fault and effect.win_seat:
             _deliver(sign.show_win, effect.win_seat, effect.win_cents)
 
     def fail_safe(self) -> None:

@@ -461,15 +461,15 @@ def phone(bench: Bench) -> None:
         print(f"   {'unsure, ' + label:<30} {groups['all'].unsure_summary()}")
         print(f"   {'time a frame, ' + label:<30} {percentile(times, 0.5):.1f} / "
               f"{percentile(times, 0.95):.1f} ms thread CPU (p50 / p95)")
-    _phone_dev(bench, recognizer)
+    _phone_dev(bench)
 
 
 @_needs_dev
-def _phone_dev(bench: Bench, recognizer: object) -> None:
-    from vision import Recognizer
+def _phone_dev(bench: Bench) -> None:
+    from vision import Recognizer, load_generic_profile
     from vision.build.evaluate import Tally, phone_copy
 
-    assert isinstance(recognizer, Recognizer)
+    recognizer = Recognizer(load_generic_profile())
     groups: dict[str, Tally] = {}
     for number, (_, _, image, code, _) in enumerate(bench.photos()):
         frame, light = phone_copy(image, number)

@@ -171,9 +171,10 @@ def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, layout: IndexLayout
 def _reduced_corner(frame: npt.NDArray[np.uint8], quad: Quad, transform: npt.NDArray[np.float64],
                     size: tuple[int, int]
                     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
-    """The part of `frame` under the corner patch, reduced by a whole factor (pixel areas
-    averaged) when the card is at least twice `CARD_WIDTH_PX` across; and the 3x3 transform
-    from frame to that image.
+    """The part of `frame` under the corner patch and the 3x3 transform from frame to it.
+
+    The part is reduced by a whole factor (pixel areas averaged) when the card is at least
+    twice `CARD_WIDTH_PX` across.
 
     Sampling a phone's 1000-pixel card down to 300 by interpolation keeps every fourth pixel
     or so: the strokes' edges alias, and sensor noise and sharpening haloes survive at full

@@ -30,6 +30,14 @@ Sections (all by default):
   only its top-left index showing): cards found, read right, read wrong; trained and
   held-out typefaces.
 
+* `phone`: one card as a phone photographs it (`vision.build.evaluate.phone_scene`: 2000 to
+  4000 pixels, portrait or landscape, the card filling 15% to 60% of the frame, hand-held
+  perspective, wood grain or nearly black cloth, the hand's shadow, tungsten or daylight white
+  balance, noise reduction, sharpening, JPEG), read with the generic profile, in the trained
+  and the held-out typeface families: per surface, per light and in all, the unsure cards
+  by reason, and the time per frame (p50 / p95). Then the dev photos enlarged and processed
+  as a phone would (`vision.build.evaluate.phone_copy`).
+
 Synthetic scenes are numbered; `--first` picks another range of them (other decks, other
 frames), for figures on scenes no decision was made by.
 
@@ -61,7 +69,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without
 
 DEV = Path(__file__).resolve().parents[1] / ".." / "shared" / "cards-dev"
 SECTIONS = ("latency", "enrolled", "generic", "stress-real", "stress-synthetic",
-            "held-out-styles", "composite", "overlap")
+            "held-out-styles", "composite", "overlap", "phone")
 
 
 @dataclass
@@ -221,6 +229,7 @@ def generic(bench: Bench) -> None:
     for _, _, image, code, _ in bench.photos():
         tally.add_photo(recognizer.recognize(image), code)
     print(f"   generic profile, dev deck (never trained on): {tally.summary()}")
+    print(f"   unsure: {tally.unsure_summary()}")
 
 
 @_needs_dev
@@ -351,6 +360,7 @@ def _stresses(bench: Bench, families: tuple[str, ...], label: str) -> dict[str, 
         print(f"   {kind:<24} {tally.summary()}")
         total = total + tally
     print(f"   {'all, ' + label:<24} {total.summary()}")
+    print(f"   {'unsure, ' + label:<24} {total.unsure_summary()}")
     return by_family
 
 
@@ -427,10 +437,55 @@ def overlap(bench: Bench) -> None:
         print(f"   hands, {label:<20} {tally.summary()}")
 
 
+def phone(bench: Bench) -> None:
+    from vision import Recognizer, load_generic_profile
+    from vision.build.evaluate import Tally, phone_scene
+    from vision.build.typefaces import HELD_OUT_FAMILIES, TRAINING_FAMILIES
+
+    recognizer = Recognizer(load_generic_profile())
+    for label, families in (("trained typefaces", TRAINING_FAMILIES),
+                            ("held-out typefaces", HELD_OUT_FAMILIES)):
+        groups: dict[str, Tally] = {}
+        times: list[float] = []
+        for number in _scene_numbers(bench):
+            taken = phone_scene(number, families=families)
+            started = time.thread_time()
+            readings = recognizer.recognize(taken.scene.frame)
+            times.append((time.thread_time() - started) * 1000)
+            scored = Tally()
+            scored.add_scene(readings, taken.scene)
+            for group in (taken.surface, taken.light, "all"):
+                groups[group] = groups.get(group, Tally()) + scored
+        for group, tally in groups.items():
+            print(f"   {label + ', ' + group:<30} {tally.summary()}")
+        print(f"   {'unsure, ' + label:<30} {groups['all'].unsure_summary()}")
+        print(f"   {'time a frame, ' + label:<30} {percentile(times, 0.5):.1f} / "
+              f"{percentile(times, 0.95):.1f} ms thread CPU (p50 / p95)")
+    _phone_dev(bench)
+
+
+@_needs_dev
+def _phone_dev(bench: Bench) -> None:
+    from vision import Recognizer, load_generic_profile
+    from vision.build.evaluate import Tally, phone_copy
+
+    recognizer = Recognizer(load_generic_profile())
+    groups: dict[str, Tally] = {}
+    for number, (_, _, image, code, _) in enumerate(bench.photos()):
+        frame, light = phone_copy(image, number)
+        scored = Tally()
+        scored.add_photo(recognizer.recognize(frame), code)
+        for group in (light, "all"):
+            groups[group] = groups.get(group, Tally()) + scored
+    for group, tally in groups.items():
+        print(f"   {'dev photos as a phone, ' + group:<30} {tally.summary()}")
+    print(f"   {'unsure, dev photos as a phone':<30} {groups['all'].unsure_summary()}")
+
+
 SECTION_FUNCTIONS: dict[str, Callable[[Bench], None]] = {
     "latency": latency, "enrolled": enrolled, "generic": generic, "stress-real": stress_real,
     "stress-synthetic": stress_synthetic, "held-out-styles": held_out_styles,
-    "composite": composite, "overlap": overlap,
+    "composite": composite, "overlap": overlap, "phone": phone,
 }
 
 if __name__ == "__main__":

@@ -159,11 +159,46 @@ def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, layout: IndexLayout
     width = float(CARD_WIDTH_PX)
     height = width * layout.card_aspect
     card = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
-    transform = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), card)
+    quad = np.asarray(quad, np.float32)
+    transform = cv2.getPerspectiveTransform(quad, card)
     size = (round(width * layout.width), round(height * layout.height))
-    patch = cv2.warpPerspective(frame, transform, size, flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REPLICATE)
+    source, to_source = _reduced_corner(frame, quad, transform, size)
+    patch = cv2.warpPerspective(source, transform @ np.linalg.inv(to_source), size,
+                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return patch, transform
+
+
+def _reduced_corner(frame: npt.NDArray[np.uint8], quad: Quad, transform: npt.NDArray[np.float64],
+                    size: tuple[int, int]
+                    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
+    """The part of `frame` under the corner patch and the 3x3 transform from frame to it.
+
+    The part is reduced by a whole factor (pixel areas averaged) when the card is at least
+    twice `CARD_WIDTH_PX` across.
+
+    Sampling a phone's 1000-pixel card down to 300 by interpolation keeps every fourth pixel
+    or so: the strokes' edges alias, and sensor noise and sharpening haloes survive at full
+    strength, so the glyphs no longer look like the training glyphs.
+    """
+    across = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    factor = int(across // (2 * CARD_WIDTH_PX))
+    if factor < 2:
+        return frame, np.eye(3)
+    corners = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float32)
+    seen = cv2.perspectiveTransform(corners[None], np.linalg.inv(transform))[0]
+    margin = 2 * factor
+    x0, y0 = np.maximum(np.floor(seen.min(axis=0)).astype(int) - margin, 0)
+    x1 = min(int(np.ceil(seen[:, 0].max())) + margin, frame.shape[1])
+    y1 = min(int(np.ceil(seen[:, 1].max())) + margin, frame.shape[0])
+    columns, rows = (x1 - x0) // factor, (y1 - y0) // factor
+    if columns < 2 or rows < 2:
+        return frame, np.eye(3)
+    crop = frame[y0:y0 + rows * factor, x0:x0 + columns * factor]
+    reduced = cv2.resize(crop, (columns, rows), interpolation=cv2.INTER_AREA)
+    # pixel centres: frame x maps to (x - x0 + 0.5) / factor - 0.5 in the reduced crop
+    to_reduced = np.array([[1 / factor, 0, (0.5 - x0) / factor - 0.5],
+                           [0, 1 / factor, (0.5 - y0) / factor - 0.5], [0, 0, 1]])
+    return reduced, to_reduced
 
 
 def _segment(grey: npt.NDArray[np.uint8], level: tuple[float, float]) -> _Ink:

@@ -7,7 +7,7 @@ known) and for labelled photos (one card each).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 import cv2
@@ -17,6 +17,7 @@ import numpy.typing as npt
 from vision.cards import RANKS, SUITS
 from vision.errors import SceneError
 from vision.recognize import CardReading
+from vision.build.composite import SURFACES
 from vision.build.synth import (
     BACK,
     BACKGROUNDS,
@@ -24,10 +25,14 @@ from vision.build.synth import (
     Effects,
     Placement,
     Scene,
+    card_quad,
     compose,
     index_right,
+    lay_card,
+    photograph,
     random_card_style,
     random_effects,
+    render_card,
     scatter,
 )
 from vision.build.typefaces import TRAINING_FAMILIES
@@ -44,6 +49,7 @@ class Tally:
         right: Answers that were right.
         wrong: Answers that were wrong ("confidently wrong").
         phantoms: Answers where no face-up card lies (a back, the table).
+        unsure: Cards not answered, by why: a reading's `reason`, or `NOT_FOUND`.
     """
 
     cards: int = 0
@@ -52,6 +58,7 @@ class Tally:
     right: int = 0
     wrong: int = 0
     phantoms: int = 0
+    unsure: dict[str, int] = field(default_factory=dict)
 
     def add_photo(self, readings: Sequence[CardReading], code: str) -> None:
         """Score a photo showing exactly one card, `code`."""
@@ -62,7 +69,12 @@ class Tally:
             self.answered += 1
             self.right += answers[0] == code
             self.wrong += answers[0] != code
+        else:
+            self._unsure(readings[0].reason if readings else NOT_FOUND)
         self.phantoms += max(0, len(answers) - 1)
+
+    def _unsure(self, reason: str) -> None:
+        self.unsure[reason] = self.unsure.get(reason, 0) + 1
 
     def add_scene(self, readings: Sequence[CardReading], scene: Scene) -> None:
         """Score a synthetic scene: each reading is matched to the card it lies on."""
@@ -77,14 +89,28 @@ class Tally:
                 self.answered += 1
                 self.right += reading.card == scene.codes[index]
                 self.wrong += reading.card != scene.codes[index]
+            else:
+                self._unsure(reading.reason)
         face_up = [i for i, code in enumerate(scene.codes) if code != BACK]
         self.cards += len(face_up)
         self.found += len(matched & set(face_up))
+        for _ in set(face_up) - matched:
+            self._unsure(NOT_FOUND)
 
     def __add__(self, other: Tally) -> Tally:
+        unsure = dict(self.unsure)
+        for reason, count in other.unsure.items():
+            unsure[reason] = unsure.get(reason, 0) + count
         return Tally(self.cards + other.cards, self.found + other.found,
                      self.answered + other.answered, self.right + other.right,
-                     self.wrong + other.wrong, self.phantoms + other.phantoms)
+                     self.wrong + other.wrong, self.phantoms + other.phantoms, unsure)
+
+    def unsure_summary(self) -> str:
+        """The unsure cards by reason, most frequent first, as shares of the cards."""
+        cards = max(self.cards, 1)
+        ordered = sorted(self.unsure.items(), key=lambda item: (-item[1], item[0]))
+        return "; ".join(f"{reason} {count} ({count / cards:.1%})"
+                         for reason, count in ordered) or "none"
 
     def rates(self) -> dict[str, float]:
         """Right, answered and wrong as shares of the cards; wrong also as a share of answers."""
@@ -99,6 +125,10 @@ class Tally:
         return (f"{self.cards} cards: right {rates['right']:.1%}, answered "
                 f"{rates['answered']:.1%}, confidently wrong {self.wrong} "
                 f"({rates['wrong']:.2%}), found {self.found}, phantom answers {self.phantoms}")
+
+
+NOT_FOUND: Final = "not found"
+"""`Tally.unsure`'s reason for a card the finder did not locate (or located nowhere near)."""
 
 
 def _card_under(reading: CardReading, scene: Scene) -> int | None:
@@ -252,3 +282,120 @@ _STRESS: Final[dict[str, Callable[[list[str], tuple[int, int], np.random.Generat
     "glare": _glare, "perspective": _perspective, "several": _several, "overlap": _overlap,
     "low-res": _low_res,
 }
+
+
+PHONE_SURFACES: Final = ("wood-grain", "dark-cloth")
+"""Tables under the card in phone photos (`vision.build.composite.SURFACES`)."""
+PHONE_LIGHTS: Final = ("tungsten", "daylight")
+"""White balance of phone photos: warm tungsten left uncorrected, or cool daylight."""
+_PHONE_SEED: Final = 1009
+"""Seeds phone scenes apart from every `STRESSES` kind's."""
+
+
+@dataclass(frozen=True, slots=True)
+class PhoneScene:
+    """A phone photo of one card and how it was taken.
+
+    Attributes:
+        scene: The frame and the truth about it.
+        surface: One of `PHONE_SURFACES`.
+        light: One of `PHONE_LIGHTS`.
+        share: The card's share of the frame's area.
+    """
+
+    scene: Scene
+    surface: str
+    light: str
+    share: float
+
+
+def phone_scene(number: int, style: CardStyle | None = None,
+                families: tuple[str, ...] = TRAINING_FAMILIES) -> PhoneScene:
+    """One card as a phone photographs it, deterministic in `number`.
+
+    The frame is 4:3, 2000 to 4000 pixels on its long side, portrait or landscape, given to
+    the reader as taken. The card fills 15% to 60% of it (less when a turned card would not
+    fit), roughly square to the frame (turned up to 20 degrees either way, either way up),
+    seen through a hand-held camera's perspective, on wood grain or nearly black cloth, under
+    the soft shadow of the phone and hand, in warm tungsten or cool daylight white balance,
+    through the phone's noise reduction, strong sharpening and JPEG. A random deck style with
+    ranks from `families` is drawn unless `style` is given.
+    """
+    rng = np.random.default_rng([_PHONE_SEED, number])
+    style = style or random_card_style(rng, families)
+    code = RANKS[int(rng.integers(13))] + SUITS[int(rng.integers(4))]
+    long_side = int(rng.integers(500, 1001)) * 4
+    portrait = bool(rng.random() < 0.5)
+    size = (long_side * 3 // 4, long_side) if portrait else (long_side, long_side * 3 // 4)
+    surface = PHONE_SURFACES[int(rng.integers(len(PHONE_SURFACES)))]
+    light = PHONE_LIGHTS[int(rng.integers(len(PHONE_LIGHTS)))]
+    placement = _phone_placement(code, size, style.aspect, rng)
+    canvas = SURFACES[surface](size, rng).astype(np.float32)
+    card = render_card(code, style, round(placement.width), placement.seed)
+    quad = lay_card(canvas, card.image, card.alpha, placement, float(rng.uniform(0.2, 0.5)))
+    _hand_shadow(canvas, quad, rng)
+    frame = photograph(canvas, _phone_effects(light, rng), rng)
+    share = cv2.contourArea(quad) / (size[0] * size[1])
+    return PhoneScene(Scene(frame, [code], [quad], [card], style), surface, light, share)
+
+
+def _phone_placement(code: str, size: tuple[int, int], aspect: float,
+                     rng: np.random.Generator) -> Placement:
+    """The card square to the frame's long side, shrunk until it lies 3% inside the frame."""
+    width, height = size
+    share = float(rng.uniform(0.15, 0.6))
+    card_width = float(np.sqrt(share * width * height / aspect))
+    angle = (0.0 if height > width else 90.0) + float(rng.uniform(-20, 20))
+    angle += 180.0 * int(rng.integers(2))
+    offset = rng.uniform(-0.08, 0.08, 2) * np.array(size)
+    placement = Placement(code, (width / 2 + float(offset[0]), height / 2 + float(offset[1])),
+                          card_width, angle, float(rng.uniform(0.04, 0.15)),
+                          int(rng.integers(1 << 20)))
+    margin = 0.03 * min(size)
+    while True:
+        quad = card_quad(placement, aspect)
+        if (quad.min() >= margin and quad[:, 0].max() <= width - margin
+                and quad[:, 1].max() <= height - margin):
+            return placement
+        placement = Placement(code, (width / 2, height / 2), placement.width * 0.95,
+                              angle, placement.tilt, placement.seed)
+
+
+def _hand_shadow(canvas: npt.NDArray[np.float32], quad: npt.NDArray[np.float32],
+                 rng: np.random.Generator) -> None:
+    """Darken `canvas` in place under a soft blob reaching over part of the card from a
+    side of the frame (the phone and the hand holding it, lit from behind)."""
+    height, width = canvas.shape[:2]
+    small = (max(8, width // 8), max(8, height // 8))
+    blob = np.zeros((small[1], small[0]), np.float32)
+    centre = quad.mean(axis=0) / 8 + rng.uniform(-0.6, 0.6, 2) * np.array(small)
+    axes = (int(rng.uniform(0.25, 0.5) * small[0]), int(rng.uniform(0.25, 0.5) * small[1]))
+    cv2.ellipse(blob, (int(centre[0]), int(centre[1])), axes, float(rng.uniform(0, 180)),
+                0, 360, 1.0, -1)
+    blob = cv2.GaussianBlur(blob, (0, 0), 0.08 * max(small))
+    shade = 1.0 - float(rng.uniform(0.15, 0.45)) * cv2.resize(blob, (width, height))
+    canvas *= shade[..., None]
+
+
+def _phone_effects(light: str, rng: np.random.Generator) -> Effects:
+    if light == "tungsten":
+        balance = (float(rng.uniform(0.55, 0.8)), float(rng.uniform(0.85, 0.95)),
+                   float(rng.uniform(1.05, 1.15)))
+    else:
+        balance = (float(rng.uniform(1.05, 1.2)), 1.0, float(rng.uniform(0.8, 0.92)))
+    return Effects(light_gradient=float(rng.uniform(0.1, 0.3)), blur=float(rng.uniform(0.8, 2.0)),
+                   noise=float(rng.uniform(2, 6)), jpeg_quality=int(rng.integers(75, 93)),
+                   exposure=float(rng.uniform(0.8, 1.15)), white_balance=balance,
+                   denoise=float(rng.uniform(0.6, 1.4)), sharpen=float(rng.uniform(0.6, 1.5)))
+
+
+def phone_copy(photo: npt.NDArray[np.uint8], number: int) -> tuple[npt.NDArray[np.uint8], str]:
+    """A photo as a phone would have taken it, deterministic in `number`: enlarged (cubic) to
+    3000 to 4000 pixels on its long side, then through a phone's white balance (`PHONE_LIGHTS`),
+    noise, noise reduction, sharpening and JPEG. Returns the frame and its light."""
+    rng = np.random.default_rng([_PHONE_SEED + 1, number])
+    light = PHONE_LIGHTS[int(rng.integers(len(PHONE_LIGHTS)))]
+    scale = float(rng.uniform(3000, 4000)) / max(photo.shape[:2])
+    canvas = cv2.resize(photo, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    effects = replace(_phone_effects(light, rng), light_gradient=0.0, blur=0.0)
+    return photograph(canvas.astype(np.float32), effects, rng), light

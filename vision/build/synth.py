@@ -363,6 +363,11 @@ class Effects:
         exposure: Overall brightness gain (below 1 a dim room, above 1 overexposed).
         downscale: The sensor's resolution is the frame's divided by this (1 full); the
             frame is enlarged back after noise and JPEG, as a cheap camera's driver does.
+        white_balance: Gain of B, G and R (a phone's warm tungsten or cool daylight).
+        denoise: Sigma in pixels of the smoothing a phone's noise reduction applies after
+            the sensor's noise (0 none).
+        sharpen: Strength of the unsharp mask a phone applies after noise reduction
+            (0 none, 1 doubles the detail above the mask's 1.5-pixel blur).
     """
 
     light_gradient: float = 0.0
@@ -376,6 +381,9 @@ class Effects:
     saturation: float = 1.0
     exposure: float = 1.0
     downscale: float = 1.0
+    white_balance: tuple[float, float, float] = (1.0, 1.0, 1.0)
+    denoise: float = 0.0
+    sharpen: float = 0.0
 
 
 def random_effects(rng: np.random.Generator, severity: float = 1.0) -> Effects:
@@ -514,6 +522,7 @@ def photograph(canvas: npt.NDArray[np.float32], effects: Effects,
     """The frame a camera with `effects` takes of the scene `canvas` (float BGR, changed)."""
     height, width = canvas.shape[:2]
     gain = np.full((1, 1, 3), effects.exposure, np.float32)
+    gain *= np.array(effects.white_balance, np.float32)
     if effects.colour_cast > 0:
         gain *= rng.uniform(1 - effects.colour_cast, 1 + effects.colour_cast, 3
                             ).astype(np.float32)
@@ -535,6 +544,7 @@ def photograph(canvas: npt.NDArray[np.float32], effects: Effects,
     if effects.noise > 0:
         noise = rng.standard_normal(canvas.shape[:2], np.float32)
         canvas += (np.float32(effects.noise) * noise)[..., None]
+    canvas = _phone_processing(canvas, effects)
     frame = np.clip(canvas + 0.5, 0, 255).astype(np.uint8)
     if effects.jpeg_quality:
         ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, effects.jpeg_quality])
@@ -542,6 +552,17 @@ def photograph(canvas: npt.NDArray[np.float32], effects: Effects,
     if frame.shape[:2] != (height, width):
         frame = cv2.resize(frame, (width, height), interpolation=cv2.INTER_LINEAR)
     return frame
+
+
+def _phone_processing(canvas: npt.NDArray[np.float32],
+                      effects: Effects) -> npt.NDArray[np.float32]:
+    """A phone's noise reduction, then its unsharp mask (haloes along every edge)."""
+    if effects.denoise > 0:
+        canvas = cv2.GaussianBlur(canvas, (0, 0), effects.denoise)
+    if effects.sharpen > 0:
+        soft = cv2.GaussianBlur(canvas, (0, 0), 1.5)
+        canvas = cv2.addWeighted(canvas, 1.0 + effects.sharpen, soft, -effects.sharpen, 0.0)
+    return canvas
 
 
 def _light_ramp(width: int, height: int, strength: float,

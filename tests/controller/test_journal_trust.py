@@ -20,6 +20,7 @@ import sqlite3
 import stat
 import subprocess
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -121,7 +122,7 @@ FLIPS = (("base", "journal.sqlite3", 150), ("killed", "journal.sqlite3-wal", 100
 def test_300_single_byte_flips_each_give_a_verdict_and_intact_means_unchanged(
         journals: Path, tmp_path: Path) -> None:
     rng = random.Random(7)
-    verdicts = {"damaged": 0, "intact": 0, "refused at start": 0}
+    outcomes: dict[str, Counter[str]] = {f"{s}/{n}": Counter() for s, n, _ in FLIPS}
     for source, name, count in FLIPS:
         _, exported, _ = cli(journal_command.main, ["export", "--jsonl", "--state-dir",
                                                     str(journals / source)])
@@ -135,27 +136,32 @@ def test_300_single_byte_flips_each_give_a_verdict_and_intact_means_unchanged(
             code, _out, err = cli(journal_command.main, ["verify", "--state-dir", str(state)])
             where = f"{source}/{name} byte {offset} ^ {mask:#04x}"
             assert code in (0, 3), (where, err)
+            outcome = outcomes[f"{source}/{name}"]
             if code == 3:
-                verdicts["damaged"] += 1
                 assert err.strip(), where
                 assert "Traceback" not in err, where
                 try:  # the service refuses it, or starts on the intact copy of two
                     store = JournalStore(state, clock=time.monotonic)
                 except JournalError:
-                    verdicts["refused at start"] += 1
+                    outcome["refused at start"] += 1
                 else:
                     assert store.verdict.degraded, where
+                    outcome["started on the intact copy"] += 1
                     store.close()
             else:
-                verdicts["intact"] += 1
+                outcome["intact"] += 1
                 assert cli(journal_command.main, ["export", "--jsonl", "--state-dir",
                                                   str(state)])[1] == exported, where
                 assert cli(meter_command.main, ["show", "--json", "--state-dir",
                                                 str(state)])[1] == meters, where
             shutil.rmtree(state)
-    assert verdicts["damaged"] + verdicts["intact"] == 300
-    assert verdicts["damaged"] > 250, verdicts
-    assert verdicts["refused at start"] > 200, verdicts
+    # Only the database file has bytes nothing reads (free space in its pages); a flip of the
+    # write-ahead log is always refused, one of the anchor's two copies always survives.
+    assert outcomes["killed/journal.sqlite3-wal"] == Counter({"refused at start": 100}), outcomes
+    for anchor in (f"base/{ANCHOR_NAME}", f"killed/{ANCHOR_NAME}"):
+        assert outcomes[anchor] == Counter({"started on the intact copy": 25}), outcomes
+    database = outcomes["base/journal.sqlite3"]
+    assert database["refused at start"] > database["intact"], outcomes
 
 
 def _store(state: Path) -> JournalStore:

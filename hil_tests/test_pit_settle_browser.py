@@ -16,9 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
@@ -27,8 +25,8 @@ from controller.service.runtime import TableRuntime
 from tests.console.live import PIT_PASSWORD, LiveTable, start
 from tests.controller.helpers import deal, open_round
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+from .test_console_browser import browser
+
 WAIT_S = 60
 """How long the page may take to show a change (generous: the machine may be busy)."""
 REASON = "round 1: void, its wagers returned: no meter hit is paid for it"
@@ -63,17 +61,6 @@ def table(tmp_path: Path) -> Iterator[LiveTable]:
         live.close()
 
 
-def browser() -> WebDriver:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                 "--window-size=1280,800"):
-        options.add_argument(flag)
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-
-
 def until(driver: WebDriver, what: str, check: Callable[[WebDriver], object]) -> None:
     WebDriverWait(driver, WAIT_S).until(check, message=what)
 
@@ -98,7 +85,7 @@ def settled(table: LiveTable) -> list[dict[str, Any]]:
 
 
 def test_the_supervisor_settles_a_rejected_hit_on_the_pit_page(table: LiveTable) -> None:
-    driver = browser()
+    driver = browser(1280, 800)
     try:
         pit = f"http://127.0.0.1:{table.pit.port}/"
         driver.get(pit)

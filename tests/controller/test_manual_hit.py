@@ -18,9 +18,8 @@ from controller.console.commands import CommandError
 from controller.console.prompts import faults
 from controller.service.runtime import TableRuntime
 from tests.controller.helpers import deal, open_round, runtime
+from tests.support.linked_table import B7, THREE_7D
 
-B7 = {"main": 1000, "blazing7s": 500}
-THREE_7D = ["7D", "7D", "7D", "TD"]  # seat 1: 7D 7D, the dealer 7D up and TD: 100%
 REASON = "round 1: void, its wagers returned: no meter hit is paid for it"
 SUPERVISOR = "pit:supervisor"
 

@@ -17,6 +17,8 @@ from controller.service.runtime import TableRuntime
 from tests.controller.helpers import deal, open_round
 from tests.support.floor_rig import INCREMENT, RESET, Controller, Table, online, wait_for
 from tests.support.linked_table import (
+    B7,
+    THREE_7D,
     TableJournal,
     confirmed,
     linked_table,
@@ -26,9 +28,6 @@ from tests.support.linked_table import (
 )
 from tests.support.mosquitto import Mosquitto
 from tests.support.tcp_proxy import TcpProxy
-
-B7 = {"main": 1000, "blazing7s": 500}
-THREE_7D = ["7D", "7D", "7D", "TD"]  # seat 1: 7D 7D, the dealer 7D up and TD: 100%
 
 
 def grown_by_another_table(tmp_path: Path, broker: Mosquitto, wagers: int) -> Table:

@@ -29,6 +29,8 @@ from controller.web.server import WebServer
 from tests.controller.helpers import deal, open_round
 from tests.support.floor_rig import Controller, Table, wait_for
 from tests.support.linked_table import (
+    B7,
+    THREE_7D,
     TableJournal,
     confirmed,
     linked_table,
@@ -38,8 +40,6 @@ from tests.support.linked_table import (
 )
 from tests.support.mosquitto import Mosquitto
 
-B7 = {"main": 1000, "blazing7s": 500}
-THREE_7D = ["7D", "7D", "7D", "TD"]  # seat 1: 7D 7D, the dealer 7D up and TD: 100%
 PASSWORD = "floor-secret"
 AUTH = "Basic " + base64.b64encode(f"supervisor:{PASSWORD}".encode()).decode()
 VOID_REASON = "round 1: void, its wagers returned: no meter hit is paid for it"

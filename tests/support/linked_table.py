@@ -21,6 +21,11 @@ from controller.service.runtime import TableRuntime
 from tests.controller.helpers import runtime
 from tests.support.floor_rig import GROUP, Controller, HasRecords, expected_figures, wait_for
 
+B7 = {"main": 1000, "blazing7s": 500}
+"""Seat 1's wagers in the linked-hit tests: a main wager and a Blazing 7's."""
+THREE_7D = ["7D", "7D", "7D", "TD"]
+"""Seat 1: 7D 7D, the dealer 7D up and TD: the 100% line."""
+
 
 class TableJournal:
     """A table journal's records, read through the journal that is open (the table's own)."""

@@ -58,14 +58,22 @@ class HoldemRig:
         self.app.close("test finished")
 
 
-def start_holdem_rig(tmp: Path, seats: int = 3) -> HoldemRig:
-    """The hold'em table with its console on loopback, its loop running."""
+def start_holdem_rig(tmp: Path, seats: int = 3,
+                     vision: dict[str, Any] | None = None) -> HoldemRig:
+    """The hold'em table with its console on loopback, its loop running.
+
+    Args:
+        tmp: Folder for the journal and the emulators' ports.
+        seats: Seats at the table.
+        vision: `[vision]` keys over the rig's own (a deck profile, for instance).
+    """
     config = simulate_command.parse_options(["--game", "holdem", "--seats", str(seats)]).config
     config = replace(config, table=replace(config.table, sensor_cents=FIXED))
     devices = {"layout": {"kind": "emulated", "lamps": dict(RIG_LAMPS), "bet_sensors": SPOTS},
                "camera": {**RIG_CAMERA, "seed": 1}}
     (tmp / "ports").mkdir(parents=True, exist_ok=True)
-    app = build_app(TableFile("console-test", config, {"devices": devices, "vision": RIG_VISION}),
+    document = {"devices": devices, "vision": {**RIG_VISION, **(vision or {})}}
+    app = build_app(TableFile("console-test", config, document),
                     allow_emulated=True, state_dir=tmp / "state", devices=devices,
                     options=BuildOptions(workdir=tmp / "ports"))
     try:

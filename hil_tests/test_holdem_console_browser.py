@@ -14,6 +14,7 @@ must be a touch target of at least 15 mm.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,9 @@ from controller.odds.poker_rank import best_hand
 from controller.rules.cards import parse_cards
 from controller.rules.holdem import HoldemWagers, settle_showdown
 from controller.rules.paytables import HoldemBonusPays
+from vision import load_generic_profile
 from vision.build.synth import BACK
+from vision.profile import save_profile
 
 from .holdem_rig import SPOTS, HoldemRig, start_holdem_rig
 from .test_console_browser import (
@@ -204,3 +207,66 @@ def test_chromium_deals_a_holdem_round_through_the_console(he_rig: HoldemRig,
         ("2H", "keyed", False, "console"), ("9S", "keyed", False, "console")]
     asked = [e.data for e in runtime.journal.entries() if e.kind == "card:asked"]
     assert {"area": "turn", "guess": None}.items() <= asked[0].items()
+
+
+def doubtful_profile(folder: Path) -> Path:
+    """The generic profile demanding certainty: every clean reading stays a guess.
+
+    Its unsure threshold is 1, which no reading of the emulated frames reaches (they peak
+    near 0.9999), so each card the camera sees is asked for with its guess, as a real
+    camera's worn or badly lit card is.
+    """
+    path = folder / "doubtful.npz"
+    save_profile(replace(load_generic_profile(), unsure_below=1.0), path)
+    return path
+
+
+@pytest.fixture
+def doubtful_rig(tmp_path: Path) -> Iterator[HoldemRig]:
+    rig = start_holdem_rig(tmp_path, vision={"profile": str(doubtful_profile(tmp_path))})
+    try:
+        yield rig
+    finally:
+        rig.close()
+
+
+def test_chromium_dealer_confirms_the_cameras_guess(doubtful_rig: HoldemRig) -> None:
+    """The camera's guess of the one card left unread is offered on CONFIRM; one tap takes it."""
+    rig = doubtful_rig
+    driver = browser(800, 480)
+    try:
+        driver.get(rig.url)
+        until(driver, "the shuffle", lambda d: phase(d) == "shuffling")
+        tap_text(driver, "SHUFFLE DONE")
+        until(driver, "betting open", lambda d: phase(d) == "betting")
+        rig.layout.place_chip(SPOTS["seat2.ante"])
+        until(driver, "seat 2's sensed ante", lambda d: "ANTE 25.00 (chips)" in seat_text(d, 2))
+        tap_text(driver, "NO MORE BETS")
+        tap_text(driver, "HOLE CARDS DEALT")
+        decide(driver, "SEAT 2 BET")
+        until(driver, "the flop asked for", lambda d: text(d, "prompt") == "burn, turn up the flop")
+        rig.turn_up("flop", FLOP)
+        # Three cards unread, each guessed: no single guess to offer until two are keyed.
+        until(driver, "the flop card asked for", lambda d: d.find_element(
+            By.ID, "he-ask").is_displayed())
+        assert not driver.find_elements(By.XPATH, "//button[starts-with(., 'CONFIRM')]")
+        key_on_keypad(driver, FLOP[0])
+        key_on_keypad(driver, FLOP[1])
+        tap_text(driver, f"CONFIRM {FLOP[2]}")
+        until(driver, "seat 2 to decide", lambda d: text(d, "prompt") == "bet or check: seat 2")
+        assert all(card in text(driver, "he-board") for card in FLOP)
+        decide(driver, "SEAT 2 CHECK")
+        rig.turn_up("turn", TURN)
+        until(driver, "the turn's guess asked", lambda d: text(d, "he-ask") == (
+            f"THE CAMERA ASKS FOR THE TURN CARD (camera: {TURN[0]}?): confirm or key it"))
+        tap_text(driver, f"CONFIRM {TURN[0]}")
+        until(driver, "the turn taken", lambda d: TURN[0] in text(d, "he-board"))
+        assert not driver.find_element(By.ID, "he-ask").is_displayed()
+    finally:
+        driver.quit()
+    runtime = rig.app.runtime
+    assert runtime is not None
+    reads = [(e.data["area"], e.data["card"], e.data["by"], e.data["confirmed"])
+             for e in runtime.journal.entries() if e.kind == "card:read"]
+    assert reads == [("flop", FLOP[0], "keyed", False), ("flop", FLOP[1], "keyed", False),
+                     ("flop", FLOP[2], "keyed", True), ("turn", TURN[0], "keyed", True)]

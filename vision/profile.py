@@ -158,8 +158,18 @@ def _build(meta: dict[str, Any], arrays: Mapping[str, npt.NDArray[Any]]) -> Deck
     return DeckProfile(
         name=str(meta["name"]), kind=str(meta["kind"]), layout=IndexLayout(**meta["layout"]),
         rank=rank, suit=suit, colour=ColourModel(**meta["colour"]),
-        unsure_below=float(meta["unsure_below"]), info=dict(meta["info"]),
+        unsure_below=_threshold(meta["unsure_below"]), info=dict(meta["info"]),
     )
+
+
+def _threshold(value: object) -> float:
+    """The unsure threshold, a probability above zero (NaN would answer every reading)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"unsure_below {value!r} is not a number")
+    threshold = float(value)
+    if not 0.0 < threshold <= 1.0:
+        raise ValueError(f"unsure_below {value!r} is not a probability above 0")
+    return threshold
 
 
 def _load_classifier(key: str, meta: dict[str, Any], arrays: Mapping[str, npt.NDArray[Any]],

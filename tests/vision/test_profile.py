@@ -117,3 +117,22 @@ def test_a_corrupt_archive_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ProfileError, match=r"deck\.npz"):
         load_profile(path)
     assert not zipfile.is_zipfile(path)
+
+
+@pytest.mark.parametrize("threshold", [float("nan"), 0, -0.5, 1.5, "0.9", True, None])
+def test_an_unsure_threshold_that_is_no_probability_is_refused(tmp_path: Path,
+                                                               threshold: object) -> None:
+    """A NaN threshold would let every reading through (`confidence < NaN` is never true)."""
+    path = tmp_path / "deck.npz"
+    save_profile(tiny_profile(), path)
+    rewrite(path, lambda meta: meta.update(unsure_below=threshold))
+    with pytest.raises(ProfileError, match=r"deck.npz: incomplete or inconsistent.*unsure_below"):
+        load_profile(path)
+
+
+def test_a_threshold_of_one_is_a_profile_that_answers_nothing_but_guesses(
+        tmp_path: Path) -> None:
+    path = tmp_path / "deck.npz"
+    save_profile(tiny_profile(), path)
+    rewrite(path, lambda meta: meta.update(unsure_below=1))
+    assert load_profile(path).unsure_below == 1.0

@@ -191,6 +191,9 @@ class GpioLayout:
         except (RuntimeError, ValueError, OSError) as exc:
             raise DeviceUnavailableError(self.name, f"kind: GPIO set-up failed: {exc}") from exc
         self._started = True
+        for item in self._inputs.values():
+            if item.role == "bet_sensors":  # as the layout board does at its first connection
+                self._report(item, item.active)
         _LOG.info("%s: %d lamps, %d inputs on GPIO%s", self.name, len(self._lamps),
                   len(self._inputs), " (EMULATED)" if self.emulated else "")
 

@@ -57,6 +57,8 @@ class BridgeLayout(BoardDriver):
         self._spots = {spot: name for name, spot in config.bet_sensors.items()}
         self._buttons = {button: name for name, button in config.buttons.items()}
         self._inputs = dict.fromkeys(config.inputs(), False)
+        self._sensors_told = False
+        """Whether every bet sensor's state was reported once (at the first connection)."""
         self._board.on_connected = self._reconcile
         self._board.handle("bet_sensor", self._on_bet_sensor)
         self._board.handle("button", self._on_button)
@@ -118,16 +120,20 @@ class BridgeLayout(BoardDriver):
         reply = board.request("get_input_state")
         covered, pressed = reply.int("covered"), reply.int("pressed")
         for spot, name in self._spots.items():
-            self._set_input(name, bool(covered >> spot & 1), report=True)
+            # The first time, every spot is told (chips lying there since before the host
+            # started, or none where the host last knew some); after a reconnect, changes.
+            self._set_input(name, bool(covered >> spot & 1), report=True,
+                            always=not self._sensors_told)
+        self._sensors_told = True
         for button, name in self._buttons.items():
             self._set_input(name, bool(pressed >> button & 1), report=False)
         self._set_key(reply.text("position"))
 
-    def _set_input(self, name: str, active: bool, report: bool) -> bool:
+    def _set_input(self, name: str, active: bool, report: bool, always: bool = False) -> bool:
         with self._lock:
             changed = self._inputs[name] != active
             self._inputs[name] = active
-        if changed and report:
+        if (changed or always) and report:
             self._sink(BetSensorChanged(self.name, name, active, self._clock.now()))
         return changed
 

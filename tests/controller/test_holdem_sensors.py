@@ -24,6 +24,7 @@ from controller.service.app import TableApp, build_app
 from controller.service.runtime import ControllerEvent
 from controller.service.tableconfig import TableFile
 from controller.sim.holdem_sim import RIG_CAMERA, RIG_LAMPS, RIG_VISION
+from drivers.emulated.layout import LayoutEmulator
 from drivers.registry import BuildOptions
 
 WAIT_S = 60.0
@@ -54,6 +55,7 @@ def _build(tmp: Path, fixed: tuple[tuple[str, int], ...],
 def app(tmp_path: Path) -> Iterator[TableApp]:
     table = _build(tmp_path, FIXED, SPOTS)
     table.start()
+    _until(table, lambda: _started(table))
     try:
         yield table
     finally:
@@ -94,6 +96,17 @@ def _command(app: TableApp, trigger: str, **kwargs: Any) -> None:
     _until(app, lambda: runtime.handled_kinds.get("ControllerEvent", 0) > before)
 
 
+def _started(app: TableApp) -> bool:
+    """Whether the board's report of every spot at start has been handled."""
+    assert app.runtime is not None
+    return app.runtime.handled_kinds.get("BetSensorChanged", 0) >= len(SPOTS)
+
+
+def _changes(app: TableApp) -> list[dict[str, Any]]:
+    """The `bet:sensor` records after those of the spots as they were at start."""
+    return _records(app, "bet:sensor")[len(SPOTS):]
+
+
 def _antes(app: TableApp) -> list[dict[str, Any]]:
     return [data["seats"] for data in _records(app, "holdem:antes")]
 
@@ -123,7 +136,7 @@ def test_a_sensed_ante_plays_at_its_fixed_amount_and_an_unknown_one_waits(app: T
     assert model.state == "dealing"
     assert _antes(app) == [{"1": {"ante": 1000, "bonus": 500}, "2": {"ante": 2500, "bonus": 0}}]
     assert _records(app, "holdem:antes")[0]["fixed"] == ["seat1.ante", "seat1.bonus"]
-    sensed = [(r["sensor"], r["occupied"], r["counted"]) for r in _records(app, "bet:sensor")]
+    sensed = [(r["sensor"], r["occupied"], r["counted"]) for r in _changes(app)]
     assert sensed == [("seat1.ante", True, True), ("seat1.bonus", True, True),
                       ("seat2.ante", True, True)]
 
@@ -177,7 +190,7 @@ def test_chips_put_down_while_the_deck_is_shuffled_count_when_betting_opens(
     for sensor in ("seat1.ante", "seat2.ante"):
         layout.place_chip(SPOTS[sensor])
     layout.remove_chip(SPOTS["seat2.ante"])  # taken back before betting opens
-    _until(app, lambda: len(_records(app, "bet:sensor")) == 3)
+    _until(app, lambda: len(_changes(app)) == 3)
     assert {r["counted"] for r in _records(app, "bet:sensor")} == {False}
     assert model.wagers.seats_in_play() == {}
     _command(app, "shuffle_done")
@@ -186,8 +199,8 @@ def test_chips_put_down_while_the_deck_is_shuffled_count_when_betting_opens(
     _press_no_more_bets(app)
     assert _antes(app) == [{"1": {"ante": 1000, "bonus": 0}}]
     app.devices.emulators["layout"].place_chip(SPOTS["seat2.ante"])
-    _until(app, lambda: len(_records(app, "bet:sensor")) == 4)
-    assert _records(app, "bet:sensor")[-1] == {"sensor": "seat2.ante", "occupied": True,
+    _until(app, lambda: len(_changes(app)) == 4)
+    assert _changes(app)[-1] == {"sensor": "seat2.ante", "occupied": True,
                                                "counted": False}  # locked out (R10)
     assert model.wagers.seats_in_play() == {1: 1000}
     assert model.wagers.present["seat2.ante"]  # lies there for the next round
@@ -197,3 +210,63 @@ def test_a_fixed_amount_for_a_sensor_the_layout_lacks_is_refused(tmp_path: Path)
     with pytest.raises(ConfigError, match=r"^\[table\] sensor_cents: seat3\.ante is not one "
                                           r"of \[devices\.layout\] bet_sensors \(seat1\.ante, "):
         _build(tmp_path, (("seat3.ante", 1000),), SPOTS)
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[LayoutEmulator]:
+    """A layout board that stays powered while the table restarts."""
+    emulator = LayoutEmulator(link_dir=tmp_path).start()
+    try:
+        yield emulator
+    finally:
+        emulator.close()
+
+
+def _on_board(tmp: Path, board: LayoutEmulator) -> TableApp:
+    """The table over `board`'s pty (its own process would see the same bytes)."""
+    config = simulate_command.parse_options(["--game", "holdem", "--seats", "3"]).config
+    config = replace(config, table=replace(config.table, sensor_cents=FIXED))
+    devices = {**_devices(SPOTS), "layout": {
+        "kind": "serial", "url": board.path, "auth": "none", "firmware": [board.firmware_version],
+        "lamps": dict(RIG_LAMPS), "bet_sensors": SPOTS, "buttons": {"no_more_bets": BUTTON}}}
+    (tmp / "ports").mkdir(exist_ok=True)
+    table = build_app(TableFile("restart", config, {"devices": devices, "vision": RIG_VISION}),
+                      allow_emulated=True, state_dir=tmp / "state", devices=devices,
+                      options=BuildOptions(workdir=tmp / "ports"))
+    table.start()
+    _until(table, lambda: _started(table))
+    return table
+
+
+def test_after_a_restart_the_spots_are_as_the_board_says(tmp_path: Path,
+                                                         board: LayoutEmulator) -> None:
+    """Chips put down while the table was off count; chips taken off meanwhile do not."""
+    table = _on_board(tmp_path, board)
+    _command(table, "shuffle_done")
+    board.place_chip(SPOTS["seat1.ante"])
+    _until(table, lambda: _model(table).wagers.seats_in_play() == {1: 1000})
+    table.close("restart")
+    board.remove_chip(SPOTS["seat1.ante"])  # while the table is off
+    board.place_chip(SPOTS["seat2.ante"])
+    table = _on_board(tmp_path, board)
+    try:
+        model = _model(table)
+        assert model.state == "betting"  # restored mid-betting from its journal
+        assert model.wagers.seats_in_play() == {2: None}
+        assert model.wagers.present == {"seat1.ante": False, "seat1.bonus": False,
+                                        "seat2.ante": True, "seat2.bonus": False,
+                                        "seat3.bonus": False}
+    finally:
+        table.close("test finished")
+
+
+def test_chips_lying_on_a_spot_when_the_table_starts_play_when_betting_opens(
+        tmp_path: Path, board: LayoutEmulator) -> None:
+    board.place_chip(SPOTS["seat1.ante"])
+    table = _on_board(tmp_path, board)
+    try:
+        assert _model(table).state == "shuffling"
+        _command(table, "shuffle_done")
+        assert _model(table).wagers.seats_in_play() == {1: 1000}
+    finally:
+        table.close("test finished")

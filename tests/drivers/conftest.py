@@ -18,7 +18,7 @@ import pytest
 from drivers.config import parse_device
 from drivers.emulated.gpio import EmulatedGpio
 from drivers.emulated.shoe_model import ShoeContents
-from drivers.events import DriverEvent
+from drivers.events import BetSensorChanged, DriverEvent
 from drivers.gpio import GpioLayout
 from drivers.registry import BuildOptions, build_devices
 from firmware_bridge import LinkTiming
@@ -39,6 +39,11 @@ class Recorder:
         with self._changed:
             self.events.append(event)
             self._changed.notify_all()
+
+    def clear(self) -> None:
+        """Forget the events recorded so far."""
+        with self._changed:
+            self.events.clear()
 
     def of(self, kind: type) -> list[Any]:
         with self._changed:
@@ -122,6 +127,8 @@ class LayoutHarness:
 
     def __init__(self, device: Any, recorder: Recorder) -> None:
         self.device, self.recorder = device, recorder
+        self.started: list[BetSensorChanged] = []
+        """What the device reported of its bet sensors when it started."""
 
     def settle(self) -> None:
         """Let the stimulus take effect (debounce time, board round trip)."""
@@ -213,19 +220,28 @@ def delivered(device: Any, emulator: Any) -> None:
     assert emulator.wait_until(idle, 2.0), "the board did not acknowledge the commands"
 
 
-@pytest.fixture(params=["fake", "emulated-gpio", "emulated-board"])
-def layout_harness(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LayoutHarness]:
+LAYOUT_KINDS = ("fake", "emulated-gpio", "emulated-board")
+
+
+def unstarted_layout(kind: str, tmp_path: Path) -> LayoutHarness:
+    """A layout harness of `kind` (one of `LAYOUT_KINDS`) whose device is not started."""
     recorder = Recorder()
-    harness: LayoutHarness
-    if request.param == "fake":
+    if kind == "fake":
         config = parse_device("layout", {**GPIO_LAYOUT, "kind": "emulated-gpio"},
                               allow_emulated=True)
-        harness = FakeLayoutHarness(FakeLayout(config, recorder), recorder)
-    elif request.param == "emulated-gpio":
-        harness = GpioLayoutHarness(recorder)
-    else:
-        harness = BoardLayoutHarness(recorder, tmp_path)
+        return FakeLayoutHarness(FakeLayout(config, recorder), recorder)
+    if kind == "emulated-gpio":
+        return GpioLayoutHarness(recorder)
+    return BoardLayoutHarness(recorder, tmp_path)
+
+
+@pytest.fixture(params=LAYOUT_KINDS)
+def layout_harness(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LayoutHarness]:
+    harness = unstarted_layout(request.param, tmp_path)
     harness.device.start()
+    harness.settle()
+    harness.started = harness.recorder.wait_for(BetSensorChanged, 1)
+    harness.recorder.clear()  # the contract's tests each see what their stimulus reports
     yield harness
     harness.close()
 

@@ -6,6 +6,8 @@ from drivers.errors import DriverError
 from drivers.events import IN_PROCESS_KEY, BetSensorChanged, ButtonPressed, KeySwitchTurned
 from drivers.interfaces import LampMode, LayoutInputs, LayoutLamps
 
+from .conftest import unstarted_layout
+
 
 def test_is_lamps_and_inputs(layout_harness):
     device = layout_harness.device
@@ -37,6 +39,11 @@ def test_all_safe_darkens_every_lamp(layout_harness):
 def test_an_unknown_lamp_is_refused_naming_the_device(layout_harness):
     with pytest.raises(DriverError, match=r"^\[devices.layout\] lamps: no lamp named 'seat9'"):
         layout_harness.device.set_lamp("seat9", LampMode.ON)
+
+
+def test_every_bet_sensor_is_reported_when_the_device_starts(layout_harness):
+    """So the table knows a spot's chips (or their absence) from before it started."""
+    assert [(e.sensor, e.occupied) for e in layout_harness.started] == [("seat1", False)]
 
 
 def test_a_chip_on_a_bet_sensor_is_reported_both_ways(layout_harness):
@@ -75,3 +82,18 @@ def test_close_is_idempotent(layout_harness):
     layout_harness.device.close()
     layout_harness.device.close()
     assert not layout_harness.device.link_up
+
+
+@pytest.mark.parametrize("kind", ["emulated-gpio", "emulated-board"])
+def test_chips_lying_on_a_spot_before_the_device_starts_are_reported_at_start(kind, tmp_path):
+    """A table restarted with chips on a spot learns of them without waiting for them to move."""
+    harness = unstarted_layout(kind, tmp_path)
+    try:
+        harness.chip(True)
+        harness.device.start()
+        harness.settle()
+        started = harness.recorder.wait_for(BetSensorChanged, 1)
+        assert [(e.sensor, e.occupied) for e in started] == [("seat1", True)]
+        assert harness.device.input_states()["seat1"] is True
+    finally:
+        harness.close()

@@ -77,6 +77,9 @@ def drive_layout(process: subprocess.Popen, tmp_path: Path) -> None:
     devices.start()
     try:
         recorder.wait_for(LinkUp)
+        (start,) = recorder.wait_for(BetSensorChanged)  # every spot as it is when the link comes up
+        assert (start.sensor, start.occupied) == ("seat3", False)
+        recorder.clear()
         replies = []
         for command in ("chip 3", "press 0", "key supervisor", "unchip 3", "key normal",
                         "lamps"):

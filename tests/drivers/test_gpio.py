@@ -38,10 +38,17 @@ def events() -> list:
 @pytest.fixture
 def layout(gpio, clock, events):
     config = parse_device("layout", LAYOUT, allow_emulated=False)
-    device = GpioLayout(config, events.append, gpio=gpio, scheduler=clock)
-    device.start()
+    device = started(GpioLayout(config, events.append, gpio=gpio, scheduler=clock), events)
     yield device
     device.close()
+
+
+def started(device: GpioLayout, events: list) -> GpioLayout:
+    """Start `device`, check it told each bet sensor's state (all clear), forget that."""
+    device.start()
+    assert events == [BetSensorChanged("layout", "seat1", False, 0.0)]
+    events.clear()
+    return device
 
 
 def test_start_sets_up_pins_in_bcm_mode_with_lamps_off(layout, gpio):
@@ -104,8 +111,7 @@ def test_key_switch_reports_each_position(layout, gpio, clock, events):
 
 def test_pull_down_inputs_are_active_high(gpio, clock, events):
     config = parse_device("layout", {**LAYOUT, "pull": "down"}, allow_emulated=False)
-    device = GpioLayout(config, events.append, gpio=gpio, scheduler=clock)
-    device.start()
+    device = started(GpioLayout(config, events.append, gpio=gpio, scheduler=clock), events)
     gpio.drive(13, 1)
     clock.advance(0.03)
     assert events == [ButtonPressed("layout", "deal", pytest.approx(0.02))]
@@ -114,8 +120,7 @@ def test_pull_down_inputs_are_active_high(gpio, clock, events):
 
 def test_zero_debounce_reports_at_once(gpio, clock, events):
     config = parse_device("layout", {**LAYOUT, "debounce_ms": 0}, allow_emulated=False)
-    device = GpioLayout(config, events.append, gpio=gpio, scheduler=clock)
-    device.start()
+    device = started(GpioLayout(config, events.append, gpio=gpio, scheduler=clock), events)
     gpio.drive(5, 0)
     assert events == [BetSensorChanged("layout", "seat1", True, 0.0)]
     device.close()

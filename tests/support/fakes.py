@@ -154,6 +154,13 @@ class FakeLayout(_FakeDevice):
         self.timeline: list[tuple[float, str, LampMode]] = []
         self._inputs = dict.fromkeys(config.inputs(), False)
 
+    def start(self) -> None:
+        """Start reporting: a `LinkUp`, then every bet sensor's state (the drivers' contract)."""
+        super().start()
+        now = self._scheduler.now()
+        for sensor in self._config.bet_sensors:
+            self._sink(BetSensorChanged(self._name, sensor, self._inputs[sensor], now))
+
     @property
     def lamp_names(self) -> tuple[str, ...]:
         """Every configured lamp."""

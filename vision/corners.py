@@ -47,6 +47,10 @@ _ROUGH: Final = _Tolerance(float(np.cos(np.radians(32))), (1.15, 1.9), 0.85, sha
 only corners that take part in a rough hypothesis are sharpened, which is the costly step."""
 
 
+_SHARPEN_MOVE: Final = 3.5
+"""Work-image pixels by which sharpening may move a corner (3, and a margin for rounding)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Corner:
     """A convex, nearly right-angled corner of a paper region's outline.
@@ -112,11 +116,37 @@ def covered_cards(frame: npt.NDArray[np.uint8], paper: npt.NDArray[np.uint8],
         if rough:
             grey = min_channel(frame) if grey is None else grey
             involved = {index for hypothesis in rough for index in hypothesis.corners}
-            corners = [_sharpened(grey, corner, scale) if index in involved else corner
-                       for index, corner in enumerate(corners)]
-            found += _region_cards(contour, corners, paper, known + found,
-                                   (card_aspect, min_side))
+            sharpened = _sharpened_corners(grey, corners, involved, known + found,
+                                           (scale, min_side))
+            if sharpened is not None:
+                found += _region_cards(contour, sharpened, paper, known + found,
+                                       (card_aspect, min_side))
     return [np.asarray(quad / scale, np.float32) for quad in found]
+
+
+def _sharpened_corners(grey: npt.NDArray[np.uint8], corners: list[Corner], involved: set[int],
+                       known: list[Quad], sizes: tuple[float, float]) -> list[Corner] | None:
+    """`corners` with the `involved` ones sharpened, or None when no new card can start.
+
+    A new card needs two sharp corners at which no card found lies (`_choose`). Sharpening
+    moves a corner by 3 work-image pixels at most, so those lying nearer a found card's
+    corner stay where a card was found: they are sharpened only once two others came out
+    sharp and free (on a single card beside a lit patch of table they seldom do).
+    """
+    scale, min_side = sizes
+    reach = 0.5 * min_side - _SHARPEN_MOVE
+    maybe_free = {index for index in involved
+                  if not any(_near_corner(corners[index].point, quad, reach) for quad in known)}
+    if len(maybe_free) < 2:
+        return None
+    sharpened = {index: _sharpened(grey, corners[index], scale) for index in sorted(maybe_free)}
+    free = [corner for corner in sharpened.values() if corner.sharp
+            and not any(_near_corner(corner.point, quad, 0.5 * min_side) for quad in known)]
+    if len(free) < 2:
+        return None
+    for index in involved - maybe_free:
+        sharpened[index] = _sharpened(grey, corners[index], scale)
+    return [sharpened.get(index, corner) for index, corner in enumerate(corners)]
 
 
 def _region_cards(contour: npt.NDArray[np.int32], corners: list[Corner],
@@ -157,7 +187,7 @@ def _sharpened(grey: npt.NDArray[np.uint8], corner: Corner, scale: float) -> Cor
             return corner
         lines.append(line)
     meet = intersect(*lines[0], *lines[1])
-    if meet is None or np.linalg.norm(meet - point) > 3.0 / scale:
+    if meet is None or np.linalg.norm(meet - point) > 3.0 / scale:  # see _SHARPEN_MOVE
         return corner
     first = lines[0][1] * np.sign(np.dot(lines[0][1], corner.first))
     second = lines[1][1] * np.sign(np.dot(lines[1][1], corner.second))
@@ -399,7 +429,7 @@ def _choose(hypotheses: list[_Hypothesis], corners: list[Corner], known: list[Qu
     it comes from opposite corners.
     """
     used = {index for index, corner in enumerate(corners)
-            if any(_near_corner(corner.point, quad, min_side) for quad in known)}
+            if any(_near_corner(corner.point, quad, 0.5 * min_side) for quad in known)}
     shapes = [_shape(h.quad) for h in hypotheses]
     references = [_shape(quad) for quad in known]
     support = [sum(_alike(shape, other) for other in shapes + references) - 1
@@ -437,8 +467,9 @@ def _alike(first: tuple[float, float, float], second: tuple[float, float, float]
             and abs(first[1] - second[1]) < 0.12 * first[1] and min(turn, 180.0 - turn) < 12.0)
 
 
-def _near_corner(point: Vector, quad: Quad, min_side: float) -> bool:
-    return bool(np.linalg.norm(quad - point, axis=1).min() < 0.5 * min_side)
+def _near_corner(point: Vector, quad: Quad, distance: float) -> bool:
+    """Whether `point` lies nearer than `distance` to a corner of `quad`."""
+    return bool(np.linalg.norm(quad - point, axis=1).min() < distance)
 
 
 def _same_card(first: Quad, second: Quad, min_side: float) -> bool:

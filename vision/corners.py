@@ -47,6 +47,8 @@ _ROUGH: Final = _Tolerance(float(np.cos(np.radians(32))), (1.15, 1.9), 0.85, sha
 only corners that take part in a rough hypothesis are sharpened, which is the costly step."""
 
 
+_ALONG_CORNER_SIDE: Final = np.linspace(0.3, 0.85, 12)[:, None]
+"""Where along a corner's side (share of its straight reach) its edge is looked for."""
 _SHARPEN_MOVE: Final = 3.5
 """Work-image pixels by which sharpening may move a corner (3, and a margin for rounding)."""
 
@@ -197,7 +199,7 @@ def _sharpened(grey: npt.NDArray[np.uint8], corner: Corner, scale: float) -> Cor
 def _edge_line(grey: npt.NDArray[np.uint8], start: Vector, along: Vector, outward: Vector,
                length: float, reach: float) -> EdgeLine | None:
     """The line of steepest fall from paper to table along a side (frame pixels)."""
-    steps = np.linspace(0.3, 0.85, 12)[:, None] * length
+    steps = _ALONG_CORNER_SIDE * length
     offsets = np.arange(-reach - 1.5, reach + 1.75, 0.5)
     return edge_line(grey, start + steps * along, outward, offsets, min_strong=5)
 

@@ -173,8 +173,9 @@ def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, layout: IndexLayout
     transform = cv2.getPerspectiveTransform(quad, card)
     size = (round(width * layout.width), round(height * layout.height))
     source, to_source = _reduced_corner(frame, quad, transform, size)
-    patch = cv2.warpPerspective(source, transform @ np.linalg.inv(to_source), size,
-                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    to_patch = transform if source is frame else transform @ np.linalg.inv(to_source)
+    patch = cv2.warpPerspective(source, to_patch, size, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
     return patch, transform
 
 

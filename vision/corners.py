@@ -26,7 +26,16 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.edges import EdgeLine, Quad, Vector, edge_line, intersect, min_channel
+from vision.edges import (
+    EdgeLine,
+    Quad,
+    Vector,
+    edge_line,
+    intersect,
+    min_channel,
+    rolled,
+    vector_length,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +198,7 @@ def _sharpened(grey: npt.NDArray[np.uint8], corner: Corner, scale: float) -> Cor
             return corner
         lines.append(line)
     meet = intersect(*lines[0], *lines[1])
-    if meet is None or np.linalg.norm(meet - point) > 3.0 / scale:  # see _SHARPEN_MOVE
+    if meet is None or vector_length(meet - point) > 3.0 / scale:  # see _SHARPEN_MOVE
         return corner
     first = lines[0][1] * np.sign(np.dot(lines[0][1], corner.first))
     second = lines[1][1] * np.sign(np.dot(lines[1][1], corner.second))
@@ -234,7 +243,7 @@ def outline_corners(contour: npt.NDArray[np.int32], shape: tuple[int, ...],
     count = len(polygon)
     if count < 3:
         return []
-    ends = np.roll(polygon, -1, axis=0)
+    ends = rolled(polygon, 1)
     lengths = np.linalg.norm(ends - polygon, axis=1)
     turn = float(np.sign(_shoelace(polygon)))
     corners: list[Corner] = []
@@ -275,7 +284,7 @@ def _next_side(lengths: npt.NDArray[np.float64], directions: npt.NDArray[np.floa
 
 
 def _shoelace(polygon: npt.NDArray[np.float64]) -> float:
-    following = np.roll(polygon, -1, axis=0)
+    following = rolled(polygon, 1)
     return float((polygon[:, 0] * following[:, 1] - following[:, 0] * polygon[:, 1]).sum())
 
 
@@ -299,7 +308,7 @@ def _inside_frame(point: Vector, shape: tuple[int, ...]) -> bool:
 
 
 def _unit(vector: Vector) -> Vector:
-    return vector / max(float(np.linalg.norm(vector)), 1e-9)
+    return vector / max(vector_length(vector), 1e-9)
 
 
 def _hypotheses(corners: list[Corner], card_aspect: float, paper: npt.NDArray[np.uint8],
@@ -335,7 +344,7 @@ def outline_stays_out(quad: Quad, outline: npt.NDArray[np.float32]) -> bool:
         side = _unit((end - start).astype(np.float64))
         inward = order * np.array([-side[1], side[0]], np.float32)
         depth = np.minimum(depth, (outline - start) @ inward)
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    sides = np.linalg.norm(quad - rolled(quad, 1), axis=1)
     return float(depth.max()) <= 2.5 + 0.03 * float(sides.min())
 
 
@@ -405,7 +414,7 @@ def _quad(points: list[Vector]) -> Quad:
 def _plausible(quad: Quad, paper: npt.NDArray[np.uint8], min_side: float,
                tolerance: _Tolerance) -> float:
     """The share of `quad` on paper if it is card-shaped, large enough and on paper; else 0."""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    sides = np.linalg.norm(quad - rolled(quad, 1), axis=1)
     short, long = sorted((sides[0] + sides[2], sides[1] + sides[3]))
     if short < 2 * min_side or not tolerance.aspects[0] <= long / short <= tolerance.aspects[1]:
         return 0.0
@@ -454,7 +463,7 @@ def _choose(hypotheses: list[_Hypothesis], corners: list[Corner], known: list[Qu
 
 def _shape(quad: Quad) -> tuple[float, float, float]:
     """Short side, long side and the long sides' direction (degrees, modulo 180)."""
-    sides = quad - np.roll(quad, -1, axis=0)
+    sides = quad - rolled(quad, 1)
     lengths = np.linalg.norm(sides, axis=1)
     pair = 0 if lengths[0] + lengths[2] > lengths[1] + lengths[3] else 1
     long_side = sides[pair] - sides[pair + 2]

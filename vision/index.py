@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.edges import min_channel
+from vision.edges import min_channel, rolled
 from vision.locate import Quad
 
 FloatImage = npt.NDArray[np.float32]
@@ -103,7 +103,7 @@ def read_corners(frame: npt.NDArray[np.uint8], quad: Quad,
     Returns:
         Two entries, one per corner; None where no rank-over-suit index was found.
     """
-    return [read_corner(frame, np.roll(quad, -turn, axis=0), layout) for turn in (0, 2)]
+    return [read_corner(frame, rolled(quad, turn), layout) for turn in (0, 2)]
 
 
 def read_corner(frame: npt.NDArray[np.uint8], quad: Quad,

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.corners import covered_cards
-from vision.edges import EdgeLine, Quad, edge_line, intersect, min_channel
+from vision.edges import EdgeLine, Quad, edge_line, intersect, min_channel, rolled, vector_length
 
 _EDGE_KERNEL = np.ones((3, 3), np.uint8)
 _ALONG_SIDE = np.linspace(0.15, 0.85, 16, dtype=np.float32)[:, None]
@@ -261,7 +261,7 @@ def _edge_line(frame: npt.NDArray[np.uint8], start: npt.NDArray[np.float32],
                end: npt.NDArray[np.float32], centre: npt.NDArray[np.float32],
                offsets: npt.NDArray[np.float32]) -> EdgeLine | None:
     direction = end - start
-    length = float(np.linalg.norm(direction))
+    length = vector_length(direction)
     if length < 8:
         return None
     unit = direction / length
@@ -274,7 +274,7 @@ def _edge_line(frame: npt.NDArray[np.uint8], start: npt.NDArray[np.float32],
 def _side_line(points: npt.NDArray[np.float32], start: npt.NDArray[np.float32],
                end: npt.NDArray[np.float32]) -> EdgeLine | None:
     direction = end - start
-    length = float(np.linalg.norm(direction))
+    length = vector_length(direction)
     if length < 4:
         return None
     unit = direction / length
@@ -298,14 +298,14 @@ def order_corners(points: npt.NDArray[np.float32]) -> Quad:
     angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
     ordered = points[np.argsort(angles)]
     if _side(ordered, 0) > _side(ordered, 1):
-        ordered = np.roll(ordered, -1, axis=0)
+        ordered = rolled(ordered, 1)
     if ordered[2].sum() < ordered[0].sum():
-        ordered = np.roll(ordered, -2, axis=0)
+        ordered = rolled(ordered, 2)
     return np.ascontiguousarray(ordered, dtype=np.float32)
 
 
 def _side(quad: Quad, index: int) -> float:
-    return float(np.linalg.norm(quad[index] - quad[(index + 1) % 4]))
+    return vector_length(quad[index] - quad[(index + 1) % 4])
 
 
 def long_over_short(quad: Quad) -> float:
@@ -368,8 +368,8 @@ def _average(group: list[_Candidate]) -> _Candidate:
 
 def _match_corners(reference: Quad, quad: Quad) -> Quad:
     """`quad`'s corners rolled to line up with `reference`'s."""
-    costs = [float(np.abs(np.roll(quad, -shift, axis=0) - reference).sum()) for shift in range(4)]
-    return np.roll(quad, -int(np.argmin(costs)), axis=0)
+    costs = [float(np.abs(rolled(quad, shift) - reference).sum()) for shift in range(4)]
+    return rolled(quad, int(np.argmin(costs)))
 
 
 def _overlap(first: Quad, second: Quad) -> float:

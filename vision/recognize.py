@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import RED_SUITS
+from vision.edges import rolled
 from vision.errors import ImageError
 from vision.features import RANK_BOX, SUIT_BOX, glyph_features
 from vision.index import CornerIndex, read_corners
@@ -169,7 +170,7 @@ class Recognizer:
         """The index corners found on one card, both ways up when its outline is ambiguous."""
         quad = np.asarray(quad, np.float32)
         turns = (0,) if covered or long_over_short(quad) >= AMBIGUOUS_ASPECT else (0, 1)
-        views = tuple([c for c in read_corners(frame, np.roll(quad, -turn, axis=0),
+        views = tuple([c for c in read_corners(frame, rolled(quad, turn),
                                                self.profile.layout) if c is not None]
                       for turn in turns)
         return _CardCorners(quad, covered, views)
@@ -198,7 +199,7 @@ class Recognizer:
         reading = self._verdict(quad, *views[0])
         if len(views) == 1:
             return reading
-        turned = self._verdict(np.roll(quad, -1, axis=0), *views[1])
+        turned = self._verdict(rolled(quad, 1), *views[1])
         if reading.card and turned.card and reading.card != turned.card:
             return replace(reading, card=None, reason=DISAGREE)
         if turned.card and not reading.card:

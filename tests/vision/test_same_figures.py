@@ -16,7 +16,7 @@ import vision.corners as corners_module
 from vision import Recognizer
 from vision.build.evaluate import stress_scene
 from vision.corners import Corner, _sharpened, covered_cards
-from vision.edges import Quad
+from vision.edges import Quad, rolled, vector_length
 from vision.index import _Ink, _paper_colour, _percentiles
 from vision.locate import LocateParams, _paper_masks, locate_cards, paper_contrast, work_image
 from vision.recognize import _reading_order
@@ -30,6 +30,17 @@ def _greys(count: int, seed: int) -> Iterator[np.ndarray]:
         low = int(rng.integers(0, 250)) if number % 3 else 0
         high = low + 1 if number % 7 == 0 else 256
         yield rng.integers(low, high, (height, width)).astype(np.uint8)
+
+
+def test_rolled_points_and_vector_lengths_are_numpys() -> None:
+    rng = np.random.default_rng(4)
+    for count in range(1, 7):
+        points = rng.normal(0, 100, (count, 2)).astype(np.float32)
+        for start in range(-5, 9):
+            assert np.array_equal(rolled(points, start), np.roll(points, -start, axis=0))
+    for dtype in (np.float32, np.float64):
+        for vector in rng.normal(0, 300, (500, 2)).astype(dtype):
+            assert vector_length(vector) == float(np.linalg.norm(vector))
 
 
 def test_ink_percentiles_are_numpys_linear_percentiles() -> None:

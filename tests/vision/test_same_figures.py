@@ -15,6 +15,7 @@ import pytest
 import vision.corners as corners_module
 from vision import Recognizer
 from vision.build.evaluate import stress_scene
+from vision.build.synth import CardStyle, Effects, Placement, compose
 from vision.corners import Corner, _sharpened, covered_cards
 from vision.edges import Quad, rolled, vector_length
 from vision.index import _Ink, _paper_colour, _percentiles
@@ -130,6 +131,17 @@ def _full_search(grey: np.ndarray, corners: list[Corner], involved: set[int],
             for index, corner in enumerate(corners)]
 
 
+def _fanned(codes: list[str], angle: float, step: tuple[float, float]) -> np.ndarray:
+    """A hand fanned by `step` card widths a card: covered cards show two corners only."""
+    theta = np.radians(angle)
+    offset = np.array([[np.cos(theta), np.sin(theta)], [-np.sin(theta), np.cos(theta)]]) @ (
+        np.array(step) * 140.0)
+    placements = [Placement(code, (250 + k * offset[0], 200 + k * offset[1]), 140.0, angle,
+                            0.02, k) for k, code in enumerate(codes)]
+    return compose(placements, (800, 600), CardStyle(), "felt-green",
+                   Effects(blur=0.7, noise=2.0, jpeg_quality=85)).frame
+
+
 def _covered_with_each_known(frame: np.ndarray) -> list[list[list[list[float]]]]:
     """The covered cards of a frame found when none, each one, or all but one are known."""
     params = LocateParams()
@@ -148,7 +160,9 @@ def test_the_covered_search_cut_short_finds_what_the_full_search_finds(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # dealt hands with none, each or all but one of their cards known already (the search
     # must still find the others), and glare beside single cards (regions holding no card)
-    hands = [stress_scene("overlap", number).frame for number in range(6)]
+    hands = [stress_scene("overlap", number).frame for number in range(6)] + [
+        _fanned(["9S", "4H", "KD", "2C"], angle, step)
+        for angle, step in ((0.0, (0.0, 0.3)), (5.0, (0.4, 0.05)))]
     glare = [stress_scene("glare", number).frame for number in (0, 1, 6, 9)]
     quick = [_covered_with_each_known(frame) for frame in hands]
     quick_glare = [locate_cards(frame) for frame in glare]

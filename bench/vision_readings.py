@@ -17,7 +17,8 @@ Each line of OUT is one frame as JSON: `{"item": NAME, "readings": [...]}`, each
 corners to 0.01 pixel; the first line is `{"item": "profile", "digest": SHA-256}` of the
 enrolled profile's arrays. `--compare OLD` then lists every frame whose readings differ,
 saying whether only a confidence or a corner moved or a card, guess or reason changed; the
-exit status is 1 when any card, guess or reason changed.
+exit status is 1 when any card, guess or reason changed (or a frame is missing), 2 when the
+dev photos are not found beside the repository (`shared/cards-dev`).
 """
 
 from __future__ import annotations

@@ -5,9 +5,12 @@
 Sections (all by default):
 
 * `latency`: per-image time of `Recognizer.recognize` at 800x600 (the dev photos as taken)
-  and 640x480 (the same photos resized beforehand), p50 and p95, next to the time of a plain
-  JPEG decode plus resize of the same image. Enrolled (fold 4 held out) and generic profiles;
-  and the generic profile on 800x600 synthetic frames of dealt hands (2 to 5 cards).
+  and 640x480 (the same photos resized beforehand), p50 and p95 by the wall clock and as the
+  reading thread's CPU time (the figure to trust on a machine busy with other work), next to
+  the time of a plain JPEG decode plus resize of the same image; 640x480 composite frames of
+  fold 4's cut-outs (`vision.build.composite`, ten of each layout on each surface): a board of
+  five and two to four exposed hands. Enrolled (fold 4 held out) and generic profiles; and
+  the generic profile on 800x600 synthetic frames of dealt hands (2 to 5 cards).
 * `enrolled`: leave-one-photo-out over the dev photos: enrol on three of each card's four
   photos, read the fourth, for each of the four folds; enrolment time per fold.
 * `generic`: the generic profile (never trained on any real photo) over all 208 dev photos.
@@ -166,7 +169,8 @@ def latency(bench: Bench) -> None:
     recognizers = {"enrolled": Recognizer(bench.enrolled(4)),
                    "generic": Recognizer(load_generic_profile())}
     photos = bench.photos()
-    print(f"   {'size':>8} {'what':<26} {'p50 ms':>8} {'p95 ms':>8}")
+    print(f"   {'size':>8} {'what':<34} {'p50 ms':>8} {'p95 ms':>8} {'CPU p50':>8} "
+          f"{'CPU p95':>8}")
     for size in ((800, 600), (640, 480)):
         frames = [image if image.shape[1] == size[0] else
                   cv2.resize(image, size, interpolation=cv2.INTER_AREA)
@@ -176,12 +180,26 @@ def latency(bench: Bench) -> None:
                       interpolation=cv2.INTER_AREA)) for _, data, _, _, _ in photos]
         _row(size, "JPEG decode" + (" + resize" if size[0] != 800 else ""), decode)
         for name, recognizer in recognizers.items():
-            times = _time(recognizer.recognize, frames)
-            _row(size, f"recognize, {name}", times)
+            _row(size, f"recognize, {name}", *_time(recognizer.recognize, frames))
+    for layout, frames in _composite_frames(bench).items():
+        for name, recognizer in recognizers.items():
+            _row((640, 480), f"recognize, {name}, {layout}", *_time(recognizer.recognize, frames))
     from vision.build.evaluate import stress_scene
 
     hands = [stress_scene("overlap", number).frame for number in range(40)]
-    _row((800, 600), "recognize, generic, hands", _time(recognizers["generic"].recognize, hands))
+    _row((800, 600), "recognize, generic, dealt hands",
+         *_time(recognizers["generic"].recognize, hands))
+
+
+def _composite_frames(bench: Bench) -> dict[str, list[np.ndarray]]:
+    """Ten 640x480 frames of each composite layout on each surface, of fold 4's cut-outs."""
+    from vision.build.composite import SURFACES, CompositeOptions, composite, cut_outs
+
+    cards, _ = cut_outs([(name, image, code) for name, _, image, code, fold in bench.photos()
+                         if fold == 4])
+    return {label: [composite(cards, layout, number, CompositeOptions(surface=surface)).frame
+                    for surface in SURFACES for number in range(10)]
+            for layout, label in (("board", "board of five"), ("hands", "exposed hands"))}
 
 
 def _timed(work: Callable[[], object]) -> float:
@@ -190,16 +208,29 @@ def _timed(work: Callable[[], object]) -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def _time(work: Callable[[np.ndarray], object], frames: list[np.ndarray]) -> list[float]:
+def _time(work: Callable[[np.ndarray], object], frames: list[np.ndarray]
+          ) -> tuple[list[float], list[float]]:
+    """Milliseconds by the wall clock and of the thread's CPU time, each frame read twice."""
     for frame in frames[:5]:
         work(frame)  # warm up
-    return [_timed(lambda f=frame: work(f)) for frame in frames for _ in range(2)]
+    wall, cpu = [], []
+    for frame in frames:
+        for _ in range(2):
+            started, thread = time.perf_counter(), time.thread_time()
+            work(frame)
+            cpu.append((time.thread_time() - thread) * 1000)
+            wall.append((time.perf_counter() - started) * 1000)
+    return wall, cpu
 
 
-def _row(size: tuple[int, int], what: str, times: list[float]) -> None:
+def _row(size: tuple[int, int], what: str, times: list[float],
+         cpu: list[float] | None = None) -> None:
     if times:
-        print(f"   {size[0]}x{size[1]:<4} {what:<26} {percentile(times, 0.5):8.2f} "
-              f"{percentile(times, 0.95):8.2f}")
+        line = (f"   {size[0]}x{size[1]:<4} {what:<34} {percentile(times, 0.5):8.2f} "
+                f"{percentile(times, 0.95):8.2f}")
+        if cpu:
+            line += f" {percentile(cpu, 0.5):8.2f} {percentile(cpu, 0.95):8.2f}"
+        print(line)
 
 
 @_needs_dev

@@ -26,7 +26,16 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.edges import EdgeLine, Quad, Vector, edge_line, intersect, min_channel
+from vision.edges import (
+    EdgeLine,
+    Quad,
+    Vector,
+    edge_line,
+    intersect,
+    min_channel,
+    rolled,
+    vector_length,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +54,12 @@ _STRICT: Final = _Tolerance(float(np.cos(np.radians(20))), (1.28, 1.7), 0.93, sh
 _ROUGH: Final = _Tolerance(float(np.cos(np.radians(32))), (1.15, 1.9), 0.85, sharp=False)
 """For corners not yet moved onto the frame's edges (directions off by up to 10 degrees):
 only corners that take part in a rough hypothesis are sharpened, which is the costly step."""
+
+
+_ALONG_CORNER_SIDE: Final = np.linspace(0.3, 0.85, 12)[:, None]
+"""Where along a corner's side (share of its straight reach) its edge is looked for."""
+_SHARPEN_MOVE: Final = 3.5
+"""Work-image pixels by which sharpening may move a corner (3, and a margin for rounding)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,11 +127,37 @@ def covered_cards(frame: npt.NDArray[np.uint8], paper: npt.NDArray[np.uint8],
         if rough:
             grey = min_channel(frame) if grey is None else grey
             involved = {index for hypothesis in rough for index in hypothesis.corners}
-            corners = [_sharpened(grey, corner, scale) if index in involved else corner
-                       for index, corner in enumerate(corners)]
-            found += _region_cards(contour, corners, paper, known + found,
-                                   (card_aspect, min_side))
+            sharpened = _sharpened_corners(grey, corners, involved, known + found,
+                                           (scale, min_side))
+            if sharpened is not None:
+                found += _region_cards(contour, sharpened, paper, known + found,
+                                       (card_aspect, min_side))
     return [np.asarray(quad / scale, np.float32) for quad in found]
+
+
+def _sharpened_corners(grey: npt.NDArray[np.uint8], corners: list[Corner], involved: set[int],
+                       known: list[Quad], sizes: tuple[float, float]) -> list[Corner] | None:
+    """`corners` with the `involved` ones sharpened, or None when no new card can start.
+
+    A new card needs two sharp corners at which no card found lies (`_choose`). Sharpening
+    moves a corner by 3 work-image pixels at most, so those lying nearer a found card's
+    corner stay where a card was found: they are sharpened only once two others came out
+    sharp and free (on a single card beside a lit patch of table they seldom do).
+    """
+    scale, min_side = sizes
+    reach = 0.5 * min_side - _SHARPEN_MOVE
+    maybe_free = {index for index in involved
+                  if not any(_near_corner(corners[index].point, quad, reach) for quad in known)}
+    if len(maybe_free) < 2:
+        return None
+    sharpened = {index: _sharpened(grey, corners[index], scale) for index in sorted(maybe_free)}
+    free = [corner for corner in sharpened.values() if corner.sharp
+            and not any(_near_corner(corner.point, quad, 0.5 * min_side) for quad in known)]
+    if len(free) < 2:
+        return None
+    for index in involved - maybe_free:
+        sharpened[index] = _sharpened(grey, corners[index], scale)
+    return [sharpened.get(index, corner) for index, corner in enumerate(corners)]
 
 
 def _region_cards(contour: npt.NDArray[np.int32], corners: list[Corner],
@@ -157,7 +198,7 @@ def _sharpened(grey: npt.NDArray[np.uint8], corner: Corner, scale: float) -> Cor
             return corner
         lines.append(line)
     meet = intersect(*lines[0], *lines[1])
-    if meet is None or np.linalg.norm(meet - point) > 3.0 / scale:
+    if meet is None or vector_length(meet - point) > 3.0 / scale:  # see _SHARPEN_MOVE
         return corner
     first = lines[0][1] * np.sign(np.dot(lines[0][1], corner.first))
     second = lines[1][1] * np.sign(np.dot(lines[1][1], corner.second))
@@ -167,7 +208,7 @@ def _sharpened(grey: npt.NDArray[np.uint8], corner: Corner, scale: float) -> Cor
 def _edge_line(grey: npt.NDArray[np.uint8], start: Vector, along: Vector, outward: Vector,
                length: float, reach: float) -> EdgeLine | None:
     """The line of steepest fall from paper to table along a side (frame pixels)."""
-    steps = np.linspace(0.3, 0.85, 12)[:, None] * length
+    steps = _ALONG_CORNER_SIDE * length
     offsets = np.arange(-reach - 1.5, reach + 1.75, 0.5)
     return edge_line(grey, start + steps * along, outward, offsets, min_strong=5)
 
@@ -202,7 +243,7 @@ def outline_corners(contour: npt.NDArray[np.int32], shape: tuple[int, ...],
     count = len(polygon)
     if count < 3:
         return []
-    ends = np.roll(polygon, -1, axis=0)
+    ends = rolled(polygon, 1)
     lengths = np.linalg.norm(ends - polygon, axis=1)
     turn = float(np.sign(_shoelace(polygon)))
     corners: list[Corner] = []
@@ -243,7 +284,7 @@ def _next_side(lengths: npt.NDArray[np.float64], directions: npt.NDArray[np.floa
 
 
 def _shoelace(polygon: npt.NDArray[np.float64]) -> float:
-    following = np.roll(polygon, -1, axis=0)
+    following = rolled(polygon, 1)
     return float((polygon[:, 0] * following[:, 1] - following[:, 0] * polygon[:, 1]).sum())
 
 
@@ -267,7 +308,7 @@ def _inside_frame(point: Vector, shape: tuple[int, ...]) -> bool:
 
 
 def _unit(vector: Vector) -> Vector:
-    return vector / max(float(np.linalg.norm(vector)), 1e-9)
+    return vector / max(vector_length(vector), 1e-9)
 
 
 def _hypotheses(corners: list[Corner], card_aspect: float, paper: npt.NDArray[np.uint8],
@@ -303,7 +344,7 @@ def outline_stays_out(quad: Quad, outline: npt.NDArray[np.float32]) -> bool:
         side = _unit((end - start).astype(np.float64))
         inward = order * np.array([-side[1], side[0]], np.float32)
         depth = np.minimum(depth, (outline - start) @ inward)
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    sides = np.linalg.norm(quad - rolled(quad, 1), axis=1)
     return float(depth.max()) <= 2.5 + 0.03 * float(sides.min())
 
 
@@ -373,7 +414,7 @@ def _quad(points: list[Vector]) -> Quad:
 def _plausible(quad: Quad, paper: npt.NDArray[np.uint8], min_side: float,
                tolerance: _Tolerance) -> float:
     """The share of `quad` on paper if it is card-shaped, large enough and on paper; else 0."""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    sides = np.linalg.norm(quad - rolled(quad, 1), axis=1)
     short, long = sorted((sides[0] + sides[2], sides[1] + sides[3]))
     if short < 2 * min_side or not tolerance.aspects[0] <= long / short <= tolerance.aspects[1]:
         return 0.0
@@ -399,7 +440,7 @@ def _choose(hypotheses: list[_Hypothesis], corners: list[Corner], known: list[Qu
     it comes from opposite corners.
     """
     used = {index for index, corner in enumerate(corners)
-            if any(_near_corner(corner.point, quad, min_side) for quad in known)}
+            if any(_near_corner(corner.point, quad, 0.5 * min_side) for quad in known)}
     shapes = [_shape(h.quad) for h in hypotheses]
     references = [_shape(quad) for quad in known]
     support = [sum(_alike(shape, other) for other in shapes + references) - 1
@@ -422,7 +463,7 @@ def _choose(hypotheses: list[_Hypothesis], corners: list[Corner], known: list[Qu
 
 def _shape(quad: Quad) -> tuple[float, float, float]:
     """Short side, long side and the long sides' direction (degrees, modulo 180)."""
-    sides = quad - np.roll(quad, -1, axis=0)
+    sides = quad - rolled(quad, 1)
     lengths = np.linalg.norm(sides, axis=1)
     pair = 0 if lengths[0] + lengths[2] > lengths[1] + lengths[3] else 1
     long_side = sides[pair] - sides[pair + 2]
@@ -437,8 +478,9 @@ def _alike(first: tuple[float, float, float], second: tuple[float, float, float]
             and abs(first[1] - second[1]) < 0.12 * first[1] and min(turn, 180.0 - turn) < 12.0)
 
 
-def _near_corner(point: Vector, quad: Quad, min_side: float) -> bool:
-    return bool(np.linalg.norm(quad - point, axis=1).min() < 0.5 * min_side)
+def _near_corner(point: Vector, quad: Quad, distance: float) -> bool:
+    """Whether `point` lies nearer than `distance` to a corner of `quad`."""
+    return bool(np.linalg.norm(quad - point, axis=1).min() < distance)
 
 
 def _same_card(first: Quad, second: Quad, min_side: float) -> bool:

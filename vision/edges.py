@@ -7,6 +7,8 @@ full-resolution frame.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +22,8 @@ Vector = npt.NDArray[np.float64]
 EdgeLine = tuple[Vector, Vector]
 """A point on the line and its unit direction."""
 
+_Item = TypeVar("_Item", bound=np.generic)
+
 _MIN_FALL = 8.0
 """Grey levels by which brightness must fall across a side for a clear edge."""
 
@@ -30,6 +34,17 @@ def min_channel(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         return image
     blue, green, red = cv2.split(image)
     return cv2.min(cv2.min(blue, green), red)
+
+
+def vector_length(vector: npt.NDArray[np.floating]) -> float:
+    """The length of a 1-D vector: `np.linalg.norm`'s figure, without its checks' cost."""
+    return float(np.sqrt(vector.dot(vector)))
+
+
+def rolled(points: npt.NDArray[_Item], start: int) -> npt.NDArray[_Item]:
+    """`points` starting from the one at `start`: `np.roll(points, -start, axis=0)`, sooner."""
+    start %= len(points)
+    return np.concatenate((points[start:], points[:start]))
 
 
 def edge_line(image: npt.NDArray[np.uint8], points: npt.NDArray[np.floating],

@@ -52,14 +52,25 @@ def _hog(image: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     upper_bin = (lower_bin + 1) % _BINS
     height, width = image.shape
     cells_y, cells_x = height // _CELL, width // _CELL
-    rows = np.minimum(np.arange(height) // _CELL, cells_y - 1)
-    cols = np.minimum(np.arange(width) // _CELL, cells_x - 1)
-    cell = (rows[:, None] * cells_x + cols[None, :]) * _BINS
+    cell = _CELL_BINS[(width, height)] if (width, height) in _CELL_BINS else _cell_bins(
+        (width, height))
     size = cells_y * cells_x * _BINS
     hist = np.bincount((cell + lower_bin).ravel(), (magnitude * (1 - upper_weight)).ravel(),
                        size) + np.bincount((cell + upper_bin).ravel(),
                                            (magnitude * upper_weight).ravel(), size)
     return _block_normalise(hist.astype(np.float64).reshape(cells_y, cells_x, _BINS))
+
+
+def _cell_bins(box: tuple[int, int]) -> npt.NDArray[np.int64]:
+    """Per pixel of a map of `box`'s size, the first histogram bin of its cell."""
+    width, height = box
+    cells_y, cells_x = height // _CELL, width // _CELL
+    rows = np.minimum(np.arange(height) // _CELL, cells_y - 1)
+    cols = np.minimum(np.arange(width) // _CELL, cells_x - 1)
+    return np.asarray((rows[:, None] * cells_x + cols[None, :]) * _BINS, np.int64)
+
+
+_CELL_BINS: Final = {box: _cell_bins(box) for box in (RANK_BOX, SUIT_BOX)}
 
 
 def _block_normalise(cells: npt.NDArray[np.floating]) -> npt.NDArray[np.float32]:

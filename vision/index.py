@@ -14,13 +14,14 @@ redness measure relative to the paper's colour, so the camera's white balance ca
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.edges import min_channel
+from vision.edges import min_channel, rolled
 from vision.locate import Quad
 
 FloatImage = npt.NDArray[np.float32]
@@ -31,6 +32,7 @@ CARD_WIDTH_PX = 300
 """Resolution the card is resampled to before its corner is read (pixels across the card)."""
 _EDGE_STRIP = max(2, round(0.015 * CARD_WIDTH_PX))
 """Width in patch pixels of the strip along the card's edges where ink is ignored."""
+_DILATE_KERNEL = np.ones((3, 3), np.uint8)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +87,8 @@ class _Ink:
     labels: npt.NDArray[np.int32]
     stats: npt.NDArray[np.int32]
     paper: float
+    boxes: list[Box]
+    """Each component's box, by label."""
 
 
 def read_corners(frame: npt.NDArray[np.uint8], quad: Quad,
@@ -99,7 +103,7 @@ def read_corners(frame: npt.NDArray[np.uint8], quad: Quad,
     Returns:
         Two entries, one per corner; None where no rank-over-suit index was found.
     """
-    return [read_corner(frame, np.roll(quad, -turn, axis=0), layout) for turn in (0, 2)]
+    return [read_corner(frame, rolled(quad, turn), layout) for turn in (0, 2)]
 
 
 def read_corner(frame: npt.NDArray[np.uint8], quad: Quad,
@@ -138,15 +142,21 @@ def _ink_levels(grey: npt.NDArray[np.uint8]) -> list[tuple[float, float]]:
 
 
 def _percentiles(grey: npt.NDArray[np.uint8], shares: tuple[float, float]) -> tuple[float, float]:
-    """`np.percentile` (linear) of `grey` at two shares, from one partial sort."""
-    flat = grey.ravel()
-    positions = [(flat.size - 1) * share for share in shares]
-    lows = [int(np.floor(position)) for position in positions]
-    highs = [min(low + 1, flat.size - 1) for low in lows]
-    ordered = np.partition(flat, sorted(set(lows + highs))).astype(np.float64)
-    first, second = (float(ordered[low] + (ordered[high] - ordered[low]) * (position - low))
-                     for low, high, position in zip(lows, highs, positions, strict=True))
-    return first, second
+    """`np.percentile` (linear) of `grey` at two shares, from its histogram of grey levels."""
+    at_most = np.cumsum(np.bincount(grey.ravel(), minlength=256))  # pixels at or below each level
+
+    def ranked(rank: int) -> float:
+        """The grey level `rank` places up from the darkest pixel (0 the darkest)."""
+        return float(np.searchsorted(at_most, rank, side="right"))
+
+    last = grey.size - 1
+    found = []
+    for share in shares:
+        position = last * share
+        low = int(np.floor(position))
+        below, above = ranked(low), ranked(min(low + 1, last))
+        found.append(below + (above - below) * (position - low))
+    return found[0], found[1]
 
 
 def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, layout: IndexLayout
@@ -163,8 +173,9 @@ def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, layout: IndexLayout
     transform = cv2.getPerspectiveTransform(quad, card)
     size = (round(width * layout.width), round(height * layout.height))
     source, to_source = _reduced_corner(frame, quad, transform, size)
-    patch = cv2.warpPerspective(source, transform @ np.linalg.inv(to_source), size,
-                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    to_patch = transform if source is frame else transform @ np.linalg.inv(to_source)
+    patch = cv2.warpPerspective(source, to_patch, size, flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
     return patch, transform
 
 
@@ -211,7 +222,8 @@ def _segment(grey: npt.NDArray[np.uint8], level: tuple[float, float]) -> _Ink:
     ink[:_EDGE_STRIP, :] = 0
     ink[:, :_EDGE_STRIP] = 0
     _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    return _Ink(grey, labels, stats, paper)
+    boxes = [(x, y, x + w, y + h) for x, y, w, h, _ in stats.tolist()]
+    return _Ink(grey, labels, stats, paper, boxes)
 
 
 def _candidates(ink: _Ink, width: int, height: int) -> list[int]:
@@ -223,19 +235,18 @@ def _candidates(ink: _Ink, width: int, height: int) -> list[int]:
     """
     shortest = 0.035 * CARD_WIDTH_PX
     edge = _EDGE_STRIP + 1
-    ids = []
-    for label in range(1, len(ink.stats)):
-        x, y, w, h, area = (int(v) for v in ink.stats[label])
-        sliver = (x <= edge and w < 0.5 * h) or (y <= edge and h < 0.5 * w)
-        if shortest <= h <= 0.6 * height and w <= 0.8 * width and area >= 12 and not sliver:
-            ids.append(label)
-    return ids
+    x, y, w, h, area = ink.stats[1:].T
+    sliver = ((x <= edge) & (w < 0.5 * h)) | ((y <= edge) & (h < 0.5 * w))
+    fits = (shortest <= h) & (h <= 0.6 * height) & (w <= 0.8 * width) & (area >= 12)
+    return [int(label) + 1 for label in np.flatnonzero(fits & ~sliver)]
 
 
 def _rank_and_suit(ink: _Ink, width: int, height: int
                    ) -> tuple[Box, list[int], Box, list[int]] | None:
     ids = _candidates(ink, width, height)
-    by_distance = sorted(ids, key=lambda i: float(np.hypot(*ink.stats[i][:2])))
+    distances = np.hypot(ink.stats[ids, 0], ink.stats[ids, 1]).tolist()
+    by_distance = [label for _, label in sorted(zip(distances, ids, strict=True),
+                                                key=lambda pair: pair[0])]
     for rank_id in by_distance[:3]:
         rank_box, rank_ids = _rank_glyph(ink, rank_id, ids)
         suit_id = _suit_below(ink, rank_box, ids, rank_ids)
@@ -281,14 +292,24 @@ def _suit_below(ink: _Ink, rank_box: Box, ids: list[int], rank_ids: list[int]) -
 
 
 def _box(ink: _Ink, label: int) -> Box:
-    x, y, w, h, _ = (int(v) for v in ink.stats[label])
-    return x, y, x + w, y + h
+    return ink.boxes[label]
 
 
 def _paper_colour(patch: npt.NDArray[np.uint8], ink: _Ink) -> npt.NDArray[np.float32]:
-    bright = ink.grey >= ink.paper - 10
-    return np.asarray(patch[bright].mean(axis=0) if bright.any() else patch.reshape(-1, 3)
-                      .mean(axis=0), np.float32)
+    """The mean colour of the paper: the pixels within 10 grey levels of its level.
+
+    The whole patch's mean colour when no pixel is that bright.
+    """
+    # grey >= paper - 10 holds for whole grey levels from the ceiling up
+    level = math.ceil(ink.paper - 10.0) - 1
+    _, bright = cv2.threshold(ink.grey, level, 1, cv2.THRESH_BINARY)
+    count = cv2.countNonZero(bright)
+    mean = cv2.mean(patch, bright) if count else cv2.mean(patch)
+    count = count or ink.grey.size
+    # OpenCV's mean times the count is the exact integer sum, so the quotient is numpy's
+    # mean to the last bit
+    sums = np.rint(np.array(mean[:3]) * count)
+    return np.asarray(sums / count, np.float32)
 
 
 def _glyph(patch: npt.NDArray[np.uint8], ink: _Ink, box: Box, ids: list[int],
@@ -296,12 +317,15 @@ def _glyph(patch: npt.NDArray[np.uint8], ink: _Ink, box: Box, ids: list[int],
     x0, y0, x1, y1 = box
     x0, y0 = max(x0 - 1, 0), max(y0 - 1, 0)
     x1, y1 = min(x1 + 1, patch.shape[1]), min(y1 + 1, patch.shape[0])
-    own = np.isin(ink.labels[y0:y1, x0:x1], ids).astype(np.uint8)
-    own = cv2.dilate(own, np.ones((3, 3), np.uint8)).astype(bool)
-    grey = ink.grey[y0:y1, x0:x1].astype(np.float32)
-    darkest = float(grey[own].min()) if own.any() else 0.0
+    labels = ink.labels[y0:y1, x0:x1]
+    own = labels == ids[0]
+    for other in ids[1:]:
+        own |= labels == other
+    own_mask = cv2.dilate(own.view(np.uint8), _DILATE_KERNEL)
+    grey = ink.grey[y0:y1, x0:x1]
+    darkest = cv2.minMaxLoc(grey, own_mask)[0] if cv2.countNonZero(own_mask) else 0.0
     span = max(ink.paper - darkest, 1.0)
-    amount = np.clip((ink.paper - grey) / span, 0.0, 1.0) * own
+    amount = np.clip((ink.paper - grey.astype(np.float32)) / span, 0.0, 1.0) * own_mask.view(bool)
     return Glyph(amount.astype(np.float32), (x0, y0, x1, y1),
                  _redness(patch[y0:y1, x0:x1], amount, paper_bgr))
 

@@ -16,15 +16,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.corners import covered_cards
-from vision.edges import EdgeLine, Quad, edge_line, intersect, min_channel
+from vision.edges import EdgeLine, Quad, edge_line, intersect, min_channel, rolled, vector_length
 
 _EDGE_KERNEL = np.ones((3, 3), np.uint8)
+_ALONG_SIDE = np.linspace(0.15, 0.85, 16, dtype=np.float32)[:, None]
+"""Where along a side (share of its length) `refine_edges` looks for the card's edge."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,11 +204,9 @@ def _along_frame_edge(quad: Quad, shape: tuple[int, ...]) -> bool:
     limits = np.array([shape[1] - 1, shape[0] - 1], np.float32)
     on_low = quad <= 1.5
     on_high = quad >= limits - 1.5
-    for index in range(4):
-        other = (index + 1) % 4
-        if (on_low[index] & on_low[other]).any() or (on_high[index] & on_high[other]).any():
-            return True
-    return False
+    # a corner and the next one on the same frame edge
+    return bool((on_low & np.roll(on_low, -1, axis=0)).any()
+                or (on_high & np.roll(on_high, -1, axis=0)).any())
 
 
 def fit_sides(points: npt.NDArray[np.float32], quad: Quad) -> Quad:
@@ -260,21 +261,20 @@ def _edge_line(frame: npt.NDArray[np.uint8], start: npt.NDArray[np.float32],
                end: npt.NDArray[np.float32], centre: npt.NDArray[np.float32],
                offsets: npt.NDArray[np.float32]) -> EdgeLine | None:
     direction = end - start
-    length = float(np.linalg.norm(direction))
+    length = vector_length(direction)
     if length < 8:
         return None
     unit = direction / length
     normal = np.array([-unit[1], unit[0]], np.float32)
     if float(np.dot((start + end) / 2 - centre, normal)) < 0:
         normal = -normal  # point outwards, from paper to table
-    along = np.linspace(0.15, 0.85, 16, dtype=np.float32)[:, None]
-    return edge_line(frame, start + along * direction, normal, offsets, min_strong=6)
+    return edge_line(frame, start + _ALONG_SIDE * direction, normal, offsets, min_strong=6)
 
 
 def _side_line(points: npt.NDArray[np.float32], start: npt.NDArray[np.float32],
                end: npt.NDArray[np.float32]) -> EdgeLine | None:
     direction = end - start
-    length = float(np.linalg.norm(direction))
+    length = vector_length(direction)
     if length < 4:
         return None
     unit = direction / length
@@ -298,14 +298,14 @@ def order_corners(points: npt.NDArray[np.float32]) -> Quad:
     angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
     ordered = points[np.argsort(angles)]
     if _side(ordered, 0) > _side(ordered, 1):
-        ordered = np.roll(ordered, -1, axis=0)
+        ordered = rolled(ordered, 1)
     if ordered[2].sum() < ordered[0].sum():
-        ordered = np.roll(ordered, -2, axis=0)
+        ordered = rolled(ordered, 2)
     return np.ascontiguousarray(ordered, dtype=np.float32)
 
 
 def _side(quad: Quad, index: int) -> float:
-    return float(np.linalg.norm(quad[index] - quad[(index + 1) % 4]))
+    return vector_length(quad[index] - quad[(index + 1) % 4])
 
 
 def long_over_short(quad: Quad) -> float:
@@ -368,8 +368,8 @@ def _average(group: list[_Candidate]) -> _Candidate:
 
 def _match_corners(reference: Quad, quad: Quad) -> Quad:
     """`quad`'s corners rolled to line up with `reference`'s."""
-    costs = [float(np.abs(np.roll(quad, -shift, axis=0) - reference).sum()) for shift in range(4)]
-    return np.roll(quad, -int(np.argmin(costs)), axis=0)
+    costs = [float(np.abs(rolled(quad, shift) - reference).sum()) for shift in range(4)]
+    return rolled(quad, int(np.argmin(costs)))
 
 
 def _overlap(first: Quad, second: Quad) -> float:
@@ -381,17 +381,39 @@ def _overlap(first: Quad, second: Quad) -> float:
 
 def paper_contrast(small: npt.NDArray[np.uint8], quad: Quad) -> float:
     """How much brighter a quadrilateral's inner margin is than the band just outside it."""
-    size, margin = (40, 54), 7
-    inner = np.array([[margin, margin], [size[0] - margin, margin],
-                      [size[0] - margin, size[1] - margin], [margin, size[1] - margin]],
-                     np.float32)
-    transform = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), inner)
-    patch = cv2.warpPerspective(small, transform, size, flags=cv2.INTER_LINEAR,
+    transform = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), _CONTRAST_INNER)
+    patch = cv2.warpPerspective(small, transform, _CONTRAST_SIZE, flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
-    ring = np.zeros(patch.shape, bool)
-    ring[margin + 1:-margin - 1, margin + 1:-margin - 1] = True
-    ring[margin + 4:-margin - 4, margin + 4:-margin - 4] = False
-    around = np.zeros(patch.shape, bool)
-    around[1:-1, 1:-1] = True
-    around[margin - 2:-margin + 2, margin - 2:-margin + 2] = False
-    return float(np.median(patch[ring]) - np.median(patch[around]))
+    return _median(patch, _CONTRAST_RING) - _median(patch, _CONTRAST_AROUND)
+
+
+def _contrast_bands() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.uint8],
+                               npt.NDArray[np.uint8]]:
+    """For `paper_contrast`: where the card's corners go, the inner margin and the band around.
+
+    The quadrilateral is warped onto a 40 x 54 patch 7 pixels inside its border.
+    """
+    (width, height), margin = _CONTRAST_SIZE, 7
+    inner = np.array([[margin, margin], [width - margin, margin],
+                      [width - margin, height - margin], [margin, height - margin]], np.float32)
+    ring = np.zeros((height, width), np.uint8)
+    ring[margin + 1:-margin - 1, margin + 1:-margin - 1] = 1
+    ring[margin + 4:-margin - 4, margin + 4:-margin - 4] = 0
+    around = np.zeros((height, width), np.uint8)
+    around[1:-1, 1:-1] = 1
+    around[margin - 2:-margin + 2, margin - 2:-margin + 2] = 0
+    return inner, ring, around
+
+
+def _median(image: npt.NDArray[np.uint8], mask: npt.NDArray[np.uint8]) -> float:
+    """`np.median` of the pixels under `mask`, from their histogram of grey levels."""
+    counts = cv2.calcHist([image], [0], mask, [256], [0, 256]).ravel()
+    at_most = np.cumsum(np.rint(counts).astype(np.int64))  # pixels at or below each level
+    total = int(at_most[-1])
+    middle = [(total - 1) // 2, total // 2]  # the one middle rank, or the two
+    low, high = (float(np.searchsorted(at_most, rank, side="right")) for rank in middle)
+    return (low + high) / 2
+
+
+_CONTRAST_SIZE: Final = (40, 54)
+_CONTRAST_INNER, _CONTRAST_RING, _CONTRAST_AROUND = _contrast_bands()

@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import RED_SUITS
+from vision.edges import rolled
 from vision.errors import ImageError
 from vision.features import RANK_BOX, SUIT_BOX, glyph_features
 from vision.index import CornerIndex, read_corners
@@ -144,10 +145,9 @@ class Recognizer:
             ImageError: `frame` is not a non-empty uint8 image.
         """
         frame = check_frame(frame)
-        readings = [self.read_covered(frame, card.quad) if card.covered else
-                    self.read_card(frame, card.quad)
-                    for card in locate_cards(frame, self.locate, self.profile.layout.card_aspect)]
-        return sorted(readings, key=_reading_order)
+        cards = [self._corners(frame, card.quad, card.covered)
+                 for card in locate_cards(frame, self.locate, self.profile.layout.card_aspect)]
+        return sorted(self._readings(cards), key=_reading_order)
 
     def read_card(self, frame: npt.NDArray[np.uint8], quad: Quad) -> CardReading:
         """Read the card whose corners in `frame` are `quad` (ordered as `find_cards` does).
@@ -155,18 +155,7 @@ class Recognizer:
         A card seen so obliquely that it looks nearly square is read both ways up; two
         different answers make it unsure.
         """
-        quad = np.asarray(quad, np.float32)
-        reading = self._read_upright(frame, quad)
-        if long_over_short(quad) >= AMBIGUOUS_ASPECT:
-            return reading
-        turned = self._read_upright(frame, np.roll(quad, -1, axis=0))
-        if reading.card and turned.card and reading.card != turned.card:
-            return replace(reading, card=None, reason=DISAGREE)
-        if turned.card and not reading.card:
-            return replace(turned, quad=reading.quad)
-        if reading.guess is None and turned.guess is not None:
-            return replace(turned, quad=reading.quad)
-        return reading
+        return self._readings([self._corners(frame, quad, covered=False)])[0]
 
     def read_covered(self, frame: npt.NDArray[np.uint8], quad: Quad) -> CardReading:
         """Read a card lying partly under others (`vision.locate.Located.covered`).
@@ -175,13 +164,59 @@ class Recognizer:
         there instead: when the two corners do not make an answer together, a corner that
         is answered on its own, while the other is not, gives the answer.
         """
+        return self._readings([self._corners(frame, quad, covered=True)])[0]
+
+    def _corners(self, frame: npt.NDArray[np.uint8], quad: Quad, covered: bool) -> _CardCorners:
+        """The index corners found on one card, both ways up when its outline is ambiguous."""
         quad = np.asarray(quad, np.float32)
-        corners = [c for c in read_corners(frame, quad, self.profile.layout) if c is not None]
-        reading = self._verdict(quad, corners)
+        turns = (0,) if covered or long_over_short(quad) >= AMBIGUOUS_ASPECT else (0, 1)
+        views = tuple([c for c in read_corners(frame, rolled(quad, turn),
+                                               self.profile.layout) if c is not None]
+                      for turn in turns)
+        return _CardCorners(quad, covered, views)
+
+    def _readings(self, cards: Sequence[_CardCorners]) -> list[CardReading]:
+        """Read cards whose corners were found, classifying all their corners at once.
+
+        One classifier call for every corner of a frame reads each classifier's matrices
+        once, not once per card.
+        """
+        found = [corner for card in cards for view in card.views for corner in view]
+        evidence = assess_corners(self.profile, [CornerFeatures.of(c) for c in found])
+        readings, start = [], 0
+        for card in cards:
+            views = []
+            for view in card.views:
+                views.append((view, evidence.rows(start, start + len(view))))
+                start += len(view)
+            readings.append(self._covered(card.quad, *views[0]) if card.covered
+                            else self._whole(card.quad, views))
+        return readings
+
+    def _whole(self, quad: Quad, views: list[tuple[list[CornerIndex], CornerEvidence]]
+               ) -> CardReading:
+        """The reading of a card lying whole in view (`read_card`)."""
+        reading = self._verdict(quad, *views[0])
+        if len(views) == 1:
+            return reading
+        turned = self._verdict(rolled(quad, 1), *views[1])
+        if reading.card and turned.card and reading.card != turned.card:
+            return replace(reading, card=None, reason=DISAGREE)
+        if turned.card and not reading.card:
+            return replace(turned, quad=reading.quad)
+        if reading.guess is None and turned.guess is not None:
+            return replace(turned, quad=reading.quad)
+        return reading
+
+    def _covered(self, quad: Quad, corners: list[CornerIndex], evidence: CornerEvidence
+                 ) -> CardReading:
+        """The reading of a card lying partly under others (`read_covered`)."""
+        reading = self._verdict(quad, corners, evidence)
         if reading.card is not None:
             return reading
-        alone = [(corner, decide(self.profile, [CornerFeatures.of(corner)], self.unsure_below))
-                 for corner in corners]
+        alone = [(corner, verdict_of(self.profile, evidence.rows(index, index + 1),
+                                self.unsure_below))
+                 for index, corner in enumerate(corners)]
         answered = [(corner, verdict) for corner, verdict in alone if not verdict.reason]
         if len(answered) != 1:
             return reading
@@ -189,17 +224,66 @@ class Recognizer:
         return CardReading(verdict.guess, verdict.confidence, verdict.guess, reading.quad,
                            _index_box([corner]))
 
-    def _read_upright(self, frame: npt.NDArray[np.uint8], quad: Quad) -> CardReading:
-        found = [c for c in read_corners(frame, quad, self.profile.layout) if c is not None]
-        return self._verdict(quad, found)
-
-    def _verdict(self, quad: Quad, found: list[CornerIndex]) -> CardReading:
+    def _verdict(self, quad: Quad, found: list[CornerIndex], evidence: CornerEvidence
+                 ) -> CardReading:
         quad_points = tuple((float(x), float(y)) for x, y in quad)
         if not found:
             return CardReading(None, 0.0, None, quad_points, None, NO_INDEX)
-        verdict = decide(self.profile, [CornerFeatures.of(c) for c in found], self.unsure_below)
+        verdict = verdict_of(self.profile, evidence, self.unsure_below)
         return CardReading(None if verdict.reason else verdict.guess, verdict.confidence,
                            verdict.guess, quad_points, _index_box(found), verdict.reason)
+
+
+@dataclass(frozen=True, slots=True)
+class _CardCorners:
+    """One card's outline and the index corners found on it.
+
+    `views` holds the corners read with the card upright from `quad[0]` and, for an
+    outline too square to show which way is up, those read from `quad[1]`.
+    """
+
+    quad: Quad
+    covered: bool
+    views: tuple[list[CornerIndex], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CornerEvidence:
+    """What the profile's classifiers say of some index corners, one row per corner.
+
+    Attributes:
+        rank: Log-probabilities of the ranks (corners x ranks).
+        rank_novelty: Novelty of each corner's rank glyph (1 or more: unlike the profile's).
+        suit: Log-probabilities of the suits from the glyph alone (corners x suits).
+        suit_novelty: Novelty of each corner's suit glyph.
+        colour: Log-probability of each suit's colour given the corner's ink (corners x
+            suits).
+    """
+
+    rank: npt.NDArray[np.float32]
+    rank_novelty: npt.NDArray[np.float32]
+    suit: npt.NDArray[np.float32]
+    suit_novelty: npt.NDArray[np.float32]
+    colour: npt.NDArray[np.float32]
+
+    def rows(self, start: int, stop: int) -> CornerEvidence:
+        """The evidence of corners `start` to `stop` (exclusive)."""
+        return CornerEvidence(self.rank[start:stop], self.rank_novelty[start:stop],
+                              self.suit[start:stop], self.suit_novelty[start:stop],
+                              self.colour[start:stop])
+
+
+def assess_corners(profile: DeckProfile, corners: Sequence[CornerFeatures]) -> CornerEvidence:
+    """Classify any number of corners (of one card or of many) in one call per classifier."""
+    if not corners:
+        empty = np.zeros((0,), np.float32)
+        return CornerEvidence(np.zeros((0, len(profile.rank.classes)), np.float32), empty,
+                              np.zeros((0, len(profile.suit.classes)), np.float32), empty,
+                              np.zeros((0, len(profile.suit.classes)), np.float32))
+    rank_lp, rank_novelty = profile.rank.assess(np.stack([c.rank for c in corners]))
+    suit_lp, suit_novelty = profile.suit.assess(np.stack([c.suit for c in corners]))
+    return CornerEvidence(rank_lp, rank_novelty, suit_lp, suit_novelty,
+                          _colour_terms(profile, corners))
 
 
 def decide(profile: DeckProfile, corners: Sequence[CornerFeatures],
@@ -211,22 +295,22 @@ def decide(profile: DeckProfile, corners: Sequence[CornerFeatures],
         corners: One or two corners of the card (at least one).
         unsure_below: Confidence below which the guess is not an answer.
     """
-    rank_features = np.stack([c.rank for c in corners])
-    suit_features = np.stack([c.suit for c in corners])
-    rank_lp, rank_novelty = profile.rank.assess(rank_features)
-    suit_lp, suit_novelty = profile.suit.assess(suit_features)
-    colour_lp = _colour_terms(profile, corners)
-    suit_lp = suit_lp + colour_lp
+    return verdict_of(profile, assess_corners(profile, corners), unsure_below)
+
+
+def verdict_of(profile: DeckProfile, evidence: CornerEvidence, unsure_below: float) -> CardVerdict:
+    """Like `decide`, from the corners' evidence (`assess_corners`, at least one corner)."""
+    suit_lp = evidence.suit + evidence.colour
     suit_lp = suit_lp - np.logaddexp.reduce(suit_lp, axis=1, keepdims=True)
-    rank_all, suit_all = _mean_log(rank_lp), _mean_log(suit_lp)
+    rank_all, suit_all = _mean_log(evidence.rank), _mean_log(suit_lp)
     rank, suit = int(np.argmax(rank_all)), int(np.argmax(suit_all))
     guess = profile.rank.classes[rank] + profile.suit.classes[suit]
     confidence = float(np.exp(rank_all[rank] + suit_all[suit]))
     corner_cards = {profile.rank.classes[int(np.argmax(r))] +
                     profile.suit.classes[int(np.argmax(s))]
-                    for r, s in zip(rank_lp, suit_lp, strict=True)}
-    novelty = max(float(rank_novelty.max()), float(suit_novelty.max()))
-    reason = _doubt(novelty, corner_cards == {guess}, float(colour_lp[:, suit].mean()),
+                    for r, s in zip(evidence.rank, suit_lp, strict=True)}
+    novelty = max(float(evidence.rank_novelty.max()), float(evidence.suit_novelty.max()))
+    reason = _doubt(novelty, corner_cards == {guess}, float(evidence.colour[:, suit].mean()),
                     confidence, unsure_below)
     return CardVerdict(guess, confidence, reason)
 

@@ -7,12 +7,12 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.build.glyphs import STROKE_SHARE, TIGHT_TEN, GlyphStyle, random_style, rank_mask
-from vision.build.strokes import CHARACTERS, strokes_of
+from vision.build.glyphs import GlyphStyle, random_style, rank_mask
 from vision.build.synth import random_card_style, render_card
 from vision.build.typefaces import (
     FACES,
     HELD_OUT_FAMILIES,
+    ORIGINAL_HELD_OUT,
     STROKE,
     TRAINING_FAMILIES,
     face_named,
@@ -91,6 +91,7 @@ def _alike(first: np.ndarray, second: np.ndarray) -> float:
 @needs_fonts
 def test_no_held_out_face_is_a_copy_of_a_trained_one() -> None:
     """A held-out design must not reach training in another cut (URW P052 is Pagella)."""
+    assert set(ORIGINAL_HELD_OUT) <= set(HELD_OUT_FAMILIES)
     characters = "Q8925"
     trained = {face.name: [text_mask(c, face) for c in characters]
                for face in faces_of(TRAINING_FAMILIES)}
@@ -98,49 +99,6 @@ def test_no_held_out_face_is_a_copy_of_a_trained_one() -> None:
         glyphs = [text_mask(c, face) for c in characters]
         nearest = max(float(np.mean([_alike(g, t) for g, t in zip(glyphs, masks, strict=True)]))
                       for masks in trained.values())
-        assert nearest < 0.93, face.name  # two cuts of one design: 0.96 to 1.0
+        assert nearest < 0.93, face.name
     pagella, p052 = face_named("pagella"), face_named("urw-p052")
-    assert _alike(text_mask("Q", pagella), text_mask("Q", p052)) > 0.96  # the measure sees it
-
-
-def test_training_decks_draw_each_typeface_family_about_as_often() -> None:
-    rng = np.random.default_rng(21)
-    counts: dict[str, int] = {}
-    draws = 4000
-    for _ in range(draws):
-        typeface = random_style(rng).typeface
-        family = face_named(typeface).family if typeface else STROKE
-        counts[family] = counts.get(family, 0) + 1
-    assert set(counts) == set(TRAINING_FAMILIES)
-    assert counts[STROKE] == pytest.approx(STROKE_SHARE * draws, rel=0.1)
-    each = (1 - STROKE_SHARE) * draws / (len(TRAINING_FAMILIES) - 1)
-    for family, count in counts.items():
-        if family != STROKE:
-            assert count == pytest.approx(each, rel=0.25), family  # not by number of cuts
-
-
-@needs_fonts
-def test_a_tight_ten_is_set_closer_than_the_typeface_sets_it() -> None:
-    def parts(mask: np.ndarray) -> int:
-        return int(cv2.connectedComponents((mask > 0.5).astype(np.uint8))[0]) - 1
-
-    loose = rank_mask("T", GlyphStyle(typeface="roboto", ten_gap=TIGHT_TEN + 0.05))
-    tight = rank_mask("T", GlyphStyle(typeface="roboto", ten_gap=0.02))
-    touching = rank_mask("T", GlyphStyle(typeface="roboto", ten_gap=-0.03))
-    assert loose.shape[1] > 1.2 * tight.shape[1]  # Roboto sets "10" a third of its height apart
-    assert tight.shape[1] > touching.shape[1]
-    assert parts(loose) == parts(tight) == 2
-    assert parts(touching) == 1  # the digits touch, as on a cramped index
-
-
-def test_one_queen_has_its_tail_inside_the_bowl() -> None:
-    column = sorted(CHARACTERS).index("Q")
-    tails = []
-    for choice in range(4):
-        bowl, tail = strokes_of("Q", GlyphStyle(variant=choice << column, serif=False))
-        tails.append((float(tail[:, 1].max()) - float(bowl[:, 1].max()),
-                      float(np.hypot(*(tail[0] - bowl.mean(axis=0))))))
-    below, start = min(tails)
-    assert below < 0.01  # ends no lower than the bowl
-    assert start < 0.35  # and starts well inside it
-    assert max(t[0] for t in tails) > 0.05  # the other drawings keep a tail below
+    assert _alike(text_mask("Q", pagella), text_mask("Q", p052)) > 0.96  # one design, two cuts

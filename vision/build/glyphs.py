@@ -24,12 +24,6 @@ Mask = npt.NDArray[np.float32]
 
 _CANVAS: Final = 200
 _SUPER: Final = 4
-STROKE_SHARE: Final = 0.35
-"""Share of decks drawn in the stroke outlines when the stroke family is among those asked."""
-TIGHT_TEN: Final = 0.12
-"""A typeface deck whose `GlyphStyle.ten_gap` is below this prints its "10" tighter than the
-typeface sets it: the "1" and the "0" drawn `ten_gap` of their height apart (touching when
-negative), as card makers fit a ten into an index column."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,18 +82,15 @@ def random_style(rng: np.random.Generator,
                  families: tuple[str, ...] = TRAINING_FAMILIES) -> GlyphStyle:
     """A random glyph style within the ranges real decks use, its ranks from `families`.
 
-    The stroke family (if listed) is drawn `STROKE_SHARE` of the time; otherwise a typeface
-    family is drawn, each family as often (a design with many cuts is no likelier than one
-    with few), then one of its faces.
+    The stroke family (if listed) is drawn half the time, the typefaces of the other
+    families share the rest.
     """
     style = _random_stroke_style(rng)
-    typeface_families = sorted({face.family for face in faces_of(families)})
-    stroke_share = STROKE_SHARE if STROKE in families else 0.0
+    faces = faces_of(families)
+    stroke_share = 0.5 if STROKE in families else 0.0
     ten = "T" if rng.random() < 0.12 else "10"
-    if not typeface_families or rng.random() < stroke_share:
+    if not faces or rng.random() < stroke_share:
         return replace(style, ten=ten)
-    family = typeface_families[int(rng.integers(len(typeface_families)))]
-    faces = faces_of((family,))
     face = faces[int(rng.integers(len(faces)))]
     return replace(style, typeface=face.name, face_weight=int(rng.integers(350, 901)),
                    embolden=float(rng.uniform(-0.01, 0.04)), ten=ten)
@@ -129,13 +120,9 @@ def _random_stroke_style(rng: np.random.Generator) -> GlyphStyle:
 def rank_mask(rank: str, style: GlyphStyle) -> Mask:
     """The ink mask of a rank ("T" is drawn as "10" unless the style prints "T")."""
     if style.typeface:
-        face = face_named(style.typeface)
-        if rank == "T" and style.ten == "10" and style.ten_gap < TIGHT_TEN:
-            one, zero = (text_mask(digit, face, style.face_weight) for digit in "10")
-            gap = round(style.ten_gap * max(one.shape[0], 1))
-            return _emboldened(_side_by_side(one, zero, gap), style.embolden)
         text = "10" if rank == "T" and style.ten == "10" else rank
-        return _emboldened(text_mask(text, face, style.face_weight), style.embolden)
+        return _emboldened(text_mask(text, face_named(style.typeface), style.face_weight),
+                           style.embolden)
     if rank == "T" and style.ten == "10":
         one, zero = _stroke_mask("1", style), _stroke_mask("0", style)
         return _side_by_side(one, zero, round(style.ten_gap * max(one.shape[0], 1)))

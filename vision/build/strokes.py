@@ -1,4 +1,4 @@
-"""Stroke outlines of the rank characters, drawn for this package (two to four of each).
+"""Stroke outlines of the rank characters, drawn for this package (two or three of each).
 
 Coordinates are in a box one unit tall, y downwards from the cap line; angles of arcs are in
 degrees on screen (0 right, 90 down, 270 up). `strokes_of` returns the polylines of one
@@ -125,8 +125,6 @@ _DRAWINGS: Final[dict[str, Callable[[], list[_Drawing]]]] = {
          []),
         ([_arc(0.36, 0.46, 0.35, 0.46, 0, 360), _curve((0.1, 0.78), (0.45, 1.1), (0.85, 1.02))],
          []),
-        # The tail inside the bowl, barely crossing it (many card indices print it so).
-        ([_arc(0.35, 0.49, 0.35, 0.49, 0, 360), _line((0.44, 0.72), (0.66, 0.98))], []),
     ],
     "K": lambda: [
         ([_line((0, 0), (0, 1)), _line((0.62, 0), (0, 0.62)), _line((0.2, 0.44), (0.66, 1))],

@@ -22,6 +22,9 @@ Sections (all by default):
 * `held-out-styles`: the same stresses on decks whose ranks are printed in the typeface
   families kept out of training (`vision.build.typefaces.HELD_OUT_FAMILIES`: designs the generic
   profile never saw), per stress and per family.
+* `held-out-original`: the same on the four families held out since the first builds
+  (`vision.build.typefaces.ORIGINAL_HELD_OUT`), whose scenes are the same as theirs, for
+  figures comparable across builds.
 * `composite`: frames of several real cards: the held-out dev photos of each fold cut out by
   the finder (`vision.build.composite`) and laid, turned and seen obliquely, on dark cloth,
   green felt and wood grain, as a hold'em board of five and as two to four exposed two-card
@@ -72,7 +75,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without
 
 DEV = Path(__file__).resolve().parents[1] / ".." / "shared" / "cards-dev"
 SECTIONS = ("latency", "enrolled", "generic", "stress-real", "stress-synthetic",
-            "held-out-styles", "composite", "overlap", "phone")
+            "held-out-styles", "held-out-original", "composite", "overlap", "phone")
 
 
 @dataclass
@@ -370,6 +373,14 @@ def held_out_styles(bench: Bench) -> None:
         print(f"   {'family ' + family:<24} {tally.summary()}")
 
 
+def held_out_original(bench: Bench) -> None:
+    from vision.build.typefaces import ORIGINAL_HELD_OUT
+
+    by_family = _stresses(bench, ORIGINAL_HELD_OUT, "first held-out typefaces")
+    for family, tally in sorted(by_family.items()):
+        print(f"   {'family ' + family:<24} {tally.summary()}")
+
+
 def _stresses(bench: Bench, families: tuple[str, ...], label: str) -> dict[str, Tally]:
     """Each single-card stress on decks of `families`; returns the tallies by family."""
     from vision import Recognizer, load_generic_profile
@@ -516,6 +527,7 @@ def _phone_dev(bench: Bench) -> None:
 SECTION_FUNCTIONS: dict[str, Callable[[Bench], None]] = {
     "latency": latency, "enrolled": enrolled, "generic": generic, "stress-real": stress_real,
     "stress-synthetic": stress_synthetic, "held-out-styles": held_out_styles,
+    "held-out-original": held_out_original,
     "composite": composite, "overlap": overlap, "phone": phone,
 }
 

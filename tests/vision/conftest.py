@@ -44,7 +44,8 @@ def typefaces() -> None:
     problems = missing(TRAINING_FAMILIES + HELD_OUT_FAMILIES)
     if problems:
         pytest.skip("this machine cannot draw the synthetic decks' typefaces (OpenCV 5 and "
-                    "the DejaVu fonts are needed): " + "; ".join(problems))
+                    "the font packages .ci/sysdeps installs are needed): "
+                    + "; ".join(problems))
 
 
 @pytest.fixture(scope="session")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import vision.build.generic as generic_build
 from vision.build.generic import (
     PREFIX,
     GenericBuildOptions,
@@ -64,3 +65,12 @@ def test_a_small_build_runs_end_to_end_and_is_deterministic(tmp_path: Path) -> N
     figures = compare(first, loaded, test)
     assert figures["agreement"] >= 0.95
     assert figures["rebuilt_right"] > 0.2
+
+
+def test_cards_drawn_by_several_processes_are_the_cards_drawn_by_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(generic_build, "_BLOCK", 8)
+    alone = synthetic_samples(40, 5)
+    shared = synthetic_samples(40, 5, jobs=2)
+    assert len(shared) == len(alone) > 40
+    assert fingerprint(shared) == fingerprint(alone)

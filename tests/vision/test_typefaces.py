@@ -3,6 +3,7 @@ held-out families, and clear about what a machine lacks."""
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -11,6 +12,7 @@ from vision.build.synth import random_card_style, render_card
 from vision.build.typefaces import (
     FACES,
     HELD_OUT_FAMILIES,
+    ORIGINAL_HELD_OUT,
     STROKE,
     TRAINING_FAMILIES,
     face_named,
@@ -77,3 +79,26 @@ def test_held_out_decks_render() -> None:
 def test_unknown_faces_are_refused() -> None:
     with pytest.raises(SceneError, match="unknown typeface 'comic'"):
         face_named("comic")
+
+
+def _alike(first: np.ndarray, second: np.ndarray) -> float:
+    """Intersection over union of two glyph masks stretched to one box."""
+    a = cv2.resize(first, (48, 64), interpolation=cv2.INTER_AREA) > 0.5
+    b = cv2.resize(second, (48, 64), interpolation=cv2.INTER_AREA) > 0.5
+    return float((a & b).sum() / max(1, (a | b).sum()))
+
+
+@needs_fonts
+def test_no_held_out_face_is_a_copy_of_a_trained_one() -> None:
+    """A held-out design must not reach training in another cut (URW P052 is Pagella)."""
+    assert set(ORIGINAL_HELD_OUT) <= set(HELD_OUT_FAMILIES)
+    characters = "Q8925"
+    trained = {face.name: [text_mask(c, face) for c in characters]
+               for face in faces_of(TRAINING_FAMILIES)}
+    for face in faces_of(HELD_OUT_FAMILIES):
+        glyphs = [text_mask(c, face) for c in characters]
+        nearest = max(float(np.mean([_alike(g, t) for g, t in zip(glyphs, masks, strict=True)]))
+                      for masks in trained.values())
+        assert nearest < 0.93, face.name
+    pagella, p052 = face_named("pagella"), face_named("urw-p052")
+    assert _alike(text_mask("Q", pagella), text_mask("Q", p052)) > 0.96  # one design, two cuts

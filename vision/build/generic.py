@@ -11,8 +11,9 @@ confidence model (softmax temperatures, novelty limits and the unsure threshold)
 photo is used, and no card of `vision.build.typefaces.HELD_OUT_FAMILIES`, on which the profile is
 measured (`bench/vision.py`).
 
-Building needs OpenCV 5 (its font engine) and the DejaVu fonts (Debian `fonts-dejavu-core` and
-`fonts-dejavu-extra`); reading cards with the built profile needs neither.
+Building needs OpenCV 5 (its font engine) and the fonts of the trained typeface families
+(the Debian font packages `.ci/sysdeps` installs); reading cards with the built profile needs
+neither. `--jobs N` draws the synthetic cards in N processes (the same profile for any N).
 
 The build is deterministic for a seed; `tests/vision/test_generic_profile.py` rebuilds a
 smaller profile and checks it agrees with the shipped one.
@@ -21,9 +22,11 @@ smaller profile and checks it agrees with the shipped one.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -77,6 +80,7 @@ class GenericBuildOptions:
         min_unsure_below: The unsure threshold never goes below this (a deck nobody enrolled
             deserves more caution than an enrolled one).
         train: Perceptron training settings.
+        jobs: Processes drawing the synthetic cards (the profile does not depend on it).
     """
 
     cards: int = 12000
@@ -85,6 +89,7 @@ class GenericBuildOptions:
     max_wrong: float = 0.001
     min_unsure_below: float = 0.95
     train: TrainOptions = field(default_factory=TrainOptions)
+    jobs: int = 1
 
 
 BuildProgress = Callable[[str, int, int], None]
@@ -97,8 +102,9 @@ def build(options: GenericBuildOptions | None = None, progress: BuildProgress | 
     if problems:
         raise VisionError("cannot build the generic profile here: " + "; ".join(problems))
     started = time.perf_counter()
-    train = synthetic_samples(options.cards, options.seed, progress)
-    validation = synthetic_samples(options.validation_cards, options.seed + 1, progress)
+    train = synthetic_samples(options.cards, options.seed, progress, jobs=options.jobs)
+    validation = synthetic_samples(options.validation_cards, options.seed + 1, progress,
+                                   jobs=options.jobs)
     rank = _fit("rank", train, validation, options.train)
     suit = _fit("suit", train, validation, options.train)
     profile = DeckProfile("generic (synthetic decks)", "generic", GENERIC_LAYOUT, rank, suit,
@@ -113,14 +119,37 @@ def build(options: GenericBuildOptions | None = None, progress: BuildProgress | 
 
 
 def synthetic_samples(count: int, seed: int, progress: BuildProgress | None = None,
-                      families: tuple[str, ...] = TRAINING_FAMILIES) -> list[Sample]:
+                      families: tuple[str, ...] = TRAINING_FAMILIES,
+                      jobs: int = 1) -> list[Sample]:
     """Corner samples of `count` synthetic cards, each of a newly drawn deck style.
 
     A corner is kept only if the reader picked the glyphs that were drawn there, so a label
-    is never attached to the wrong glyph. Card n depends only on (seed, n, families).
+    is never attached to the wrong glyph. Card n depends only on (seed, n, families), so
+    `jobs` processes drawing blocks of cards give the same samples in the same order.
     """
+    if jobs <= 1 or count < 2 * _BLOCK:
+        return _samples_of(range(count), seed, families, progress)
+    blocks = [range(start, min(start + _BLOCK, count)) for start in range(0, count, _BLOCK)]
     samples: list[Sample] = []
-    for number in range(count):
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        drawn = pool.map(_samples_of, blocks, [seed] * len(blocks), [families] * len(blocks))
+        for block, block_samples in zip(blocks, drawn, strict=True):
+            samples.extend(block_samples)
+            if progress:
+                progress(f"rendered (seed {seed})", block.stop, count)
+    return samples
+
+
+_BLOCK = 500
+"""Cards a build process draws at a time."""
+
+
+def _samples_of(numbers: range, seed: int, families: tuple[str, ...],
+                progress: BuildProgress | None = None) -> list[Sample]:
+    samples: list[Sample] = []
+    count = numbers.stop
+    for number in numbers:
         rng = np.random.default_rng([seed, number])
         code = RANKS[int(rng.integers(13))] + SUITS[int(rng.integers(4))]
         style = random_card_style(rng, families)
@@ -291,7 +320,8 @@ def check(path: Path, options: GenericBuildOptions, progress: BuildProgress | No
     """
     shipped = load_profile(path)
     rebuilt = build(options, progress)
-    figures = compare(shipped, rebuilt, synthetic_samples(test_cards, options.seed + 2))
+    figures = compare(shipped, rebuilt, synthetic_samples(test_cards, options.seed + 2,
+                                                          jobs=options.jobs))
     same_data = shipped.info.get("prefix") == rebuilt.info.get("prefix")
     figures["same_training_cards"] = float(same_data)
     close = abs(shipped.unsure_below - rebuilt.unsure_below) <= 0.01
@@ -307,10 +337,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cards", type=int, default=defaults.cards)
     parser.add_argument("--validation-cards", type=int, default=defaults.validation_cards)
     parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--jobs", type=int, default=defaults.jobs,
+                        help="processes drawing the synthetic cards (same profile for any)")
     parser.add_argument("--check", action="store_true",
                         help="rebuild and compare with --out instead of writing it")
     args = parser.parse_args(argv)
-    options = GenericBuildOptions(args.cards, args.validation_cards, args.seed)
+    options = GenericBuildOptions(args.cards, args.validation_cards, args.seed,
+                                  jobs=max(1, args.jobs))
 
     def report(stage: str, done: int, total: int) -> None:
         sys.stderr.write(f"{stage}: {done}/{total}\n")

@@ -51,7 +51,8 @@ class EnrolOptions:
             of photos of the most photographed card).
         seed: Seed of the alterations.
         min_unsure_below: The unsure threshold never goes below this.
-        layout: Index placement; None measures the card's proportions from the photos.
+        layout: Index placement; None measures the card's proportions from the photos and
+            reads faint ink first (`IndexLayout.faint_first`).
     """
 
     augment: int = 6
@@ -157,7 +158,8 @@ def enroll(photos: Sequence[tuple[str, Image, str]], name: str,
     """
     options = options or EnrolOptions()
     started = time.perf_counter()
-    layout = options.layout or IndexLayout(card_aspect=_measured_aspect(photos))
+    layout = options.layout or IndexLayout(card_aspect=_measured_aspect(photos),
+                                           faint_first=True)
     samples, problems = collect_samples(photos, layout, options, progress)
     _check_coverage(samples, problems)
     samples, folds = _assign_folds(samples, options.folds)

@@ -114,3 +114,4 @@ def test_the_dev_enrolment_reads_its_own_held_out_table_copies(
     assert report.table_wrong == 0
     assert report.table_right >= 0.9 * report.table_held_out, report
     assert profile.info["table_held_out"] == report.table_held_out
+    assert profile.layout.faint_first

@@ -29,7 +29,8 @@ Sections (all by default):
   the finder (`vision.build.composite`) and laid, turned and seen obliquely, on dark cloth,
   green felt and wood grain, as a hold'em board of five and as two to four exposed two-card
   hands, 640x480; read with that fold's enrolled profile and with the generic profile. Right,
-  unsure (found but not answered, or not found) and wrong per layout and surface, and the time
+  unsure (found but not answered, or not found) and wrong per layout and surface, the unsure
+  by reason per layout, and the time
   per frame (p50 / p95), by the wall clock and as the reading thread's CPU time (the latter
   is the figure to trust on a machine busy with other work).
 * `overlap`: blackjack hands as dealt (2 to 5 cards, each down and right of the one before,
@@ -142,7 +143,9 @@ class Bench:
                                      EnrolOptions(augment=self.options.augment))
             seconds = time.perf_counter() - started
             print(f"   (enrolled fold {fold}: {len(train)} photos, {report.samples} samples, "
-                  f"{seconds:.1f} s, unsure below {report.unsure_below:.3f})")
+                  f"{seconds:.1f} s, unsure below {report.unsure_below:.3f}; its own held-out "
+                  f"table copies: {report.table_right} right, {report.table_wrong} wrong of "
+                  f"{report.table_held_out})")
             self._profiles[fold] = profile
         return self._profiles[fold]
 
@@ -450,6 +453,7 @@ def composite(bench: Bench) -> None:
                 _composite_row(name, layout, surface, tally)
                 total = total + tally
             _composite_row(name, layout, "all", total)
+            print(f"   {'':<9} {layout:<6} unsure: {total.unsure_summary()}")
     for (name, layout), values in times.items():
         clock = "thread CPU" if layout.endswith(" cpu") else "wall clock"
         print(f"   640x480  {name + ', ' + layout.removesuffix(' cpu'):<18} {clock:<10} "

@@ -3,12 +3,16 @@
 Each photo's card is found and both index corners are read; each corner gives one rank and
 one suit sample. Extra samples come from altered copies of each photo (the card's outline
 nudged, the card shrunk, its light, contrast, focus and noise changed), so the profile is
-not tied to the enrolment photos' exact framing and lighting.
+not tied to the enrolment photos' exact framing and lighting. Table copies (`table_copy`)
+show the card as a hold'em camera sees a board: 75 to 110 pixels wide, turned, seen
+obliquely, on a drawn table of grain, weave or felt, through a small camera's blur, noise and
+JPEG.
 
 The confidence model is tuned by cross-validation inside the enrolment set: the photos are
 split into folds (the n-th photo of each card in fold n mod k; with a single photo of each
 card, its two index corners are the two folds); each fold is read with
-classifiers built from the other folds. Those held-out readings set the softmax
+classifiers built from the other folds. The held-out readings (of each held-out photo as
+taken and of its table copies: the other folds never saw that photo) set the softmax
 temperatures, the novelty limits, the red/black ink model and the unsure threshold (the
 lowest that keeps every held-out wrong answer unsure). The final classifiers use every photo.
 """
@@ -19,6 +23,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Final
 
 import cv2
 import numpy as np
@@ -40,14 +45,18 @@ class EnrolOptions:
 
     Attributes:
         augment: Altered copies read per photo.
+        table_copies: Table copies (`table_copy`: a small card on a drawn table) read per
+            photo; they are also held out in cross-validation.
         folds: Cross-validation folds for tuning the confidence model (at most the number
             of photos of the most photographed card).
         seed: Seed of the alterations.
         min_unsure_below: The unsure threshold never goes below this.
-        layout: Index placement; None measures the card's proportions from the photos.
+        layout: Index placement; None measures the card's proportions from the photos and
+            reads faint ink first (`IndexLayout.faint_first`).
     """
 
     augment: int = 6
+    table_copies: int = 4
     folds: int = 4
     seed: int = 0
     min_unsure_below: float = 0.9
@@ -65,6 +74,8 @@ class Sample:
         features: What the classifiers see.
         original: False for a corner read from an altered copy.
         corner: 0 for the card's first index corner, 1 for the opposite one.
+        copy: 0 for the photo as taken, else the number of the altered or table copy.
+        on_table: True for a corner read from a table copy (see `table_copy`).
     """
 
     code: str
@@ -73,6 +84,8 @@ class Sample:
     features: CornerFeatures
     original: bool
     corner: int = 0
+    copy: int = 0
+    on_table: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +102,9 @@ class EnrolReport:
         wrong: Held-out photos answered wrongly.
         unsure_below: The chosen unsure threshold.
         seconds: Wall-clock time of enrolment.
+        table_held_out: Table copies of held-out photos read in cross-validation.
+        table_right: Of those, answered correctly (at the chosen threshold).
+        table_wrong: Of those, answered wrongly.
     """
 
     photos: int
@@ -100,6 +116,9 @@ class EnrolReport:
     wrong: int = 0
     unsure_below: float = 0.0
     seconds: float = 0.0
+    table_held_out: int = 0
+    table_right: int = 0
+    table_wrong: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +158,8 @@ def enroll(photos: Sequence[tuple[str, Image, str]], name: str,
     """
     options = options or EnrolOptions()
     started = time.perf_counter()
-    layout = options.layout or IndexLayout(card_aspect=_measured_aspect(photos))
+    layout = options.layout or IndexLayout(card_aspect=_measured_aspect(photos),
+                                           faint_first=True)
     samples, problems = collect_samples(photos, layout, options, progress)
     _check_coverage(samples, problems)
     samples, folds = _assign_folds(samples, options.folds)
@@ -148,9 +168,10 @@ def enroll(photos: Sequence[tuple[str, Image, str]], name: str,
     unsure_below, outcome = _choose_threshold(samples, folds, tuning, layout, options)
     profile = _profile(name, layout, samples, tuning, unsure_below,
                        {"photos": len(photos), "samples": len(samples), "folds": folds})
-    right, answered, wrong = outcome
-    report = EnrolReport(len(photos), problems, len(samples), len(held_out), right, answered,
-                         wrong, unsure_below, time.perf_counter() - started)
+    photo, table = outcome
+    report = EnrolReport(len(photos), problems, len(samples), photo.shots, photo.right,
+                         photo.answered, photo.wrong, unsure_below,
+                         time.perf_counter() - started, table.shots, table.right, table.wrong)
     return replace(profile, info=dict(profile.info) | _report_info(report)), report
 
 
@@ -169,7 +190,7 @@ def collect_samples(photos: Sequence[tuple[str, Image, str]], layout: IndexLayou
     for number, (label, image, code) in enumerate(photos):
         fold = seen[code]
         seen[code] += 1
-        found, problem = photo_samples(image, code, number, fold, layout, options.augment, rng)
+        found, problem = photo_samples(image, code, number, fold, layout, options, rng)
         samples += found
         if problem:
             problems.append(f"{label}: {problem}")
@@ -179,8 +200,11 @@ def collect_samples(photos: Sequence[tuple[str, Image, str]], layout: IndexLayou
 
 
 def photo_samples(image: Image, code: str, photo: int, fold: int, layout: IndexLayout,
-                  augment: int, rng: np.random.Generator) -> tuple[list[Sample], str]:
-    """Corner samples of the largest card in one photo and of `augment` altered copies.
+                  options: EnrolOptions, rng: np.random.Generator) -> tuple[list[Sample], str]:
+    """Corner samples of the largest card in one photo and of its altered and table copies.
+
+    `options.augment` altered copies (`alter`), `options.table_copies` table copies
+    (`table_copy`).
 
     Returns:
         The samples, and a description of the problem when the photo gave none.
@@ -189,16 +213,19 @@ def photo_samples(image: Image, code: str, photo: int, fold: int, layout: IndexL
     if not quads:
         return [], "no card found"
     quad = quads[0]
-    samples = [Sample(code, photo, fold, CornerFeatures.of(corner), True, number)
-               for number, corner in enumerate(read_corners(image, quad, layout))
-               if corner is not None]
+    def corners(shot: Image, outline: Quad, copy: int, on_table: bool) -> list[Sample]:
+        return [Sample(code, photo, fold, CornerFeatures.of(corner), copy == 0, number, copy,
+                       on_table)
+                for number, corner in enumerate(read_corners(shot, outline, layout))
+                if corner is not None]
+
+    samples = corners(image, quad, 0, False)
     if not samples:
         return [], "card found but no index read in either corner"
-    for _ in range(augment):
-        altered, altered_quad = alter(image, quad, rng)
-        samples += [Sample(code, photo, fold, CornerFeatures.of(corner), False, number)
-                    for number, corner in enumerate(read_corners(altered, altered_quad, layout))
-                    if corner is not None]
+    for copy in range(1, options.augment + 1):
+        samples += corners(*alter(image, quad, rng), copy, False)
+    for copy in range(options.augment + 1, options.augment + 1 + options.table_copies):
+        samples += corners(*table_copy(image, quad, rng), copy, True)
     return samples, ""
 
 
@@ -216,8 +243,7 @@ def alter(image: Image, quad: Quad, rng: np.random.Generator) -> tuple[Image, Qu
     crop = cv2.resize(crop, size, interpolation=cv2.INTER_AREA)
     moved = (quad - np.array([x0, y0], np.float32)) * scale
     card_width = float(np.linalg.norm(moved[1] - moved[0]))
-    moved = moved + rng.normal(0, 0.012 * card_width, moved.shape).astype(np.float32)
-    return _relight(crop, rng), np.asarray(moved, np.float32)
+    return _relight(crop, rng), _nudged(moved, card_width, rng)
 
 
 def _relight(crop: Image, rng: np.random.Generator) -> Image:
@@ -230,6 +256,112 @@ def _relight(crop: Image, rng: np.random.Generator) -> Image:
         out = cv2.GaussianBlur(out, (0, 0), sigma)
     out += rng.normal(0, float(rng.uniform(0, 4)), out.shape).astype(np.float32)
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+TABLE_CARD_WIDTH: Final = (75.0, 110.0)
+"""Range of a table copy's card width in pixels: a hold'em camera's 640x480 frame of a board
+or of exposed hands shows cards 80 to 100 pixels wide."""
+_TABLE_MARGIN: Final = 14
+"""Table shown around a table copy's card, in pixels."""
+
+
+def table_copy(image: Image, quad: Quad, rng: np.random.Generator) -> tuple[Image, Quad]:
+    """The card alone as a hold'em camera sees it on the table: small, turned, oblique.
+
+    The card is warped to `TABLE_CARD_WIDTH` pixels across, turned any way, each corner moved
+    by up to 4% of the card's width (an oblique camera), with rounded corners, onto a drawn
+    table (`drawn_table`), then blurred, noised and JPEG-compressed as a small camera does.
+    Half the copies are sampled straight down (their strokes alias, as a cheap sensor's do),
+    half from a copy blurred first. The outline returned is nudged as `alter` nudges it.
+
+    Returns:
+        The table copy and the card's (nudged) outline in it.
+    """
+    quad = np.asarray(quad, np.float32)
+    across = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    width = float(rng.uniform(*TABLE_CARD_WIDTH))
+    height = width * long_over_short(quad)
+    card = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64) - [
+        width / 2, height / 2]
+    angle = float(rng.uniform(0, 2 * np.pi))
+    turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    seen = card @ turn.T + rng.uniform(-0.04, 0.04, (4, 2)) * width
+    seen -= seen.min(axis=0) - _TABLE_MARGIN
+    size = (int(np.ceil(seen[:, 0].max())) + _TABLE_MARGIN,
+            int(np.ceil(seen[:, 1].max())) + _TABLE_MARGIN)
+    seen = seen.astype(np.float32)
+    source = image
+    if rng.random() < 0.5:
+        source = cv2.GaussianBlur(image, (0, 0), 0.35 * across / width)
+    to_table = cv2.getPerspectiveTransform(quad, seen)
+    face = cv2.warpPerspective(source, to_table, size, flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    cover = _rounded_cover(seen, height / width, size)[..., None]
+    scene = face * cover + drawn_table(size, rng) * (1.0 - cover)
+    return _small_camera(scene, rng), _nudged(seen, width, rng)
+
+
+def _rounded_cover(seen: npt.NDArray[np.float32], aspect: float, size: tuple[int, int]
+                   ) -> npt.NDArray[np.float32]:
+    """Coverage (0 to 1) of a card of `aspect` with rounded corners, seen at `seen`.
+
+    `seen` holds the card's top-left, top-right, bottom-right and bottom-left corners.
+    """
+    radius_u, radius_v = 0.06, 0.06 / aspect  # a corner's radius, 6% of the card's width
+    centres = ((radius_u, radius_v, 180), (1 - radius_u, radius_v, 270),
+               (1 - radius_u, 1 - radius_v, 0), (radius_u, 1 - radius_v, 90))
+    arcs = [(u + radius_u * np.cos(t), v + radius_v * np.sin(t))
+            for u, v, start in centres for t in np.radians(np.linspace(start, start + 90, 6))]
+    upright = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    outline = cv2.perspectiveTransform(np.array([arcs], np.float32),
+                                       cv2.getPerspectiveTransform(upright, seen))[0]
+    scale = 4  # drawn at four times the size, then averaged down: smooth edges
+    mask = np.zeros((size[1] * scale, size[0] * scale), np.uint8)
+    cv2.fillPoly(mask, [np.round(outline * scale).astype(np.int32)], 255)
+    small = cv2.resize(mask, size, interpolation=cv2.INTER_AREA)
+    return np.asarray(small, np.float32) / np.float32(255.0)
+
+
+def drawn_table(size: tuple[int, int], rng: np.random.Generator) -> npt.NDArray[np.float32]:
+    """A table surface of `size` (width, height), float BGR.
+
+    Any colour from nearly black to pale, with grain lines (sharp or soft, any spacing and
+    direction, wavy) or a fine weave, and fine noise.
+    """
+    width, height = size
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    theta = float(rng.uniform(0, np.pi))
+    across = -xs * np.float32(np.sin(theta)) + ys * np.float32(np.cos(theta))
+    coarse = rng.standard_normal((4, 4)).astype(np.float32)
+    wave = cv2.resize(coarse, size, interpolation=cv2.INTER_CUBIC) * float(rng.uniform(0, 12))
+    lines = np.sin((across + wave) * np.float32(2 * np.pi / rng.uniform(3, 15)))
+    lines = np.sign(lines) * np.abs(lines) ** float(rng.uniform(1, 4))
+    if rng.random() < 0.3:  # a weave instead of grain
+        period = float(rng.uniform(2.5, 4.5))
+        lines = np.sin(xs * np.float32(2 * np.pi / period)) * np.sin(
+            ys * np.float32(2 * np.pi / period))
+    shade = (1.0 + float(rng.uniform(0, 0.3)) * lines
+             + 0.04 * rng.standard_normal((height, width)).astype(np.float32))
+    colour = rng.uniform(15, 190, 3).astype(np.float32)
+    return np.asarray(shade[..., None] * colour, np.float32)
+
+
+def _small_camera(scene: npt.NDArray[np.float32], rng: np.random.Generator) -> Image:
+    """`scene` through a small camera: focus blur, light level, sensor noise, JPEG."""
+    scene = cv2.GaussianBlur(scene, (0, 0), float(rng.uniform(0.3, 0.9)))
+    scene = scene * float(rng.uniform(0.75, 1.1))
+    scene += rng.normal(0, float(rng.uniform(1, 4)), scene.shape[:2]).astype(np.float32)[
+        ..., None]
+    frame = np.clip(scene + 0.5, 0, 255).astype(np.uint8)
+    ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(70, 95))])
+    decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+    return frame if decoded is None else np.asarray(decoded, np.uint8)
+
+
+def _nudged(quad: npt.NDArray[np.float32], card_width: float, rng: np.random.Generator
+            ) -> Quad:
+    """The outline moved as a finder's may be: each corner by about 1.2% of the card's width."""
+    return np.asarray(quad + rng.normal(0, 0.012 * card_width, quad.shape), np.float32)
 
 
 def _measured_aspect(photos: Sequence[tuple[str, Image, str]]) -> float:
@@ -295,16 +427,25 @@ def _nearest(samples: Sequence[Sample], part: str, temperature: float = 1.0,
 
 def _held_out_folds(samples: Sequence[Sample], folds: int
                     ) -> Iterator[tuple[list[Sample], list[list[Sample]]]]:
-    """Per fold: the samples of the other folds, and the fold's original samples by photo.
+    """Per fold: the samples of the other folds, and the fold's held-out shots.
 
+    A shot is a held-out photo as taken or one of its table copies; its corners go together.
     Folds whose training samples miss a rank or a suit, or that hold no original sample,
     are left out.
     """
     for fold in range(folds):
         train = [s for s in samples if s.fold != fold]
-        test = [s for s in samples if s.fold == fold and s.original]
-        if test and _covers_all(train):
-            yield train, by_photo(test)
+        test = [s for s in samples if s.fold == fold and (s.original or s.on_table)]
+        if any(s.original for s in test) and _covers_all(train):
+            yield train, _by_shot(test)
+
+
+def _by_shot(samples: Sequence[Sample]) -> list[list[Sample]]:
+    """The samples grouped by photo and copy (in that order), each group in sample order."""
+    groups: dict[tuple[int, int], list[Sample]] = {}
+    for sample in samples:
+        groups.setdefault((sample.photo, sample.copy), []).append(sample)
+    return [groups[shot] for shot in sorted(groups)]
 
 
 def _cross_validate(samples: Sequence[Sample], folds: int) -> list[_HeldOut]:
@@ -385,23 +526,45 @@ def _profile(name: str, layout: IndexLayout, samples: Sequence[Sample], tuning: 
         colour=tuning.colour, unsure_below=unsure_below, info=info)
 
 
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """Held-out shots of one kind read at the chosen threshold."""
+
+    shots: int
+    right: int
+    answered: int
+    wrong: int
+
+
 def _choose_threshold(samples: Sequence[Sample], folds: int, tuning: _Tuning,
                       layout: IndexLayout, options: EnrolOptions
-                      ) -> tuple[float, tuple[int, int, int]]:
-    """Lowest threshold (not below the option's floor) that leaves no held-out answer wrong."""
+                      ) -> tuple[float, tuple[_Outcome, _Outcome]]:
+    """Lowest threshold (not below the option's floor) that leaves no held-out answer wrong.
+
+    Returns:
+        The threshold, and the outcome on the held-out photos as taken and on their table
+        copies.
+    """
     verdicts = []
-    for train, photos in _held_out_folds(samples, folds):
+    for train, shots in _held_out_folds(samples, folds):
         profile = _profile("fold", layout, train, tuning, 0.0, {})
-        verdicts += [(decide(profile, [s.features for s in corners], 0.0), corners[0].code)
-                     for corners in photos]
-    wrong = [v.confidence for v, code in verdicts if not v.reason and v.guess != code]
+        verdicts += [(decide(profile, [s.features for s in corners], 0.0), corners[0].code,
+                      corners[0].on_table) for corners in shots]
+    wrong = [v.confidence for v, code, _ in verdicts if not v.reason and v.guess != code]
     threshold = max([options.min_unsure_below] + [min(c + 0.005, 0.995) for c in wrong])
-    answered = [(v, code) for v, code in verdicts if not v.reason and v.confidence >= threshold]
-    right = sum(v.guess == code for v, code in answered)
-    return threshold, (right, len(answered), len(answered) - right)
+
+    def outcome(on_table: bool) -> _Outcome:
+        kind = [(v, code) for v, code, table in verdicts if table == on_table]
+        answered = [(v, code) for v, code in kind if not v.reason and v.confidence >= threshold]
+        right = sum(v.guess == code for v, code in answered)
+        return _Outcome(len(kind), right, len(answered), len(answered) - right)
+
+    return threshold, (outcome(False), outcome(True))
 
 
 def _report_info(report: EnrolReport) -> dict[str, object]:
     return {"held_out": report.held_out, "held_out_right": report.right,
             "held_out_answered": report.answered, "held_out_wrong": report.wrong,
+            "table_held_out": report.table_held_out, "table_right": report.table_right,
+            "table_wrong": report.table_wrong,
             "enrol_seconds": round(report.seconds, 1)}

@@ -43,11 +43,16 @@ class IndexLayout:
         card_aspect: Card height over width (1.40 poker size, 1.56 bridge size).
         width: Fraction of the card's width searched from the corner.
         height: Fraction of the card's height searched from the corner.
+        faint_first: Try the ink level nearer the paper before Otsu's (see `_ink_levels`).
+            Thin coloured strokes of a small card come out faint in the min-of-BGR image
+            (JPEG keeps colour at half resolution), far fainter than a solid pip beside
+            them; Otsu's level then breaks the rank apart. Enrolled profiles set it.
     """
 
     card_aspect: float = 1.40
     width: float = 0.30
     height: float = 0.45
+    faint_first: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +116,7 @@ def read_corner(frame: npt.NDArray[np.uint8], quad: Quad,
     """Find the index glyphs in the corner at `quad[0]` (the card upright from there)."""
     patch, to_patch = corner_patch(frame, quad, layout)
     grey = min_channel(patch)
-    for level in _ink_levels(grey):
+    for level in _ink_levels(grey, layout.faint_first):
         ink = _segment(grey, level)
         found = _rank_and_suit(ink, patch.shape[1], patch.shape[0])
         if found is None:
@@ -124,12 +129,14 @@ def read_corner(frame: npt.NDArray[np.uint8], quad: Quad,
     return None
 
 
-def _ink_levels(grey: npt.NDArray[np.uint8]) -> list[tuple[float, float]]:
+def _ink_levels(grey: npt.NDArray[np.uint8], faint_first: bool = False
+                ) -> list[tuple[float, float]]:
     """Ink thresholds to try, as (level, paper) pairs.
 
     Otsu's first, then one nearer the paper (faint, thin or blurred strokes that broke
-    apart), then one nearer the ink (glyphs that blur or a tight layout joined). Only a
-    corner the first level cannot read tries more.
+    apart), then one nearer the ink (glyphs that blur or a tight layout joined); with
+    `faint_first` the one nearer the paper comes first. Only a corner the first level cannot
+    read tries more.
     """
     paper, dark = _percentiles(grey, (0.9, 0.01))
     contrast = paper - dark
@@ -138,6 +145,8 @@ def _ink_levels(grey: npt.NDArray[np.uint8]) -> list[tuple[float, float]]:
     otsu, _ = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     levels = [min(float(otsu), paper - 35.0), paper - max(0.3 * contrast, 25.0),
               paper - 0.7 * contrast]
+    if faint_first:
+        levels[:2] = levels[1::-1]
     return [(level, paper) for level in levels if level > 0]
 
 

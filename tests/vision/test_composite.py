@@ -30,6 +30,7 @@ from vision.dataset import read_image, read_labels
 from vision.edges import min_channel
 from vision.enroll import EnrolReport
 from vision.errors import SceneError
+from vision.index import IndexLayout, read_corners
 from vision.locate import find_cards
 from vision.profile import DeckProfile
 
@@ -147,8 +148,9 @@ def held_out_cut_outs(dev_photos: Path) -> list[CutOut]:
     return cards
 
 
-EXACT: dict[str, tuple[int, ...]] = {"board": (0, 1, 2), "hands": (0, 1, 2)}
-"""Composites of each layout that the enrolled profile reads whole on every surface."""
+EXACT: dict[str, tuple[int, ...]] = {"board": tuple(range(8)), "hands": (0, 1, 2, 3, 5, 6, 7)}
+"""Composites of each layout that the enrolled profile reads whole on every surface (of the
+first eight, hands 4 on felt keeps one card unsure)."""
 
 
 @pytest.mark.parametrize("surface", SURFACES)
@@ -180,6 +182,32 @@ def test_composites_are_never_read_wrong(held_out_cut_outs: list[CutOut],
         assert tally.wrong == 0, (name, tally.summary())
         assert tally.phantoms == 0, (name, tally.summary())
         assert tally.found == tally.cards, (name, tally.summary())
-    assert tallies["enrolled"].right >= 0.9 * tallies["enrolled"].cards, tallies  # measured 95.7%
+    # measured 99.1% (95.7% before table copies and faint ink first)
+    assert tallies["enrolled"].right >= 0.97 * tallies["enrolled"].cards, tallies
     # the generic profile has never seen this deck (measured 70.7%)
     assert tallies["generic"].right >= 0.65 * tallies["generic"].cards, tallies
+
+
+def test_a_small_red_card_s_rank_is_read_whole_when_faint_ink_comes_first(
+        held_out_cut_outs: list[CutOut]) -> None:
+    broken = {False: 0, True: 0}
+    corners = 0
+    for surface in SURFACES:
+        for number in range(12):
+            scene = composite(held_out_cut_outs, "board", number,
+                              CompositeOptions(surface=surface))
+            red = [quad for code, quad in zip(scene.codes, scene.quads, strict=True)
+                   if code[1] in "HD"]
+            for faint_first in broken:
+                layout = IndexLayout(1.42, faint_first=faint_first)
+                for quad in red:
+                    found = read_corners(scene.frame, quad, layout)
+                    corners += faint_first * len(found)
+                    for corner in found:
+                        assert corner is not None
+                        rank_height = corner.rank.box[3] - corner.rank.box[1]
+                        suit_height = corner.suit.box[3] - corner.suit.box[1]
+                        broken[faint_first] += rank_height < 1.4 * suit_height  # whole: 1.6-1.9
+    assert corners >= 100
+    assert broken[True] == 0, broken
+    assert broken[False] >= 3, broken  # Otsu's level first breaks some ranks (measured 14 of 240)

@@ -28,7 +28,7 @@ def tiny_profile() -> DeckProfile:
                              np.repeat(np.arange(13), 2), 0.3, 2.0)
     suit = NearestNeighbours("SHDC", rng.random((8, feature_length(SUIT_BOX))),
                              np.repeat(np.arange(4), 2), 0.2, 1.5)
-    return DeckProfile("table 4 deck", "enrolled", IndexLayout(1.42, 0.3, 0.45), rank, suit,
+    return DeckProfile("table 4 deck", "enrolled", IndexLayout(1.42, 0.3, 0.45, True), rank, suit,
                        ColourModel(0.09, 0.02), 0.93, {"photos": 104})
 
 
@@ -44,9 +44,21 @@ def test_a_saved_profile_loads_back_the_same(tmp_path: Path) -> None:
                        profile.rank.log_probabilities(features), atol=1e-2)
 
 
+def test_a_profile_saved_before_faint_first_reads_otsu_s_level_first(tmp_path: Path) -> None:
+    save_profile(tiny_profile(), tmp_path / "deck.npz")
+    with np.load(tmp_path / "deck.npz") as archive:
+        arrays = {name: archive[name] for name in archive.files}
+    meta = json.loads(arrays["meta"].tobytes().decode())
+    del meta["layout"]["faint_first"]
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    np.savez(tmp_path / "older.npz", **arrays)
+    assert load_profile(tmp_path / "older.npz").layout == IndexLayout(1.42, 0.3, 0.45, False)
+
+
 def test_the_generic_profile_ships_with_the_package() -> None:
     generic = load_generic_profile()
     assert generic.kind == "generic"
+    assert not generic.layout.faint_first  # read as it was built
     assert 0.5 <= generic.unsure_below < 1.0
     assert generic.rank.classes == "A23456789TJQK"
     assert generic.suit.classes == "SHDC"

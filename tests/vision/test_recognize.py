@@ -44,12 +44,18 @@ def test_stressed_frames_of_unseen_decks_are_read_or_doubted(generic: Recognizer
     assert right >= FLOOR_ALL * sum(tally.cards for tally in tallies.values()), summary
 
 
-def test_decks_in_typefaces_it_never_saw_are_read_or_doubted(generic: Recognizer) -> None:
+def _unseen_decks(generic: Recognizer, families: tuple[str, ...]) -> Tally:
+    """The generic profile's readings of scenes 2000 to 2007 of each stress in `families`."""
     tally = Tally()
     for kind in STRESSES:
         for number in range(2000, 2008):
-            scene = stress_scene(kind, number, families=ORIGINAL_HELD_OUT)
+            scene = stress_scene(kind, number, families=families)
             tally.add_scene(generic.recognize(scene.frame), scene)
+    return tally
+
+
+def test_decks_in_typefaces_it_never_saw_are_read_or_doubted(generic: Recognizer) -> None:
+    tally = _unseen_decks(generic, ORIGINAL_HELD_OUT)
     assert tally.wrong == 0, tally.summary()
     assert tally.phantoms == 0, tally.summary()
     assert tally.cards == 88, tally.summary()
@@ -60,11 +66,7 @@ def test_decks_in_the_added_held_out_typefaces_are_read_or_doubted(generic: Reco
     """Grotesques, Times, Century, Noto Serif, Caladea, Carlito, Roboto, Open Sans, Palatino,
     Bookman, Avant Garde, Courier: real fonts the generic profile never saw."""
     added = tuple(family for family in HELD_OUT_FAMILIES if family not in ORIGINAL_HELD_OUT)
-    tally = Tally()
-    for kind in STRESSES:
-        for number in range(2000, 2008):
-            scene = stress_scene(kind, number, families=added)
-            tally.add_scene(generic.recognize(scene.frame), scene)
+    tally = _unseen_decks(generic, added)
     assert tally.wrong == 0, tally.summary()
     assert tally.phantoms == 0, tally.summary()
     assert tally.cards == 88, tally.summary()

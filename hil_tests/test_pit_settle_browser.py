@@ -11,24 +11,21 @@ settlement once, with the supervisor as `who`.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import WebDriverWait
 
 from controller.service.runtime import TableRuntime
 from tests.console.live import PIT_PASSWORD, LiveTable, start
 from tests.controller.helpers import deal, open_round
 
-from .test_console_browser import browser
+from .test_console_browser import browser, until
+from .test_stations_browser import text
 
-WAIT_S = 60
-"""How long the page may take to show a change (generous: the machine may be busy)."""
 REASON = "round 1: void, its wagers returned: no meter hit is paid for it"
 
 pytestmark = pytest.mark.skipif(
@@ -59,18 +56,6 @@ def table(tmp_path: Path) -> Iterator[LiveTable]:
         yield live
     finally:
         live.close()
-
-
-def until(driver: WebDriver, what: str, check: Callable[[WebDriver], object]) -> None:
-    WebDriverWait(driver, WAIT_S).until(check, message=what)
-
-
-def text(driver: WebDriver, element_id: str) -> str:
-    """The element's text ("" when the page redrew it while it was read)."""
-    try:
-        return driver.find_element(By.ID, element_id).text
-    except StaleElementReferenceException:
-        return ""
 
 
 def fill(driver: WebDriver, **fields: str) -> None:

@@ -25,7 +25,13 @@ from controller.journal.errors import JournalError
 from controller.journal.store import open_existing
 from controller.service.tableconfig import default_table_text
 from drivers.emulated.board import FIRMWARE_VERSION
-from tests.support.floor_rig import GROUP, Controller, expected_figures, wait_for
+from tests.support.floor_rig import (
+    GROUP,
+    Controller,
+    broker_and_controller,
+    expected_figures,
+    wait_for,
+)
 from tests.support.mosquitto import Mosquitto, free_port
 
 WAIT = 90.0  # an upper bound for a loaded machine, never a speed requirement
@@ -34,15 +40,8 @@ WAIT = 90.0  # an upper bound for a loaded machine, never a speed requirement
 @pytest.fixture
 def floor(tmp_path: Path) -> Iterator[tuple[Mosquitto, Controller]]:
     """A real Mosquitto and `shoectl progressive serve`, each in a process of its own."""
-    broker = Mosquitto(tmp_path / "broker")
-    broker.start()
-    controller = Controller(tmp_path, broker.url)
-    controller.start()
-    try:
-        yield broker, controller
-    finally:
-        controller.stop()
-        broker.stop()
+    with broker_and_controller(tmp_path) as started:
+        yield started
 
 
 class JournalCopy:

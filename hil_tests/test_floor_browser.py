@@ -33,9 +33,9 @@ from controller.service.tableconfig import TableFile
 from controller.sim import rig
 from controller.web.credentials import hash_password
 from drivers.registry import BuildOptions
-from tests.support.floor_rig import GROUP, RESET, Controller, Table, online
+from tests.support.floor_rig import GROUP, RESET, Table, broker_and_controller, online
 from tests.support.floor_store_rig import FloorProcess
-from tests.support.mosquitto import Mosquitto, free_port, wait_for
+from tests.support.mosquitto import free_port, wait_for
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -92,45 +92,40 @@ def _meter(driver: WebDriver) -> str:
 
 @pytest.fixture
 def floor(tmp_path: Path) -> Iterator[dict[str, Any]]:
-    broker = Mosquitto(tmp_path / "broker")
-    broker.start()
-    controller = Controller(tmp_path, broker.url)
-    controller.start()
-    port = free_port()
-    process = FloorProcess(tmp_path, broker.url, f"sqlite:{tmp_path / 'floor.sqlite3'}")
-    with process.config.open("a", encoding="utf-8") as config:
-        config.write(f'\n[view]\nlisten = "127.0.0.1:{port}"\nuser = "pit"\n'
-                     f'credential = "{hash_password(PASSWORD)}"\n')
-    process.start()
-    settings = simulate_command.parse_options([]).config
-    devices: dict[str, Any] = rig.rig_devices(settings.table, 3, 1, None)
-    (tmp_path / "ports").mkdir()
-    document = {"devices": devices, "progressive": {"link": broker.url, "group": GROUP}}
-    app = build_app(TableFile(str(tmp_path / "table.toml"), settings, document),
-                    allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
-                    burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
-    app.start()
-    rig.wait_for_links(app)
-    hitter = Table(tmp_path, "T3", broker.url)
-    shipper = JournalShipper(BrokerUrl.parse(broker.url), None, "T3", tmp_path / "T3",
-                             hitter.store.key)
-    shipper.start()
-    driver = _browser()
-    state: dict[str, Any] = {"app": app, "hitter": hitter, "shipper": shipper,
-                             "driver": driver, "stopped": False, "port": port,
-                             "url": f"http://pit:{PASSWORD}@127.0.0.1:{port}/"}
-    try:
-        yield state
-    finally:
-        driver.quit()
-        if not state["stopped"]:
-            shipper.stop()
-            hitter.link.stop()
-        hitter.store.close()
-        app.close()
-        process.stop()
-        controller.stop()
-        broker.stop()
+    with broker_and_controller(tmp_path) as (broker, _):
+        port = free_port()
+        process = FloorProcess(tmp_path, broker.url, f"sqlite:{tmp_path / 'floor.sqlite3'}")
+        with process.config.open("a", encoding="utf-8") as config:
+            config.write(f'\n[view]\nlisten = "127.0.0.1:{port}"\nuser = "pit"\n'
+                         f'credential = "{hash_password(PASSWORD)}"\n')
+        process.start()
+        settings = simulate_command.parse_options([]).config
+        devices: dict[str, Any] = rig.rig_devices(settings.table, 3, 1, None)
+        (tmp_path / "ports").mkdir()
+        document = {"devices": devices, "progressive": {"link": broker.url, "group": GROUP}}
+        app = build_app(TableFile(str(tmp_path / "table.toml"), settings, document),
+                        allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
+                        burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
+        app.start()
+        rig.wait_for_links(app)
+        hitter = Table(tmp_path, "T3", broker.url)
+        shipper = JournalShipper(BrokerUrl.parse(broker.url), None, "T3", tmp_path / "T3",
+                                 hitter.store.key)
+        shipper.start()
+        driver = _browser()
+        state: dict[str, Any] = {"app": app, "hitter": hitter, "shipper": shipper,
+                                 "driver": driver, "stopped": False, "port": port,
+                                 "url": f"http://pit:{PASSWORD}@127.0.0.1:{port}/"}
+        try:
+            yield state
+        finally:
+            driver.quit()
+            if not state["stopped"]:
+                shipper.stop()
+                hitter.link.stop()
+            hitter.store.close()
+            app.close()
+            process.stop()
 
 
 def test_the_floor_view_shows_every_table_its_journal_and_the_linked_meter(

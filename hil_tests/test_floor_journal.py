@@ -20,37 +20,32 @@ from controller.service.app import TableApp, build_app
 from controller.service.tableconfig import TableFile
 from controller.sim import rig
 from drivers.registry import BuildOptions
-from tests.support.floor_rig import GROUP, Controller
+from tests.support.floor_rig import GROUP, broker_and_controller
 from tests.support.floor_store_rig import FloorProcess
-from tests.support.mosquitto import Mosquitto, wait_for
+from tests.support.mosquitto import wait_for
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 
 
 @pytest.fixture
 def linked(tmp_path: Path) -> Iterator[tuple[TableApp, FloorProcess]]:
-    broker = Mosquitto(tmp_path / "broker")
-    broker.start()
-    controller = Controller(tmp_path, broker.url)
-    controller.start()
-    floor = FloorProcess(tmp_path, broker.url, f"sqlite:{tmp_path / 'floor.sqlite3'}")
-    floor.start()
-    config = simulate_command.parse_options([]).config
-    devices: dict[str, Any] = rig.rig_devices(config.table, 3, 1, None)
-    (tmp_path / "ports").mkdir()
-    document = {"devices": devices, "progressive": {"link": broker.url, "group": GROUP}}
-    app = build_app(TableFile(str(tmp_path / "table.toml"), config, document),
-                    allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
-                    burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
-    app.start()
-    rig.wait_for_links(app)
-    try:
-        yield app, floor
-    finally:
-        app.close()
-        floor.stop()
-        controller.stop()
-        broker.stop()
+    with broker_and_controller(tmp_path) as (broker, _):
+        floor = FloorProcess(tmp_path, broker.url, f"sqlite:{tmp_path / 'floor.sqlite3'}")
+        floor.start()
+        config = simulate_command.parse_options([]).config
+        devices: dict[str, Any] = rig.rig_devices(config.table, 3, 1, None)
+        (tmp_path / "ports").mkdir()
+        document = {"devices": devices, "progressive": {"link": broker.url, "group": GROUP}}
+        app = build_app(TableFile(str(tmp_path / "table.toml"), config, document),
+                        allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
+                        burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
+        app.start()
+        rig.wait_for_links(app)
+        try:
+            yield app, floor
+        finally:
+            app.close()
+            floor.stop()
 
 
 def test_a_dealing_tables_journal_reaches_the_floor_row_for_row(

@@ -21,8 +21,7 @@ from controller.service.runtime import ControllerEvent
 from controller.service.tableconfig import TableFile
 from controller.sim import rig
 from drivers.registry import BuildOptions
-from tests.support.floor_rig import GROUP, INCREMENT, RESET, Controller
-from tests.support.mosquitto import Mosquitto
+from tests.support.floor_rig import GROUP, INCREMENT, RESET, Controller, broker_and_controller
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 WAIT = 60.0  # an upper bound for a loaded machine, never a speed requirement
@@ -30,25 +29,20 @@ WAIT = 60.0  # an upper bound for a loaded machine, never a speed requirement
 
 @pytest.fixture
 def floor(tmp_path: Path) -> Iterator[tuple[TableApp, Controller]]:
-    broker = Mosquitto(tmp_path / "broker")
-    broker.start()
-    controller = Controller(tmp_path, broker.url)
-    controller.start()
-    config = simulate_command.parse_options([]).config
-    devices: dict[str, Any] = rig.rig_devices(config.table, 3, 1, None)
-    (tmp_path / "ports").mkdir()
-    document = {"devices": devices, "progressive": {"link": broker.url, "group": GROUP}}
-    app = build_app(TableFile(str(tmp_path / "table.toml"), config, document),
-                    allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
-                    burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
-    app.start()
-    rig.wait_for_links(app)
-    try:
-        yield app, controller
-    finally:
-        app.close()
-        controller.stop()
-        broker.stop()
+    with broker_and_controller(tmp_path) as (broker, controller):
+        config = simulate_command.parse_options([]).config
+        devices: dict[str, Any] = rig.rig_devices(config.table, 3, 1, None)
+        (tmp_path / "ports").mkdir()
+        document = {"devices": devices, "progressive": {"link": broker.url, "group": GROUP}}
+        app = build_app(TableFile(str(tmp_path / "table.toml"), config, document),
+                        allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
+                        burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
+        app.start()
+        rig.wait_for_links(app)
+        try:
+            yield app, controller
+        finally:
+            app.close()
 
 
 def _until(app: TableApp, fact: Callable[[], object]) -> bool:

@@ -13,7 +13,8 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -75,6 +76,22 @@ class Controller:
         assert done.returncode == 0, done.stderr
         figures: dict[str, int] = json.loads(done.stdout)
         return figures
+
+
+@contextmanager
+def broker_and_controller(workdir: Path) -> Iterator[tuple[Mosquitto, Controller]]:
+    """A real Mosquitto and `shoectl progressive serve`, each in a process of its own."""
+    broker = Mosquitto(workdir / "broker")
+    broker.start()
+    try:
+        controller = Controller(workdir, broker.url)
+        controller.start()
+        try:
+            yield broker, controller
+        finally:
+            controller.stop()
+    finally:
+        broker.stop()
 
 
 class Table:

@@ -21,10 +21,14 @@ from typing import Any
 
 import pytest
 
+from controller.cli import simulate_command
 from controller.journal.errors import JournalError
 from controller.journal.store import open_existing
-from controller.service.tableconfig import default_table_text
+from controller.service.app import TableApp, build_app
+from controller.service.tableconfig import TableFile, default_table_text
+from controller.sim import rig
 from drivers.emulated.board import FIRMWARE_VERSION
+from drivers.registry import BuildOptions
 from tests.support.floor_rig import (
     GROUP,
     Controller,
@@ -42,6 +46,27 @@ def floor(tmp_path: Path) -> Iterator[tuple[Mosquitto, Controller]]:
     """A real Mosquitto and `shoectl progressive serve`, each in a process of its own."""
     with broker_and_controller(tmp_path) as started:
         yield started
+
+
+def linked_rig_table(tmp_path: Path, broker_url: str, seats: int = 3,
+                     script: list[str] | None = None) -> TableApp:
+    """The emulated rig's table linked to the group `GROUP` at `broker_url`, started.
+
+    Args:
+        tmp_path: Folder for its ports and journal (`ports`, `state`).
+        broker_url: The progressive link's broker.
+        seats: Seats the rig's devices serve.
+        script: The shoe's cards in order (None: a shuffled shoe).
+    """
+    config = simulate_command.parse_options([]).config
+    devices: dict[str, Any] = rig.rig_devices(config.table, seats, 1, script)
+    (tmp_path / "ports").mkdir()
+    document = {"devices": devices, "progressive": {"link": broker_url, "group": GROUP}}
+    app = build_app(TableFile(str(tmp_path / "table.toml"), config, document),
+                    allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
+                    burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
+    app.start()
+    return app
 
 
 class JournalCopy:

@@ -25,17 +25,16 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from controller.cli import simulate_command
 from controller.floor.link import BrokerUrl
 from controller.floor.shipping import JournalShipper
-from controller.service.app import TableApp, build_app
-from controller.service.tableconfig import TableFile
+from controller.service.app import TableApp
 from controller.sim import rig
 from controller.web.credentials import hash_password
-from drivers.registry import BuildOptions
 from tests.support.floor_rig import GROUP, RESET, Table, broker_and_controller, online
 from tests.support.floor_store_rig import FloorProcess
 from tests.support.mosquitto import free_port, wait_for
+
+from .floor_run_rig import linked_rig_table
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -99,14 +98,7 @@ def floor(tmp_path: Path) -> Iterator[dict[str, Any]]:
             config.write(f'\n[view]\nlisten = "127.0.0.1:{port}"\nuser = "pit"\n'
                          f'credential = "{hash_password(PASSWORD)}"\n')
         process.start()
-        settings = simulate_command.parse_options([]).config
-        devices: dict[str, Any] = rig.rig_devices(settings.table, 3, 1, None)
-        (tmp_path / "ports").mkdir()
-        document = {"devices": devices, "progressive": {"link": broker.url, "group": GROUP}}
-        app = build_app(TableFile(str(tmp_path / "table.toml"), settings, document),
-                        allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
-                        burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
-        app.start()
+        app = linked_rig_table(tmp_path, broker.url)
         rig.wait_for_links(app)
         hitter = Table(tmp_path, "T3", broker.url)
         shipper = JournalShipper(BrokerUrl.parse(broker.url), None, "T3", tmp_path / "T3",

@@ -10,19 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from controller.cli import simulate_command
 from controller.rules.strategy import BasicStrategyPolicy
-from controller.service.app import TableApp, build_app
-from controller.service.tableconfig import TableFile
+from controller.service.app import TableApp
 from controller.sim import rig
-from drivers.registry import BuildOptions
-from tests.support.floor_rig import GROUP, broker_and_controller
+from tests.support.floor_rig import broker_and_controller
 from tests.support.floor_store_rig import FloorProcess
 from tests.support.mosquitto import wait_for
+
+from .floor_run_rig import linked_rig_table
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 
@@ -32,14 +30,7 @@ def linked(tmp_path: Path) -> Iterator[tuple[TableApp, FloorProcess]]:
     with broker_and_controller(tmp_path) as (broker, _):
         floor = FloorProcess(tmp_path, broker.url, f"sqlite:{tmp_path / 'floor.sqlite3'}")
         floor.start()
-        config = simulate_command.parse_options([]).config
-        devices: dict[str, Any] = rig.rig_devices(config.table, 3, 1, None)
-        (tmp_path / "ports").mkdir()
-        document = {"devices": devices, "progressive": {"link": broker.url, "group": GROUP}}
-        app = build_app(TableFile(str(tmp_path / "table.toml"), config, document),
-                        allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
-                        burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
-        app.start()
+        app = linked_rig_table(tmp_path, broker.url)
         rig.wait_for_links(app)
         try:
             yield app, floor

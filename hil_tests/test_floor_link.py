@@ -15,13 +15,12 @@ from typing import Any
 
 import pytest
 
-from controller.cli import simulate_command
-from controller.service.app import TableApp, build_app
+from controller.service.app import TableApp
 from controller.service.runtime import ControllerEvent
-from controller.service.tableconfig import TableFile
 from controller.sim import rig
-from drivers.registry import BuildOptions
-from tests.support.floor_rig import GROUP, INCREMENT, RESET, Controller, broker_and_controller
+from tests.support.floor_rig import INCREMENT, RESET, Controller, broker_and_controller
+
+from .floor_run_rig import linked_rig_table
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 WAIT = 60.0  # an upper bound for a loaded machine, never a speed requirement
@@ -30,14 +29,7 @@ WAIT = 60.0  # an upper bound for a loaded machine, never a speed requirement
 @pytest.fixture
 def floor(tmp_path: Path) -> Iterator[tuple[TableApp, Controller]]:
     with broker_and_controller(tmp_path) as (broker, controller):
-        config = simulate_command.parse_options([]).config
-        devices: dict[str, Any] = rig.rig_devices(config.table, 3, 1, None)
-        (tmp_path / "ports").mkdir()
-        document = {"devices": devices, "progressive": {"link": broker.url, "group": GROUP}}
-        app = build_app(TableFile(str(tmp_path / "table.toml"), config, document),
-                        allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
-                        burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
-        app.start()
+        app = linked_rig_table(tmp_path, broker.url)
         rig.wait_for_links(app)
         try:
             yield app, controller

@@ -37,17 +37,15 @@ from typing import Any
 
 import pytest
 
-from controller.cli import simulate_command
-from controller.service.app import TableApp, build_app
+from controller.service.app import TableApp
 from controller.service.runtime import ControllerEvent
-from controller.service.tableconfig import TableFile, default_table_text
+from controller.service.tableconfig import default_table_text
 from controller.sim import rig
-from drivers.registry import BuildOptions
 from tests.support.floor_rig import GROUP, INCREMENT, RESET, Controller, expected_figures, wait_for
 from tests.support.mosquitto import Mosquitto
 from tests.support.tcp_proxy import TcpProxy
 
-from .floor_run_rig import HIT, WAIT, JournalCopy, RunTable, exact, waits
+from .floor_run_rig import HIT, WAIT, JournalCopy, RunTable, exact, linked_rig_table, waits
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 
@@ -142,15 +140,8 @@ def _until(app: TableApp, fact: Callable[[], object],
 def test_a_hit_over_ptys_waits_through_a_controller_kill_and_is_paid_once(
         tmp_path: Path, floor: tuple[Mosquitto, Controller]) -> None:
     broker, controller = floor
-    config = simulate_command.parse_options([]).config
     script = ["7D", "7D", "7D", "TD", "5C", "5H", "5S", "5D"]  # seat 1: 7D 7D under a 7D
-    devices: dict[str, Any] = rig.rig_devices(config.table, 1, 1, script)
-    (tmp_path / "ports").mkdir()
-    document = {"devices": devices, "progressive": {"link": broker.url, "group": GROUP}}
-    app = build_app(TableFile(str(tmp_path / "table.toml"), config, document),
-                    allow_emulated=True, state_dir=tmp_path / "state", devices=devices,
-                    burn=False, options=BuildOptions(workdir=tmp_path / "ports"))
-    app.start()
+    app = linked_rig_table(tmp_path, broker.url, seats=1, script=script)
     try:
         rig.wait_for_links(app)
         assert app.runtime is not None

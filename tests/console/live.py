@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,3 +145,8 @@ class EventStream:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def scripts_of(page: str) -> list[str]:
+    """The `src` of every script a served page loads, in order."""
+    return re.findall(r'<script src="([^"]+)"></script>', page)

@@ -17,7 +17,7 @@ import pytest
 from drivers import events as ev
 from tests.oracle.dealer import Seat, Table, play_blackjack
 
-from .live import PIT_PASSWORD, EventStream, LiveTable, start
+from .live import PIT_PASSWORD, EventStream, LiveTable, scripts_of, start
 
 
 @pytest.fixture
@@ -236,3 +236,19 @@ def test_the_pit_view_needs_its_credential(table: LiveTable) -> None:
     assert body["meters"]["amount"] == 1_000_000
     assert body["journal"]["healthy"] is True
     assert table.request("GET", "/", port=table.pit.port, headers=right)[0] == 200
+
+
+def test_every_script_the_console_and_pit_pages_load_is_served(table: LiveTable) -> None:
+    table.attach()
+    right = {"Authorization": "Basic " + base64.b64encode(
+        f"supervisor:{PIT_PASSWORD}".encode()).decode()}
+    for port, headers, expected in ((table.server.port, {}, ["common.js", "console.js",
+                                                              "holdem.js"]),
+                                    (table.pit.port, right, ["common.js", "pit.js"])):
+        status, page = table.request("GET", "/", port=port, headers=headers)
+        assert status == 200
+        assert scripts_of(page) == expected
+        for script in expected:
+            status, text = table.request("GET", f"/{script}", port=port, headers=headers)
+            assert status == 200, script
+            assert '"use strict";' in text

@@ -32,7 +32,7 @@ from controller.web.server import WebServer
 from tests.controller.community_helpers import community_config
 from tests.support.clock import FakeClock
 
-from .live import PIT_PASSWORD, EventStream, LiveTable
+from .live import PIT_PASSWORD, EventStream, LiveTable, scripts_of
 
 AUTH = {"Authorization": "Basic " + base64.b64encode(f"supervisor:{PIT_PASSWORD}".encode())
         .decode()}
@@ -115,7 +115,9 @@ def test_each_station_has_its_page_view_and_a_404_beyond(table: StationsTable) -
     opened(table)
     status, page = table.get("/station/2")
     assert status == 200
-    assert "/station.js" in page
+    assert scripts_of(page) == ["/common.js", "/station.js"]
+    for script in ("/common.js", "/station.js"):
+        assert table.request("GET", script)[0] == 200, script
     status, view = table.get("/api/station/2")
     assert status == 200
     assert (view["station"], view["state"], view["message"]) == (2, "betting", "BETS PLEASE")

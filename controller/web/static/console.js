@@ -12,27 +12,11 @@ const DECISIONS = ["stand", "hit", "double", "split", "surrender", "rescue"];
 const ORDER = ["shuffle_done", "last_bets", "no_more_bets", "hole_cards_dealt", ...DECISIONS,
   "error_exposed",
   "error_unexposed", "new_shoe", "dealer_missed_card", "losers_cleared", "winners_paid"];
-const RED = new Set(["H", "D"]);
 
 let table = null;
 let panelSeat = null;
 let panelAmount = null;
 const lastMain = JSON.parse(localStorage.getItem("shoectl.lastMain") || "{}");
-
-const $ = (id) => document.getElementById(id);
-
-function money(cents) {
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100).toLocaleString("en-US")}.${String(abs % 100).padStart(2, "0")}`;
-}
-
-function cardEl(code) {
-  const el = document.createElement("span");
-  el.className = "card" + (RED.has(code.slice(-1)) ? " red" : "");
-  el.textContent = code.replace("T", "10");
-  return el;
-}
 
 function toast(text) {
   const el = $("toast");

@@ -4,13 +4,6 @@
 // (POST api/pit/progressive/settle).
 "use strict";
 
-const $ = (id) => document.getElementById(id);
-
-function money(cents) {
-  const abs = Math.abs(cents);
-  return `${cents < 0 ? "-" : ""}${Math.floor(abs / 100).toLocaleString("en-US")}.${String(abs % 100).padStart(2, "0")}`;
-}
-
 function cell(text) {
   const td = document.createElement("td");
   td.textContent = text;

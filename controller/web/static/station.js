@@ -6,27 +6,11 @@
 const STATION = Number(location.pathname.split("/").filter(Boolean).pop());
 const API = `/api/station/${STATION}`;
 const HOLD_MS = 3000;
-const RED = new Set(["H", "D"]);
 const ACTIONS = ["hit", "stand", "double", "split"];
 
 let view = null;
 let denom = Number(sessionStorage.getItem(`shoectl.denom.${STATION}`)) || 0;
 let timerAt = 0;
-
-const $ = (id) => document.getElementById(id);
-
-function money(cents) {
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100).toLocaleString("en-US")}.${String(abs % 100).padStart(2, "0")}`;
-}
-
-function cardEl(code) {
-  const el = document.createElement("span");
-  el.className = "card" + (RED.has(code.slice(-1)) ? " red" : "");
-  el.textContent = code.replace("T", "10");
-  return el;
-}
 
 function showError(text) {
   const el = $("error");

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.journal.store import JournalError, JournalStore, open_existing
+from controller.journal.store import JournalError, open_existing
 from controller.service.tableconfig import default_table_text
+from tests.support.journal_read import journal_kinds, journal_records
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 
@@ -63,9 +64,7 @@ def test_emulated_devices_do_not_waive_the_software_check(tmp_path: Path) -> Non
         "shoectl run: software integrity refused: SHOECTL_MANIFEST is not set: this "
         "installation cannot be authenticated (a development tree runs with "
         "--unverified-software)")
-    store = JournalStore(tmp_path / "state", clock=time.monotonic)
-    kinds = [e.kind for e in store.entries()]
-    store.close()
+    kinds = journal_kinds(tmp_path / "state")
     assert kinds == ["system:software-mismatch"]  # no power:on
 
 
@@ -112,9 +111,7 @@ def test_run_starts_journals_power_on_and_stops_on_sigterm(tmp_path: Path) -> No
         _, err = process.communicate(timeout=60)
     assert process.returncode == 0, err
     assert "EMULATED" in err
-    store = JournalStore(tmp_path / "state", clock=time.monotonic)
-    kinds = [e.kind for e in store.entries()]
-    store.close()
+    kinds = journal_kinds(tmp_path / "state")
     assert kinds[0] == "power:on"
     assert "system:software-unverified" in kinds
     assert kinds[-1] == "power:off"
@@ -210,9 +207,7 @@ def test_a_camera_that_is_down_at_start_is_shown_and_handled_by_policy(
     assert process.returncode == 0, err
     assert "camera:down" in kinds
     assert "camera down" in err  # the operational log says so (no card is involved)
-    store = JournalStore(tmp_path / "state", clock=time.monotonic)
-    holds = [e.data for e in store.entries(["procedure:hold"])]
-    store.close()
+    holds = [data for _, data in journal_records(tmp_path / "state", ["procedure:hold"])]
     if held:
         assert holds
         assert holds[0]["reason"].startswith("camera down: ")

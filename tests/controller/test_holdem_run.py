@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from controller.journal.store import JournalStore
 from tests.controller.test_roulette_run import free_port
+from tests.support.journal_read import journal_records
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "holdem-table.toml"
 
@@ -96,11 +96,7 @@ def test_a_round_is_dealt_through_the_console_over_http(tmp_path: Path) -> None:
             assert "EMULATED devices" in err
         finally:
             process.kill()
-    store = JournalStore(tmp_path / "state", clock=time.monotonic)
-    try:
-        records = [(e.kind, e.data) for e in store.entries()]
-    finally:
-        store.close()
+    records = journal_records(tmp_path / "state")
     reads = [d for kind, d in records if kind == "card:read"]
     assert len(reads) == 9
     assert {(d["by"], d["source"]) for d in reads} == {("keyed", "console")}

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import run_command
-from controller.journal.store import JournalStore
+from tests.support.journal_read import journal_records
 
 TABLE = """
 [table]
@@ -111,11 +111,7 @@ def test_the_table_runs_on_the_emulated_wheel_and_journals_each_spin(tmp_path: P
             assert "EMULATED devices: wheel" in err
         finally:
             process.kill()
-    store = JournalStore(tmp_path / "state", clock=time.monotonic)
-    try:
-        records = [(e.kind, e.data) for e in store.entries()]
-    finally:
-        store.close()
+    records = journal_records(tmp_path / "state")
     results = [d for kind, d in records if kind == "spin:result"]
     assert len(results) >= 3
     assert all(isinstance(d["game"], int) and d["game"] >= 1 for d in results)

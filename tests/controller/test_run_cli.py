@@ -21,6 +21,7 @@ from controller.procedure.effects import Journal
 from controller.service.tableconfig import default_table_text
 from drivers.emulated.board import BoardEmulator
 from drivers.registry import Devices
+from tests.support.journal_read import journal_kinds
 
 DEVICES = """
 [devices.shoe]
@@ -44,14 +45,6 @@ def table_file(tmp_path: Path, text: str = "") -> Path:
                     + f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n'
                     + '\n[console]\nlisten = "127.0.0.1:0"\n', encoding="utf-8")
     return path
-
-
-def journal_kinds(state: Path) -> list[str]:
-    store = JournalStore(state, clock=time.monotonic)
-    try:
-        return [e.kind for e in store.entries()]
-    finally:
-        store.close()
 
 
 def test_a_deck_count_without_match_the_dealer_is_refused_with_exit_2(

@@ -28,6 +28,24 @@ WAIT_S: Final = 30.0
 """How long a test waits for what a device reports: an upper bound for a loaded two-core
 machine, never a speed a test relies on (a wait returns as soon as the fact holds)."""
 
+EMULATED_TABLE_DEVICES: Final = """
+[devices.shoe]
+kind = "emulated"
+decks = 6
+seed = 3
+
+[devices.layout]
+kind = "emulated"
+lamps = { fault = 0, no_more_bets = 1, blackjack = 2, seat1 = { turn = 3, blazing7s = 4 } }
+bet_sensors = { seat1 = { blazing7s = 0 } }
+buttons = { no_more_bets = 0, shuffle = 1 }
+
+[devices.sign]
+kind = "emulated"
+"""
+"""The device sections of a blackjack table whose shoe, layout and sign are all emulated,
+for tests that run `shoectl run` on the emulated rig."""
+
 
 class EventLog:
     """Every event the rig's devices reported, with waiting that never sleeps blindly."""

@@ -16,28 +16,15 @@ from controller.journal.store import JournalError, open_existing
 from controller.service.tableconfig import default_table_text
 from tests.support.journal_read import journal_kinds, journal_records
 
+from .rig import EMULATED_TABLE_DEVICES
+
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 
-DEVICES = """
-[devices.shoe]
-kind = "emulated"
-decks = 6
-seed = 3
-
-[devices.layout]
-kind = "emulated"
-lamps = { fault = 0, no_more_bets = 1, blackjack = 2, seat1 = { turn = 3, blazing7s = 4 } }
-bet_sensors = { seat1 = { blazing7s = 0 } }
-buttons = { no_more_bets = 0, shuffle = 1 }
-
-[devices.sign]
-kind = "emulated"
-"""
 
 
 def table_file(tmp_path: Path) -> Path:
     path = tmp_path / "table.toml"
-    path.write_text(default_table_text() + DEVICES
+    path.write_text(default_table_text() + EMULATED_TABLE_DEVICES
                     + f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n'
                     + '\n[console]\nlisten = "127.0.0.1:0"\n')
     return path
@@ -123,7 +110,8 @@ def test_a_community_table_runs_and_serves_its_station_pages(tmp_path: Path) -> 
     text = text.replace('side_bets = ["perfect-pairs", "lucky-ladies", "match-the-dealer", '
                         '"blazing7s", "axman"]', "side_bets = []", 1)
     path = tmp_path / "table.toml"
-    path.write_text(text + DEVICES + f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n'
+    path.write_text(text + EMULATED_TABLE_DEVICES
+                    + f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n'
                     + f'\n[console]\nlisten = "127.0.0.1:{port}"\n')
     process = subprocess.Popen(shoectl("run", "--allow-emulated", "--unverified-software",
                                        "--config", str(path)),

@@ -46,24 +46,10 @@ from tests.support.mosquitto import Mosquitto
 from tests.support.tcp_proxy import TcpProxy
 
 from .floor_run_rig import HIT, WAIT, JournalCopy, RunTable, exact, linked_rig_table, waits
+from .rig import EMULATED_TABLE_DEVICES
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 
-DEVICES = """
-[devices.shoe]
-kind = "emulated"
-decks = 6
-seed = 3
-
-[devices.layout]
-kind = "emulated"
-lamps = { fault = 0, no_more_bets = 1, blackjack = 2, seat1 = { turn = 3, blazing7s = 4 } }
-bet_sensors = { seat1 = { blazing7s = 0 } }
-buttons = { no_more_bets = 0, shuffle = 1 }
-
-[devices.sign]
-kind = "emulated"
-"""
 
 
 def table_file(tmp_path: Path, name: str, broker: Mosquitto) -> tuple[Path, JournalCopy]:
@@ -75,7 +61,7 @@ def table_file(tmp_path: Path, name: str, broker: Mosquitto) -> tuple[Path, Jour
     assert "link = " in text
     path = tmp_path / name / "table.toml"
     path.parent.mkdir(parents=True)
-    path.write_text(text + DEVICES + f'\n[journal]\nstate_dir = "{state}"\n'
+    path.write_text(text + EMULATED_TABLE_DEVICES + f'\n[journal]\nstate_dir = "{state}"\n'
                     + '\n[console]\nlisten = "127.0.0.1:0"\n', encoding="utf-8")
     return path, JournalCopy(name, state)
 

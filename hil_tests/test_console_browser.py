@@ -10,33 +10,20 @@ every button must be a touch target of at least 15 mm on that screen.
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.oracle.dealer import Seat, Table, play_blackjack
 
+from .chromium import browser, until
 from .console_rig import ConsoleRig, start_console_rig
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-WAIT_S = 60
-"""How long the page may take to show a change (generous: the machine may be busy)."""
-
-pytestmark = [
-    pytest.mark.needs("shoe", "layout", "sign", "emulated"),
-    pytest.mark.skipif(shutil.which("chromium") is None or shutil.which("chromedriver") is None,
-                       reason="Debian's chromium and chromium-driver are not installed "
-                              "(.ci/sysdeps installs them)"),
-]
+pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 
 # Round 1, seats 1 (10.00) and 3 (25.00): seat 1 AS KH blackjack, seat 3 TC 7H stands on 17;
 # the dealer shows 6D, has TD in the hole and draws 9C: bust.
@@ -57,24 +44,6 @@ def rig(tmp_path: Path) -> Iterator[ConsoleRig]:
         yield console
     finally:
         console.close()
-
-
-def browser(width: int, height: int) -> WebDriver:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                 f"--window-size={width},{height}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
-    return driver
-
-
-def until(driver: WebDriver, what: str, check: Callable[[WebDriver], object]) -> None:
-    WebDriverWait(driver, WAIT_S).until(check, message=what)
 
 
 def phase(driver: WebDriver) -> str:

@@ -11,19 +11,15 @@ goes away turns offline.
 
 from __future__ import annotations
 
-import shutil
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import WebDriverWait
 
 from controller.floor.link import BrokerUrl
 from controller.floor.shipping import JournalShipper
@@ -34,33 +30,12 @@ from tests.support.floor_rig import GROUP, RESET, Table, broker_and_controller, 
 from tests.support.floor_store_rig import FloorProcess
 from tests.support.mosquitto import free_port, wait_for
 
+from .chromium import browser, until
 from .floor_run_rig import linked_rig_table
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-WAIT_S = 60
 PASSWORD = "floor-pass"
 
-pytestmark = [
-    pytest.mark.needs("shoe", "layout", "sign", "emulated"),
-    pytest.mark.skipif(shutil.which("chromium") is None or shutil.which("chromedriver") is None,
-                       reason="Debian's chromium and chromium-driver are not installed "
-                              "(.ci/sysdeps installs them)"),
-]
-
-
-def _browser() -> WebDriver:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--disable-dev-shm-usage", "--window-size=1280,800"):
-        options.add_argument(flag)
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-
-
-def _until(driver: WebDriver, what: str, check: Callable[[WebDriver], object]) -> None:
-    WebDriverWait(driver, WAIT_S).until(check, message=what)
+pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 
 
 def _texts(driver: WebDriver, css: str) -> list[str]:
@@ -104,7 +79,7 @@ def floor(tmp_path: Path) -> Iterator[dict[str, Any]]:
         shipper = JournalShipper(BrokerUrl.parse(broker.url), None, "T3", tmp_path / "T3",
                                  hitter.store.key)
         shipper.start()
-        driver = _browser()
+        driver = browser()
         state: dict[str, Any] = {"app": app, "hitter": hitter, "shipper": shipper,
                                  "driver": driver, "stopped": False, "port": port,
                                  "url": f"http://pit:{PASSWORD}@127.0.0.1:{port}/"}
@@ -134,24 +109,24 @@ def test_the_floor_view_shows_every_table_its_journal_and_the_linked_meter(
     assert paid == RESET // 10
     wait_for(lambda: _listening(floor["port"]), "the floor view listening")
     driver.get(floor["url"])
-    _until(driver, f"{name} on the page", lambda d: _cell(d, name, "game") == "blackjack")
+    until(driver, f"{name} on the page", lambda d: _cell(d, name, "game") == "blackjack")
     assert _cell(driver, name, "round") == "0"
-    _until(driver, f"{name} linked and shipping", lambda d: (
+    until(driver, f"{name} linked and shipping", lambda d: (
         _cell(d, name, "link") == "online" and _cell(d, name, "shipping") == "online"))
     assert app.runtime is not None
     journal = app.runtime.journal
-    _until(driver, f"{name}'s journal on the floor", lambda d: (
+    until(driver, f"{name}'s journal on the floor", lambda d: (
         _cell(d, name, "agreement") == "agrees"
         and int(_cell(d, name, "records") or 0) == journal.records))
     assert _cell(driver, name, "head") == journal.head[:16]
-    _until(driver, "the group's meter after the hit, its controller online", lambda d: (
+    until(driver, "the group's meter after the hit, its controller online", lambda d: (
         _meter(d).startswith(f"{GROUP}: {(RESET - paid) / 100:.2f}")
         and "controller online" in _meter(d)))
-    _until(driver, "T3's hit in the group's last hits", lambda d: any(
+    until(driver, "T3's hit in the group's last hits", lambda d: any(
         "T3" in row and f"{paid / 100:.2f}" in row
         for row in _texts(d, f"#groups section[data-group='{GROUP}'] table.hits tr")))
     floor["stopped"] = True
     floor["shipper"].stop()  # T3's journal link says goodbye ...
     hitter.link.stop()  # ... and so does its progressive link
-    _until(driver, "T3 offline", lambda d: _cell(d, "T3", "link") == "offline"
+    until(driver, "T3 offline", lambda d: _cell(d, "T3", "link") == "offline"
            and _cell(d, "T3", "shipping") == "offline")

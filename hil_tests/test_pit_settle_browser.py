@@ -10,7 +10,6 @@ settlement once, with the supervisor as `who`.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,16 +22,10 @@ from controller.service.runtime import TableRuntime
 from tests.console.live import PIT_PASSWORD, LiveTable, start
 from tests.controller.helpers import deal, open_round
 
-from .test_console_browser import browser, until
+from .chromium import browser, until
 from .test_stations_browser import text
 
 REASON = "round 1: void, its wagers returned: no meter hit is paid for it"
-
-pytestmark = pytest.mark.skipif(
-    shutil.which("chromium") is None or shutil.which("chromedriver") is None,
-    reason="Debian's chromium and chromium-driver are not installed (.ci/sysdeps installs "
-           "them)")
-
 
 def rejected_hit(rt: TableRuntime) -> None:
     """Seat 1's 100% hit of round 1, and the controller's reject of it (loop thread)."""

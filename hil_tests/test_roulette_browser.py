@@ -12,7 +12,6 @@ dealer's taps say, with touch targets of at least 15 mm.
 from __future__ import annotations
 
 import base64
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,15 +23,11 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from controller.odds.wheel_bias import bias_report
 from controller.rules.roulette import RED, Wheel
 
+from .chromium import browser, until
 from .roulette_rig import PIT_PASSWORD, RouletteRig, start_roulette_rig
-from .test_console_browser import browser, small_buttons, tap, tap_text, until
+from .test_console_browser import small_buttons, tap, tap_text
 
-pytestmark = [
-    pytest.mark.needs("emulated"),
-    pytest.mark.skipif(shutil.which("chromium") is None or shutil.which("chromedriver") is None,
-                       reason="Debian's chromium and chromium-driver are not installed "
-                              "(.ci/sysdeps installs them)"),
-]
+pytestmark = pytest.mark.needs("emulated")
 
 BOARD_SCREENS = [(1920, 1080), (1080, 1920)]
 

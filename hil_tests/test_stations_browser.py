@@ -16,37 +16,25 @@ card is on no page before it is turned over; every button is a touch target of a
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.ui import WebDriverWait
 
+from .chromium import browser, until
 from .stations_rig import PIT_PASSWORD, STATIONS, StationsRig, start_stations_rig
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-WAIT_S = 60
-"""How long a page may take to show a change (generous: the machine may be busy)."""
 DECISION_S = 120
 """The decision limit: long, so people at the pages are never hurried by a busy machine;
 the expiry comes from moving the loop's clock on."""
 TOUCH_PX = 89
 """15 mm on a 10-inch 1280x800 panel (about 150 px an inch)."""
 
-pytestmark = [
-    pytest.mark.needs("shoe", "layout", "sign", "emulated"),
-    pytest.mark.skipif(shutil.which("chromium") is None or shutil.which("chromedriver") is None,
-                       reason="Debian's chromium and chromium-driver are not installed "
-                              "(.ci/sysdeps installs them)"),
-]
+pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 
 # Round 1 (spot 1, 2, 3, up; spot 1, 2, 3, hole): spot 1 TH 9C = 19, spot 2 7D 5S = 12,
 # spot 3 5H 6C = 11; the dealer 6D up, TS in the hole. Station 2 hits spot 3: 8H (19); the
@@ -65,21 +53,6 @@ def rig(tmp_path: Path) -> Iterator[StationsRig]:
         yield stations
     finally:
         stations.close()
-
-
-def browser() -> WebDriver:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                 "--disable-background-timer-throttling",
-                 "--disable-renderer-backgrounding", "--window-size=1280,800"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False})
-    return driver
 
 
 class Stations:
@@ -106,10 +79,6 @@ class Stations:
     def at(self, station: int) -> WebDriver:
         self.driver.switch_to.window(self.windows[station])
         return self.driver
-
-
-def until(driver: WebDriver, what: str, check: Callable[[WebDriver], object]) -> None:
-    WebDriverWait(driver, WAIT_S).until(check, message=what)
 
 
 def text(driver: WebDriver, element_id: str) -> str:

@@ -2,7 +2,9 @@
 
 Each quick path (a histogram for a sort, OpenCV's masked mean for numpy's, one classifier
 call per frame for one per card, a search for covered cards cut short where no new card can
-start) is checked against the plain computation, written out here as it was first written.
+start, an outline's four sides fitted and a card's four edges sampled at once, a frame's
+glyphs described in one call, side lines met in Python floats) is checked against the plain
+computation, written out here as it was first written.
 """
 
 from __future__ import annotations
@@ -363,3 +365,23 @@ def test_glyphs_described_at_once_are_each_glyphs_own_description() -> None:
             plain = np.stack([glyph_features(ink, box) for ink in inks])
             assert np.array_equal(glyphs_features(inks, box), plain)
     assert glyphs_features([], RANK_BOX).shape == (0, glyph_features(inks[0], RANK_BOX).size)
+
+
+def test_a_frames_corners_described_at_once_are_each_corners_own_description() -> None:
+    from vision.index import CornerIndex, Glyph
+    from vision.recognize import CornerFeatures
+
+    rng = np.random.default_rng(11)
+
+    def glyph() -> Glyph:
+        height, width = (int(v) for v in rng.integers(4, 60, 2))
+        return Glyph(rng.random((height, width)).astype(np.float32), (0, 0, width, height),
+                     float(rng.uniform(-0.2, 1.2)))
+
+    corners = [CornerIndex(glyph(), glyph(), np.zeros((4, 2), np.float32)) for _ in range(25)]
+    for one, alone in zip(CornerFeatures.of_all(corners), map(CornerFeatures.of, corners),
+                          strict=True):
+        assert np.array_equal(one.rank, alone.rank)
+        assert np.array_equal(one.suit, alone.suit)
+        assert one.redness == alone.redness
+    assert CornerFeatures.of_all([]) == []

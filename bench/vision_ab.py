@@ -138,6 +138,8 @@ def _read_in_turn(workers: dict[str, subprocess.Popen[str]], keys: dict[str, lis
                     worker.stdin.write(f"{profile} {key}\n")  # type: ignore[union-attr]
                     worker.stdin.flush()  # type: ignore[union-attr]
                     answer = worker.stdout.readline()  # type: ignore[union-attr]
+                    if not answer:
+                        raise SystemExit(f"the {name} tree's worker stopped at frame {key}")
                     times.setdefault((name, kind, profile), []).append(float(answer))
     return times
 

@@ -7,6 +7,7 @@ full-resolution frame.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TypeVar
 
 import cv2
@@ -63,7 +64,23 @@ def edge_line(image: npt.NDArray[np.uint8], points: npt.NDArray[np.floating],
     Returns:
         The fitted line, or None when too few points show a clear edge.
     """
-    samples = points[:, None, :] + offsets[None, :, None] * outward
+    return edge_lines(image, [points], [outward], offsets, min_strong)[0]
+
+
+def edge_lines(image: npt.NDArray[np.uint8], points: Sequence[npt.NDArray[np.floating]],
+               outwards: Sequence[npt.NDArray[np.floating]], offsets: npt.NDArray[np.floating],
+               min_strong: int) -> list[EdgeLine | None]:
+    """`edge_line` for several sides, sampling the image for all of them in one call.
+
+    Args:
+        image: The frame (BGR, or its `min_channel` already).
+        points: Per side, points along it (n x 2 each, frame pixels).
+        outwards: Per side, its unit normal from paper towards the table.
+        offsets: Where the brightness is sampled across every side (pixels).
+        min_strong: Fewest points of a side that must show a clear fall.
+    """
+    samples = np.concatenate([side[:, None, :] + offsets[None, :, None] * outward
+                              for side, outward in zip(points, outwards, strict=True)])
     map_x = np.ascontiguousarray(samples[..., 0], np.float32)
     map_y = np.ascontiguousarray(samples[..., 1], np.float32)
     values = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -71,11 +88,20 @@ def edge_line(image: npt.NDArray[np.uint8], points: npt.NDArray[np.floating],
     fall = profile[:, :-2] - profile[:, 2:]
     steepest = fall.argmax(axis=1)
     strong = fall[np.arange(len(steepest)), steepest] > _MIN_FALL
-    if int(strong.sum()) < min_strong:
-        return None
-    edge = points[strong] + offsets[steepest[strong] + 1][:, None] * outward
-    vx, vy, x0, y0 = cv2.fitLine(edge.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-    return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
+    lines: list[EdgeLine | None] = []
+    start = 0
+    for side, outward in zip(points, outwards, strict=True):
+        rows = slice(start, start + len(side))
+        start += len(side)
+        if int(strong[rows].sum()) < min_strong:
+            lines.append(None)
+            continue
+        chosen = strong[rows]
+        edge = side[chosen] + offsets[steepest[rows][chosen] + 1][:, None] * outward
+        vx, vy, x0, y0 = cv2.fitLine(edge.astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
+                                     0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    return lines
 
 
 def intersect(p: npt.NDArray[np.floating], r: npt.NDArray[np.floating],

@@ -24,7 +24,7 @@ import numpy.typing as npt
 from vision.cards import RED_SUITS
 from vision.edges import rolled
 from vision.errors import ImageError
-from vision.features import RANK_BOX, SUIT_BOX, glyph_features
+from vision.features import RANK_BOX, SUIT_BOX, glyph_features, glyphs_features
 from vision.index import CornerIndex, read_corners
 from vision.locate import LocateParams, Quad, locate_cards, long_over_short
 from vision.profile import DeckProfile
@@ -101,8 +101,20 @@ class CornerFeatures:
     def of(cls, corner: CornerIndex) -> CornerFeatures:
         """Describe a corner found by `vision.index.read_corner`."""
         return cls(glyph_features(corner.rank.ink, RANK_BOX),
-                   glyph_features(corner.suit.ink, SUIT_BOX),
-                   (corner.rank.redness + 3.0 * corner.suit.redness) / 4)
+                   glyph_features(corner.suit.ink, SUIT_BOX), _index_redness(corner))
+
+    @classmethod
+    def of_all(cls, corners: Sequence[CornerIndex]) -> list[CornerFeatures]:
+        """`of` for many corners, the glyphs of each kind described in one call."""
+        ranks = glyphs_features([corner.rank.ink for corner in corners], RANK_BOX)
+        suits = glyphs_features([corner.suit.ink for corner in corners], SUIT_BOX)
+        return [cls(rank, suit, _index_redness(corner))
+                for rank, suit, corner in zip(ranks, suits, corners, strict=True)]
+
+
+def _index_redness(corner: CornerIndex) -> float:
+    """The corner's redness, its suit weighted three to one over its rank."""
+    return (corner.rank.redness + 3.0 * corner.suit.redness) / 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +194,7 @@ class Recognizer:
         once, not once per card.
         """
         found = [corner for card in cards for view in card.views for corner in view]
-        evidence = assess_corners(self.profile, [CornerFeatures.of(c) for c in found])
+        evidence = assess_corners(self.profile, CornerFeatures.of_all(found))
         readings, start = [], 0
         for card in cards:
             views = []

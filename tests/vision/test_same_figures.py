@@ -2,7 +2,9 @@
 
 Each quick path (a histogram for a sort, OpenCV's masked mean for numpy's, one classifier
 call per frame for one per card, a search for covered cards cut short where no new card can
-start) is checked against the plain computation, written out here as it was first written.
+start, an outline's four sides fitted and a card's four edges sampled at once, a frame's
+glyphs described in one call, side lines met in Python floats) is checked against the plain
+computation, written out here as it was first written.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from vision import Recognizer
 from vision.build.evaluate import stress_scene
 from vision.build.synth import CardStyle, Effects, Placement, compose
 from vision.corners import Corner, _sharpened, covered_cards
-from vision.edges import Quad, rolled, vector_length
+from vision.edges import Quad, intersect, rolled, vector_length
 from vision.index import _Ink, _paper_colour, _percentiles
 from vision.locate import LocateParams, _paper_masks, locate_cards, paper_contrast, work_image
 from vision.recognize import _reading_order
@@ -185,3 +187,201 @@ def test_the_covered_search_cut_short_finds_what_the_full_search_finds(
         assert [(card.covered, card.quad.tolist()) for card in fast] == [
             (card.covered, card.quad.tolist()) for card in slow]
     assert sum(cut_short) >= 4
+
+
+def _drawn_cards(seed: int, count: int) -> Iterator[tuple[np.ndarray, list[np.ndarray]]]:
+    """Frames of bright, turned, rounded-cornered rectangles on noisy cloth, and their quads."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        frame = rng.integers(20, 90, (480, 640, 3)).astype(np.uint8)
+        quads = []
+        for _ in range(int(rng.integers(1, 5))):
+            centre = rng.uniform([100, 100], [540, 380])
+            size = rng.uniform(40, 120)
+            angle = float(rng.uniform(0, 180))
+            box = cv2.boxPoints(((*centre,), (size, size * 1.4), angle)).astype(np.float32)
+            cv2.fillConvexPoly(frame, np.rint(box).astype(np.int32),
+                               tuple(int(v) for v in rng.integers(170, 256, 3)), cv2.LINE_AA)
+            for corner in box:
+                cv2.circle(frame, tuple(int(v) for v in corner), 3, (60, 60, 60), -1)
+            quads.append(box)
+        yield cv2.GaussianBlur(frame, (0, 0), float(rng.uniform(0.5, 2.0))), quads
+
+
+def _plain_side_line(points: np.ndarray, start: np.ndarray, end: np.ndarray
+                     ) -> tuple[np.ndarray, np.ndarray] | None:
+    import cv2
+
+    direction = end - start
+    length = vector_length(direction)
+    if length < 4:
+        return None
+    unit = direction / length
+    relative = points - start
+    along = relative @ unit / length
+    across = np.abs(relative @ np.array([-unit[1], unit[0]], np.float32))
+    near = points[(along > 0.15) & (along < 0.85) & (across < max(2.0, 0.03 * length))]
+    if len(near) < 5:
+        return None
+    vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
+
+
+def _plain_edge_line(image: np.ndarray, points: np.ndarray, outward: np.ndarray,
+                     offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    import cv2
+
+    samples = points[:, None, :] + offsets[None, :, None] * outward
+    values = cv2.remap(image, np.ascontiguousarray(samples[..., 0], np.float32),
+                       np.ascontiguousarray(samples[..., 1], np.float32), cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE)
+    profile = values.min(axis=2).astype(np.float32)
+    fall = profile[:, :-2] - profile[:, 2:]
+    steepest = fall.argmax(axis=1)
+    strong = fall[np.arange(len(steepest)), steepest] > 8.0
+    if int(strong.sum()) < 6:
+        return None
+    edge = points[strong] + offsets[steepest[strong] + 1][:, None] * outward
+    vx, vy, x0, y0 = cv2.fitLine(edge.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
+
+
+def _plain_lines_met(quad: Quad, lines: list[tuple[np.ndarray, np.ndarray] | None],
+                     max_move: float) -> Quad:
+    if any(line is None for line in lines):
+        return quad
+    corners = [intersect(*lines[index - 1], *lines[index]) for index in range(4)]  # type: ignore[misc]
+    if any(c is None for c in corners):
+        return quad
+    refined = np.array(corners, np.float32)
+    return quad if float(np.abs(refined - quad).max()) > max_move else refined
+
+
+def _plain_refined(frame: np.ndarray, quad: Quad, reach: float) -> Quad:
+    """`refine_edges` as first written: each side sampled and fitted on its own."""
+    centre = quad.mean(axis=0)
+    offsets = np.arange(-reach - 1.5, reach + 1.75, 0.5, dtype=np.float32)
+    along_side = np.linspace(0.15, 0.85, 16, dtype=np.float32)[:, None]
+    lines = []
+    for index in range(4):
+        start, end = quad[index], quad[(index + 1) % 4]
+        direction = end - start
+        length = vector_length(direction)
+        if length < 8:
+            return quad
+        unit = direction / length
+        normal = np.array([-unit[1], unit[0]], np.float32)
+        if float(np.dot((start + end) / 2 - centre, normal)) < 0:
+            normal = -normal
+        lines.append(_plain_edge_line(frame, start + along_side * direction, normal, offsets))
+    return _plain_lines_met(quad, lines, 2.5 * reach + 3)
+
+
+def test_the_four_sides_fitted_at_once_are_each_sides_own_fit() -> None:
+    import cv2
+
+    from vision.locate import _quadrilateral, fit_sides
+
+    fitted = 0
+    for frame, _ in _drawn_cards(seed=5, count=40):
+        small, _ = work_image(frame, 400)
+        edges = cv2.dilate(cv2.Canny(small, 20, 60), np.ones((3, 3), np.uint8))
+        contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+        for contour in contours:
+            quad = _quadrilateral(contour)
+            if quad is None or cv2.contourArea(contour) < 100:
+                continue
+            points = contour.reshape(-1, 2).astype(np.float32)
+            shortest = min(vector_length(quad[i] - quad[(i + 1) % 4]) for i in range(4))
+            plain = _plain_lines_met(quad, [_plain_side_line(points, quad[i], quad[(i + 1) % 4])
+                                            for i in range(4)], 0.15 * shortest)
+            quick = fit_sides(points, quad)
+            assert np.array_equal(quick, plain)
+            fitted += not np.array_equal(quick, quad)
+    assert fitted >= 100
+
+
+def test_the_four_edges_sampled_at_once_are_each_edges_own_samples() -> None:
+    from vision.locate import refine_edges
+
+    rng = np.random.default_rng(6)
+    moved = 0
+    for frame, quads in _drawn_cards(seed=7, count=40):
+        for quad in quads:
+            for reach in (1.0, 2.0):
+                rough = (quad + rng.normal(0, reach, quad.shape)).astype(np.float32)
+                quick = refine_edges(frame, rough, reach)
+                assert np.array_equal(quick, _plain_refined(frame, rough, reach))
+                moved += not np.array_equal(quick, rough)
+    assert moved >= 100
+
+
+def test_lines_meet_where_intersect_says() -> None:
+    from vision.locate import meeting_point
+
+    rng = np.random.default_rng(8)
+    met = 0
+    for _ in range(3000):
+        p, q = rng.normal(200, 150, (2, 2))
+        r, s = rng.normal(0, 1, (2, 2))
+        if rng.random() < 0.1:
+            s = r * rng.choice([1.0, -1.0]) + rng.normal(0, 1e-7, 2)  # parallel, or nearly
+        expected = intersect(p, r, q, s)
+        found = meeting_point((*p.tolist(), *r.tolist()), (*q.tolist(), *s.tolist()))
+        assert (found is None) == (expected is None)
+        if expected is not None:
+            assert found == (float(expected[0]), float(expected[1]))
+            met += 1
+    assert met >= 2500
+
+
+def test_the_means_of_four_corners_are_numpys() -> None:
+    rng = np.random.default_rng(9)
+    for points in rng.normal(300, 200, (2000, 4, 2)).astype(np.float32):
+        assert np.array_equal(points.sum(axis=0) / len(points), points.mean(axis=0))
+
+
+def test_glyphs_described_at_once_are_each_glyphs_own_description() -> None:
+    import cv2
+
+    from vision.features import RANK_BOX, SUIT_BOX, glyph_features, glyphs_features
+
+    rng = np.random.default_rng(10)
+    for trial in range(120):
+        inks = []
+        for _ in range(int(rng.integers(1, 21))):
+            height, width = (int(v) for v in rng.integers(2, 80, 2))
+            ink = rng.random((height, width)).astype(np.float32)
+            if trial % 3 == 0:
+                ink = (ink > 0.5).astype(np.float32)
+            if trial % 4 == 0:
+                ink = cv2.GaussianBlur(ink, (0, 0), 2.0)
+            if trial % 7 == 0:
+                ink[:] = 0
+            inks.append(ink)
+        for box in (RANK_BOX, SUIT_BOX):
+            plain = np.stack([glyph_features(ink, box) for ink in inks])
+            assert np.array_equal(glyphs_features(inks, box), plain)
+    assert glyphs_features([], RANK_BOX).shape == (0, glyph_features(inks[0], RANK_BOX).size)
+
+
+def test_a_frames_corners_described_at_once_are_each_corners_own_description() -> None:
+    from vision.index import CornerIndex, Glyph
+    from vision.recognize import CornerFeatures
+
+    rng = np.random.default_rng(11)
+
+    def glyph() -> Glyph:
+        height, width = (int(v) for v in rng.integers(4, 60, 2))
+        return Glyph(rng.random((height, width)).astype(np.float32), (0, 0, width, height),
+                     float(rng.uniform(-0.2, 1.2)))
+
+    corners = [CornerIndex(glyph(), glyph(), np.zeros((4, 2), np.float32)) for _ in range(25)]
+    for one, alone in zip(CornerFeatures.of_all(corners), map(CornerFeatures.of, corners),
+                          strict=True):
+        assert np.array_equal(one.rank, alone.rank)
+        assert np.array_equal(one.suit, alone.suit)
+        assert one.redness == alone.redness
+    assert CornerFeatures.of_all([]) == []

@@ -145,9 +145,16 @@ class Bench:
             print(f"   (enrolled fold {fold}: {len(train)} photos, {report.samples} samples, "
                   f"{seconds:.1f} s, unsure below {report.unsure_below:.3f}; its own held-out "
                   f"table copies: {report.table_right} right, {report.table_wrong} wrong of "
-                  f"{report.table_held_out})")
+                  f"{report.table_held_out}; glare copies: {report.glare_right} right, "
+                  f"{report.glare_wrong} wrong of {report.glare_held_out}; one corner "
+                  f"{_threshold_text(report.one_corner_below)}: {report.one_corner_right} "
+                  f"right, {report.one_corner_wrong} wrong)")
             self._profiles[fold] = profile
         return self._profiles[fold]
+
+
+def _threshold_text(threshold: float | None) -> str:
+    return "never" if threshold is None else f"from {threshold:.3f}"
 
 
 def _needs_dev(section: Callable[[Bench], None]) -> Callable[[Bench], None]:

@@ -11,7 +11,14 @@ import pytest
 
 from vision.cards import all_codes
 from vision.dataset import read_image, read_labels
-from vision.enroll import GLARE_PEAK, EnrolReport, Sample, _held_out_folds, glare_copy
+from vision.enroll import (
+    GLARE_PEAK,
+    EnrolReport,
+    Sample,
+    _cross_validate,
+    _held_out_folds,
+    glare_copy,
+)
 from vision.features import RANK_BOX, SUIT_BOX, feature_length
 from vision.index import IndexLayout, read_corners
 from vision.locate import find_cards, long_over_short
@@ -56,17 +63,24 @@ def test_a_glare_copy_washes_part_of_the_card_and_leaves_its_index_readable(
     assert read >= 0.9 * 2 * len(dev_sample)  # both corners of nearly every copy are read
 
 
+GLARED = 1000.0
+"""Added to a glare copy's features in `_samples`, so its corners are told apart."""
+
+
 def _samples() -> list[Sample]:
     """Two photos of every card (folds 0 and 1), each read as taken, as an altered copy, as a
-    table copy and as a glare copy; features are the photo's number, so a leak is visible."""
+    table copy and as a glare copy; features are the photo's number (plus `GLARED` for a glare
+    copy), so a leak is visible."""
     samples = []
     for number, code in enumerate(all_codes()):
         for shot in (0, 1):
             photo = 2 * number + shot
-            features = CornerFeatures(np.full(feature_length(RANK_BOX), photo, np.float32),
-                                      np.full(feature_length(SUIT_BOX), photo, np.float32), 0.0)
             for copy, on_table, glared in ((0, False, False), (1, False, False),
                                            (2, True, False), (3, False, True)):
+                value = photo + GLARED * glared
+                features = CornerFeatures(np.full(feature_length(RANK_BOX), value, np.float32),
+                                          np.full(feature_length(SUIT_BOX), value, np.float32),
+                                          0.0)
                 samples += [Sample(code, photo, shot, features, copy == 0, corner, copy,
                                    on_table, glared) for corner in (0, 1)]
     return samples
@@ -79,6 +93,12 @@ def test_cross_validation_holds_out_glare_copies_with_their_photo_only() -> None
         assert sum(corners[0].glared for corners in shots) == 52  # one glare copy a photo
         assert len(shots) == 3 * 52  # as taken, table copy, glare copy
         assert not any(s.copy == 1 for corners in shots for s in corners)  # altered: trained
+
+
+def test_glare_copies_do_not_set_the_novelty_limits() -> None:
+    held_out = _cross_validate(_samples(), 2)
+    assert len(held_out) == 2 * 2 * 52  # per fold: each photo as taken and its table copy
+    assert all(corner.rank[0] < GLARED for shot in held_out for corner in shot.corners)
 
 
 def test_the_dev_enrolment_reads_its_own_held_out_glare_copies(

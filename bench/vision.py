@@ -12,7 +12,9 @@ Sections (all by default):
   five and two to four exposed hands. Enrolled (fold 4 held out) and generic profiles; and
   the generic profile on 800x600 synthetic frames of dealt hands (2 to 5 cards).
 * `enrolled`: leave-one-photo-out over the dev photos: enrol on three of each card's four
-  photos, read the fourth, for each of the four folds; enrolment time per fold.
+  photos, read the fourth, for each of the four folds; enrolment time per fold, and each
+  fold's own cross-validation figures (held-out table and glare copies, the one-corner
+  threshold and the held-out answers given by one corner).
 * `generic`: the generic profile (never trained on any real photo) over all 208 dev photos.
 * `stress-real`: the held-out dev photos of each fold, turned, shrunk, relit, blurred, glared
   and seen obliquely, read with that fold's enrolled profile.

@@ -8,14 +8,28 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.cards import RANKS, SUITS
+from vision.cards import RANKS, SUITS, all_codes
 from vision.classify import NearestNeighbours
-from vision.enroll import ONE_CORNER_CEILING, one_corner_threshold
+from vision.enroll import (
+    ONE_CORNER_CEILING,
+    EnrolOptions,
+    Sample,
+    _choose_threshold,
+    _Tuning,
+    one_corner_threshold,
+)
 from vision.errors import ProfileError
 from vision.features import RANK_BOX, SUIT_BOX, feature_length
 from vision.index import IndexLayout
-from vision.profile import DeckProfile, load_profile, save_profile
-from vision.recognize import DISAGREE, NOVEL, CornerEvidence, lone_corner, verdict_of
+from vision.profile import ColourModel, DeckProfile, load_profile, save_profile
+from vision.recognize import (
+    DISAGREE,
+    NOVEL,
+    CornerEvidence,
+    CornerFeatures,
+    lone_corner,
+    verdict_of,
+)
 
 from .test_profile import rewrite
 
@@ -109,3 +123,39 @@ def test_a_one_corner_threshold_that_is_no_probability_is_refused(tmp_path: Path
     rewrite(path, lambda meta: meta.update(one_corner_below=threshold))
     with pytest.raises(ProfileError, match=r"deck.npz: incomplete.*one_corner_below"):
         load_profile(path)
+
+
+def _corner(rank: str, suit: str, stretch: float = 1.0) -> CornerFeatures:
+    """Features of one corner: a class's own direction (`stretch` far along it: novel)."""
+    ranks = np.zeros(feature_length(RANK_BOX), np.float32)
+    ranks[RANKS.index(rank)] = 10.0 * stretch
+    suits = np.zeros(feature_length(SUIT_BOX), np.float32)
+    suits[SUITS.index(suit)] = 10.0
+    return CornerFeatures(ranks, suits, 0.0 if suit in "SC" else 1.0)
+
+
+def _deck_samples(misread: bool) -> list[Sample]:
+    """Two photos of every card (folds 0 and 1), both corners read as printed; with `misread`
+    the 2 of spades' second photo shows a 3 of spades in one corner and a novel 3 in the
+    other (as a card under the wrong label, or a corner misread, would)."""
+    samples = []
+    for number, code in enumerate(all_codes()):
+        for fold in (0, 1):
+            corners = [_corner(*code), _corner(*code)]
+            if misread and code == "2S" and fold == 1:
+                corners = [_corner("3", "S"), _corner("3", "S", stretch=1.5)]
+            samples += [Sample(code, 2 * number + fold, fold, features, True, corner)
+                        for corner, features in enumerate(corners)]
+    return samples
+
+
+def test_a_wrong_held_out_answer_by_one_corner_turns_the_rule_off() -> None:
+    tuning = _Tuning(1.0, 1.0, 1.0, 1.0, ColourModel())
+    options = EnrolOptions()
+    thresholds, _ = _choose_threshold(_deck_samples(False), 2, tuning, IndexLayout(), options)
+    assert thresholds.one_corner_below == thresholds.unsure_below == 0.9
+    thresholds, (photos, _, _) = _choose_threshold(_deck_samples(True), 2, tuning,
+                                                   IndexLayout(), options)
+    assert thresholds.one_corner_below is None  # 3S answered by one corner for the 2S
+    assert photos.wrong == 0  # the rule off, the 2S stays unsure
+    assert photos.lone_wrong == 0

@@ -322,8 +322,8 @@ def lone_corner(profile: DeckProfile, evidence: CornerEvidence) -> CardVerdict |
     Given only when the other corner's glyphs are unlike the profile's yet name the same card.
     A corner warped from an outline a few pixels off, or washed by glare, can look unlike
     every enrolled glyph while the card's other corner reads clearly. A novel corner naming
-    another card contradicts the reading and gives None, as does a second corner that is not
-    novel (the corners then disagree or agree on their own) or a first one that is.
+    another card contradicts the reading and gives None; so do two novel corners, and two
+    corners neither of which is novel (they then agree or disagree on their own).
     """
     if len(evidence.rank) != 2:
         return None

@@ -16,7 +16,9 @@ Sections (all by default):
   held out) and generic profiles; and the generic profile on 800x600 synthetic frames of
   dealt hands (2 to 5 cards).
 * `enrolled`: leave-one-photo-out over the dev photos: enrol on three of each card's four
-  photos, read the fourth, for each of the four folds; enrolment time per fold.
+  photos, read the fourth, for each of the four folds; enrolment time per fold, and each
+  fold's own cross-validation figures (held-out table and glare copies, the one-corner
+  threshold and the held-out answers given by one corner).
 * `generic`: the generic profile (never trained on any real photo) over all 208 dev photos.
 * `stress-real`: the held-out dev photos of each fold, turned, shrunk, relit, blurred, glared
   and seen obliquely, read with that fold's enrolled profile.
@@ -152,9 +154,16 @@ class Bench:
             print(f"   (enrolled fold {fold}: {len(train)} photos, {report.samples} samples, "
                   f"{seconds:.1f} s, unsure below {report.unsure_below:.3f}; its own held-out "
                   f"table copies: {report.table_right} right, {report.table_wrong} wrong of "
-                  f"{report.table_held_out})")
+                  f"{report.table_held_out}; glare copies: {report.glare_right} right, "
+                  f"{report.glare_wrong} wrong of {report.glare_held_out}; one corner "
+                  f"{_threshold_text(report.one_corner_below)}: {report.one_corner_right} "
+                  f"right, {report.one_corner_wrong} wrong)")
             self._profiles[fold] = profile
         return self._profiles[fold]
+
+
+def _threshold_text(threshold: float | None) -> str:
+    return "never" if threshold is None else f"from {threshold:.3f}"
 
 
 def _needs_dev(section: Callable[[Bench], None]) -> Callable[[Bench], None]:

@@ -87,7 +87,15 @@ def _summary(report: EnrolReport, out: Path) -> str:
     return (f"enrolled {report.photos - len(report.problems)} of {report.photos} photos "
             f"({report.samples} corner samples) in {report.seconds:.1f} s; held-out photos: "
             f"{report.right} right, {report.answered} answered, {report.wrong} wrong of "
-            f"{report.held_out}; unsure below {report.unsure_below:.3f}; wrote {out}")
+            f"{report.held_out}; unsure below {report.unsure_below:.3f}; "
+            f"{_one_corner(report)}; wrote {out}")
+
+
+def _one_corner(report: EnrolReport) -> str:
+    if report.one_corner_below is None:
+        return "never answers by one corner"
+    return (f"answers by one corner from {report.one_corner_below:.3f} "
+            f"({report.one_corner_right} held-out answers so, {report.one_corner_wrong} wrong)")
 
 
 def _write_atomically(profile: DeckProfile, out: Path) -> None:

@@ -6,15 +6,18 @@ nudged, the card shrunk, its light, contrast, focus and noise changed), so the p
 not tied to the enrolment photos' exact framing and lighting. Table copies (`table_copy`)
 show the card as a hold'em camera sees a board: 75 to 110 pixels wide, turned, seen
 obliquely, on a drawn table of grain, weave or felt, through a small camera's blur, noise and
-JPEG.
+JPEG. Glare copies (`glare_copy`) wash part of the card under a lamp's reflection.
 
 The confidence model is tuned by cross-validation inside the enrolment set: the photos are
 split into folds (the n-th photo of each card in fold n mod k; with a single photo of each
 card, its two index corners are the two folds); each fold is read with
 classifiers built from the other folds. The held-out readings (of each held-out photo as
 taken and of its table copies: the other folds never saw that photo) set the softmax
-temperatures, the novelty limits, the red/black ink model and the unsure threshold (the
-lowest that keeps every held-out wrong answer unsure). The final classifiers use every photo.
+temperatures, the novelty limits and the red/black ink model; with the held-out glare copies
+they set the unsure threshold (the lowest that keeps every held-out wrong answer unsure) and
+the one-corner threshold (`one_corner_threshold`: the lowest that keeps every held-out answer
+given by one corner, `vision.recognize.lone_corner`, right). The final classifiers use every
+photo.
 """
 
 from __future__ import annotations
@@ -36,7 +39,14 @@ from vision.errors import DatasetError
 from vision.index import IndexLayout, read_corners
 from vision.locate import Quad, find_cards, long_over_short
 from vision.profile import ColourModel, DeckProfile
-from vision.recognize import CornerFeatures, decide
+from vision.recognize import (
+    NOVEL,
+    CardVerdict,
+    CornerFeatures,
+    assess_corners,
+    lone_corner,
+    verdict_of,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +57,9 @@ class EnrolOptions:
         augment: Altered copies read per photo.
         table_copies: Table copies (`table_copy`: a small card on a drawn table) read per
             photo; they are also held out in cross-validation.
+        glare_copies: Glare copies (`glare_copy`: a lamp's reflection washing part of the
+            card) read per photo; they are trained on, and held out in cross-validation to
+            test the thresholds (not to set the novelty limits or temperatures).
         folds: Cross-validation folds for tuning the confidence model (at most the number
             of photos of the most photographed card).
         seed: Seed of the alterations.
@@ -57,6 +70,7 @@ class EnrolOptions:
 
     augment: int = 6
     table_copies: int = 4
+    glare_copies: int = 2
     folds: int = 4
     seed: int = 0
     min_unsure_below: float = 0.9
@@ -76,6 +90,7 @@ class Sample:
         corner: 0 for the card's first index corner, 1 for the opposite one.
         copy: 0 for the photo as taken, else the number of the altered or table copy.
         on_table: True for a corner read from a table copy (see `table_copy`).
+        glared: True for a corner read from a glare copy (see `glare_copy`).
     """
 
     code: str
@@ -86,6 +101,7 @@ class Sample:
     corner: int = 0
     copy: int = 0
     on_table: bool = False
+    glared: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +121,15 @@ class EnrolReport:
         table_held_out: Table copies of held-out photos read in cross-validation.
         table_right: Of those, answered correctly (at the chosen threshold).
         table_wrong: Of those, answered wrongly.
+        glare_held_out: Glare copies of held-out photos read in cross-validation.
+        glare_right: Of those, answered correctly (at the chosen thresholds).
+        glare_wrong: Of those, answered wrongly.
+        one_corner_below: The chosen one-corner threshold (`DeckProfile.one_corner_below`),
+            or None.
+        one_corner_right: Held-out photos and table copies answered by one corner
+            (`vision.recognize.lone_corner`) and right, at that threshold (counted in
+            `right`, `table_right` and `glare_right` too).
+        one_corner_wrong: Of those answered by one corner, wrongly.
     """
 
     photos: int
@@ -119,6 +144,12 @@ class EnrolReport:
     table_held_out: int = 0
     table_right: int = 0
     table_wrong: int = 0
+    glare_held_out: int = 0
+    glare_right: int = 0
+    glare_wrong: int = 0
+    one_corner_below: float | None = None
+    one_corner_right: int = 0
+    one_corner_wrong: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,13 +196,15 @@ def enroll(photos: Sequence[tuple[str, Image, str]], name: str,
     samples, folds = _assign_folds(samples, options.folds)
     held_out = _cross_validate(samples, folds)
     tuning = _tune(held_out)
-    unsure_below, outcome = _choose_threshold(samples, folds, tuning, layout, options)
-    profile = _profile(name, layout, samples, tuning, unsure_below,
+    thresholds, outcome = _choose_threshold(samples, folds, tuning, layout, options)
+    profile = _profile(name, layout, samples, tuning, thresholds,
                        {"photos": len(photos), "samples": len(samples), "folds": folds})
-    photo, table = outcome
+    photo, table, glare = outcome
     report = EnrolReport(len(photos), problems, len(samples), photo.shots, photo.right,
-                         photo.answered, photo.wrong, unsure_below,
-                         time.perf_counter() - started, table.shots, table.right, table.wrong)
+                         photo.answered, photo.wrong, thresholds.unsure_below,
+                         time.perf_counter() - started, table.shots, table.right, table.wrong,
+                         glare.shots, glare.right, glare.wrong, thresholds.one_corner_below,
+                         sum(o.lone_right for o in outcome), sum(o.lone_wrong for o in outcome))
     return replace(profile, info=dict(profile.info) | _report_info(report)), report
 
 
@@ -201,10 +234,11 @@ def collect_samples(photos: Sequence[tuple[str, Image, str]], layout: IndexLayou
 
 def photo_samples(image: Image, code: str, photo: int, fold: int, layout: IndexLayout,
                   options: EnrolOptions, rng: np.random.Generator) -> tuple[list[Sample], str]:
-    """Corner samples of the largest card in one photo and of its altered and table copies.
+    """Corner samples of the largest card in one photo and of its altered and other copies.
 
     `options.augment` altered copies (`alter`), `options.table_copies` table copies
-    (`table_copy`).
+    (`table_copy`), `options.glare_copies` glare copies (`glare_copy`), numbered in that
+    order from 1.
 
     Returns:
         The samples, and a description of the problem when the photo gave none.
@@ -213,9 +247,10 @@ def photo_samples(image: Image, code: str, photo: int, fold: int, layout: IndexL
     if not quads:
         return [], "no card found"
     quad = quads[0]
-    def corners(shot: Image, outline: Quad, copy: int, on_table: bool) -> list[Sample]:
+    def corners(shot: Image, outline: Quad, copy: int, on_table: bool,
+                glared: bool = False) -> list[Sample]:
         return [Sample(code, photo, fold, CornerFeatures.of(corner), copy == 0, number, copy,
-                       on_table)
+                       on_table, glared)
                 for number, corner in enumerate(read_corners(shot, outline, layout))
                 if corner is not None]
 
@@ -224,8 +259,12 @@ def photo_samples(image: Image, code: str, photo: int, fold: int, layout: IndexL
         return [], "card found but no index read in either corner"
     for copy in range(1, options.augment + 1):
         samples += corners(*alter(image, quad, rng), copy, False)
-    for copy in range(options.augment + 1, options.augment + 1 + options.table_copies):
+    first_table = options.augment + 1
+    for copy in range(first_table, first_table + options.table_copies):
         samples += corners(*table_copy(image, quad, rng), copy, True)
+    first_glare = first_table + options.table_copies
+    for copy in range(first_glare, first_glare + options.glare_copies):
+        samples += corners(*glare_copy(image, quad, rng), copy, False, True)
     return samples, ""
 
 
@@ -244,6 +283,45 @@ def alter(image: Image, quad: Quad, rng: np.random.Generator) -> tuple[Image, Qu
     moved = (quad - np.array([x0, y0], np.float32)) * scale
     card_width = float(np.linalg.norm(moved[1] - moved[0]))
     return _relight(crop, rng), _nudged(moved, card_width, rng)
+
+
+GLARE_PEAK: Final = (60.0, 130.0)
+"""Range of a glare copy's brightening at the reflection's centre, in grey levels."""
+GLARE_RADIUS: Final = (0.15, 0.45)
+"""Range of a glare copy's reflection radius (its Gaussian's sigma), in card widths."""
+
+
+def glare_copy(image: Image, quad: Quad, rng: np.random.Generator) -> tuple[Image, Quad]:
+    """The photo under a lamp's reflection: a soft bright spot over part of the card.
+
+    The spot is centred on one of the card's two index corners, moved by up to a third of
+    the card's width, round or drawn out along any direction (up to twice as long as wide),
+    and brightens by `GLARE_PEAK` grey levels at its centre, falling off as a Gaussian of
+    `GLARE_RADIUS` card widths: it washes out strokes of the index without hiding it. The
+    outline returned is nudged as `alter` nudges it.
+
+    Returns:
+        The glare copy (a crop around the card) and the card's (nudged) outline in it.
+    """
+    x0, y0 = np.maximum(np.floor(quad.min(axis=0)) - 12, 0).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0) + 12).astype(int)
+    crop = image[y0:y1, x0:x1].astype(np.float32)
+    moved = np.asarray(quad, np.float32) - np.array([x0, y0], np.float32)
+    card_width = float(np.linalg.norm(moved[1] - moved[0]))
+    first = rng.random() < 0.5  # the index corner at quad[0], or the one opposite
+    corner, inward = (moved[0], 0.12) if first else (moved[2], -0.12)
+    centre = corner + inward * (moved[2] - moved[0]) + rng.uniform(-1, 1, 2) * card_width / 3
+    sigma = float(rng.uniform(*GLARE_RADIUS)) * card_width
+    stretch, angle = float(rng.uniform(1.0, 2.0)), float(rng.uniform(0, np.pi))
+    ys, xs = np.mgrid[0:crop.shape[0], 0:crop.shape[1]].astype(np.float32)
+    along = (xs - centre[0]) * np.float32(np.cos(angle)) + (ys - centre[1]) * np.float32(
+        np.sin(angle))
+    across = (ys - centre[1]) * np.float32(np.cos(angle)) - (xs - centre[0]) * np.float32(
+        np.sin(angle))
+    spread = (along / np.float32(stretch)) ** 2 + across ** 2
+    spot = float(rng.uniform(*GLARE_PEAK)) * np.exp(-spread / np.float32(2 * sigma**2))
+    washed = np.clip(crop + spot[..., None] + 0.5, 0, 255).astype(np.uint8)
+    return washed, _nudged(moved, card_width, rng)
 
 
 def _relight(crop: Image, rng: np.random.Generator) -> Image:
@@ -425,17 +503,19 @@ def _nearest(samples: Sequence[Sample], part: str, temperature: float = 1.0,
     return NearestNeighbours(*class_arrays(samples, part), temperature, novelty)
 
 
-def _held_out_folds(samples: Sequence[Sample], folds: int
+def _held_out_folds(samples: Sequence[Sample], folds: int, glare: bool = True
                     ) -> Iterator[tuple[list[Sample], list[list[Sample]]]]:
     """Per fold: the samples of the other folds, and the fold's held-out shots.
 
-    A shot is a held-out photo as taken or one of its table copies; its corners go together.
+    A shot is a held-out photo as taken or one of its table copies or (with `glare`) glare
+    copies; its corners go together.
     Folds whose training samples miss a rank or a suit, or that hold no original sample,
     are left out.
     """
     for fold in range(folds):
         train = [s for s in samples if s.fold != fold]
-        test = [s for s in samples if s.fold == fold and (s.original or s.on_table)]
+        test = [s for s in samples
+                if s.fold == fold and (s.original or s.on_table or (glare and s.glared))]
         if any(s.original for s in test) and _covers_all(train):
             yield train, _by_shot(test)
 
@@ -450,7 +530,10 @@ def _by_shot(samples: Sequence[Sample]) -> list[list[Sample]]:
 
 def _cross_validate(samples: Sequence[Sample], folds: int) -> list[_HeldOut]:
     held_out: list[_HeldOut] = []
-    for train, photos in _held_out_folds(samples, folds):
+    # a glare-washed corner lies far from every sample: letting it set the novelty limits
+    # would loosen them to twice (measured on the dev deck); glare copies only test the
+    # thresholds
+    for train, photos in _held_out_folds(samples, folds, glare=False):
         rank_model, suit_model = _nearest(train, "rank"), _nearest(train, "suit")
         held_out += [_HeldOut(
             corners[0].code, [s.features for s in corners],
@@ -518,48 +601,113 @@ def fit_colour(red: npt.NDArray[np.float64], black: npt.NDArray[np.float64]) -> 
 
 
 def _profile(name: str, layout: IndexLayout, samples: Sequence[Sample], tuning: _Tuning,
-             unsure_below: float, info: dict[str, object]) -> DeckProfile:
+             thresholds: _Thresholds, info: dict[str, object]) -> DeckProfile:
     return DeckProfile(
         name=name, kind="enrolled", layout=layout,
         rank=_nearest(samples, "rank", tuning.rank_temperature, tuning.rank_novelty),
         suit=_nearest(samples, "suit", tuning.suit_temperature, tuning.suit_novelty),
-        colour=tuning.colour, unsure_below=unsure_below, info=info)
+        colour=tuning.colour, unsure_below=thresholds.unsure_below, info=info,
+        one_corner_below=thresholds.one_corner_below)
 
 
 @dataclass(frozen=True, slots=True)
 class _Outcome:
-    """Held-out shots of one kind read at the chosen threshold."""
+    """Held-out shots of one kind read at the chosen thresholds.
+
+    `lone_right` and `lone_wrong` count the answers given by one corner (`lone_corner`).
+    """
 
     shots: int
     right: int
     answered: int
     wrong: int
+    lone_right: int = 0
+    lone_wrong: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Verdicts:
+    """A held-out shot's verdicts: both corners together, and one corner alone (or None)."""
+
+    code: str
+    kind: str
+    """"photo" (as taken), "table" (a table copy) or "glare" (a glare copy)."""
+    joint: CardVerdict
+    lone: CardVerdict | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Thresholds:
+    unsure_below: float
+    one_corner_below: float | None
 
 
 def _choose_threshold(samples: Sequence[Sample], folds: int, tuning: _Tuning,
                       layout: IndexLayout, options: EnrolOptions
-                      ) -> tuple[float, tuple[_Outcome, _Outcome]]:
-    """Lowest threshold (not below the option's floor) that leaves no held-out answer wrong.
+                      ) -> tuple[_Thresholds, tuple[_Outcome, _Outcome, _Outcome]]:
+    """Lowest thresholds (not below the option's floor) that leave no held-out answer wrong.
+
+    The unsure threshold keeps every wrong joint answer of the held-out shots unsure; the
+    one-corner threshold (`one_corner_threshold`) every wrong answer by one corner.
 
     Returns:
-        The threshold, and the outcome on the held-out photos as taken and on their table
-        copies.
+        The thresholds, and the outcome on the held-out photos as taken, on their table
+        copies and on their glare copies.
     """
     verdicts = []
     for train, shots in _held_out_folds(samples, folds):
-        profile = _profile("fold", layout, train, tuning, 0.0, {})
-        verdicts += [(decide(profile, [s.features for s in corners], 0.0), corners[0].code,
-                      corners[0].on_table) for corners in shots]
-    wrong = [v.confidence for v, code, _ in verdicts if not v.reason and v.guess != code]
+        profile = _profile("fold", layout, train, tuning, _Thresholds(0.0, None), {})
+        for corners in shots:
+            evidence = assess_corners(profile, [s.features for s in corners])
+            joint = verdict_of(profile, evidence, 0.0)
+            lone = lone_corner(profile, evidence) if joint.reason == NOVEL else None
+            verdicts.append(_Verdicts(corners[0].code, _kind(corners[0]), joint, lone))
+    wrong = [v.joint.confidence for v in verdicts if not v.joint.reason and v.joint.guess != v.code]
     threshold = max([options.min_unsure_below] + [min(c + 0.005, 0.995) for c in wrong])
+    thresholds = _Thresholds(threshold, one_corner_threshold(
+        [(v.lone.confidence, v.lone.guess == v.code) for v in verdicts if v.lone], threshold))
 
-    def outcome(on_table: bool) -> _Outcome:
-        kind = [(v, code) for v, code, table in verdicts if table == on_table]
-        answered = [(v, code) for v, code in kind if not v.reason and v.confidence >= threshold]
-        right = sum(v.guess == code for v, code in answered)
-        return _Outcome(len(kind), right, len(answered), len(answered) - right)
+    def outcome(shot_kind: str) -> _Outcome:
+        kind = [v for v in verdicts if v.kind == shot_kind]
+        joint = [v for v in kind if not v.joint.reason and v.joint.confidence >= threshold]
+        lone = [v for v in kind if v.lone and thresholds.one_corner_below is not None
+                and v.lone.confidence >= thresholds.one_corner_below]
+        right = sum(v.joint.guess == v.code for v in joint)
+        lone_right = sum(v.lone is not None and v.lone.guess == v.code for v in lone)
+        answered = len(joint) + len(lone)
+        return _Outcome(len(kind), right + lone_right, answered, answered - right - lone_right,
+                        lone_right, len(lone) - lone_right)
 
-    return threshold, (outcome(False), outcome(True))
+    return thresholds, (outcome("photo"), outcome("table"), outcome("glare"))
+
+
+def _kind(sample: Sample) -> str:
+    return "table" if sample.on_table else "glare" if sample.glared else "photo"
+
+
+ONE_CORNER_CEILING: Final = 0.99
+"""A one-corner answer wrong at this confidence or above turns answering by one corner off."""
+
+
+def one_corner_threshold(answers: Sequence[tuple[float, bool]], unsure_below: float
+                         ) -> float | None:
+    """Lowest confidence at which held-out answers by one corner are never wrong.
+
+    Just above the most confident wrong answer by one corner (`lone_corner`), and not below
+    `unsure_below`.
+
+    Args:
+        answers: (confidence, right) of each held-out one-corner answer.
+        unsure_below: The profile's unsure threshold.
+
+    Returns:
+        The threshold, or None (never answer by one corner) when a wrong one-corner answer
+        reaches `ONE_CORNER_CEILING`.
+    """
+    wrong = [confidence for confidence, right in answers if not right]
+    if any(confidence >= ONE_CORNER_CEILING for confidence in wrong):
+        return None
+    return max([unsure_below] + [confidence + 0.005 for confidence in wrong])
 
 
 def _report_info(report: EnrolReport) -> dict[str, object]:
@@ -567,4 +715,8 @@ def _report_info(report: EnrolReport) -> dict[str, object]:
             "held_out_answered": report.answered, "held_out_wrong": report.wrong,
             "table_held_out": report.table_held_out, "table_right": report.table_right,
             "table_wrong": report.table_wrong,
+            "glare_held_out": report.glare_held_out, "glare_right": report.glare_right,
+            "glare_wrong": report.glare_wrong,
+            "one_corner_right": report.one_corner_right,
+            "one_corner_wrong": report.one_corner_wrong,
             "enrol_seconds": round(report.seconds, 1)}

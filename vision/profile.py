@@ -62,6 +62,10 @@ class DeckProfile:
         suit: The suit classifier (classes "SHDC").
         colour: The red/black ink model.
         unsure_below: Readings less confident than this are reported as unsure.
+        one_corner_below: A card one of whose two corners has glyphs unlike the profile's
+            while the other corner names the same card is answered by that other corner
+            alone when it is at least this confident (`vision.recognize.lone_corner`); None
+            never answers such a card. Enrolment sets it from its held-out readings.
         info: Provenance and the figures measured when the profile was made.
     """
 
@@ -73,6 +77,7 @@ class DeckProfile:
     colour: ColourModel = ColourModel()
     unsure_below: float = 0.9
     info: Mapping[str, Any] = field(default_factory=dict)
+    one_corner_below: float | None = None
 
 
 def save_profile(profile: DeckProfile, path: Path) -> None:
@@ -82,6 +87,8 @@ def save_profile(profile: DeckProfile, path: Path) -> None:
         "layout": asdict(profile.layout), "colour": asdict(profile.colour),
         "unsure_below": profile.unsure_below, "info": dict(profile.info),
     }
+    if profile.one_corner_below is not None:  # absent: never answered by one corner
+        meta["one_corner_below"] = profile.one_corner_below
     arrays: dict[str, npt.NDArray[Any]] = {}
     for key, classifier in (("rank", profile.rank), ("suit", profile.suit)):
         meta[key] = _classifier_meta(classifier)
@@ -159,17 +166,27 @@ def _build(meta: dict[str, Any], arrays: Mapping[str, npt.NDArray[Any]]) -> Deck
         name=str(meta["name"]), kind=str(meta["kind"]), layout=IndexLayout(**meta["layout"]),
         rank=rank, suit=suit, colour=ColourModel(**meta["colour"]),
         unsure_below=_threshold(meta["unsure_below"]), info=dict(meta["info"]),
+        one_corner_below=_optional_threshold(meta.get("one_corner_below")),
     )
 
 
-def _threshold(value: object) -> float:
-    """The unsure threshold, a probability above zero (NaN would answer every reading)."""
+def _threshold(value: object, key: str = "unsure_below") -> float:
+    """An unsure threshold, a probability above zero (NaN would answer every reading)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"unsure_below {value!r} is not a number")
+        raise ValueError(f"{key} {value!r} is not a number")
     threshold = float(value)
     if not 0.0 < threshold <= 1.0:
-        raise ValueError(f"unsure_below {value!r} is not a probability above 0")
+        raise ValueError(f"{key} {value!r} is not a probability above 0")
     return threshold
+
+
+def _optional_threshold(value: object) -> float | None:
+    """`one_corner_below`: a threshold as `_threshold` wants, or None.
+
+    Absent or null, the profile (one written before the key existed) never answers by one
+    corner.
+    """
+    return None if value is None else _threshold(value, "one_corner_below")
 
 
 def _load_classifier(key: str, meta: dict[str, Any], arrays: Mapping[str, npt.NDArray[Any]],

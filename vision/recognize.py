@@ -9,7 +9,9 @@ profile's training glyphs (novelty); both corners, when both were read, name the
 the ink colour matches the suit's colour; the combined probability reaches the profile's
 `unsure_below`. A card partly covered by others (an overlapping hand) may show only one of
 its index corners: it is answered by a corner that passes every check on its own while the
-other corner does not.
+other corner does not. An enrolled profile may also answer a whole card by one corner when
+the other's glyphs are unlike the profile's but name the same card (`lone_corner`), at a
+threshold its enrolment found never answers its held-out photos wrong.
 """
 
 from __future__ import annotations
@@ -311,7 +313,45 @@ def decide(profile: DeckProfile, corners: Sequence[CornerFeatures],
 
 
 def verdict_of(profile: DeckProfile, evidence: CornerEvidence, unsure_below: float) -> CardVerdict:
-    """Like `decide`, from the corners' evidence (`assess_corners`, at least one corner)."""
+    """Like `decide`, from the corners' evidence (`assess_corners`, at least one corner).
+
+    When the corners together are unsure only because one corner's glyphs are unlike the
+    profile's, and the profile allows it (`DeckProfile.one_corner_below`), the other corner
+    answers alone (`lone_corner`) if it reaches that threshold (and `unsure_below`).
+    """
+    verdict = _joint_verdict(profile, evidence, unsure_below)
+    if verdict.reason != NOVEL or profile.one_corner_below is None:
+        return verdict
+    lone = lone_corner(profile, evidence)
+    if lone is None or lone.confidence < max(unsure_below, profile.one_corner_below):
+        return verdict
+    return lone
+
+
+def lone_corner(profile: DeckProfile, evidence: CornerEvidence) -> CardVerdict | None:
+    """The one corner of two that alone passes every check but confidence, or None.
+
+    Given only when the other corner's glyphs are unlike the profile's yet name the same card.
+    A corner warped from an outline a few pixels off, or washed by glare, can look unlike
+    every enrolled glyph while the card's other corner reads clearly. A novel corner naming
+    another card contradicts the reading and gives None; so do two novel corners, and two
+    corners neither of which is novel (they then agree or disagree on their own).
+    """
+    if len(evidence.rank) != 2:
+        return None
+    alone = [_joint_verdict(profile, evidence.rows(row, row + 1), 0.0) for row in (0, 1)]
+    novel = [verdict.reason == NOVEL for verdict in alone]
+    if novel.count(True) != 1:
+        return None
+    answering, other = (alone[1], alone[0]) if novel[0] else (alone[0], alone[1])
+    if answering.reason or other.guess != answering.guess:
+        return None
+    return answering
+
+
+def _joint_verdict(profile: DeckProfile, evidence: CornerEvidence, unsure_below: float
+                   ) -> CardVerdict:
+    """The corners' evidence combined, every check applied to them together."""
     suit_lp = evidence.suit + evidence.colour
     suit_lp = suit_lp - np.logaddexp.reduce(suit_lp, axis=1, keepdims=True)
     rank_all, suit_all = _mean_log(evidence.rank), _mean_log(suit_lp)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -87,6 +88,8 @@ def test_enroll_then_read_with_the_profile(capsys: pytest.CaptureFixture[str], t
                            "--augment", "1")
     assert status == 0, err
     assert "enrolled 104 of 104 photos" in out
+    assert re.search(r"; (answers by one corner from 0\.\d{3} \(\d+ held-out answers so, 0 "
+                     r"wrong\)|never answers by one corner); wrote ", out), out
     assert profile.is_file()
     scene = compose([Placement("9D", (400, 300), 200, 30.0)], (800, 600), SYNTHETIC_DECK,
                     "felt-red")

@@ -14,6 +14,9 @@ measured (`bench/vision.py`).
 Building needs OpenCV 5 (its font engine) and the fonts of the trained typeface families
 (the Debian font packages `.ci/sysdeps` installs); reading cards with the built profile needs
 neither. `--jobs N` draws the synthetic cards in N processes (the same profile for any N).
+`--table-share S` draws that share of the training and tuning cards small on a table, as a
+hold'em camera sees a board, and `--faint-first` reads their corners, and makes the profile
+read, with the ink level nearer the paper first (`Drawing`; both off by default).
 
 The build is deterministic for a seed; `tests/vision/test_generic_profile.py` rebuilds a
 smaller profile and checks it agrees with the shipped one.
@@ -249,8 +252,11 @@ def _read_synthetic(code: str, style: CardStyle, number: int, rng: np.random.Gen
 
 def _plain_card(code: str, style: CardStyle, number: int, rng: np.random.Generator
                 ) -> tuple[Scene, float]:
-    """A card 55 to 330 pixels wide on one of synth's tables, through `training_effects`;
-    and its width."""
+    """A card 55 to 330 pixels wide on one of synth's tables, through `training_effects`.
+
+    Returns:
+        The scene and the card's width in pixels.
+    """
     width = float(rng.uniform(55, 110) if rng.random() < 0.35 else rng.uniform(100, 330))
     side = int(width * style.aspect * 1.3) + 8
     placement = Placement(code, (side / 2, side / 2), width, float(rng.uniform(0, 360)),

@@ -15,6 +15,7 @@ import pytest
 import vision.build.generic as generic_build
 from vision.build.generic import (
     PREFIX,
+    Drawing,
     GenericBuildOptions,
     build,
     compare,
@@ -36,7 +37,8 @@ def shipped() -> object:
 def test_the_training_cards_are_drawn_and_read_as_when_it_was_built(shipped: object) -> None:
     info = shipped.info  # type: ignore[attr-defined]
     recorded = info["prefix"]
-    samples = synthetic_samples(recorded[-1][1] + 1, info["seed"])[:PREFIX]
+    samples = synthetic_samples(recorded[-1][1] + 1, info["seed"],
+                                drawing=Drawing.of(info))[:PREFIX]
     regenerated = fingerprint(samples)
     assert [row[:2] for row in regenerated] == [row[:2] for row in recorded]
     for now, then in zip(regenerated, recorded, strict=True):
@@ -45,7 +47,8 @@ def test_the_training_cards_are_drawn_and_read_as_when_it_was_built(shipped: obj
 
 def test_the_shipped_profile_still_reads_synthetic_decks_as_recorded(shipped: object) -> None:
     info = shipped.info  # type: ignore[attr-defined]
-    samples = synthetic_samples(150, info["seed"] + 1)  # the start of its validation decks
+    # the start of its validation decks
+    samples = synthetic_samples(150, info["seed"] + 1, drawing=Drawing.of(info))
     answers = read_all(shipped, samples)  # type: ignore[arg-type]
     right = sum(code == answer for code, answer in answers) / len(answers)
     wrong = sum(answer is not None and code != answer for code, answer in answers)

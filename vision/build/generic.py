@@ -14,6 +14,9 @@ measured (`bench/vision.py`).
 Building needs OpenCV 5 (its font engine) and the fonts of the trained typeface families
 (the Debian font packages `.ci/sysdeps` installs); reading cards with the built profile needs
 neither. `--jobs N` draws the synthetic cards in N processes (the same profile for any N).
+`--table-share S` draws that share of the training and tuning cards small on a table, as a
+hold'em camera sees a board, and `--faint-first` reads their corners, and makes the profile
+read, with the ink level nearer the paper first (`Drawing`; both off by default).
 
 The build is deterministic for a seed; `tests/vision/test_generic_profile.py` rebuilds a
 smaller profile and checks it agrees with the shipped one.
@@ -36,7 +39,7 @@ import numpy.typing as npt
 
 from vision.cards import RANKS, SUITS
 from vision.classify import Perceptron, log_softmax
-from vision.enroll import Sample, by_photo, class_arrays
+from vision.enroll import TABLE_CARD_WIDTH, Sample, by_photo, class_arrays, drawn_table
 from vision.errors import VisionError
 from vision.index import CARD_WIDTH_PX, Box, CornerIndex, IndexLayout, read_corners
 from vision.profile import (
@@ -53,9 +56,13 @@ from vision.build.synth import (
     Effects,
     Placement,
     RenderedCard,
+    Scene,
     compose,
+    lay_card,
+    photograph,
     random_card_style,
     random_effects,
+    render_card,
 )
 from vision.build.training import TrainOptions, train_perceptron
 from vision.build.typefaces import TRAINING_FAMILIES, missing
@@ -63,9 +70,38 @@ from vision.build.typefaces import TRAINING_FAMILIES, missing
 PREFIX = 24
 """Training samples whose fingerprint the profile records (see `fingerprint`)."""
 GENERIC_LAYOUT = IndexLayout(card_aspect=1.40, width=0.30, height=0.45)
+"""The generic profile's index layout as built before `Drawing.faint_first` (Otsu's level first)."""
 GENERIC_COLOUR = ColourModel(red_above=0.1, softness=0.025)
 """Black ink has no red excess after the paper's colour is divided out (redness about 0 up
 to noise); any red ink has a clear excess. The boundary sits just above the noise."""
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """How the synthetic cards are drawn and read (the same for training and tuning decks).
+
+    Attributes:
+        table_share: Share of the cards drawn as a hold'em camera sees a board (`table_card`):
+            75 to 110 pixels across on a drawn table of grain or weave, through a small
+            camera. The other cards are drawn as before (`_read_synthetic`).
+        faint_first: Read every corner with the ink level nearer the paper first
+            (`vision.index.IndexLayout.faint_first`); the profile's layout then says so too.
+    """
+
+    table_share: float = 0.0
+    faint_first: bool = False
+
+    @property
+    def layout(self) -> IndexLayout:
+        """The index layout the cards are read with and the profile records."""
+        return replace(GENERIC_LAYOUT, faint_first=self.faint_first)
+
+    @classmethod
+    def of(cls, info: dict[str, Any]) -> Drawing:
+        """The drawing a profile's `info` records (a profile built before it: the defaults)."""
+        recorded = info.get("drawing") or {}
+        return cls(float(recorded.get("table_share", 0.0)),
+                   bool(recorded.get("faint_first", False)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +117,7 @@ class GenericBuildOptions:
             deserves more caution than an enrolled one).
         train: Perceptron training settings.
         jobs: Processes drawing the synthetic cards (the profile does not depend on it).
+        drawing: How the training and tuning cards are drawn and read.
     """
 
     cards: int = 12000
@@ -90,6 +127,7 @@ class GenericBuildOptions:
     min_unsure_below: float = 0.95
     train: TrainOptions = field(default_factory=TrainOptions)
     jobs: int = 1
+    drawing: Drawing = field(default_factory=Drawing)
 
 
 BuildProgress = Callable[[str, int, int], None]
@@ -102,38 +140,43 @@ def build(options: GenericBuildOptions | None = None, progress: BuildProgress | 
     if problems:
         raise VisionError("cannot build the generic profile here: " + "; ".join(problems))
     started = time.perf_counter()
-    train = synthetic_samples(options.cards, options.seed, progress, jobs=options.jobs)
+    drawing = options.drawing
+    train = synthetic_samples(options.cards, options.seed, progress, jobs=options.jobs,
+                              drawing=drawing)
     validation = synthetic_samples(options.validation_cards, options.seed + 1, progress,
-                                   jobs=options.jobs)
+                                   jobs=options.jobs, drawing=drawing)
     rank = _fit("rank", train, validation, options.train)
     suit = _fit("suit", train, validation, options.train)
-    profile = DeckProfile("generic (synthetic decks)", "generic", GENERIC_LAYOUT, rank, suit,
+    profile = DeckProfile("generic (synthetic decks)", "generic", drawing.layout, rank, suit,
                           GENERIC_COLOUR, 1.0, {})
     unsure_below, figures = choose_threshold(profile, validation, options)
     info = {"cards": options.cards, "validation_cards": options.validation_cards,
             "seed": options.seed, "samples": len(train), "train": asdict(options.train),
-            "prefix": fingerprint(train[:PREFIX]),
+            "drawing": asdict(drawing), "prefix": fingerprint(train[:PREFIX]),
             "build_seconds": round(time.perf_counter() - started, 1)} | figures
-    return DeckProfile(profile.name, "generic", GENERIC_LAYOUT, rank, suit, GENERIC_COLOUR,
+    return DeckProfile(profile.name, "generic", drawing.layout, rank, suit, GENERIC_COLOUR,
                        unsure_below, info)
 
 
 def synthetic_samples(count: int, seed: int, progress: BuildProgress | None = None,
                       families: tuple[str, ...] = TRAINING_FAMILIES,
-                      jobs: int = 1) -> list[Sample]:
+                      jobs: int = 1, drawing: Drawing | None = None) -> list[Sample]:
     """Corner samples of `count` synthetic cards, each of a newly drawn deck style.
 
     A corner is kept only if the reader picked the glyphs that were drawn there, so a label
-    is never attached to the wrong glyph. Card n depends only on (seed, n, families), so
-    `jobs` processes drawing blocks of cards give the same samples in the same order.
+    is never attached to the wrong glyph. Card n depends only on (seed, n, families,
+    drawing), so `jobs` processes drawing blocks of cards give the same samples in the same
+    order.
     """
+    drawing = drawing or Drawing()
     if jobs <= 1 or count < 2 * _BLOCK:
-        return _samples_of(range(count), seed, families, progress)
+        return _samples_of(range(count), seed, families, progress, drawing)
     blocks = [range(start, min(start + _BLOCK, count)) for start in range(0, count, _BLOCK)]
     samples: list[Sample] = []
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        drawn = pool.map(_samples_of, blocks, [seed] * len(blocks), [families] * len(blocks))
+        drawn = pool.map(_samples_of, blocks, [seed] * len(blocks), [families] * len(blocks),
+                         [None] * len(blocks), [drawing] * len(blocks))
         for block, block_samples in zip(blocks, drawn, strict=True):
             samples.extend(block_samples)
             if progress:
@@ -146,7 +189,9 @@ _BLOCK = 500
 
 
 def _samples_of(numbers: range, seed: int, families: tuple[str, ...],
-                progress: BuildProgress | None = None) -> list[Sample]:
+                progress: BuildProgress | None = None,
+                drawing: Drawing | None = None) -> list[Sample]:
+    drawing = drawing or Drawing()
     samples: list[Sample] = []
     count = numbers.stop
     for number in numbers:
@@ -154,7 +199,9 @@ def _samples_of(numbers: range, seed: int, families: tuple[str, ...],
         code = RANKS[int(rng.integers(13))] + SUITS[int(rng.integers(4))]
         style = random_card_style(rng, families)
         samples.extend(Sample(code, number, number % 4, CornerFeatures.of(corner), True, side)
-                       for side, corner in _read_synthetic(code, style, number, rng))
+                       for side, corner in _read_synthetic(code, style, number, rng,
+                                                           _table_rng(seed, number, drawing),
+                                                           drawing.layout))
         if progress and (number + 1) % 500 == 0:
             progress(f"rendered (seed {seed})", number + 1, count)
     return samples
@@ -172,20 +219,89 @@ def fingerprint(samples: Sequence[Sample]) -> list[list[Any]]:
             for s in samples]
 
 
-def _read_synthetic(code: str, style: CardStyle, number: int,
-                    rng: np.random.Generator) -> list[tuple[int, CornerIndex]]:
+def _table_rng(seed: int, number: int, drawing: Drawing) -> np.random.Generator | None:
+    """The generator of card `number`'s table drawing, or None when it is drawn as before.
+
+    A stream of its own: a build without table cards draws exactly the cards it drew before
+    table cards existed.
+    """
+    if drawing.table_share <= 0:
+        return None
+    rng = np.random.default_rng([seed, number, _TABLE_STREAM])
+    return rng if rng.random() < drawing.table_share else None
+
+
+_TABLE_STREAM = 7
+"""Third seed word of the table drawings' generators."""
+
+
+def _read_synthetic(code: str, style: CardStyle, number: int, rng: np.random.Generator,
+                    table: np.random.Generator | None = None,
+                    layout: IndexLayout = GENERIC_LAYOUT) -> list[tuple[int, CornerIndex]]:
+    if table is not None:
+        scene, width = table_card(code, style, number, table)
+        rng = table
+    else:
+        scene, width = _plain_card(code, style, number, rng)
+    truth = scene.cards[0]
+    quad = scene.quads[0] + rng.normal(0, 0.008 * width, (4, 2)).astype(np.float32)
+    return [(side, corner)
+            for side, corner in enumerate(read_corners(scene.frame, quad, layout))
+            if corner is not None and _picked_drawn_glyphs(corner, truth)]
+
+
+def _plain_card(code: str, style: CardStyle, number: int, rng: np.random.Generator
+                ) -> tuple[Scene, float]:
+    """A card 55 to 330 pixels wide on one of synth's tables, through `training_effects`.
+
+    Returns:
+        The scene and the card's width in pixels.
+    """
     width = float(rng.uniform(55, 110) if rng.random() < 0.35 else rng.uniform(100, 330))
     side = int(width * style.aspect * 1.3) + 8
     placement = Placement(code, (side / 2, side / 2), width, float(rng.uniform(0, 360)),
                           float(rng.uniform(0, 0.22)), number)
     background = BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))]
-    scene = compose([placement], (side, side), style, background,
-                    training_effects(rng, width), int(rng.integers(1 << 30)))
-    quad = scene.quads[0] + rng.normal(0, 0.008 * width, (4, 2)).astype(np.float32)
-    truth = scene.cards[0]
-    return [(side, corner)
-            for side, corner in enumerate(read_corners(scene.frame, quad, GENERIC_LAYOUT))
-            if corner is not None and _picked_drawn_glyphs(corner, truth)]
+    return compose([placement], (side, side), style, background,
+                   training_effects(rng, width), int(rng.integers(1 << 30))), width
+
+
+def table_card(code: str, style: CardStyle, number: int, rng: np.random.Generator
+               ) -> tuple[Scene, float]:
+    """A card as a hold'em camera sees one of the board: small, turned, oblique, on a table.
+
+    `vision.enroll.TABLE_CARD_WIDTH` (75 to 110 pixels) across, turned any way, tilted by up
+    to 0.15 (an oblique camera), casting a soft shadow on a drawn table of grain lines or a
+    weave in any colour (`vision.enroll.drawn_table`), through `table_effects`.
+
+    Returns:
+        The scene (one card, its outline and drawing) and the card's width in pixels.
+    """
+    width = float(rng.uniform(*TABLE_CARD_WIDTH))
+    side = int(width * style.aspect * 1.3) + 8
+    canvas = drawn_table((side, side), rng)
+    card = render_card(code, style, max(200, round(1.5 * width)), number)
+    placement = Placement(code, (side / 2, side / 2), width, float(rng.uniform(0, 360)),
+                          float(rng.uniform(0, 0.15)), number)
+    quad = lay_card(canvas, card.image, card.alpha, placement, float(rng.uniform(0.1, 0.45)))
+    frame = photograph(canvas, table_effects(rng, width), rng)
+    return Scene(frame, [code], [quad], [card], style), width
+
+
+def table_effects(rng: np.random.Generator, card_width: float) -> Effects:
+    """A table camera's imperfections on a card `card_width` pixels wide.
+
+    Uneven light, a glare spot now and then, focus blur of 0.3 to 1 pixel (at most 1.2% of
+    the card's width), sensor noise, a colour cast, washed-out colour, exposure and JPEG 70
+    to 94: the camera `vision.build.composite` and `vision.enroll.table_copy` draw.
+    """
+    return Effects(
+        light_gradient=float(rng.uniform(0, 0.2)),
+        glare=int(rng.random() < 0.1), glare_strength=float(rng.uniform(30, 70)),
+        blur=float(min(rng.uniform(0.3, 1.0), 0.012 * card_width)),
+        noise=float(rng.uniform(1, 5)), colour_cast=float(rng.uniform(0, 0.1)),
+        jpeg_quality=int(rng.integers(70, 95)), shadow=0.0,
+        saturation=float(1.0 - rng.uniform(0, 0.3)), exposure=float(rng.uniform(0.75, 1.1)))
 
 
 def training_effects(rng: np.random.Generator, card_width: float) -> Effects:
@@ -321,7 +437,8 @@ def check(path: Path, options: GenericBuildOptions, progress: BuildProgress | No
     shipped = load_profile(path)
     rebuilt = build(options, progress)
     figures = compare(shipped, rebuilt, synthetic_samples(test_cards, options.seed + 2,
-                                                          jobs=options.jobs))
+                                                          jobs=options.jobs,
+                                                          drawing=options.drawing))
     same_data = shipped.info.get("prefix") == rebuilt.info.get("prefix")
     figures["same_training_cards"] = float(same_data)
     close = abs(shipped.unsure_below - rebuilt.unsure_below) <= 0.01
@@ -339,11 +456,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=defaults.seed)
     parser.add_argument("--jobs", type=int, default=defaults.jobs,
                         help="processes drawing the synthetic cards (same profile for any)")
+    parser.add_argument("--table-share", type=float, default=defaults.drawing.table_share,
+                        help="share of the cards drawn small on a table (table_card)")
+    parser.add_argument("--faint-first", action=argparse.BooleanOptionalAction,
+                        default=defaults.drawing.faint_first,
+                        help="read corners with the ink level nearer the paper first")
     parser.add_argument("--check", action="store_true",
                         help="rebuild and compare with --out instead of writing it")
     args = parser.parse_args(argv)
+    if not 0.0 <= args.table_share <= 1.0:
+        parser.error(f"--table-share {args.table_share} must lie between 0 and 1")
     options = GenericBuildOptions(args.cards, args.validation_cards, args.seed,
-                                  jobs=max(1, args.jobs))
+                                  jobs=max(1, args.jobs),
+                                  drawing=Drawing(args.table_share, args.faint_first))
 
     def report(stage: str, done: int, total: int) -> None:
         sys.stderr.write(f"{stage}: {done}/{total}\n")

@@ -353,7 +353,7 @@ def _split_if_two(small: npt.NDArray[np.uint8], quad: Quad, levels: PaperLevels,
     Each part must be a card on its own: of a card's size and proportions and brighter just
     inside than just outside, as any candidate must.
     """
-    parts = split_at_gap(small, quad, levels.table)
+    parts = split_at_gap(small, quad, levels)
     if parts is None or not all(_card_like(small, part, params) for part in parts):
         return [quad]
     return list(parts)
@@ -367,7 +367,7 @@ def _card_like(small: npt.NDArray[np.uint8], quad: Quad, params: LocateParams) -
             and paper_contrast(small, quad) >= params.min_contrast)
 
 
-def split_at_gap(small: npt.NDArray[np.uint8], quad: Quad, table_level: float
+def split_at_gap(small: npt.NDArray[np.uint8], quad: Quad, levels: PaperLevels
                  ) -> tuple[Quad, Quad] | None:
     """The two parts of an outline that a strip of table crosses, or None.
 
@@ -376,14 +376,15 @@ def split_at_gap(small: npt.NDArray[np.uint8], quad: Quad, table_level: float
     own outline is found, nothing shows it is two. The outline is straightened onto a patch;
     the strip must cross it from one long side to the other within the middle 40% of their
     length, as a straight band (leaning by up to 6% of the long side) in which every pixel is
-    at or below `table_level` (`PaperLevels.table`). A card's own margin is paper on both
-    sides, so no line of its ink or picture crosses it so. The parts end at the strip's
-    borders, each side then left to `refine_edges`.
+    table (`PaperLevels.table`), and it must run between two margins of paper: just beside
+    it on each side, a line mostly as bright as paper (`PaperLevels.paper`). A dark line
+    through a court card's picture has picture beside it, not paper. The parts end at the
+    strip's borders, each side then left to `refine_edges`.
 
     Args:
         small: The reduced frame (`work_image`).
         quad: The outline, in `small`'s pixels.
-        table_level: Pixels at or below it are table.
+        levels: The frame's levels of table and paper (`paper_levels`).
     """
     width, length = _side(quad, 0) + _side(quad, 2), _side(quad, 1) + _side(quad, 3)
     if width > length:  # the first side must be a short one
@@ -396,7 +397,7 @@ def split_at_gap(small: npt.NDArray[np.uint8], quad: Quad, table_level: float
     to_patch = cv2.getPerspectiveTransform(quad, patch_corners)
     patch = cv2.warpPerspective(small, to_patch, (width, length), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
-    strip = _crossing_strip(patch <= table_level)
+    strip = _crossing_strip(patch <= levels.table, patch > levels.paper)
     if strip is None:
         return None
     (first_left, first_right), (second_left, second_right) = strip
@@ -407,18 +408,20 @@ def split_at_gap(small: npt.NDArray[np.uint8], quad: Quad, table_level: float
             order_corners(np.array([ends[3], ends[2], quad[2], quad[3]], np.float32)))
 
 
-def _crossing_strip(table: npt.NDArray[np.bool_]
+def _crossing_strip(table: npt.NDArray[np.bool_], paper: npt.NDArray[np.bool_]
                     ) -> tuple[tuple[float, float], tuple[float, float]] | None:
-    """The widest straight band of table crossing a straightened outline from side to side.
+    """The widest straight band of table between two margins of paper, crossing a patch.
 
-    `table` is the outline's patch (rows along the long sides). Lines run from the left
-    column to the right one, starting at each row of the middle 40% and leaning by whole
-    rows; a line crosses when every pixel on it, the outline's own columns left out, is
-    table. Of the lines of one lean, neighbouring rows that cross make a band.
+    `table` and `paper` are the straightened outline's patch (rows along the long sides) at
+    the two levels. Lines run from the left column to the right one, starting at each row of
+    the middle 40% and leaning by whole rows; a line crosses when every pixel on it, the
+    outline's own columns left out, is table. Of the lines of one lean, neighbouring rows
+    that cross make a band; one of the three lines just beyond each of its borders must be
+    paper for at least `_GAP_MARGIN_PAPER` of its length.
 
     Returns:
         The rows where the band's two borders meet the left and the right column, as
-        ((first left, first right), (second left, second right)); None if no line crosses.
+        ((first left, first right), (second left, second right)); None if no band is found.
     """
     rows, columns = table.shape
     starts = np.arange(int(np.ceil(_GAP_BAND[0] * rows)), int(_GAP_BAND[1] * rows) + 1)
@@ -427,30 +430,36 @@ def _crossing_strip(table: npt.NDArray[np.bool_]
     # a few columns first: most outlines are one card, and its margin's paper ends the search
     probes = np.unique(np.linspace(1, columns - 2, 6).round().astype(np.intp))
     reached = table[max(0, starts[0] - lean):starts[-1] + lean + 1, probes]
-    if not reached.any(axis=0).all() or not _lines_on_table(table, starts, leans, probes).any():
+    if not reached.any(axis=0).all() or not _on_lines(table, starts, leans, probes).all(
+            axis=2).any():
         return None
-    crossing = _lines_on_table(table, starts, leans, np.arange(1, columns - 1))
-    best: tuple[int, int, int] | None = None  # (band rows, first start, lean)
-    for index in np.argsort(np.abs(leans), kind="stable"):
-        for first, count in _runs(crossing[index]):
-            if best is None or count > best[0]:
-                best = (count, int(starts[first]), int(leans[index]))
-    if best is None:
-        return None
-    count, first_row, shift = best
-    top, bottom = first_row - 0.5, first_row + count - 0.5
-    return (top, top + shift), (bottom, bottom + shift)
+    inner = np.arange(1, columns - 1)
+    crossing = np.asarray(_on_lines(table, starts, leans, inner).all(axis=2))  # (lean, start)
+    bands = [(count, int(starts[first]), int(leans[index]))
+             for index in np.argsort(np.abs(leans), kind="stable")
+             for first, count in _runs(crossing[index])]
+    for count, first_row, shift in sorted(bands, key=lambda band: -band[0]):
+        beside = np.array([first_row - 3, first_row - 2, first_row - 1, first_row + count,
+                           first_row + count + 1, first_row + count + 2])
+        shares = _on_lines(paper, beside, np.array([shift]), inner).mean(axis=2)[0]
+        if shares[:3].max() >= _GAP_MARGIN_PAPER and shares[3:].max() >= _GAP_MARGIN_PAPER:
+            top, bottom = first_row - 0.5, first_row + count - 0.5
+            return (top, top + shift), (bottom, bottom + shift)
+    return None
 
 
-def _lines_on_table(table: npt.NDArray[np.bool_], starts: npt.NDArray[np.int_],
-                    leans: npt.NDArray[np.int_], columns: npt.NDArray[np.intp]
-                    ) -> npt.NDArray[np.bool_]:
-    """Whether each line (lean, start row) of `_crossing_strip` is table at `columns`."""
-    last = table.shape[1] - 1
-    ys = np.rint(starts[None, :, None] + leans[:, None, None] * (columns / last)
-                 ).astype(np.intp).clip(0, table.shape[0] - 1)
-    on_table: npt.NDArray[np.bool_] = table[ys, columns].all(axis=2)
-    return on_table
+def _on_lines(mask: npt.NDArray[np.bool_], starts: npt.NDArray[np.int_],
+              leans: npt.NDArray[np.int_], columns: npt.NDArray[np.intp]
+              ) -> npt.NDArray[np.bool_]:
+    """`mask` at `columns` along each line (lean, start row) of `_crossing_strip`.
+
+    Returns:
+        An array (lean, start, column); rows beyond the patch are read at its edge.
+    """
+    ys = np.rint(starts[None, :, None] + leans[:, None, None] * (columns / (mask.shape[1] - 1))
+                 ).astype(np.intp).clip(0, mask.shape[0] - 1)
+    values: npt.NDArray[np.bool_] = mask[ys, columns]
+    return values
 
 
 def _runs(flags: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
@@ -593,4 +602,7 @@ _GAP_BAND: Final = (0.3, 0.7)
 """Where along an outline's long sides (share of their length) a strip of table may cross it."""
 _GAP_LEAN: Final = 0.06
 """How far apart along the long sides (share of their length) a crossing strip's ends may lie."""
+_GAP_MARGIN_PAPER: Final = 0.6
+"""The least share of paper on the line beside a crossing strip: a card's margin (an index
+may interrupt it)."""
 _CONTRAST_INNER, _CONTRAST_RING, _CONTRAST_AROUND = _contrast_bands()

@@ -395,9 +395,12 @@ def split_at_gap(small: npt.NDArray[np.uint8], quad: Quad, levels: PaperLevels
     patch_corners = np.array([[0, 0], [width - 1, 0], [width - 1, length - 1],
                               [0, length - 1]], np.float32)
     to_patch = cv2.getPerspectiveTransform(quad, patch_corners)
-    patch = cv2.warpPerspective(small, to_patch, (width, length), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REPLICATE)
-    strip = _crossing_strip(patch <= levels.table, patch > levels.paper)
+    # only the rows that the crossing lines and the lines beside them reach
+    first, last = _reached_rows(length)
+    to_rows = np.array([[1, 0, 0], [0, 1, -first], [0, 0, 1]]) @ to_patch
+    rows = cv2.warpPerspective(small, to_rows, (width, last - first), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    strip = _crossing_strip(rows, first, length, levels)
     if strip is None:
         return None
     (first_left, first_right), (second_left, second_right) = strip
@@ -408,24 +411,47 @@ def split_at_gap(small: npt.NDArray[np.uint8], quad: Quad, levels: PaperLevels
             order_corners(np.array([ends[3], ends[2], quad[2], quad[3]], np.float32)))
 
 
-def _crossing_strip(table: npt.NDArray[np.bool_], paper: npt.NDArray[np.bool_]
+def _reached_rows(length: int) -> tuple[int, int]:
+    """The rows (first, past the last) of a `length`-row patch that `_crossing_strip` reads.
+
+    The middle 40%, widened by the greatest lean and the three lines beside a band.
+    """
+    first, last = _middle_rows(length)
+    reach = _greatest_lean(length) + 3
+    return max(0, first - reach), min(length, last + reach + 1)
+
+
+def _middle_rows(length: int) -> tuple[int, int]:
+    """The first and last row (inclusive) where a crossing line may start."""
+    return int(np.ceil(_GAP_BAND[0] * length)), int(_GAP_BAND[1] * length)
+
+
+def _greatest_lean(length: int) -> int:
+    return max(1, round(_GAP_LEAN * length))
+
+
+def _crossing_strip(rows: npt.NDArray[np.uint8], first_row: int, length: int,
+                    levels: PaperLevels
                     ) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """The widest straight band of table between two margins of paper, crossing a patch.
 
-    `table` and `paper` are the straightened outline's patch (rows along the long sides) at
-    the two levels. Lines run from the left column to the right one, starting at each row of
-    the middle 40% and leaning by whole rows; a line crosses when every pixel on it, the
-    outline's own columns left out, is table. Of the lines of one lean, neighbouring rows
-    that cross make a band; one of the three lines just beyond each of its borders must be
-    paper for at least `_GAP_MARGIN_PAPER` of its length.
+    `rows` are the rows from `first_row` on (`_reached_rows`) of the outline straightened
+    onto a patch `length` rows long (rows along the long sides). Lines run from the left
+    column to the right one, starting at each row of the middle 40% and leaning by whole
+    rows; a line crosses when every pixel on it, the outline's own columns left out, is
+    table. Of the lines of one lean, neighbouring rows that cross make a band; one of the
+    three lines just beyond each of its borders must be paper for at least
+    `_GAP_MARGIN_PAPER` of its length.
 
     Returns:
-        The rows where the band's two borders meet the left and the right column, as
+        The patch's rows where the band's two borders meet its left and right column, as
         ((first left, first right), (second left, second right)); None if no band is found.
     """
-    rows, columns = table.shape
-    starts = np.arange(int(np.ceil(_GAP_BAND[0] * rows)), int(_GAP_BAND[1] * rows) + 1)
-    lean = max(1, round(_GAP_LEAN * rows))
+    table = rows <= levels.table
+    columns = table.shape[1]
+    low, high = _middle_rows(length)
+    starts = np.arange(low, high + 1) - first_row  # in `rows`
+    lean = _greatest_lean(length)
     leans = np.arange(-lean, lean + 1)
     # a few columns first: most outlines are one card, and its margin's paper ends the search
     probes = np.unique(np.linspace(1, columns - 2, 6).round().astype(np.intp))
@@ -438,12 +464,13 @@ def _crossing_strip(table: npt.NDArray[np.bool_], paper: npt.NDArray[np.bool_]
     bands = [(count, int(starts[first]), int(leans[index]))
              for index in np.argsort(np.abs(leans), kind="stable")
              for first, count in _runs(crossing[index])]
-    for count, first_row, shift in sorted(bands, key=lambda band: -band[0]):
-        beside = np.array([first_row - 3, first_row - 2, first_row - 1, first_row + count,
-                           first_row + count + 1, first_row + count + 2])
+    paper = rows > levels.paper
+    for count, start, shift in sorted(bands, key=lambda band: -band[0]):
+        beside = np.array([start - 3, start - 2, start - 1, start + count, start + count + 1,
+                           start + count + 2])
         shares = _on_lines(paper, beside, np.array([shift]), inner).mean(axis=2)[0]
         if shares[:3].max() >= _GAP_MARGIN_PAPER and shares[3:].max() >= _GAP_MARGIN_PAPER:
-            top, bottom = first_row - 0.5, first_row + count - 0.5
+            top, bottom = first_row + start - 0.5, first_row + start + count - 0.5
             return (top, top + shift), (bottom, bottom + shift)
     return None
 

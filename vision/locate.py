@@ -9,8 +9,10 @@ and R, so coloured felt and red ink both read dark while paper reads bright):
 
 Candidates must be convex quadrilaterals with a card's aspect ratio, filled by their contour,
 and brighter just inside than just outside (a printed box on the layout or a face card's
-picture frame is not). Duplicates are merged, keeping the best-filled outline, and an outline
-that a strip of table crosses is two cards lying close (`split_at_gap`).
+picture frame is not); one with a side along the frame's edge, before or after its sides are
+fitted, is a region the frame cuts off. Duplicates are merged, keeping the best-filled
+outline, and an outline that a strip of table crosses is two cards lying close
+(`split_at_gap`).
 """
 
 from __future__ import annotations

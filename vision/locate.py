@@ -231,12 +231,15 @@ def _quadrilateral(contour: npt.NDArray[np.int32]) -> Quad | None:
 
 
 def _along_frame_edge(quad: Quad, shape: tuple[int, ...]) -> bool:
-    """Whether a side runs along the frame's edge: a region cut off by the frame, not a card."""
-    limits = np.array([shape[1] - 1, shape[0] - 1], np.float32)
-    on_low = quad <= 1.5
-    on_high = quad >= limits - 1.5
-    # a corner and the next one on the same frame edge
-    return bool((on_low & rolled(on_low, 1)).any() or (on_high & rolled(on_high, 1)).any())
+    """Whether a side runs along the frame's edge: a region cut off by the frame, not a card.
+
+    That is, a corner and the next one lie within 1.5 pixels of the same edge of the frame
+    (in Python floats: numpy's per-call cost is most of the work on four corners).
+    """
+    right, bottom = shape[1] - 2.5, shape[0] - 2.5
+    near = [(x <= 1.5, y <= 1.5, x >= right, y >= bottom) for x, y in quad.tolist()]
+    return any(here and there for index in range(4)
+               for here, there in zip(near[index], near[(index + 1) % 4], strict=True))
 
 
 def fit_sides(points: npt.NDArray[np.float32], quad: Quad) -> Quad:

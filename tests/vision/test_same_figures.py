@@ -1,11 +1,11 @@
 """The reader's quicker computations give the figures of the plain ones they stand for.
 
-Each quick path (a histogram for a sort, OpenCV's masked mean for numpy's, one classifier
-call per frame for one per card, a search for covered cards cut short where no new card can
-start, an outline's four sides fitted and a card's four edges sampled at once, a frame's
-glyphs described in one call, side lines met in Python floats, the nearest samples found
-within bounds) is checked against the plain
-computation, written out here as it was first written.
+Each quick path (a histogram for a sort, OpenCV's threshold for a comparison, a run's
+erosion for the least channel, OpenCV's masked mean for numpy's, one classifier call per
+frame for one per card, a search for covered cards cut short where no new card can start,
+an outline's four sides fitted and a card's four edges sampled at once, a frame's glyphs
+described in one call, side lines met in Python floats, the nearest samples found within
+bounds) is checked against the plain computation, written out here as it was first written.
 """
 
 from __future__ import annotations
@@ -48,10 +48,42 @@ def test_rolled_points_and_vector_lengths_are_numpys() -> None:
             assert vector_length(vector) == float(np.linalg.norm(vector))
 
 
+def test_the_least_channel_is_numpys_minimum_over_the_channels() -> None:
+    from vision.edges import min_channel
+
+    rng = np.random.default_rng(17)
+    for _ in range(300):
+        height, width = (int(v) for v in rng.integers(2, 90, 2))
+        image = rng.integers(0, 256, (height, width, 3)).astype(np.uint8)
+        assert np.array_equal(min_channel(image), image.min(axis=2))
+        part = image[::2, 1:]  # a view, not contiguous
+        assert np.array_equal(min_channel(part), part.min(axis=2))
+    grey = rng.integers(0, 256, (20, 30)).astype(np.uint8)
+    assert min_channel(grey) is grey
+
+
 def test_ink_percentiles_are_numpys_linear_percentiles() -> None:
     for grey in _greys(600, seed=1):
         expected = tuple(float(v) for v in np.percentile(grey, (90, 1)))
         assert _percentiles(grey, (0.9, 0.01)) == expected
+
+
+def test_the_ink_split_by_opencvs_threshold_is_the_plain_comparisons() -> None:
+    import cv2
+
+    from vision.index import _EDGE_STRIP, _segment
+
+    rng = np.random.default_rng(15)
+    for number, grey in enumerate(_greys(400, seed=16)):
+        # whole levels too, where "darker than" leaves out the pixels exactly at the level
+        level = float(rng.integers(1, 256)) if number % 2 else float(rng.uniform(0.01, 255.99))
+        ink = (grey < level).astype(np.uint8)
+        ink[:_EDGE_STRIP, :] = 0
+        ink[:, :_EDGE_STRIP] = 0
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        found = _segment(grey, (level, 200.0))
+        assert np.array_equal(found.labels, labels)
+        assert np.array_equal(found.stats, stats)
 
 
 def test_the_paper_colour_is_the_mean_of_the_pixels_near_the_papers_level() -> None:

@@ -72,15 +72,11 @@ class NearestSamples:
         count = len(self.samples)
         self.norms = (self.samples * self.samples).sum(axis=1)
         self._longest = float(self.norms.max(initial=0.0))
-        mean = self.samples.astype(np.float64).mean(axis=0)
-        centred = self.samples - mean
-        axes = _principal_axes(centred, self.VARIANCE_KEPT, self._MOST_AXES)
-        projected = centred @ axes.T
-        self._mean = np.asarray(mean, np.float32)
-        self._axes = np.ascontiguousarray(axes, np.float32)
-        self._projected = np.ascontiguousarray(projected, np.float32)
+        self._mean = np.asarray(self.samples.astype(np.float64).mean(axis=0), np.float32)
+        centred = self.samples - self._mean
+        self._axes = _principal_axes(centred, self.VARIANCE_KEPT, self._MOST_AXES)
+        self._projected, self._residuals = self._projections(centred)
         self._projected_norms = (self._projected * self._projected).sum(axis=1)
-        self._residuals = _residual_lengths(centred, projected).astype(np.float32)
         ends = np.append(np.asarray(starts[1:], np.int64), count)
         widths = ends - np.asarray(starts, np.int64)
         # each group's sample indices in a row, padded with `count`: a bound of infinity
@@ -119,36 +115,34 @@ class NearestSamples:
 
     def _bounds(self, vectors: Floats) -> Floats:
         """Lower bounds of every squared distance (vectors x samples, then a column of inf)."""
-        centred = vectors - self._mean
-        projected = centred @ self._axes.T
+        projected, residuals = self._projections(vectors - self._mean)
         projected_norms = (projected * projected).sum(axis=1)
-        # the part outside measured itself: |c|^2 - |p|^2 in float32 cancels where it is small
-        outside = centred - projected @ self._axes
-        residuals = np.sqrt((outside * outside).sum(axis=1))
         gap = residuals[:, None] - self._residuals[None, :]
         bounds = (projected_norms[:, None] + self._projected_norms[None, :]
                   - 2.0 * projected @ self._projected.T + gap * gap)
         padding = np.full((len(vectors), 1), np.inf, np.float32)
         return np.concatenate([bounds.astype(np.float32), padding], axis=1)
 
+    def _projections(self, centred: Floats) -> tuple[Floats, Floats]:
+        """Centred vectors' coordinates on the axes, and the lengths of their parts outside.
 
-def _principal_axes(centred: npt.NDArray[np.float64], variance: float, most: int
-                    ) -> npt.NDArray[np.float64]:
+        The part outside is measured itself: |c|^2 - |p|^2 in float32 cancels where it is
+        small.
+        """
+        projected = np.ascontiguousarray(centred @ self._axes.T, np.float32)
+        outside = centred - projected @ self._axes
+        return projected, np.sqrt((outside * outside).sum(axis=1)).astype(np.float32)
+
+
+def _principal_axes(centred: Floats, variance: float, most: int) -> Floats:
     """The leading principal axes (rows) holding `variance` of the variance, at most `most`."""
-    values, vectors = np.linalg.eigh(centred.T @ centred)
+    values, vectors = np.linalg.eigh((centred.T @ centred).astype(np.float64))
     values, vectors = values[::-1], vectors[:, ::-1]
     total = float(values.sum())
     if total <= 0:
-        return np.zeros((1, centred.shape[1]))
+        return np.zeros((1, centred.shape[1]), np.float32)
     needed = int(np.searchsorted(np.cumsum(values) / total, variance)) + 1
-    return np.ascontiguousarray(vectors[:, :min(needed, most, centred.shape[1])].T)
-
-
-def _residual_lengths(centred: npt.NDArray[np.float64], projected: npt.NDArray[np.float64]
-                      ) -> npt.NDArray[np.float64]:
-    """Length of each row's part outside the subspace it was projected onto."""
-    outside = (centred * centred).sum(axis=1) - (projected * projected).sum(axis=1)
-    return np.asarray(np.sqrt(np.maximum(outside, 0.0)), np.float64)
+    return np.ascontiguousarray(vectors[:, :min(needed, most, centred.shape[1])].T, np.float32)
 
 
 class NearestNeighbours:

@@ -19,6 +19,7 @@ from vision.build.learned_data import GlyphSet, synthetic_glyphs
 from vision.build.learned_reader import LearnedRecognizer, learned_profile
 from vision.build.synth import CardStyle, Placement, compose, random_effects
 from vision.cards import RANKS, SUITS
+from vision.classify import log_softmax
 from vision.dataset import read_image, read_labels
 from vision.errors import ProfileError
 from vision.index import read_corners
@@ -85,6 +86,16 @@ def test_novelty_is_the_distance_to_the_nearest_reference_over_the_limit(
         nearest / learned.suit.novelty_distance, rel=1e-3, abs=1e-4)
 
 
+@pytest.mark.usefixtures("typefaces")
+def test_probabilities_are_the_softmax_of_the_logits_over_the_temperature(
+        learned: LearnedGlyphs, corners: GlyphSet) -> None:
+    maps = corners.ranks[:5].reshape(5, -1)
+    logits, _ = learned.rank.outputs(maps)
+    assert learned.rank.temperature != pytest.approx(1.0)
+    assert learned.rank.log_probabilities(maps) == pytest.approx(
+        log_softmax(logits / learned.rank.temperature), abs=1e-5)
+
+
 def test_the_model_file_round_trips(learned: LearnedGlyphs, tmp_path: Path) -> None:
     save_learned(learned, tmp_path / "nets.npz")
     again = load_learned(tmp_path / "nets.npz")
@@ -94,6 +105,7 @@ def test_the_model_file_round_trips(learned: LearnedGlyphs, tmp_path: Path) -> N
     assert again.rank.classes == RANKS
     assert np.allclose(again.suit.log_probabilities(maps), learned.suit.log_probabilities(maps),
                        atol=1e-3)
+    assert np.allclose(again.suit.novelty(maps), learned.suit.novelty(maps), rtol=1e-2)
 
 
 def test_a_file_that_is_no_model_is_refused_naming_it(tmp_path: Path) -> None:

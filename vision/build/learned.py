@@ -42,7 +42,14 @@ from vision.build.learned_reader import learned_profile
 from vision.cards import RANKS, SUITS
 from vision.enroll import Sample
 from vision.errors import VisionError
-from vision.learned import RANK_MAP, SUIT_MAP, ConvGlyphClassifier, LearnedGlyphs, save_learned
+from vision.learned import (
+    RANK_MAP,
+    SUIT_MAP,
+    ConvGlyphClassifier,
+    LearnedGlyphs,
+    load_learned,
+    save_learned,
+)
 from vision.recognize import CornerFeatures
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "learned_glyphs.npz"
@@ -80,12 +87,16 @@ class NetOptions:
 
 
 def build_learned(train: GlyphSet, validation: GlyphSet, options: NetOptions | None = None,
-                  progress: bool = False) -> LearnedGlyphs:
-    """Train, export and tune the rank and suit nets."""
+                  progress: bool = False, suit: ConvGlyphClassifier | None = None
+                  ) -> LearnedGlyphs:
+    """Train, export and tune the rank and suit nets (or only the rank net, given `suit`).
+
+    The unsure threshold is always chosen anew, for the pair, on `validation`.
+    """
     options = options or NetOptions()
     started = time.perf_counter()
     rank = _fitted("rank", train, validation, options, progress)
-    suit = _fitted("suit", train, validation, options, progress)
+    suit = suit or _fitted("suit", train, validation, options, progress)
     provisional = LearnedGlyphs(rank, suit, 0.95, {})
     unsure_below, figures = choose_threshold(learned_profile(provisional),
                                              validation_samples(validation),
@@ -265,6 +276,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--table-share", type=float, default=0.0,
                         help="share of the cards drawn small on a table "
                              "(vision.build.generic.Drawing)")
+    parser.add_argument("--keep-suit", default="",
+                        help="train the rank net only; take the suit net from this model file")
     parser.add_argument("--glyph-cache", default="",
                         help="folder keeping the drawn corners between runs (build data)")
     args = parser.parse_args(argv)
@@ -279,10 +292,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                          args.jobs)
     options = NetOptions(epochs=args.epochs, augment=not args.no_augment)
     try:
-        learned = build_learned(train, validation, options, progress=True)
+        kept = load_learned(Path(args.keep_suit)).suit if args.keep_suit else None
+        learned = build_learned(train, validation, options, progress=True, suit=kept)
         learned = LearnedGlyphs(learned.rank, learned.suit, learned.unsure_below,
                                 dict(learned.info) | {"drawing": asdict(drawing),
-                                                      "seed": args.seed})
+                                                      "seed": args.seed,
+                                                      "suit_from": args.keep_suit and
+                                                      Path(args.keep_suit).name})
     except VisionError as error:
         sys.stderr.write(f"{error}\n")
         return 2

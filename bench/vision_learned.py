@@ -1,7 +1,7 @@
 """The generic profile's losses, and learned glyph nets against the shipped perceptrons.
 
     .venv/bin/python bench/vision_learned.py [--section NAME ...] [--model FILE]
-        [--scenes N] [--first N] [--glyphs FILE]
+        [--scenes N] [--first N] [--glyphs FILE] [--learned-only]
 
 Sections:
 
@@ -9,12 +9,13 @@ Sections:
   each layout on each surface for each fold by default, `--scenes`) and on the dev photos: the
   unsure cards by reason and by card width (pixels), with how often the best guess named the
   right rank and the right suit, and the same cards read from their true outlines (what is
-  left when the finder's outline is not to blame).
+  left when the finder's outline is not to blame); `--learned-only` diagnoses the nets.
 * `glyphs`: both classifiers on the corners of a saved glyph set (`--glyphs`, written by
   `vision.build.learned --save-glyphs`), glyph by glyph: top-1 accuracy of rank and suit.
 * `compare`: the shipped profile and the learned nets (`--model`) read the same frames: the
   dev photos as taken, the composites and the held-out typeface stresses
-  (`vision.build.evaluate.SINGLE_CARDS`, scenes `--first` on).
+  (`vision.build.evaluate.SINGLE_CARDS`, scenes `--held-out-first` on, 100 of each by
+  default); `--learned-only` leaves the shipped profile out.
 * `speed`: milliseconds per batch of 10 rank and 10 suit maps through `cv2.dnn`, and of the
   same batch through the perceptrons (their features included), one thread.
 
@@ -81,6 +82,7 @@ class Losses:
         self.rank_guessed = 0
         self.suit_guessed = 0
         self.by_reason_rank: Counter[str] = Counter()
+        self.cards_unsure: Counter[str] = Counter()
 
     def add(self, reading: CardReading | None, code: str, width: float) -> None:
         """Count one card (`reading` None when it was not found)."""
@@ -91,6 +93,8 @@ class Losses:
             return
         reason = reading.reason if reading is not None else "not found"
         self.reasons[reason] += 1
+        self.cards_unsure["rank " + code[0]] += 1
+        self.cards_unsure["suit " + code[1]] += 1
         self.widths[f"{int(width // 10) * 10}-{int(width // 10) * 10 + 10} px"] += 1
         guess = reading.guess if reading is not None else None
         if guess:
@@ -110,6 +114,8 @@ class Losses:
                                                self.reasons.most_common()),
                 "      by width: " + ", ".join(f"{w} {n}" for w, n in
                                               sorted(self.widths.items())),
+                "      unsure by card: " + ", ".join(f"{k} {n}" for k, n in
+                                                  self.cards_unsure.most_common()),
                 f"      best guess of the unsure: rank right {self.rank_guessed}, suit right "
                 f"{self.suit_guessed}",
                 "      " + ", ".join(f"{k} {n}" for k, n in sorted(self.by_reason_rank.items()))]
@@ -117,7 +123,8 @@ class Losses:
 
 def diagnose(args: argparse.Namespace) -> None:
     """Tally the generic profile's unsure cards on the composites and the dev photos."""
-    reader = Recognizer(load_generic_profile())
+    reader = (LearnedRecognizer.of(Path(args.model)) if args.learned_only
+              else Recognizer(load_generic_profile()))
     photos = dev_photos()
     found, true_outline = Losses(), Losses()
     for fold in (1, 2, 3, 4):
@@ -145,14 +152,15 @@ def diagnose(args: argparse.Namespace) -> None:
 
 def compare(args: argparse.Namespace) -> None:
     """The shipped profile and the learned nets on the same frames."""
-    readers = {"shipped": Recognizer(load_generic_profile()),
-               "learned": LearnedRecognizer.of(Path(args.model))}
+    readers: dict[str, Recognizer] = {"learned": LearnedRecognizer.of(Path(args.model))}
+    if not args.learned_only:
+        readers = {"shipped": Recognizer(load_generic_profile())} | readers
     photos = dev_photos()
     for name, reader in readers.items():
         tally = Tally()
         for _, image, code, _ in photos:
             tally.add_photo(reader.recognize(image), code)
-        print(f"   {name:<8} dev photos       {tally.summary()}")
+        print(f"   {name:<8} dev photos       {tally.summary()}; {tally.right} right")
         print(f"   {name:<8}                  unsure: {tally.unsure_summary()}")
     _compare_composites(args, readers, photos)
     _compare_held_out(args, readers)
@@ -171,7 +179,7 @@ def _compare_composites(args: argparse.Namespace, readers: dict[str, Recognizer]
                     for name, reader in readers.items():
                         tallies[(name, layout)].add_scene(reader.recognize(scene.frame), scene)
     for (name, layout), tally in tallies.items():
-        print(f"   {name:<8} composite {layout:<6} {tally.summary()}")
+        print(f"   {name:<8} composite {layout:<6} {tally.summary()}; {tally.right} right")
         print(f"   {name:<8}                  unsure: {tally.unsure_summary()}")
 
 
@@ -183,7 +191,7 @@ def _compare_held_out(args: argparse.Namespace, readers: dict[str, Recognizer]) 
             for name, reader in readers.items():
                 tallies[name].add_scene(reader.recognize(scene.frame), scene)
     for name, tally in tallies.items():
-        print(f"   {name:<8} held-out styles  {tally.summary()}")
+        print(f"   {name:<8} held-out styles  {tally.summary()}; {tally.right} right")
         print(f"   {name:<8}                  unsure: {tally.unsure_summary()}")
 
 
@@ -242,6 +250,9 @@ def main() -> int:
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--held-out-scenes", type=int, default=100)
     parser.add_argument("--held-out-first", type=int, default=1000)
+    parser.add_argument("--learned-only", action="store_true",
+                        help="compare: read with the learned nets only; diagnose: "
+                             "diagnose the learned nets")
     args = parser.parse_args()
     if not (DEV / "labels.csv").is_file() and set(args.section) & {"diagnose", "compare"}:
         print(f"dev photos not found at {DEV.resolve()}", file=sys.stderr)

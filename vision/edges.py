@@ -29,12 +29,18 @@ _MIN_FALL = 8.0
 """Grey levels by which brightness must fall across a side for a clear edge."""
 
 
+_CHANNEL_RUN = np.ones((1, 3), np.uint8)
+
+
 def min_channel(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     """The per-pixel minimum of B, G and R: paper stays bright, black and red ink go dark."""
     if image.ndim == 2:
         return image
-    blue, green, red = cv2.split(image)
-    return cv2.min(cv2.min(blue, green), red)
+    rows = np.ascontiguousarray(image).reshape(image.shape[0], -1)
+    # a pixel's B, G and R lie side by side in its row: the least of the run of three that
+    # starts at every third place is that pixel's (twice as quick as splitting the channels)
+    runs = cv2.erode(rows, _CHANNEL_RUN, anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
+    return np.ascontiguousarray(runs[:, ::3])
 
 
 def vector_length(vector: npt.NDArray[np.floating]) -> float:

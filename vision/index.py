@@ -152,7 +152,8 @@ def _ink_levels(grey: npt.NDArray[np.uint8], faint_first: bool = False
 
 def _percentiles(grey: npt.NDArray[np.uint8], shares: tuple[float, float]) -> tuple[float, float]:
     """`np.percentile` (linear) of `grey` at two shares, from its histogram of grey levels."""
-    at_most = np.cumsum(np.bincount(grey.ravel(), minlength=256))  # pixels at or below each level
+    counts = cv2.calcHist([np.ascontiguousarray(grey)], [0], None, [256], [0, 256])
+    at_most = np.cumsum(counts.ravel().astype(np.int64))  # pixels at or below each level
 
     def ranked(rank: int) -> float:
         """The grey level `rank` places up from the darkest pixel (0 the darkest)."""
@@ -227,7 +228,8 @@ def _segment(grey: npt.NDArray[np.uint8], level: tuple[float, float]) -> _Ink:
     A thin strip along the card's edges is ignored (the outline may be a pixel or two off).
     """
     threshold, paper = level
-    ink = (grey < threshold).astype(np.uint8)
+    # whole grey levels below `threshold` are those at most its ceiling less one
+    _, ink = cv2.threshold(grey, math.ceil(threshold) - 1, 1, cv2.THRESH_BINARY_INV)
     ink[:_EDGE_STRIP, :] = 0
     ink[:, :_EDGE_STRIP] = 0
     _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)

@@ -1,10 +1,11 @@
 """The reader's quicker computations give the figures of the plain ones they stand for.
 
-Each quick path (a histogram for a sort, OpenCV's masked mean for numpy's, one classifier
-call per frame for one per card, a search for covered cards cut short where no new card can
-start, an outline's four sides fitted and a card's four edges sampled at once, a frame's
-glyphs described in one call, side lines met in Python floats) is checked against the plain
-computation, written out here as it was first written.
+Each quick path (a histogram for a sort, OpenCV's threshold for a comparison, a run's
+erosion for the least channel, OpenCV's masked mean for numpy's, one classifier call per
+frame for one per card, a search for covered cards cut short where no new card can start,
+an outline's four sides fitted and a card's four edges sampled at once, a frame's glyphs
+described in one call, side lines met in Python floats, the nearest samples found within
+bounds) is checked against the plain computation, written out here as it was first written.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import vision.corners as corners_module
 from vision import Recognizer
 from vision.build.evaluate import stress_scene
 from vision.build.synth import CardStyle, Effects, Placement, compose
+from vision.classify import NearestNeighbours, NearestSamples, Perceptron
 from vision.corners import Corner, _sharpened, covered_cards
 from vision.edges import Quad, intersect, rolled, vector_length
 from vision.index import _Ink, _paper_colour, _percentiles
@@ -53,10 +55,42 @@ def test_rolled_points_and_vector_lengths_are_numpys() -> None:
             assert vector_length(vector) == float(np.linalg.norm(vector))
 
 
+def test_the_least_channel_is_numpys_minimum_over_the_channels() -> None:
+    from vision.edges import min_channel
+
+    rng = np.random.default_rng(17)
+    for _ in range(300):
+        height, width = (int(v) for v in rng.integers(2, 90, 2))
+        image = rng.integers(0, 256, (height, width, 3)).astype(np.uint8)
+        assert np.array_equal(min_channel(image), image.min(axis=2))
+        part = image[::2, 1:]  # a view, not contiguous
+        assert np.array_equal(min_channel(part), part.min(axis=2))
+    grey = rng.integers(0, 256, (20, 30)).astype(np.uint8)
+    assert min_channel(grey) is grey
+
+
 def test_ink_percentiles_are_numpys_linear_percentiles() -> None:
     for grey in _greys(600, seed=1):
         expected = tuple(float(v) for v in np.percentile(grey, (90, 1)))
         assert _percentiles(grey, (0.9, 0.01)) == expected
+
+
+def test_the_ink_split_by_opencvs_threshold_is_the_plain_comparisons() -> None:
+    import cv2
+
+    from vision.index import _EDGE_STRIP, _segment
+
+    rng = np.random.default_rng(15)
+    for number, grey in enumerate(_greys(400, seed=16)):
+        # whole levels too, where "darker than" leaves out the pixels exactly at the level
+        level = float(rng.integers(1, 256)) if number % 2 else float(rng.uniform(0.01, 255.99))
+        ink = (grey < level).astype(np.uint8)
+        ink[:_EDGE_STRIP, :] = 0
+        ink[:, :_EDGE_STRIP] = 0
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        found = _segment(grey, (level, 200.0))
+        assert np.array_equal(found.labels, labels)
+        assert np.array_equal(found.stats, stats)
 
 
 def test_the_paper_colour_is_the_mean_of_the_pixels_near_the_papers_level() -> None:
@@ -392,3 +426,91 @@ def test_a_frames_corners_described_at_once_are_each_corners_own_description() -
         assert np.array_equal(one.suit, alone.suit)
         assert one.redness == alone.redness
     assert CornerFeatures.of_all([]) == []
+
+
+def _plain_squared(vectors: np.ndarray, samples: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Each group's nearest squared distance from the whole product, as first written."""
+    squared = ((vectors * vectors).sum(axis=1)[:, None] + (samples * samples).sum(axis=1)[None, :]
+               - 2.0 * vectors @ samples.T)
+    return np.minimum.reduceat(squared, starts, axis=1)
+
+
+def _queries(samples: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Samples as they are, nudged a little and a lot, between two, their mean, far, zero."""
+    picked = samples[rng.choice(len(samples), 60)]
+    spread = float(samples.std())
+    nudged = [picked[:20] + rng.normal(0, scale * spread, picked[:20].shape)
+              for scale in (0.01, 0.1, 0.5, 2.0)]
+    between = (picked[20:40] + picked[40:60]) / 2
+    far = samples.mean(axis=0) + rng.normal(0, 10 * spread, (5, samples.shape[1]))
+    return np.concatenate([picked[:10], *nudged, between, samples.mean(axis=0)[None], far,
+                           np.zeros((1, samples.shape[1]))]).astype(np.float32)
+
+
+def _grouped_searches() -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Sample sets by group: the generic profile's reference activations grouped by the
+    class the perceptron gives them, and glyph-like clusters in many dimensions."""
+    from vision import load_generic_profile
+
+    profile = load_generic_profile()
+    for classifier in (profile.rank, profile.suit):
+        assert isinstance(classifier, Perceptron)
+        classes = classifier._scores(np.stack(np.split(classifier.reference, classifier.members,
+                                                       axis=1))).argmax(axis=1)
+        order = np.argsort(classes, kind="stable")
+        counts = np.bincount(classes)
+        yield classifier.reference[order], np.concatenate([[0], np.cumsum(counts[counts > 0])[:-1]])
+    rng = np.random.default_rng(12)
+    for dimensions, groups in ((816, 13), (496, 4), (40, 3)):
+        basis = rng.normal(0, 1, (24, dimensions))
+        centres = rng.normal(0, 1, (groups, 24)) @ basis
+        sizes = rng.integers(20, 300, groups)
+        samples = np.concatenate([centre + rng.normal(0, 0.4, (size, 24)) @ basis
+                                  + rng.normal(0, 0.05, (size, dimensions))
+                                  for centre, size in zip(centres, sizes, strict=True)])
+        yield samples.astype(np.float32), np.concatenate([[0], np.cumsum(sizes)[:-1]])
+
+
+def test_the_bounded_nearest_search_finds_what_the_whole_product_finds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = np.random.default_rng(13)
+    measured = []
+    plain_measured = 0
+    original = NearestSamples._measured
+
+    def counted(self: NearestSamples, *args: np.ndarray) -> np.ndarray:
+        found = original(self, *args)
+        measured.append(found.size)
+        return found
+
+    monkeypatch.setattr(NearestSamples, "_measured", counted)
+    for samples, starts in _grouped_searches():
+        search = NearestSamples(samples, starts)
+        assert 1 <= search.axes < samples.shape[1]
+        queries = _queries(samples, rng)
+        plain = _plain_squared(queries, samples, starts)
+        for rows in (slice(None), slice(0, 1), slice(7, 30)):
+            batch, expected = queries[rows], plain[rows]
+            quick = search.squared(batch)
+            # the same figure but for the rounding of the dot products' last bits
+            scale = float((batch * batch).sum(axis=1).max() + (samples * samples).sum(axis=1).max())
+            np.testing.assert_allclose(quick, expected, rtol=0, atol=2e-6 * scale)
+            if expected.shape[1] > 1:  # the same nearest group but where two tie
+                two = np.sort(expected, axis=1)[:, :2]
+                clear = two[:, 1] - two[:, 0] > 4e-6 * scale
+                assert np.array_equal(quick.argmin(axis=1)[clear], expected.argmin(axis=1)[clear])
+        plain_measured += 3 * len(queries) * len(samples)
+    assert sum(measured) < 0.25 * plain_measured
+
+
+def test_an_enrolled_decks_class_distances_are_the_whole_products() -> None:
+    rng = np.random.default_rng(14)
+    samples, starts = list(_grouped_searches())[2]  # 13 glyph-like groups of 816 features
+    labels = np.repeat(np.arange(len(starts)), np.diff(np.append(starts, len(samples))))
+    shuffled = rng.permutation(len(samples))  # the model sorts its samples by class itself
+    model = NearestNeighbours("A23456789TJQK", samples[shuffled], labels[shuffled], 0.4, 3.0)
+    queries = _queries(samples, rng)
+    plain = np.maximum(_plain_squared(queries, samples, starts), 0.0)
+    scale = float((queries * queries).sum(axis=1).max() + (samples * samples).sum(axis=1).max())
+    np.testing.assert_allclose(model.class_distances(queries) ** 2, plain, rtol=0,
+                               atol=2e-6 * scale)

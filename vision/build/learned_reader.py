@@ -1,0 +1,45 @@
+"""Reading frames with learned glyph nets, for measuring them before the reader knows them.
+
+`LearnedRecognizer` is `vision.recognize.Recognizer` with one difference: each corner is
+described by its glyphs' stretched ink maps (`vision.learned.map_features`) instead of their
+HOG features, so a profile whose classifiers are `vision.learned.ConvGlyphClassifier`s reads
+through the very same checks (novelty, corners agree, colour, confidence, one corner).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from vision.build.generic import GENERIC_COLOUR, GENERIC_LAYOUT
+from vision.learned import LearnedGlyphs, load_learned, map_features
+from vision.profile import DeckProfile
+from vision.recognize import CardReading, Recognizer, _CardCorners, assess_corners
+
+
+def learned_profile(learned: LearnedGlyphs) -> DeckProfile:
+    """A generic profile whose classifiers are the learned nets (not saveable as a profile)."""
+    return DeckProfile("generic (learned glyph nets)", "generic", GENERIC_LAYOUT, learned.rank,
+                       learned.suit, GENERIC_COLOUR, learned.unsure_below, dict(learned.info))
+
+
+class LearnedRecognizer(Recognizer):
+    """A `Recognizer` whose corners are described for learned glyph nets."""
+
+    @classmethod
+    def of(cls, path: Path) -> LearnedRecognizer:
+        """The recogniser of the nets saved at `path` (`vision.learned.save_learned`)."""
+        return cls(learned_profile(load_learned(path)))
+
+    def _readings(self, cards: Sequence[_CardCorners]) -> list[CardReading]:
+        found = [corner for card in cards for view in card.views for corner in view]
+        evidence = assess_corners(self.profile, map_features(found))
+        readings, start = [], 0
+        for card in cards:
+            views = []
+            for view in card.views:
+                views.append((view, evidence.rows(start, start + len(view))))
+                start += len(view)
+            readings.append(self._covered(card.quad, *views[0]) if card.covered
+                            else self._whole(card.quad, views))
+        return readings

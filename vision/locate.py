@@ -9,7 +9,10 @@ and R, so coloured felt and red ink both read dark while paper reads bright):
 
 Candidates must be convex quadrilaterals with a card's aspect ratio, filled by their contour,
 and brighter just inside than just outside (a printed box on the layout or a face card's
-picture frame is not). Duplicates are merged, keeping the best-filled outline.
+picture frame is not); one with a side along the frame's edge, before or after its sides are
+fitted, is a region the frame cuts off. Duplicates are merged, keeping the best-filled
+outline, and an outline that a strip of table crosses is two cards lying close
+(`split_at_gap`).
 """
 
 from __future__ import annotations
@@ -61,6 +64,21 @@ class _Candidate:
 
 
 @dataclass(frozen=True, slots=True)
+class PaperLevels:
+    """Grey levels of a reduced frame (`work_image`) that tell paper from table.
+
+    Attributes:
+        table: Pixels at or below it are table (or ink): it lies nearer the table's mean than
+            Otsu's level does, so the thin strip of paper between an index and the card's
+            edge, and the blurred edge itself, stay above it.
+        paper: Otsu's level; pixels above it are as bright as paper.
+    """
+
+    table: float
+    paper: float
+
+
+@dataclass(frozen=True, slots=True)
 class Located:
     """A card found in a frame.
 
@@ -102,10 +120,12 @@ def locate_cards(frame: npt.NDArray[np.uint8], params: LocateParams | None = Non
     """
     params = params or LocateParams()
     small, scale = work_image(frame, params.work_width)
+    levels = paper_levels(small)
     candidates = _edge_candidates(small, params) + _threshold_candidates(small, params)
-    cards = [c.quad for c in _merge_duplicates(_without_unions(
-        [c for c in candidates if paper_contrast(small, c.quad) >= params.min_contrast]))]
-    paper, bright = _paper_masks(small)
+    kept = _merge_duplicates(_without_unions(
+        [c for c in candidates if paper_contrast(small, c.quad) >= params.min_contrast]))
+    cards = [part for c in kept for part in _split_if_two(small, c.quad, levels, params)]
+    paper, bright = _paper_masks(small, levels)
     min_side = float(np.sqrt(params.min_area * small.shape[0] * small.shape[1] / card_aspect))
     whole = [refine_edges(frame, np.asarray(q / scale, dtype=np.float32), 1.0 / scale)
              for q in cards]
@@ -114,20 +134,29 @@ def locate_cards(frame: npt.NDArray[np.uint8], params: LocateParams | None = Non
                                           for q in covered]
 
 
-def _paper_masks(small: npt.NDArray[np.uint8]
-                 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
-    """Pixels brighter than the table, and pixels as bright as paper.
+def paper_levels(small: npt.NDArray[np.uint8]) -> PaperLevels:
+    """The levels of table and of paper in a reduced frame.
 
-    The first level lies nearer the table than Otsu's: it keeps the thin strip of paper
-    between an index and the card's edge, so a hand's outline follows the cards' edges
-    rather than cutting in round their ink. The second is Otsu's.
+    Otsu's level splits the frame into paper and the rest; the table's level lies 30% of the
+    way from the mean of the rest to the mean of the paper (Otsu's own when either is empty).
     """
-    level, bright = cv2.threshold(small, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    otsu, bright = cv2.threshold(small, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    table = otsu
     if 0 < cv2.countNonZero(bright) < bright.size:
-        paper = cv2.mean(small, bright)[0]
-        table = cv2.mean(small, 1 - bright)[0]
-        level = table + 0.3 * (paper - table)
-    return (small > level).astype(np.uint8), bright
+        paper_mean = cv2.mean(small, bright)[0]
+        table_mean = cv2.mean(small, 1 - bright)[0]
+        table = table_mean + 0.3 * (paper_mean - table_mean)
+    return PaperLevels(float(table), float(otsu))
+
+
+def _paper_masks(small: npt.NDArray[np.uint8], levels: PaperLevels
+                 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """Pixels brighter than the table, and pixels as bright as paper (`PaperLevels`).
+
+    The first keeps the thin strip of paper between an index and the card's edge, so a
+    hand's outline follows the cards' edges rather than cutting in round their ink.
+    """
+    return (small > levels.table).astype(np.uint8), (small > levels.paper).astype(np.uint8)
 
 
 def work_image(frame: npt.NDArray[np.uint8], work_width: int) -> tuple[npt.NDArray[np.uint8],
@@ -187,7 +216,9 @@ def _quads_of(contours: object, shape: tuple[int, ...], params: LocateParams
         aspect = long_over_short(quad)
         if fill >= params.min_fill and params.min_aspect <= aspect <= params.max_aspect:
             refined = fit_sides(contour.reshape(-1, 2).astype(np.float32), quad)
-            found.append(_Candidate(refined, min(fill, 1.0 / fill), quad_area))
+            # a region cut by the frame whose raw corners stopped short of the edge
+            if not _along_frame_edge(refined, shape):
+                found.append(_Candidate(refined, min(fill, 1.0 / fill), quad_area))
     return found
 
 
@@ -200,12 +231,15 @@ def _quadrilateral(contour: npt.NDArray[np.int32]) -> Quad | None:
 
 
 def _along_frame_edge(quad: Quad, shape: tuple[int, ...]) -> bool:
-    """Whether a side runs along the frame's edge: a region cut off by the frame, not a card."""
-    limits = np.array([shape[1] - 1, shape[0] - 1], np.float32)
-    on_low = quad <= 1.5
-    on_high = quad >= limits - 1.5
-    # a corner and the next one on the same frame edge
-    return bool((on_low & rolled(on_low, 1)).any() or (on_high & rolled(on_high, 1)).any())
+    """Whether a side runs along the frame's edge: a region cut off by the frame, not a card.
+
+    That is, a corner and the next one lie within 1.5 pixels of the same edge of the frame
+    (in Python floats: numpy's per-call cost is most of the work on four corners).
+    """
+    right, bottom = shape[1] - 2.5, shape[0] - 2.5
+    near = [(x <= 1.5, y <= 1.5, x >= right, y >= bottom) for x, y in quad.tolist()]
+    return any(here and there for index in range(4)
+               for here, there in zip(near[index], near[(index + 1) % 4], strict=True))
 
 
 def fit_sides(points: npt.NDArray[np.float32], quad: Quad) -> Quad:
@@ -315,6 +349,157 @@ def _side_lines(points: npt.NDArray[np.float32], quad: Quad) -> list[EdgeLine | 
         vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
     return lines
+
+
+def _split_if_two(small: npt.NDArray[np.uint8], quad: Quad, levels: PaperLevels,
+                  params: LocateParams) -> list[Quad]:
+    """`quad`, or the two cards it holds when a strip of table crosses it.
+
+    Each part must be a card on its own: of a card's size and proportions and brighter just
+    inside than just outside, as any candidate must.
+    """
+    parts = split_at_gap(small, quad, levels)
+    if parts is None or not all(_card_like(small, part, params) for part in parts):
+        return [quad]
+    return list(parts)
+
+
+def _card_like(small: npt.NDArray[np.uint8], quad: Quad, params: LocateParams) -> bool:
+    """Whether `quad` passes a candidate's tests of size, proportions and paper contrast."""
+    area = cv2.contourArea(quad)
+    return (params.min_area * small.shape[0] * small.shape[1] <= area
+            and params.min_aspect <= long_over_short(quad) <= params.max_aspect
+            and paper_contrast(small, quad) >= params.min_contrast)
+
+
+def split_at_gap(small: npt.NDArray[np.uint8], quad: Quad, levels: PaperLevels
+                 ) -> tuple[Quad, Quad] | None:
+    """The two parts of an outline that a strip of table crosses, or None.
+
+    Two cards lying close with a thin strip of table between them can give one outline of a
+    card's proportions (two upright cards side by side make 1.43 : 1), and when neither card's
+    own outline is found, nothing shows it is two. The outline is straightened onto a patch;
+    the strip must cross it from one long side to the other within the middle 40% of their
+    length, as a straight band (leaning by up to 6% of the long side) in which every pixel is
+    table (`PaperLevels.table`), and it must run between two margins of paper: just beside
+    it on each side, a line mostly as bright as paper (`PaperLevels.paper`). A dark line
+    through a court card's picture has picture beside it, not paper. The parts end at the
+    strip's borders, each side then left to `refine_edges`.
+
+    Args:
+        small: The reduced frame (`work_image`).
+        quad: The outline, in `small`'s pixels.
+        levels: The frame's levels of table and paper (`paper_levels`).
+    """
+    width, length = _side(quad, 0) + _side(quad, 2), _side(quad, 1) + _side(quad, 3)
+    if width > length:  # the first side must be a short one
+        quad, width, length = rolled(quad, 1), length, width
+    width, length = round(width / 2), round(length / 2)
+    if width < 8 or length < 8:
+        return None
+    patch_corners = np.array([[0, 0], [width - 1, 0], [width - 1, length - 1],
+                              [0, length - 1]], np.float32)
+    to_patch = cv2.getPerspectiveTransform(quad, patch_corners)
+    # only the rows that the crossing lines and the lines beside them reach
+    first, last = _reached_rows(length)
+    to_rows = np.array([[1, 0, 0], [0, 1, -first], [0, 0, 1]]) @ to_patch
+    rows = cv2.warpPerspective(small, to_rows, (width, last - first), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    strip = _crossing_strip(rows, first, length, levels)
+    if strip is None:
+        return None
+    (first_left, first_right), (second_left, second_right) = strip
+    borders = np.array([[[0, first_left], [width - 1, first_right],
+                         [width - 1, second_right], [0, second_left]]], np.float32)
+    ends = cv2.perspectiveTransform(borders, np.linalg.inv(to_patch))[0]
+    return (order_corners(np.array([quad[0], quad[1], ends[1], ends[0]], np.float32)),
+            order_corners(np.array([ends[3], ends[2], quad[2], quad[3]], np.float32)))
+
+
+def _reached_rows(length: int) -> tuple[int, int]:
+    """The rows (first, past the last) of a `length`-row patch that `_crossing_strip` reads.
+
+    The middle 40%, widened by the greatest lean and the three lines beside a band.
+    """
+    first, last = _middle_rows(length)
+    reach = _greatest_lean(length) + 3
+    return max(0, first - reach), min(length, last + reach + 1)
+
+
+def _middle_rows(length: int) -> tuple[int, int]:
+    """The first and last row (inclusive) where a crossing line may start."""
+    return int(np.ceil(_GAP_BAND[0] * length)), int(_GAP_BAND[1] * length)
+
+
+def _greatest_lean(length: int) -> int:
+    return max(1, round(_GAP_LEAN * length))
+
+
+def _crossing_strip(rows: npt.NDArray[np.uint8], first_row: int, length: int,
+                    levels: PaperLevels
+                    ) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The widest straight band of table between two margins of paper, crossing a patch.
+
+    `rows` are the rows from `first_row` on (`_reached_rows`) of the outline straightened
+    onto a patch `length` rows long (rows along the long sides). Lines run from the left
+    column to the right one, starting at each row of the middle 40% and leaning by whole
+    rows; a line crosses when every pixel on it, the outline's own columns left out, is
+    table. Of the lines of one lean, neighbouring rows that cross make a band; one of the
+    three lines just beyond each of its borders must be paper for at least
+    `_GAP_MARGIN_PAPER` of its length.
+
+    Returns:
+        The patch's rows where the band's two borders meet its left and right column, as
+        ((first left, first right), (second left, second right)); None if no band is found.
+    """
+    table = rows <= levels.table
+    columns = table.shape[1]
+    low, high = _middle_rows(length)
+    starts = np.arange(low, high + 1) - first_row  # in `rows`
+    lean = _greatest_lean(length)
+    leans = np.arange(-lean, lean + 1)
+    # a few columns first: most outlines are one card, and its margin's paper ends the search
+    probes = np.unique(np.linspace(1, columns - 2, 6).round().astype(np.intp))
+    reached = table[max(0, starts[0] - lean):starts[-1] + lean + 1, probes]
+    if not reached.any(axis=0).all() or not _on_lines(table, starts, leans, probes).all(
+            axis=2).any():
+        return None
+    inner = np.arange(1, columns - 1)
+    crossing = np.asarray(_on_lines(table, starts, leans, inner).all(axis=2))  # (lean, start)
+    bands = [(count, int(starts[first]), int(leans[index]))
+             for index in np.argsort(np.abs(leans), kind="stable")
+             for first, count in _runs(crossing[index])]
+    paper = rows > levels.paper
+    for count, start, shift in sorted(bands, key=lambda band: -band[0]):
+        beside = np.array([start - 3, start - 2, start - 1, start + count, start + count + 1,
+                           start + count + 2])
+        shares = _on_lines(paper, beside, np.array([shift]), inner).mean(axis=2)[0]
+        if shares[:3].max() >= _GAP_MARGIN_PAPER and shares[3:].max() >= _GAP_MARGIN_PAPER:
+            top, bottom = first_row + start - 0.5, first_row + start + count - 0.5
+            return (top, top + shift), (bottom, bottom + shift)
+    return None
+
+
+def _on_lines(mask: npt.NDArray[np.bool_], starts: npt.NDArray[np.int_],
+              leans: npt.NDArray[np.int_], columns: npt.NDArray[np.intp]
+              ) -> npt.NDArray[np.bool_]:
+    """`mask` at `columns` along each line (lean, start row) of `_crossing_strip`.
+
+    Returns:
+        An array (lean, start, column); rows beyond the patch are read at its edge.
+    """
+    ys = np.rint(starts[None, :, None] + leans[:, None, None] * (columns / (mask.shape[1] - 1))
+                 ).astype(np.intp).clip(0, mask.shape[0] - 1)
+    values: npt.NDArray[np.bool_] = mask[ys, columns]
+    return values
+
+
+def _runs(flags: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
+    """(first index, length) of each run of True in a 1-D array."""
+    padded = np.concatenate(([False], flags, [False])).astype(np.int8)
+    changes = np.flatnonzero(np.diff(padded))
+    return [(int(start), int(end - start)) for start, end in zip(changes[::2], changes[1::2],
+                                                                 strict=True)]
 
 
 def order_corners(points: npt.NDArray[np.float32]) -> Quad:
@@ -445,4 +630,11 @@ def _median(image: npt.NDArray[np.uint8], mask: npt.NDArray[np.uint8]) -> float:
 
 
 _CONTRAST_SIZE: Final = (40, 54)
+_GAP_BAND: Final = (0.3, 0.7)
+"""Where along an outline's long sides (share of their length) a strip of table may cross it."""
+_GAP_LEAN: Final = 0.06
+"""How far apart along the long sides (share of their length) a crossing strip's ends may lie."""
+_GAP_MARGIN_PAPER: Final = 0.6
+"""The least share of paper on the line beside a crossing strip: a card's margin (an index
+may interrupt it)."""
 _CONTRAST_INNER, _CONTRAST_RING, _CONTRAST_AROUND = _contrast_bands()

@@ -112,3 +112,32 @@ def test_cards_whose_corners_all_but_touch_are_told_apart(angle: float, right_x:
     assert len(found) == 2
     for truth in scene.quads:
         assert max(iou(truth, quad) for quad in found) > 0.9
+
+
+def _plain_along_frame_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    """`vision.locate._along_frame_edge` as first written, in numpy."""
+    limits = np.array([shape[1] - 1, shape[0] - 1], np.float32)
+    on_low = quad <= 1.5
+    on_high = quad >= limits - 1.5
+    return bool((on_low & np.roll(on_low, -1, axis=0)).any()
+                or (on_high & np.roll(on_high, -1, axis=0)).any())
+
+
+def test_the_frame_edge_test_in_python_floats_is_numpys() -> None:
+    from vision.locate import _along_frame_edge
+
+    rng = np.random.default_rng(12)
+    along = 0
+    for trial in range(20000):
+        shape = (int(rng.integers(10, 500)), int(rng.integers(10, 700)))
+        # corners near the frame's edges and corners, some on the 1.5-pixel limits exactly
+        quad = rng.uniform(-3.0, 2.5, (4, 2))
+        quad[:, 0] += rng.choice([0.0, shape[1] - 1.0, shape[1] / 2], 4)
+        quad[:, 1] += rng.choice([0.0, shape[0] - 1.0, shape[0] / 2], 4)
+        if trial % 3 == 0:
+            quad = np.round(quad * 2) / 2
+        quad = quad.astype(np.float32)
+        expected = _plain_along_frame_edge(quad, shape)
+        assert _along_frame_edge(quad, shape) == expected, (quad, shape)
+        along += expected
+    assert 2000 <= along <= 18000

@@ -23,7 +23,14 @@ from vision.classify import NearestNeighbours, NearestSamples, Perceptron
 from vision.corners import Corner, _sharpened, covered_cards
 from vision.edges import Quad, intersect, rolled, vector_length
 from vision.index import _Ink, _paper_colour, _percentiles
-from vision.locate import LocateParams, _paper_masks, locate_cards, paper_contrast, work_image
+from vision.locate import (
+    LocateParams,
+    _paper_masks,
+    locate_cards,
+    paper_contrast,
+    paper_levels,
+    work_image,
+)
 from vision.recognize import _reading_order
 
 
@@ -182,7 +189,7 @@ def _covered_with_each_known(frame: np.ndarray) -> list[list[list[list[float]]]]
     """The covered cards of a frame found when none, each one, or all but one are known."""
     params = LocateParams()
     small, scale = work_image(frame, params.work_width)
-    paper, bright = _paper_masks(small)
+    paper, bright = _paper_masks(small, paper_levels(small))
     min_side = float(np.sqrt(params.min_area * small.shape[0] * small.shape[1] / 1.4))
     hand = covered_cards(frame, paper, bright, scale, [], 1.4, min_side)
     return [[quad.tolist() for quad in covered_cards(frame, paper, bright, scale, known,

@@ -1,0 +1,267 @@
+"""Outlines that are not one card: two cards a thin strip apart, a card merged with a plank.
+
+Two cards lying close, with a thin strip of table between them, can come out as one outline
+of a card's proportions when neither card's own outline is found (a court card whose picture
+comes within a few pixels of its edges loses its outline in the reduced frame); the finder
+splits it where the strip crosses it. A pale plank of wood beside a card can merge with it
+into one outline that the frame's edge cuts off; the finder refuses it.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.build.evaluate import iou
+from vision.build.synth import (
+    CardStyle,
+    Effects,
+    Placement,
+    compose,
+    lay_card,
+    photograph,
+    render_card,
+    table_background,
+)
+from vision.edges import Quad
+from vision.locate import (
+    LocateParams,
+    _split_if_two,
+    find_cards,
+    paper_levels,
+    split_at_gap,
+    work_image,
+)
+
+SIZE = (640, 480)
+CARD_WIDTH = 90.0
+
+
+def _canvas(background: str, seed: int = 0) -> np.ndarray:
+    return table_background(background, SIZE, np.random.default_rng(seed)).astype(np.float32)
+
+
+def _photographed(canvas: np.ndarray, seed: int = 0) -> np.ndarray:
+    return photograph(canvas, Effects(blur=0.8, noise=2.0), np.random.default_rng(seed))
+
+
+def _lay(canvas: np.ndarray, code: str, centre: tuple[float, float], angle: float,
+         picture_inset: float | None = None, width: float = CARD_WIDTH, seed: int = 1) -> Quad:
+    """Lay a card; with `picture_inset`, its face is a dark picture that far (a share of its
+    width) inside its edges, like a court card's picture coming close to its edges."""
+    card = render_card(code, CardStyle(), 200, seed)
+    if picture_inset is not None:
+        height, card_width = card.image.shape[:2]
+        inset = round(picture_inset * card_width)
+        corners = (inset, inset), (card_width - inset, height - inset)
+        cv2.rectangle(card.image, *corners, (40, 120, 160), -1)
+        cv2.rectangle(card.image, *corners, (40, 40, 40), 3)
+    placement = Placement(code, centre, width, angle, 0.0, seed)
+    return lay_card(canvas, card.image, card.alpha, placement, 0.35)
+
+
+def _two_cards(background: str, gap: float, angle: float, inset: float, turn: float = 0.0
+               ) -> tuple[np.ndarray, list[Quad]]:
+    """A plain 4 of diamonds and a framed Jack `gap` card widths apart, turned `angle`, the
+    Jack `turn` degrees more than the 4 (the strip between them then narrows)."""
+    canvas = _canvas(background)
+    theta = np.radians(angle)
+    step = CARD_WIDTH * (1 + gap) / 2
+    cards = (("4D", -1, None, -turn / 2), ("JC", 1, inset, turn / 2))
+    quads = [_lay(canvas, code, (320 + side * step * np.cos(theta),
+                                 240 - side * step * np.sin(theta)), angle + own, picture,
+                  seed=number)
+             for number, (code, side, picture, own) in enumerate(cards)]
+    return _photographed(canvas), quads
+
+
+TWO_CARDS = [("felt-green", -4.0, 0.05), ("felt-green", 88.0, 0.06), ("dark", 3.0, 0.05),
+             ("dark", 88.0, 0.06), ("felt-blue", -4.0, 0.06), ("felt-blue", 3.0, 0.04),
+             ("wood", -4.0, 0.05), ("wood", 88.0, 0.06)]
+
+
+@pytest.mark.parametrize(("background", "angle", "inset"), TWO_CARDS)
+def test_two_cards_a_thin_strip_of_table_apart_are_two_cards(background: str, angle: float,
+                                                             inset: float) -> None:
+    # 7 pixels apart: the Jack's own outline is lost, the pair's is a card's shape
+    frame, quads = _two_cards(background, 0.08, angle, inset)
+    found = find_cards(frame)
+    assert len(found) == 2
+    for truth in quads:
+        assert max(iou(truth, quad) for quad in found) > 0.9
+
+
+@pytest.mark.parametrize(("background", "angle", "inset"), TWO_CARDS[::2])
+def test_an_outline_round_two_cards_is_split_where_the_strip_crosses(
+        background: str, angle: float, inset: float) -> None:
+    frame, quads = _two_cards(background, 0.08, angle, inset)
+    small, scale = work_image(frame, LocateParams().work_width)
+    outline = _outline_round(quads, scale)
+    parts = split_at_gap(small, outline, paper_levels(small))
+    assert parts is not None
+    for truth in quads:
+        assert max(iou(truth * scale, part) for part in parts) > 0.85
+
+
+@pytest.mark.parametrize(("background", "gap", "angle", "turn"),
+                         [("felt-green", 0.12, -4.0, -4.0), ("wood", 0.1, 3.0, 4.0)])
+def test_two_cards_turned_towards_each_other_are_two_cards(background: str, gap: float,
+                                                           angle: float, turn: float) -> None:
+    # the strip between them narrows from one end to the other: it crosses their outline
+    # leaning
+    frame, quads = _two_cards(background, gap, angle, 0.06, turn)
+    found = find_cards(frame)
+    assert len(found) == 2
+    for truth in quads:
+        assert max(iou(truth, quad) for quad in found) > 0.9
+
+
+def test_a_strip_near_an_outline_s_end_does_not_split_it() -> None:
+    # a card beside a sheet of paper two and a half cards wide: the strip between them
+    # crosses the outline round both at 28% of its length, outside its middle 40%
+    canvas = _canvas("dark")
+    card = _lay(canvas, "9S", (150, 240), 0.0)
+    left, right = float(card[:, 0].min()), float(card[:, 0].max())
+    top, bottom = float(card[:, 1].min()), float(card[:, 1].max())
+    sheet_left, sheet_right = right + 0.08 * CARD_WIDTH, right + 2.58 * CARD_WIDTH
+    cv2.rectangle(canvas, (round(sheet_left), round(top)), (round(sheet_right), round(bottom)),
+                  (235, 235, 235), -1)
+    small, scale = work_image(_photographed(canvas), LocateParams().work_width)
+    outline = np.array([[left, top], [sheet_right, top], [sheet_right, bottom],
+                        [left, bottom]], np.float32) * scale
+    assert split_at_gap(small, outline, paper_levels(small)) is None
+    shorter = outline.copy()  # the same strip, at 42% of a shorter outline
+    shorter[1:3, 0] = (right + 1.4 * CARD_WIDTH) * scale
+    assert split_at_gap(small, shorter, paper_levels(small)) is not None
+
+
+def _outline_round(quads: list[Quad], scale: float) -> Quad:
+    """The quadrilateral round two cards lying side by side, in the reduced frame."""
+    hull = cv2.convexHull(np.concatenate(quads) * scale).reshape(-1, 2)
+    corners = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True).reshape(-1, 2)
+    assert len(corners) == 4
+    return corners.astype(np.float32)
+
+
+SINGLE_CARDS = [("KS", "felt-green", 12.0, None), ("QH", "dark", 93.0, None),
+                ("JD", "wood", -30.0, None), ("7C", "felt-red", 0.0, None),
+                ("JC", "felt-blue", 88.0, 0.03), ("JC", "felt-green", 2.0, 0.03),
+                ("JC", "dark", 45.0, 0.04), ("JC", "felt-red", -8.0, 0.06),
+                ("JC", "wood", 91.0, 0.08), ("JC", "felt-blue", -3.0, 0.1)]
+
+
+@pytest.mark.parametrize(("code", "background", "angle", "inset"), SINGLE_CARDS)
+def test_one_card_is_never_split(code: str, background: str, angle: float,
+                                 inset: float | None) -> None:
+    # court cards, and pictures dark to within 3% of the card's width of its edges: a line
+    # of picture crossing the card has picture beside it, never the card's paper margin
+    canvas = _canvas(background, seed=3)
+    truth = _lay(canvas, code, (320, 240), angle, inset, width=110.0)
+    frame = _photographed(canvas, seed=3)
+    small, scale = work_image(frame, LocateParams().work_width)
+    assert split_at_gap(small, truth * scale, paper_levels(small)) is None
+    found = find_cards(frame)
+    assert len(found) == 1
+    assert iou(truth, found[0]) > 0.8
+
+
+@pytest.mark.parametrize(("background", "gap", "angle"),
+                         [("felt-blue", 0.2, 88.0), ("felt-green", 0.15, 3.0),
+                          ("dark", 0.2, -4.0), ("felt-red", 0.15, -4.0)])
+def test_a_card_dark_nearly_to_its_edges_is_one_card(background: str, gap: float,
+                                                     angle: float) -> None:
+    # the Jack's picture comes within 3% of its width of its edges: in the reduced frame its
+    # margin is a pixel or two of blurred paper, and lines of picture cross it from side to
+    # side; beside them lies more picture, not paper
+    frame, quads = _two_cards(background, gap, angle, 0.03)
+    found = find_cards(frame)
+    assert len(found) == 2
+    for truth in quads:
+        assert max(iou(truth, quad) for quad in found) > 0.9
+
+
+def test_a_court_card_scattered_on_every_table_is_one_card() -> None:
+    for number, background in enumerate(("felt-green", "dark", "wood", "felt-red")):
+        scene = compose([Placement("KD", (320, 240), 100 + 10 * number, 30.0 * number, 0.05)],
+                        SIZE, CardStyle(), background, Effects(blur=0.7, noise=2.0))
+        assert len(find_cards(scene.frame)) == 1, background
+
+
+def _card_on_a_plank(plank: list[tuple[int, int]], centre: tuple[float, float]
+                     ) -> tuple[np.ndarray, Quad]:
+    """A 6 of diamonds on a pale plank that runs off the frame's right and bottom edges."""
+    rng = np.random.default_rng(0)
+    canvas = np.empty((SIZE[1], SIZE[0], 3), np.float32)
+    canvas[:] = (70, 100, 140)
+    canvas += rng.normal(0, 4, canvas.shape).astype(np.float32)
+    cv2.fillPoly(canvas, [np.array(plank, np.int32)], (160, 185, 215))
+    quad = _lay(canvas, "6D", centre, -5.0, seed=3)
+    return _photographed(canvas), quad
+
+
+@pytest.mark.parametrize(("right", "bottom", "centre"),
+                         [(420, 604, (490, 258)), (430, 612, (500, 260)),
+                          (440, 608, (490, 258)), (425, 620, (500, 260))])
+def test_a_pale_plank_beside_a_card_is_not_a_card(right: int, bottom: int,
+                                                  centre: tuple[float, float]) -> None:
+    # card and plank make one outline of a card's proportions, cut off by the frame's edge;
+    # its raw corners stop a few pixels short of the edge, its fitted sides lie along it
+    plank = [(440, 186), (700, 232), (700, right), (bottom, 490), (463, 461)]
+    frame, truth = _card_on_a_plank(plank, centre)
+    found = find_cards(frame)
+    assert len(found) == 1
+    assert iou(truth, found[0]) > 0.9
+
+
+@pytest.mark.parametrize(("background", "gap"), [("felt-green", 0.06), ("dark", 0.08),
+                                                  ("felt-blue", 0.06)])
+def test_a_paper_bright_bar_beside_a_card_is_not_a_card(background: str, gap: float) -> None:
+    # the strip between them splits the outline round both, but the bar is too narrow for a
+    # card (2.4 : 1)
+    canvas = _canvas(background)
+    _lay(canvas, "JC", (280, 240), 0.0, 0.05)
+    left = 280 + CARD_WIDTH * (0.5 + gap)
+    bar = np.array([[left, 240 - 0.7 * CARD_WIDTH], [left + 0.55 * CARD_WIDTH, 240 - 0.7 *
+                    CARD_WIDTH], [left + 0.55 * CARD_WIDTH, 240 + 0.7 * CARD_WIDTH],
+                    [left, 240 + 0.7 * CARD_WIDTH]], np.float32)
+    cv2.fillPoly(canvas, [bar.round().astype(np.int32)], (235, 235, 235))
+    found = find_cards(_photographed(canvas))
+    assert found
+    assert all(iou(bar, quad) < 0.5 for quad in found)
+
+
+def test_each_part_must_be_brighter_inside_than_around() -> None:
+    # a card beside a sheet of white paper: the strip crosses the outline drawn round the card
+    # and as much of the sheet, but that part is no brighter than the sheet round it
+    canvas = _canvas("felt-green")
+    card = _lay(canvas, "9S", (250, 240), 0.0)
+    gap = 0.08 * CARD_WIDTH
+    sheet_left = float(card[:, 0].max()) + gap
+    cv2.rectangle(canvas, (round(sheet_left), 40), (620, 440), (235, 235, 235), -1)
+    frame = _photographed(canvas)
+    small, scale = work_image(frame, LocateParams().work_width)
+    levels = paper_levels(small)
+    outline = np.array(card * scale, np.float32)
+    width = float(card[:, 0].max() - card[:, 0].min())
+    outline[1:3, 0] += (gap + width) * scale  # the right side, moved one card further right
+    assert split_at_gap(small, outline, levels) is not None
+    assert len(_split_if_two(small, outline, levels, LocateParams())) == 1
+
+
+def test_two_cards_too_small_to_be_cards_are_not_split() -> None:
+    # each card is smaller than the least card (`LocateParams.min_area`); the two together
+    # are not
+    canvas = _canvas("dark")
+    quads = [_lay(canvas, "4D", (300, 240), 0.0, width=24.0),
+             _lay(canvas, "5S", (330, 240), 0.0, width=24.0, seed=2)]
+    small, scale = work_image(_photographed(canvas), LocateParams().work_width)
+    levels = paper_levels(small)
+    outline = _outline_round(quads, scale)
+    parts = split_at_gap(small, outline, levels)
+    assert parts is not None
+    area = LocateParams().min_area * small.shape[0] * small.shape[1]
+    assert all(cv2.contourArea(part) < area for part in parts)
+    assert len(_split_if_two(small, outline, levels, LocateParams())) == 1
+    roomy = LocateParams(min_area=0.5 * LocateParams().min_area)
+    assert len(_split_if_two(small, outline, levels, roomy)) == 2

@@ -28,6 +28,7 @@ import argparse
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without installing
@@ -40,6 +41,7 @@ from vision.build.composite import LAYOUTS, SURFACES, CompositeOptions, cut_outs
 from vision.build.composite import composite as compose_frame
 from vision.build.evaluate import SINGLE_CARDS, Tally, iou, stress_scene
 from vision.build.learned_reader import LearnedRecognizer
+from vision.build.synth import Scene
 from vision.build.typefaces import HELD_OUT_FAMILIES
 from vision.dataset import read_image, read_labels
 from vision.recognize import CardReading
@@ -127,18 +129,12 @@ def diagnose(args: argparse.Namespace) -> None:
               else Recognizer(load_generic_profile()))
     photos = dev_photos()
     found, true_outline = Losses(), Losses()
-    for fold in (1, 2, 3, 4):
-        cards, _ = cut_outs([(n, image, code) for n, image, code, f in photos if f == fold])
-        for layout in LAYOUTS:
-            for surface in SURFACES:
-                for number in range(args.first, args.first + args.scenes):
-                    scene = compose_frame(cards, layout, number,
-                                          CompositeOptions(surface=surface))
-                    readings = reader.recognize(scene.frame)
-                    for code, quad in zip(scene.codes, scene.quads, strict=True):
-                        width = card_width(quad)
-                        found.add(_matched(readings, quad), code, width)
-                        true_outline.add(reader.read_card(scene.frame, quad), code, width)
+    for _, scene in _composite_scenes(args, photos):
+        readings = reader.recognize(scene.frame)
+        for code, quad in zip(scene.codes, scene.quads, strict=True):
+            width = card_width(quad)
+            found.add(_matched(readings, quad), code, width)
+            true_outline.add(reader.read_card(scene.frame, quad), code, width)
     dev = Losses()
     for _, image, code, _ in photos:
         readings = reader.recognize(image)
@@ -169,18 +165,24 @@ def compare(args: argparse.Namespace) -> None:
 def _compare_composites(args: argparse.Namespace, readers: dict[str, Recognizer],
                         photos: list[tuple[str, np.ndarray, str, int]]) -> None:
     tallies = {(name, layout): Tally() for name in readers for layout in LAYOUTS}
+    for layout, scene in _composite_scenes(args, photos):
+        for name, reader in readers.items():
+            tallies[(name, layout)].add_scene(reader.recognize(scene.frame), scene)
+    for (name, layout), tally in tallies.items():
+        print(f"   {name:<8} composite {layout:<6} {tally.summary()}; {tally.right} right")
+        print(f"   {name:<8}                  unsure: {tally.unsure_summary()}")
+
+
+def _composite_scenes(args: argparse.Namespace, photos: list[tuple[str, np.ndarray, str, int]]
+                      ) -> Iterator[tuple[str, Scene]]:
+    """(layout, scene) of every composite: each fold's cut-outs, layout, surface and number."""
     for fold in (1, 2, 3, 4):
         cards, _ = cut_outs([(n, image, code) for n, image, code, f in photos if f == fold])
         for layout in LAYOUTS:
             for surface in SURFACES:
                 for number in range(args.first, args.first + args.scenes):
-                    scene = compose_frame(cards, layout, number,
-                                          CompositeOptions(surface=surface))
-                    for name, reader in readers.items():
-                        tallies[(name, layout)].add_scene(reader.recognize(scene.frame), scene)
-    for (name, layout), tally in tallies.items():
-        print(f"   {name:<8} composite {layout:<6} {tally.summary()}; {tally.right} right")
-        print(f"   {name:<8}                  unsure: {tally.unsure_summary()}")
+                    yield layout, compose_frame(cards, layout, number,
+                                                CompositeOptions(surface=surface))
 
 
 def _compare_held_out(args: argparse.Namespace, readers: dict[str, Recognizer]) -> None:

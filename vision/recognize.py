@@ -196,7 +196,7 @@ class Recognizer:
         once, not once per card.
         """
         found = [corner for card in cards for view in card.views for corner in view]
-        evidence = assess_corners(self.profile, CornerFeatures.of_all(found))
+        evidence = assess_corners(self.profile, self._described(found))
         readings, start = [], 0
         for card in cards:
             views = []
@@ -206,6 +206,10 @@ class Recognizer:
             readings.append(self._covered(card.quad, *views[0]) if card.covered
                             else self._whole(card.quad, views))
         return readings
+
+    def _described(self, corners: Sequence[CornerIndex]) -> list[CornerFeatures]:
+        """The features of every corner of a frame, as the profile's classifiers read them."""
+        return CornerFeatures.of_all(corners)
 
     def _whole(self, quad: Quad, views: list[tuple[list[CornerIndex], CornerEvidence]]
                ) -> CardReading:

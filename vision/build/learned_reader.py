@@ -14,7 +14,8 @@ from pathlib import Path
 from vision.build.generic import GENERIC_COLOUR, GENERIC_LAYOUT
 from vision.learned import LearnedGlyphs, load_learned, map_features
 from vision.profile import DeckProfile
-from vision.recognize import CardReading, Recognizer, _CardCorners, assess_corners
+from vision.index import CornerIndex
+from vision.recognize import CornerFeatures, Recognizer
 
 
 def learned_profile(learned: LearnedGlyphs) -> DeckProfile:
@@ -31,15 +32,6 @@ class LearnedRecognizer(Recognizer):
         """The recogniser of the nets saved at `path` (`vision.learned.save_learned`)."""
         return cls(learned_profile(load_learned(path)))
 
-    def _readings(self, cards: Sequence[_CardCorners]) -> list[CardReading]:
-        found = [corner for card in cards for view in card.views for corner in view]
-        evidence = assess_corners(self.profile, map_features(found))
-        readings, start = [], 0
-        for card in cards:
-            views = []
-            for view in card.views:
-                views.append((view, evidence.rows(start, start + len(view))))
-                start += len(view)
-            readings.append(self._covered(card.quad, *views[0]) if card.covered
-                            else self._whole(card.quad, views))
-        return readings
+    def _described(self, corners: Sequence[CornerIndex]) -> list[CornerFeatures]:
+        """Each corner's glyphs as the nets read them: their stretched ink maps."""
+        return map_features(corners)

@@ -127,9 +127,9 @@ def locate_cards(frame: npt.NDArray[np.uint8], params: LocateParams | None = Non
     levels = paper_levels(small)
     candidates = [c for c in _edge_candidates(small, params) + _threshold_candidates(small, params)
                   if paper_contrast(small, c.quad) >= params.min_contrast]
-    candidates += _unexplained(candidates, [
-        c for c in _neutral_candidates(reduced, params)
-        if paper_contrast(small, c.quad) >= params.min_contrast])
+    candidates += [c for c in _unexplained(candidates, _neutral_candidates(reduced, params,
+                                                                           candidates))
+                   if paper_contrast(small, c.quad) >= params.min_contrast]
     kept = _merge_duplicates(_without_unions(candidates))
     cards = [part for c in kept for part in _split_if_two(small, c.quad, levels, params)]
     paper, bright = _paper_masks(small, levels)
@@ -218,13 +218,14 @@ def _threshold_candidates(small: npt.NDArray[np.uint8], params: LocateParams) ->
     return found
 
 
-def _neutral_candidates(reduced: npt.NDArray[np.uint8], params: LocateParams
-                        ) -> list[_Candidate]:
+def _neutral_candidates(reduced: npt.NDArray[np.uint8], params: LocateParams,
+                        found: Sequence[_Candidate] = ()) -> list[_Candidate]:
     """Outlines of paper told from the table by its lack of colour (`neutral_paper`).
 
     A pale plank can be nearly as bright as a card in the least channel, and its grain
     joins the card's edge in Canny's edges and Otsu's masks; in `neutral_paper` the plank,
-    however pale, is dark, as are felt and ink. None for a single-channel frame.
+    however pale, is dark, as are felt and ink. None for a single-channel frame. A region
+    whose raw quadrilateral `_unexplained` would drop beside `found` is not fitted.
     """
     if reduced.ndim != 3:
         return []
@@ -232,7 +233,7 @@ def _neutral_candidates(reduced: npt.NDArray[np.uint8], params: LocateParams
     _, mask = cv2.threshold(neutral, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _EDGE_KERNEL)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    return _quads_of(contours, neutral.shape, params)
+    return _quads_of(contours, neutral.shape, params, found)
 
 
 def neutral_paper(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
@@ -249,7 +250,7 @@ def neutral_paper(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return cv2.subtract(least, cv2.add(spread, spread))
 
 
-def _unexplained(found: list[_Candidate], extra: list[_Candidate]) -> list[_Candidate]:
+def _unexplained(found: Sequence[_Candidate], extra: list[_Candidate]) -> list[_Candidate]:
     """The outlines of `extra` that overlap none of `found` by half the smaller's area.
 
     The other sources' outlines of a card are kept as they were; the extra source only adds
@@ -259,8 +260,9 @@ def _unexplained(found: list[_Candidate], extra: list[_Candidate]) -> list[_Cand
             if all(_overlap(candidate.quad, other.quad) < 0.5 for other in found)]
 
 
-def _quads_of(contours: object, shape: tuple[int, ...], params: LocateParams
-              ) -> list[_Candidate]:
+def _quads_of(contours: object, shape: tuple[int, ...], params: LocateParams,
+              found_already: Sequence[_Candidate] = ()) -> list[_Candidate]:
+    """Candidates of `contours`; with `found_already`, only regions none of them explains."""
     image_area = shape[0] * shape[1]
     found = []
     for contour in contours:  # type: ignore[attr-defined]
@@ -273,7 +275,9 @@ def _quads_of(contours: object, shape: tuple[int, ...], params: LocateParams
         quad_area = cv2.contourArea(quad)
         fill = area / quad_area if quad_area > 0 else 0.0
         aspect = long_over_short(quad)
-        if fill >= params.min_fill and params.min_aspect <= aspect <= params.max_aspect:
+        if (fill >= params.min_fill and params.min_aspect <= aspect <= params.max_aspect
+                and (not found_already or _unexplained(found_already, [_Candidate(quad, fill,
+                                                                                  quad_area)]))):
             refined = fit_sides(contour.reshape(-1, 2).astype(np.float32), quad)
             # a region cut by the frame whose raw corners stopped short of the edge
             if not _along_frame_edge(refined, shape):

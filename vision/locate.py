@@ -6,6 +6,9 @@ and R, so coloured felt and red ink both read dark while paper reads bright):
 * Canny edges, closed by a small dilation. Every contour, outer or hole, is a candidate, so a
   card whose outline touches a neighbour or table clutter still yields its inner outline.
 * Otsu thresholds, for cards whose outline is too soft for Canny on a textured cloth.
+* Otsu's threshold of `neutral_paper` (bright and colourless), for a card on a pale wooden
+  plank nearly as bright as its paper in the least channel, whose grain joins the card's
+  edge in the first two; its outlines are kept only where the others found none.
 
 Candidates must be convex quadrilaterals with a card's aspect ratio, filled by their contour,
 and brighter just inside than just outside (a printed box on the layout or a face card's
@@ -119,11 +122,15 @@ def locate_cards(frame: npt.NDArray[np.uint8], params: LocateParams | None = Non
             side shows.
     """
     params = params or LocateParams()
-    small, scale = work_image(frame, params.work_width)
+    reduced, scale = _reduced(frame, params.work_width)
+    small = _blurred(min_channel(reduced))
     levels = paper_levels(small)
-    candidates = _edge_candidates(small, params) + _threshold_candidates(small, params)
-    kept = _merge_duplicates(_without_unions(
-        [c for c in candidates if paper_contrast(small, c.quad) >= params.min_contrast]))
+    candidates = [c for c in _edge_candidates(small, params) + _threshold_candidates(small, params)
+                  if paper_contrast(small, c.quad) >= params.min_contrast]
+    candidates += [c for c in _unexplained(candidates, _neutral_candidates(reduced, params,
+                                                                           candidates))
+                   if paper_contrast(small, c.quad) >= params.min_contrast]
+    kept = _merge_duplicates(_without_unions(candidates))
     cards = [part for c in kept for part in _split_if_two(small, c.quad, levels, params)]
     paper, bright = _paper_masks(small, levels)
     min_side = float(np.sqrt(params.min_area * small.shape[0] * small.shape[1] / card_aspect))
@@ -169,13 +176,24 @@ def work_image(frame: npt.NDArray[np.uint8], work_width: int) -> tuple[npt.NDArr
     Returns:
         The reduced image and its scale relative to the frame.
     """
+    reduced, scale = _reduced(frame, work_width)
+    return _blurred(min_channel(reduced)), scale
+
+
+def _reduced(frame: npt.NDArray[np.uint8], work_width: int) -> tuple[npt.NDArray[np.uint8],
+                                                                    float]:
+    """`frame` reduced by a whole factor to about `work_width` (`work_image`), and the scale."""
     height, width = frame.shape[:2]
     factor = max(1, round(width / work_width))
     if factor > 1:
         size = (width // factor, height // factor)
         frame = cv2.resize(frame[:size[1] * factor, :size[0] * factor], size,
                            interpolation=cv2.INTER_AREA)
-    return cv2.GaussianBlur(min_channel(frame), (3, 3), 0), 1.0 / factor
+    return frame, 1.0 / factor
+
+
+def _blurred(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    return cv2.GaussianBlur(image, (3, 3), 0)
 
 
 def _edge_candidates(small: npt.NDArray[np.uint8], params: LocateParams) -> list[_Candidate]:
@@ -200,8 +218,51 @@ def _threshold_candidates(small: npt.NDArray[np.uint8], params: LocateParams) ->
     return found
 
 
-def _quads_of(contours: object, shape: tuple[int, ...], params: LocateParams
-              ) -> list[_Candidate]:
+def _neutral_candidates(reduced: npt.NDArray[np.uint8], params: LocateParams,
+                        found: Sequence[_Candidate] = ()) -> list[_Candidate]:
+    """Outlines of paper told from the table by its lack of colour (`neutral_paper`).
+
+    A pale plank can be nearly as bright as a card in the least channel, and its grain
+    joins the card's edge in Canny's edges and Otsu's masks; in `neutral_paper` the plank,
+    however pale, is dark, as are felt and ink. None for a single-channel frame. A region
+    whose raw quadrilateral `_unexplained` would drop beside `found` is not fitted.
+    """
+    if reduced.ndim != 3:
+        return []
+    neutral = _blurred(neutral_paper(reduced))
+    _, mask = cv2.threshold(neutral, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _EDGE_KERNEL)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return _quads_of(contours, neutral.shape, params, found)
+
+
+def neutral_paper(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """How bright and colourless each pixel of a BGR image is: least channel less twice the spread.
+
+    That is min - 2 (max - min) of B, G and R, at least 0. White paper (a spread of a few
+    grey levels, a little more under tinted light) keeps most of its brightness; anything
+    whose spread is half its least channel or more goes to 0: wood, even a pale plank, felt
+    and red ink. Black ink is dark anyway.
+    """
+    channels = cv2.split(image)
+    least = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
+    spread = cv2.subtract(cv2.max(cv2.max(channels[0], channels[1]), channels[2]), least)
+    return cv2.subtract(least, cv2.add(spread, spread))
+
+
+def _unexplained(found: Sequence[_Candidate], extra: list[_Candidate]) -> list[_Candidate]:
+    """The outlines of `extra` that overlap none of `found` by half the smaller's area.
+
+    The other sources' outlines of a card are kept as they were; the extra source only adds
+    the cards they missed.
+    """
+    return [candidate for candidate in extra
+            if all(_overlap(candidate.quad, other.quad) < 0.5 for other in found)]
+
+
+def _quads_of(contours: object, shape: tuple[int, ...], params: LocateParams,
+              found_already: Sequence[_Candidate] = ()) -> list[_Candidate]:
+    """Candidates of `contours`; with `found_already`, only regions none of them explains."""
     image_area = shape[0] * shape[1]
     found = []
     for contour in contours:  # type: ignore[attr-defined]
@@ -214,7 +275,9 @@ def _quads_of(contours: object, shape: tuple[int, ...], params: LocateParams
         quad_area = cv2.contourArea(quad)
         fill = area / quad_area if quad_area > 0 else 0.0
         aspect = long_over_short(quad)
-        if fill >= params.min_fill and params.min_aspect <= aspect <= params.max_aspect:
+        if (fill >= params.min_fill and params.min_aspect <= aspect <= params.max_aspect
+                and (not found_already or _unexplained(found_already, [_Candidate(quad, fill,
+                                                                                  quad_area)]))):
             refined = fit_sides(contour.reshape(-1, 2).astype(np.float32), quad)
             # a region cut by the frame whose raw corners stopped short of the edge
             if not _along_frame_edge(refined, shape):

@@ -4,15 +4,21 @@ Two cards lying close, with a thin strip of table between them, can come out as 
 of a card's proportions when neither card's own outline is found (a court card whose picture
 comes within a few pixels of its edges loses its outline in the reduced frame); the finder
 splits it where the strip crosses it. A pale plank of wood beside a card can merge with it
-into one outline that the frame's edge cuts off; the finder refuses it.
+into one outline that the frame's edge cuts off; the finder refuses it. A card lying on a pale
+plank whose grain joins its edge is found by its want of colour (`neutral_paper`), and the
+plank alone is no card.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from vision import locate
+from vision.build.composite import CompositeOptions, composite, cut_outs
 from vision.build.evaluate import iou
 from vision.build.synth import (
     CardStyle,
@@ -22,17 +28,22 @@ from vision.build.synth import (
     lay_card,
     photograph,
     render_card,
+    scatter,
     table_background,
 )
+from vision.dataset import read_image, read_labels
 from vision.edges import Quad
 from vision.locate import (
     LocateParams,
     _split_if_two,
     find_cards,
+    neutral_paper,
     paper_levels,
     split_at_gap,
     work_image,
 )
+
+from .conftest import dev_fold
 
 SIZE = (640, 480)
 CARD_WIDTH = 90.0
@@ -265,3 +276,88 @@ def test_two_cards_too_small_to_be_cards_are_not_split() -> None:
     assert len(_split_if_two(small, outline, levels, LocateParams())) == 1
     roomy = LocateParams(min_area=0.5 * LocateParams().min_area)
     assert len(_split_if_two(small, outline, levels, roomy)) == 2
+
+
+def _grained_planks(tone: tuple[int, int, int], seed: int = 0) -> np.ndarray:
+    """A table of one plank of oak with dark wavy late-wood lines 9 pixels apart, lit so that
+    its pale wood comes within a few grey levels of a card's shaded paper."""
+    ys, xs = np.mgrid[0:SIZE[1], 0:SIZE[0]].astype(np.float32)
+    across = -xs * np.sin(0.3) + ys * np.cos(0.3)
+    wave = 12 * np.sin(xs / 37.0) + 6 * np.sin(ys / 23.0 + xs / 51.0)
+    lines = np.sin((across + wave) * 2 * np.pi / 9.0)
+    noise = 0.03 * np.random.default_rng(seed).standard_normal(xs.shape)
+    shade = 1.0 + 0.16 * np.sign(lines) * np.abs(lines) ** 3 + noise
+    return (shade[..., None] * np.array(tone, np.float32)).astype(np.float32)
+
+
+def _lay_shaded(canvas: np.ndarray, code: str, centre: tuple[float, float], angle: float
+                ) -> Quad:
+    """Lay a card whose paper is shaded to 60% (min of B, G, R about 150, as on the webcam)."""
+    card = render_card(code, CardStyle(), 200, 3)
+    shaded = (card.image.astype(np.float32) * 0.6).astype(np.uint8)
+    return lay_card(canvas, shaded, card.alpha, Placement(code, centre, 80.0, angle, 0.0, 3),
+                    0.3)
+
+
+@pytest.mark.parametrize("tone", [(110, 160, 215), (100, 150, 205), (90, 140, 200)])
+def test_cards_on_a_pale_grained_plank_are_found(tone: tuple[int, int, int]) -> None:
+    # the grain's bright lines come within a few grey levels of the paper and join the
+    # card's edge in Canny's edges and in Otsu's masks; the card has no colour, the wood has
+    canvas = _grained_planks(tone)
+    truths = [_lay_shaded(canvas, "TS", (200, 240), 4.0), _lay_shaded(canvas, "JC", (400, 230),
+                                                                      -3.0)]
+    found = find_cards(_photographed(canvas))
+    assert len(found) == 2
+    for truth in truths:
+        assert max(iou(truth, quad) for quad in found) > 0.9
+
+
+@pytest.mark.parametrize("tone", [(110, 160, 215), (130, 175, 225), (150, 190, 235)])
+def test_pale_planks_alone_are_no_cards(tone: tuple[int, int, int]) -> None:
+    # a pale plank between darker ones, its seams dark; the frame's edges cut it off
+    canvas = _grained_planks((60, 90, 130))
+    rows = np.arange(SIZE[1])[:, None] - 0.3 * np.arange(SIZE[0])[None, :]
+    pale = (rows > 120) & (rows < 250)
+    canvas[pale] = _grained_planks(tone, seed=1)[pale]
+    canvas[np.abs(rows - 120) < 1.5] *= 0.45
+    canvas[np.abs(rows - 250) < 1.5] *= 0.45
+    assert find_cards(_photographed(canvas)) == []
+
+
+def test_paper_keeps_its_brightness_and_wood_felt_and_ink_go_dark() -> None:
+    colours = np.array([[[160, 165, 170], [150, 160, 180], [100, 150, 205], [150, 190, 235],
+                         [60, 140, 40], [40, 40, 200], [30, 30, 30]]], np.uint8)
+    paper, warm_paper, *others = neutral_paper(colours)[0].tolist()
+    assert paper >= 140
+    assert warm_paper >= 90  # paper under warm light
+    assert max(others) <= 30  # wood, the palest plank, felt, red and black ink
+
+
+def test_every_card_of_a_real_board_on_pale_planks_is_found(dev_photos: Path) -> None:
+    # fold 4's board 45 on wood: three of its five cards lie on a pale plank nearly as bright
+    # as their paper and were never found by the least channel's outlines
+    photos = [(item.path.name, read_image(item.path), item.code)
+              for item in read_labels(dev_photos) if dev_fold(item.path) == 4]
+    cards, _ = cut_outs(photos)
+    scene = composite(cards, "board", 45, CompositeOptions(surface="wood-grain"))
+    found = find_cards(scene.frame)
+    assert len(found) == len(scene.quads) == 5
+    for truth in scene.quads:
+        assert max(iou(truth, quad) for quad in found) > 0.85
+
+
+@pytest.mark.parametrize("background", ["felt-green", "dark", "grey-table"])
+def test_cards_the_least_channel_finds_keep_their_outlines(background: str,
+                                                           monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    # the colourless outlines only add cards the other outlines missed: they are not
+    # averaged into a card's outline found already
+    rng = np.random.default_rng(4)
+    placements = scatter(["QH", "TS", "7D", "AC"], SIZE, rng, (0.15, 0.22))
+    frame = compose(placements, SIZE, CardStyle(), background, Effects(blur=0.8, noise=2.0),
+                    seed=2).frame
+    found = find_cards(frame)
+    monkeypatch.setattr(locate, "_neutral_candidates", lambda *arguments: [])
+    without = find_cards(frame)
+    assert len(found) == len(without) == 4
+    assert all(np.array_equal(mine, theirs) for mine, theirs in zip(found, without, strict=True))

@@ -361,3 +361,15 @@ def test_cards_the_least_channel_finds_keep_their_outlines(background: str,
     without = find_cards(frame)
     assert len(found) == len(without) == 4
     assert all(np.array_equal(mine, theirs) for mine, theirs in zip(found, without, strict=True))
+
+
+def test_a_grey_card_shaped_patch_on_a_pale_plank_is_no_card() -> None:
+    # colourless, so bright in `neutral_paper` against the wood, but no brighter than the
+    # plank in the least channel: a printed box or a shadowed sheet, not a card's paper
+    canvas = _grained_planks((110, 160, 215))
+    patch = np.array([[260, 170], [340, 170], [340, 284], [260, 284]], np.int32)
+    cv2.fillConvexPoly(canvas, patch, (96.0, 96.0, 96.0))
+    frame = _photographed(canvas)
+    reduced, _ = locate._reduced(frame, LocateParams().work_width)
+    assert locate._neutral_candidates(reduced, LocateParams())  # the colourless source sees it
+    assert find_cards(frame) == []

@@ -47,6 +47,10 @@ class LocateParams:
         min_aspect: Smallest long-to-short side ratio accepted.
         max_aspect: Largest long-to-short side ratio accepted.
         min_fill: Smallest ratio of the outline's area to its quadrilateral's area.
+        min_neutral_fill: For an outline of colourless paper (`neutral_paper`), the least
+            of that ratio and its inverse: the union of a fanned hand's overlapping cards is
+            colourless too, and its stepped outline can match a card-shaped quadrilateral to
+            within 10% (overrunning it); a card's matches it to within 7%.
         min_contrast: Grey levels by which the card's margin must outshine its surroundings.
     """
 
@@ -56,6 +60,7 @@ class LocateParams:
     min_aspect: float = 1.08
     max_aspect: float = 1.9
     min_fill: float = 0.88
+    min_neutral_fill: float = 0.92
     min_contrast: float = 10.0
 
 
@@ -233,7 +238,9 @@ def _neutral_candidates(reduced: npt.NDArray[np.uint8], params: LocateParams,
     _, mask = cv2.threshold(neutral, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _EDGE_KERNEL)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    return _quads_of(contours, neutral.shape, params, found)
+    # a union's stepped outline may also overrun its quadrilateral: bounded both ways here
+    return [candidate for candidate in _quads_of(contours, neutral.shape, params, found)
+            if candidate.fill >= params.min_neutral_fill]
 
 
 def neutral_paper(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:

@@ -19,7 +19,7 @@ import pytest
 
 from vision import locate
 from vision.build.composite import CompositeOptions, composite, cut_outs
-from vision.build.evaluate import iou
+from vision.build.evaluate import iou, stress_scene
 from vision.build.synth import (
     CardStyle,
     Effects,
@@ -373,3 +373,14 @@ def test_a_grey_card_shaped_patch_on_a_pale_plank_is_no_card() -> None:
     reduced, _ = locate._reduced(frame, LocateParams().work_width)
     assert locate._neutral_candidates(reduced, LocateParams())  # the colourless source sees it
     assert find_cards(frame) == []
+
+
+def test_a_fanned_hand_is_not_taken_for_one_colourless_card() -> None:
+    # three overlapping cards on wood: their colourless union's stepped outline overruns a
+    # card-shaped quadrilateral by 10%; taken for a whole card, it hid the hand's cards
+    scene = stress_scene("overlap", 513)
+    located = locate.locate_cards(scene.frame)
+    assert len(located) == 3
+    assert all(card.covered for card in located)
+    for truth in scene.quads:
+        assert max(iou(truth, card.quad) for card in located) > 0.8

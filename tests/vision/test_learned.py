@@ -33,8 +33,6 @@ from vision.learned import (
     save_learned,
 )
 
-from .conftest import DEV_PHOTOS
-
 
 @pytest.fixture(scope="module")
 def learned() -> LearnedGlyphs:
@@ -146,11 +144,9 @@ def test_map_features_are_the_stretched_glyph_maps() -> None:
     assert [r.card for r in reading] == ["QH"]
 
 
-def test_the_learned_reader_reads_the_dev_photos_at_least_as_the_perceptrons_do() -> None:
-    if not (DEV_PHOTOS / "labels.csv").is_file():
-        pytest.skip("the real dev photos (shared/cards-dev beside the repository) are not on "
-                    "this machine")
-    items = read_labels(DEV_PHOTOS)[::4]
+def test_the_learned_reader_reads_the_dev_photos_at_least_as_the_perceptrons_do(
+        dev_photos: Path) -> None:
+    items = read_labels(dev_photos)[::4]
     learned = LearnedRecognizer.of(DEFAULT_OUT)
     shipped = Recognizer(load_generic_profile())
     right = {"learned": 0, "shipped": 0}

@@ -286,14 +286,24 @@ def _candidates(ink: _Ink, width: int, height: int) -> list[int]:
 def _rank_and_suit(ink: _Ink, width: int, height: int
                    ) -> tuple[Box, list[int], Box, list[int]] | None:
     ids = _candidates(ink, width, height)
-    # integer points sort by their squared distances from the corner as by `np.hypot`'s
-    by_distance = sorted(ids, key=lambda label: ink.rows[label][0] ** 2 + ink.rows[label][1] ** 2)
-    for rank_id in by_distance[:3]:
+    for rank_id in _nearest_first(ink, ids)[:3]:
         rank_box, rank_ids = _rank_glyph(ink, rank_id, ids)
         suit_id = _suit_below(ink, rank_box, ids, rank_ids)
         if suit_id is not None:
             return rank_box, rank_ids, _box(ink, suit_id), [suit_id]
     return None
+
+
+def _nearest_first(ink: _Ink, ids: list[int]) -> list[int]:
+    """`ids` by the distance of their boxes' top-left corners from the patch's, nearest first.
+
+    Ties keep the order of `ids`.
+    """
+    # np.hypot's figures, not squared distances: it parts some points at equal squared
+    # distances by a last bit, and that decides which of them comes first
+    distances = np.hypot(ink.stats[ids, 0], ink.stats[ids, 1]).tolist()
+    return [label for _, label in sorted(zip(distances, ids, strict=True),
+                                         key=lambda pair: pair[0])]
 
 
 def _rank_glyph(ink: _Ink, rank_id: int, ids: list[int]) -> tuple[Box, list[int]]:

@@ -211,12 +211,38 @@ def _plain_nearest_candidates(ink: _Ink, width: int, height: int) -> list[int]:
                                          key=lambda pair: pair[0])]
 
 
+def _stroked_greys(count: int, seed: int) -> Iterator[np.ndarray]:
+    """Corner patches of thin strokes and bars near the size limits of a glyph, some along
+    the ignored strip by the edges, and pairs of bars whose top-left corners lie at equal
+    squared distances from the corner that `np.hypot` parts by a last bit."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    for number in range(count):
+        grey = np.full((189, 90), 230, np.uint8)
+        for _ in range(int(rng.integers(1, 9))):
+            x, y = int(rng.integers(0, 85)), int(rng.integers(0, 180))
+            if number % 2:  # a stroke one or two pixels wide, 9 to 14 long, any way
+                length, wide = int(rng.integers(9, 15)), int(rng.integers(1, 3))
+                size = (wide, length) if rng.random() < 0.6 else (length, wide)
+            else:
+                size = (int(rng.integers(3, 40)), int(rng.integers(8, 120)))
+            cv2.rectangle(grey, (x, y), (x + size[0] - 1, y + size[1] - 1), 20, -1)
+        yield grey
+    for (ax, ay), (bx, by) in (((52, 17), (47, 28)), ((28, 47), (17, 52)),
+                               ((57, 25), (45, 43)), ((82, 29), (62, 61))):
+        grey = np.full((189, 90), 230, np.uint8)
+        for x, y in ((ax, ay), (bx, by)):
+            grey[y:y + 15, x:x + 4] = 20
+        yield grey
+
+
 def test_the_candidate_glyphs_and_their_order_are_numpys() -> None:
     from vision.index import _candidates, _nearest_first, _segment
 
     compared = 0
-    for patch in _blotted_patches(300, seed=20):
-        grey = patch.min(axis=2)
+    patches = [patch.min(axis=2) for patch in _blotted_patches(300, seed=20)]
+    for grey in patches + list(_stroked_greys(300, seed=22)):
         for share in (0.3, 0.6):
             paper = float(np.percentile(grey, 90))
             ink = _segment(grey, (paper - share * (paper - float(grey.min())), paper))

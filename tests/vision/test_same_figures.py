@@ -6,9 +6,9 @@ frame for one per card, a search for covered cards cut short where no new card c
 an outline's four sides fitted and a card's four edges sampled at once, a frame's glyphs
 described in one call, side lines met in Python floats, the nearest samples found within
 bounds, 16-bit component labels, a glyph's ink amounts and channel ratios looked up, the
-candidate glyphs filtered in Python, a corner's reduction factor from float32
-lengths, a frame's thumbnails shrunk in one call) is checked against the plain computation,
-written out here as it was first written.
+candidate glyphs filtered in Python, a corner's reduction factor from float32 lengths, a
+frame's thumbnails shrunk in one call) is checked against the plain computation, written
+out here as it was first written.
 """
 
 from __future__ import annotations

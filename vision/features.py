@@ -46,10 +46,21 @@ def glyphs_features(inks: Sequence[npt.NDArray[np.float32]], box: tuple[int, int
         return np.zeros((0, feature_length(box)), np.float32)
     stretched = np.stack([cv2.resize(np.ascontiguousarray(ink, np.float32), box,
                                      interpolation=cv2.INTER_AREA) for ink in inks])
-    thumbs = np.stack([cv2.resize(image, (box[0] // 3, box[1] // 3),
-                                  interpolation=cv2.INTER_AREA) for image in stretched])
-    return np.concatenate([_hogs(stretched), _PIXEL_WEIGHT * thumbs.reshape(len(inks), -1)],
-                          axis=1).astype(np.float32)
+    return np.concatenate([_hogs(stretched), _PIXEL_WEIGHT * _thumbnails(stretched)], axis=1)
+
+
+def _thumbnails(stretched: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """Each of `stretched` (count x height x width) shrunk by 3 by areas, one row each."""
+    count, height, width = stretched.shape
+    size = (width // 3, height // 3)
+    if height % 3 or width % 3:
+        return np.stack([cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+                         for image in stretched]).reshape(count, -1)
+    # by a whole factor each thumbnail pixel is the mean of its own 3 x 3 block, so the maps
+    # stacked into one column shrink in one call as each would alone
+    column = cv2.resize(stretched.reshape(count * height, width), (size[0], count * size[1]),
+                        interpolation=cv2.INTER_AREA)
+    return column.reshape(count, -1)
 
 
 def feature_length(box: tuple[int, int]) -> int:
@@ -93,8 +104,10 @@ def _hogs(images: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     position = angle.reshape(images.shape) * (_BINS / (2 * np.pi))
     lower = np.floor(position)
     upper_weight = position - lower
-    lower_bin = lower.astype(np.int64) % _BINS
-    upper_bin = (lower_bin + 1) % _BINS
+    # an angle's bins (its position's floor and the next, modulo the bins) by look-up: the
+    # position lies in [0, _BINS], so its floor fits a byte
+    whole = lower.astype(np.uint8)
+    lower_bin, upper_bin = cv2.LUT(whole, _LOWER_BIN), cv2.LUT(whole, _UPPER_BIN)
     cells_y, cells_x = height // _CELL, width // _CELL
     size = cells_y * cells_x * _BINS
     cell = (_CELL_BINS[(width, height)] if (width, height) in _CELL_BINS
@@ -104,7 +117,7 @@ def _hogs(images: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
                        count * size) + np.bincount((cell + upper_bin).ravel(),
                                                    (magnitude * upper_weight).ravel(),
                                                    count * size)
-    cells = hist.astype(np.float64).reshape(count, cells_y, cells_x, _BINS)
+    cells = hist.reshape(count, cells_y, cells_x, _BINS)
     blocks = np.concatenate([cells[:, :-1, :-1], cells[:, :-1, 1:], cells[:, 1:, :-1],
                              cells[:, 1:, 1:]], axis=3)
     norms = np.sqrt((blocks * blocks).sum(axis=3, keepdims=True) + 1e-3)
@@ -121,6 +134,8 @@ def _cell_bins(box: tuple[int, int]) -> npt.NDArray[np.int64]:
 
 
 _CELL_BINS: Final = {box: _cell_bins(box) for box in (RANK_BOX, SUIT_BOX)}
+_LOWER_BIN: Final = (np.arange(256) % _BINS).astype(np.uint8)
+_UPPER_BIN: Final = ((np.arange(256) + 1) % _BINS).astype(np.uint8)
 
 
 def _block_normalise(cells: npt.NDArray[np.floating]) -> npt.NDArray[np.float32]:

@@ -14,6 +14,7 @@ redness measure relative to the paper's colour, so the camera's white balance ca
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -21,7 +22,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.edges import min_channel, rolled
+from vision.edges import min_channel, rolled, vector_length
 from vision.locate import Quad
 
 FloatImage = npt.NDArray[np.float32]
@@ -33,6 +34,11 @@ CARD_WIDTH_PX = 300
 _EDGE_STRIP = max(2, round(0.015 * CARD_WIDTH_PX))
 """Width in patch pixels of the strip along the card's edges where ink is ignored."""
 _DILATE_KERNEL = np.ones((3, 3), np.uint8)
+_GREY_LEVELS = np.arange(256, dtype=np.float32)
+"""Every grey level, as the float a pixel of that level becomes."""
+_IDENTITY = np.eye(3)
+_IDENTITY.setflags(write=False)
+_MOST_16_BIT_LABELS = 2**16 - 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +95,13 @@ class CornerIndex:
 @dataclass(frozen=True, slots=True)
 class _Ink:
     grey: npt.NDArray[np.uint8]
-    labels: npt.NDArray[np.int32]
+    labels: npt.NDArray[np.uint16] | npt.NDArray[np.int32]
     stats: npt.NDArray[np.int32]
     paper: float
     boxes: list[Box]
     """Each component's box, by label."""
+    rows: list[list[int]]
+    """`stats` as Python lists (x, y, width, height, area), by label."""
 
 
 def read_corners(frame: npt.NDArray[np.uint8], quad: Quad,
@@ -155,18 +163,16 @@ def _percentiles(grey: npt.NDArray[np.uint8], shares: tuple[float, float]) -> tu
     counts = cv2.calcHist([np.ascontiguousarray(grey)], [0], None, [256], [0, 256])
     at_most = np.cumsum(counts.ravel().astype(np.int64))  # pixels at or below each level
 
-    def ranked(rank: int) -> float:
-        """The grey level `rank` places up from the darkest pixel (0 the darkest)."""
-        return float(np.searchsorted(at_most, rank, side="right"))
-
+    # the grey level `rank` places up from the darkest pixel (0 the darkest) is the first
+    # whose count of pixels at or below it exceeds `rank`
     last = grey.size - 1
-    found = []
-    for share in shares:
-        position = last * share
-        low = int(np.floor(position))
-        below, above = ranked(low), ranked(min(low + 1, last))
-        found.append(below + (above - below) * (position - low))
-    return found[0], found[1]
+    positions = [last * share for share in shares]
+    lows = [math.floor(position) for position in positions]
+    ranks = [rank for low in lows for rank in (low, min(low + 1, last))]
+    levels = np.searchsorted(at_most, ranks, side="right").tolist()
+    found = [below + (above - below) * (position - low) for below, above, position, low
+             in zip(levels[::2], levels[1::2], positions, lows, strict=True)]
+    return float(found[0]), float(found[1])
 
 
 def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, layout: IndexLayout
@@ -176,17 +182,25 @@ def corner_patch(frame: npt.NDArray[np.uint8], quad: Quad, layout: IndexLayout
     Returns:
         The BGR patch and the 3x3 transform from frame to patch pixels.
     """
-    width = float(CARD_WIDTH_PX)
-    height = width * layout.card_aspect
-    card = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    card, size = _upright_card(layout.card_aspect, layout.width, layout.height)
     quad = np.asarray(quad, np.float32)
     transform = cv2.getPerspectiveTransform(quad, card)
-    size = (round(width * layout.width), round(height * layout.height))
     source, to_source = _reduced_corner(frame, quad, transform, size)
     to_patch = transform if source is frame else transform @ np.linalg.inv(to_source)
     patch = cv2.warpPerspective(source, to_patch, size, flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_REPLICATE)
     return patch, transform
+
+
+@functools.lru_cache(maxsize=16)
+def _upright_card(aspect: float, share_across: float, share_down: float
+                  ) -> tuple[npt.NDArray[np.float32], tuple[int, int]]:
+    """The upright card's corners at `CARD_WIDTH_PX` and the size of its index patch."""
+    width = float(CARD_WIDTH_PX)
+    height = width * aspect
+    card = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+    card.setflags(write=False)
+    return card, (round(width * share_across), round(height * share_down))
 
 
 def _reduced_corner(frame: npt.NDArray[np.uint8], quad: Quad, transform: npt.NDArray[np.float64],
@@ -201,10 +215,12 @@ def _reduced_corner(frame: npt.NDArray[np.uint8], quad: Quad, transform: npt.NDA
     or so: the strokes' edges alias, and sensor noise and sharpening haloes survive at full
     strength, so the glyphs no longer look like the training glyphs.
     """
-    across = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    # the lengths in float32 and summed in float32, as `np.linalg.norm` gives and adds them
+    across = float(np.float32(vector_length(quad[1] - quad[0]))
+                   + np.float32(vector_length(quad[2] - quad[3]))) / 2
     factor = int(across // (2 * CARD_WIDTH_PX))
     if factor < 2:
-        return frame, np.eye(3)
+        return frame, _IDENTITY
     corners = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float32)
     seen = cv2.perspectiveTransform(corners[None], np.linalg.inv(transform))[0]
     margin = 2 * factor
@@ -213,7 +229,7 @@ def _reduced_corner(frame: npt.NDArray[np.uint8], quad: Quad, transform: npt.NDA
     y1 = min(int(np.ceil(seen[:, 1].max())) + margin, frame.shape[0])
     columns, rows = (x1 - x0) // factor, (y1 - y0) // factor
     if columns < 2 or rows < 2:
-        return frame, np.eye(3)
+        return frame, _IDENTITY
     crop = frame[y0:y0 + rows * factor, x0:x0 + columns * factor]
     reduced = cv2.resize(crop, (columns, rows), interpolation=cv2.INTER_AREA)
     # pixel centres: frame x maps to (x - x0 + 0.5) / factor - 0.5 in the reduced crop
@@ -232,9 +248,21 @@ def _segment(grey: npt.NDArray[np.uint8], level: tuple[float, float]) -> _Ink:
     _, ink = cv2.threshold(grey, math.ceil(threshold) - 1, 1, cv2.THRESH_BINARY_INV)
     ink[:_EDGE_STRIP, :] = 0
     ink[:, :_EDGE_STRIP] = 0
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    boxes = [(x, y, x + w, y + h) for x, y, w, h, _ in stats.tolist()]
-    return _Ink(grey, labels, stats, paper, boxes)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8,
+                                                           ltype=_label_type(ink.shape))
+    rows = stats.tolist()
+    boxes = [(x, y, x + w, y + h) for x, y, w, h, _ in rows]
+    return _Ink(grey, labels, stats, paper, boxes, rows)
+
+
+def _label_type(shape: tuple[int, ...]) -> int:
+    """16-bit labels where every component of an image of `shape` is sure to get one.
+
+    OpenCV gathers the components' statistics faster with 16-bit labels; an 8-connected
+    image has at most one component per 2 x 2 block of pixels.
+    """
+    most = ((shape[0] + 1) // 2) * ((shape[1] + 1) // 2)
+    return cv2.CV_16U if most < _MOST_16_BIT_LABELS else cv2.CV_32S
 
 
 def _candidates(ink: _Ink, width: int, height: int) -> list[int]:
@@ -246,24 +274,36 @@ def _candidates(ink: _Ink, width: int, height: int) -> list[int]:
     """
     shortest = 0.035 * CARD_WIDTH_PX
     edge = _EDGE_STRIP + 1
-    x, y, w, h, area = ink.stats[1:].T
-    sliver = ((x <= edge) & (w < 0.5 * h)) | ((y <= edge) & (h < 0.5 * w))
-    fits = (shortest <= h) & (h <= 0.6 * height) & (w <= 0.8 * width) & (area >= 12)
-    return [int(label) + 1 for label in np.flatnonzero(fits & ~sliver)]
+    tallest, widest = 0.6 * height, 0.8 * width
+    found = []
+    for label, (x, y, w, h, area) in enumerate(ink.rows[1:], start=1):
+        sliver = (x <= edge and w < 0.5 * h) or (y <= edge and h < 0.5 * w)
+        if shortest <= h <= tallest and w <= widest and area >= 12 and not sliver:
+            found.append(label)
+    return found
 
 
 def _rank_and_suit(ink: _Ink, width: int, height: int
                    ) -> tuple[Box, list[int], Box, list[int]] | None:
     ids = _candidates(ink, width, height)
-    distances = np.hypot(ink.stats[ids, 0], ink.stats[ids, 1]).tolist()
-    by_distance = [label for _, label in sorted(zip(distances, ids, strict=True),
-                                                key=lambda pair: pair[0])]
-    for rank_id in by_distance[:3]:
+    for rank_id in _nearest_first(ink, ids)[:3]:
         rank_box, rank_ids = _rank_glyph(ink, rank_id, ids)
         suit_id = _suit_below(ink, rank_box, ids, rank_ids)
         if suit_id is not None:
             return rank_box, rank_ids, _box(ink, suit_id), [suit_id]
     return None
+
+
+def _nearest_first(ink: _Ink, ids: list[int]) -> list[int]:
+    """`ids` by the distance of their boxes' top-left corners from the patch's, nearest first.
+
+    Ties keep the order of `ids`.
+    """
+    # np.hypot's figures, not squared distances: it parts some points at equal squared
+    # distances by a last bit, and that decides which of them comes first
+    distances = np.hypot(ink.stats[ids, 0], ink.stats[ids, 1]).tolist()
+    return [label for _, label in sorted(zip(distances, ids, strict=True),
+                                         key=lambda pair: pair[0])]
 
 
 def _rank_glyph(ink: _Ink, rank_id: int, ids: list[int]) -> tuple[Box, list[int]]:
@@ -336,9 +376,19 @@ def _glyph(patch: npt.NDArray[np.uint8], ink: _Ink, box: Box, ids: list[int],
     grey = ink.grey[y0:y1, x0:x1]
     darkest = cv2.minMaxLoc(grey, own_mask)[0] if cv2.countNonZero(own_mask) else 0.0
     span = max(ink.paper - darkest, 1.0)
-    amount = np.clip((ink.paper - grey.astype(np.float32)) / span, 0.0, 1.0) * own_mask.view(bool)
-    return Glyph(amount.astype(np.float32), (x0, y0, x1, y1),
-                 _redness(patch[y0:y1, x0:x1], amount, paper_bgr))
+    # a pixel's ink amount depends on its grey level alone: looked up, not computed per pixel
+    amount = cv2.LUT(grey, _ink_amounts(ink.paper, span))
+    np.multiply(amount, own_mask, out=amount)
+    return Glyph(amount, (x0, y0, x1, y1), _redness(patch[y0:y1, x0:x1], amount, paper_bgr))
+
+
+def _ink_amounts(paper: float, span: float) -> FloatImage:
+    """The ink amount of each grey level: (paper - level) / span, clipped to [0, 1]."""
+    # np.clip's figures (its maximum, then its minimum), without its wrapper's cost
+    amounts = paper - _GREY_LEVELS
+    amounts /= span
+    np.maximum(amounts, 0.0, out=amounts)
+    return np.minimum(amounts, 1.0, out=amounts)
 
 
 def _redness(crop: npt.NDArray[np.uint8], amount: FloatImage,
@@ -348,10 +398,11 @@ def _redness(crop: npt.NDArray[np.uint8], amount: FloatImage,
     Per pixel, relative to the paper: (red - max(green, blue)) over (1 - min(b, g, r)),
     averaged with the ink amount as weight, so thin and blurred strokes score like solid ink.
     """
-    if float(amount.sum()) <= 0:
+    if not cv2.countNonZero(amount):  # no ink (amounts are never negative)
         return 0.0
-    ratio = crop.astype(np.float32) / np.maximum(paper_bgr, 1.0)
-    blue, green, red = ratio[..., 0], ratio[..., 1], ratio[..., 2]
+    # each channel's ratio to the paper depends on the pixel's level in it alone: looked up
+    ratios = _GREY_LEVELS[None, :] / np.maximum(paper_bgr, 1.0)[:, None]
+    blue, green, red = (cv2.LUT(crop[..., channel], ratios[channel]) for channel in range(3))
     chroma = red - np.maximum(green, blue)
     darkness = np.maximum(1.0 - np.minimum(np.minimum(blue, green), red), 0.0)
     return float((amount * chroma).sum() / max(float((amount * darkness).sum()), 1e-6))

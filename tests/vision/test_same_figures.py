@@ -5,12 +5,16 @@ erosion for the least channel, OpenCV's masked mean for numpy's, one classifier 
 frame for one per card, a search for covered cards cut short where no new card can start,
 an outline's four sides fitted and a card's four edges sampled at once, a frame's glyphs
 described in one call, side lines met in Python floats, the nearest samples found within
-bounds) is checked against the plain computation, written out here as it was first written.
+bounds, 16-bit component labels, a glyph's ink amounts and channel ratios looked up, the
+candidate glyphs filtered in Python, a corner's reduction factor from float32 lengths, a
+frame's thumbnails shrunk in one call) is checked against the plain computation, written
+out here as it was first written.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -93,6 +97,225 @@ def test_the_ink_split_by_opencvs_threshold_is_the_plain_comparisons() -> None:
         assert np.array_equal(found.stats, stats)
 
 
+def test_components_too_many_for_16_bit_labels_get_32_bit_ones() -> None:
+    import cv2
+
+    from vision.index import _EDGE_STRIP, _segment
+
+    # one dark pixel in every 2 x 2 block: 67,081 components, more than 16 bits can label
+    grey = np.full((520, 520), 250, np.uint8)
+    grey[1::2, 1::2] = 10
+    ink = (grey < 100).astype(np.uint8)
+    ink[:_EDGE_STRIP, :] = 0
+    ink[:, :_EDGE_STRIP] = 0
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    assert count > 2**16
+    found = _segment(grey, (100.0, 250.0))
+    assert np.array_equal(found.labels, labels)
+    assert np.array_equal(found.stats, stats)
+
+
+def _blotted_patches(count: int, seed: int) -> Iterator[np.ndarray]:
+    """BGR corner patches of blurred blots of ink, black and coloured, on paper-like grounds."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    for number in range(count):
+        height, width = (int(v) for v in rng.integers(12, 190, 2))
+        paper = rng.integers(120, 256, 3)
+        patch = np.empty((height, width, 3), np.float32)
+        patch[:] = paper
+        for _ in range(int(rng.integers(0, 12))):
+            centre = (int(rng.integers(0, width)), int(rng.integers(0, height)))
+            axes = (int(rng.integers(1, 20)), int(rng.integers(1, 30)))
+            ink = [float(v) for v in (rng.integers(0, 80, 3) if number % 2 else
+                                      (rng.integers(0, 60), rng.integers(0, 60),
+                                       rng.integers(100, 256)))]
+            cv2.ellipse(patch, centre, axes, float(rng.uniform(0, 180)), 0, 360, ink, -1)
+        patch = cv2.GaussianBlur(patch, (0, 0), float(rng.uniform(0.3, 2.5)))
+        patch += rng.normal(0, float(rng.uniform(0, 12)), patch.shape).astype(np.float32)
+        yield np.clip(np.rint(patch), 0, 255).astype(np.uint8)
+
+
+def _plain_glyph(patch: np.ndarray, ink: _Ink, box: tuple[int, int, int, int], ids: list[int],
+                 paper_bgr: np.ndarray) -> tuple[np.ndarray, tuple[int, int, int, int], float]:
+    """A glyph's ink map, box and redness as first written: per pixel, in numpy."""
+    import cv2
+
+    x0, y0, x1, y1 = box
+    x0, y0 = max(x0 - 1, 0), max(y0 - 1, 0)
+    x1, y1 = min(x1 + 1, patch.shape[1]), min(y1 + 1, patch.shape[0])
+    labels = ink.labels[y0:y1, x0:x1]
+    own = labels == ids[0]
+    for other in ids[1:]:
+        own |= labels == other
+    own_mask = cv2.dilate(own.view(np.uint8), np.ones((3, 3), np.uint8))
+    grey = ink.grey[y0:y1, x0:x1]
+    darkest = cv2.minMaxLoc(grey, own_mask)[0] if cv2.countNonZero(own_mask) else 0.0
+    span = max(ink.paper - darkest, 1.0)
+    amount = np.clip((ink.paper - grey.astype(np.float32)) / span, 0.0, 1.0) * own_mask.view(bool)
+    if float(amount.sum()) <= 0:
+        return amount.astype(np.float32), (x0, y0, x1, y1), 0.0
+    ratio = patch[y0:y1, x0:x1].astype(np.float32) / np.maximum(paper_bgr, 1.0)
+    blue, green, red = ratio[..., 0], ratio[..., 1], ratio[..., 2]
+    chroma = red - np.maximum(green, blue)
+    darkness = np.maximum(1.0 - np.minimum(np.minimum(blue, green), red), 0.0)
+    redness = float((amount * chroma).sum() / max(float((amount * darkness).sum()), 1e-6))
+    return amount.astype(np.float32), (x0, y0, x1, y1), redness
+
+
+def test_a_glyphs_looked_up_ink_map_and_redness_are_the_per_pixel_ones() -> None:
+    from vision.index import _glyph, _segment
+
+    rng = np.random.default_rng(18)
+    glyphs = inkless = red = 0
+    for patch in _blotted_patches(300, seed=19):
+        grey = patch.min(axis=2)
+        paper = float(np.percentile(grey, 90)) + float(rng.choice([0.0, 0.5, -3.25]))
+        ink = _segment(grey, (paper - float(rng.uniform(10, 80)), paper))
+        paper_bgr = _paper_colour(patch, ink)
+        if rng.random() < 0.2:  # a paper darker than one grey level in some channel
+            paper_bgr = (paper_bgr * np.float32(rng.uniform(0, 0.004))).astype(np.float32)
+        # and a paper level below every pixel's: no ink at all
+        faint = replace(ink, paper=float(grey.min()) - float(rng.uniform(0, 3)))
+        for label in range(1, min(len(ink.boxes), 8)):
+            ids = [label] if label % 3 else [label, int(rng.integers(1, len(ink.boxes)))]
+            box = ink.boxes[label]
+            read = faint if label == 5 else ink
+            found = _glyph(patch, read, box, ids, paper_bgr)
+            amount, plain_box, redness = _plain_glyph(patch, read, box, ids, paper_bgr)
+            assert found.ink.dtype == amount.dtype
+            assert found.ink.shape == amount.shape
+            assert found.ink.tobytes() == amount.tobytes()
+            assert found.box == plain_box
+            assert found.redness == redness
+            glyphs += 1
+            inkless += redness == 0.0
+            red += redness > 0.3
+    assert glyphs >= 500
+    assert inkless >= 5
+    assert red >= 50
+
+
+def _plain_nearest_candidates(ink: _Ink, width: int, height: int) -> list[int]:
+    """The candidate glyphs nearest the corner first, as first written: numpy's filters."""
+    from vision.index import _EDGE_STRIP
+
+    x, y, w, h, area = ink.stats[1:].T
+    edge = _EDGE_STRIP + 1
+    sliver = ((x <= edge) & (w < 0.5 * h)) | ((y <= edge) & (h < 0.5 * w))
+    fits = (h >= 10.5) & (h <= 0.6 * height) & (w <= 0.8 * width) & (area >= 12)
+    ids = [int(label) + 1 for label in np.flatnonzero(fits & ~sliver)]
+    distances = np.hypot(ink.stats[ids, 0], ink.stats[ids, 1]).tolist()
+    return [label for _, label in sorted(zip(distances, ids, strict=True),
+                                         key=lambda pair: pair[0])]
+
+
+def _stroked_greys(count: int, seed: int) -> Iterator[np.ndarray]:
+    """Corner patches of thin strokes and bars near the size limits of a glyph, some along
+    the ignored strip by the edges, and pairs of bars whose top-left corners lie at equal
+    squared distances from the corner that `np.hypot` parts by a last bit."""
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    for number in range(count):
+        grey = np.full((189, 90), 230, np.uint8)
+        for _ in range(int(rng.integers(1, 9))):
+            x, y = int(rng.integers(0, 85)), int(rng.integers(0, 180))
+            if number % 2:  # a stroke one or two pixels wide, 9 to 14 long, any way
+                length, wide = int(rng.integers(9, 15)), int(rng.integers(1, 3))
+                size = (wide, length) if rng.random() < 0.6 else (length, wide)
+            else:
+                size = (int(rng.integers(3, 40)), int(rng.integers(8, 120)))
+            cv2.rectangle(grey, (x, y), (x + size[0] - 1, y + size[1] - 1), 20, -1)
+        yield grey
+    for (ax, ay), (bx, by) in (((52, 17), (47, 28)), ((28, 47), (17, 52)),
+                               ((57, 25), (45, 43)), ((82, 29), (62, 61))):
+        grey = np.full((189, 90), 230, np.uint8)
+        for x, y in ((ax, ay), (bx, by)):
+            grey[y:y + 15, x:x + 4] = 20
+        yield grey
+
+
+def test_the_candidate_glyphs_and_their_order_are_numpys() -> None:
+    from vision.index import _candidates, _nearest_first, _segment
+
+    compared = 0
+    patches = [patch.min(axis=2) for patch in _blotted_patches(300, seed=20)]
+    for grey in patches + list(_stroked_greys(300, seed=22)):
+        for share in (0.3, 0.6):
+            paper = float(np.percentile(grey, 90))
+            ink = _segment(grey, (paper - share * (paper - float(grey.min())), paper))
+            height, width = grey.shape
+            found = _nearest_first(ink, _candidates(ink, width, height))
+            assert found == _plain_nearest_candidates(ink, width, height)
+            compared += len(found) > 1
+    assert compared >= 100
+
+
+def _plain_reduced_corner(frame: np.ndarray, quad: np.ndarray, transform: np.ndarray,
+                          size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """`vision.index._reduced_corner` as first written: the lengths by `np.linalg.norm`."""
+    import cv2
+
+    across = float(np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    factor = int(across // 600)
+    if factor < 2:
+        return frame, np.eye(3)
+    corners = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float32)
+    seen = cv2.perspectiveTransform(corners[None], np.linalg.inv(transform))[0]
+    margin = 2 * factor
+    x0, y0 = np.maximum(np.floor(seen.min(axis=0)).astype(int) - margin, 0)
+    x1 = min(int(np.ceil(seen[:, 0].max())) + margin, frame.shape[1])
+    y1 = min(int(np.ceil(seen[:, 1].max())) + margin, frame.shape[0])
+    columns, rows = (x1 - x0) // factor, (y1 - y0) // factor
+    if columns < 2 or rows < 2:
+        return frame, np.eye(3)
+    crop = frame[y0:y0 + rows * factor, x0:x0 + columns * factor]
+    reduced = cv2.resize(crop, (columns, rows), interpolation=cv2.INTER_AREA)
+    to_reduced = np.array([[1 / factor, 0, (0.5 - x0) / factor - 0.5],
+                           [0, 1 / factor, (0.5 - y0) / factor - 0.5], [0, 0, 1]])
+    return reduced, to_reduced
+
+
+def _phone_sized_quads(rng: np.random.Generator) -> Iterator[np.ndarray]:
+    """Card outlines 400 to 2000 pixels across, turned and askew, and some whose two
+    widths' float32 sum reaches a whole multiple of 1200 only after rounding."""
+    for _ in range(300):
+        width = float(rng.uniform(400, 2000))
+        angle = float(rng.uniform(0, 2 * np.pi))
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        corners = np.array([[-0.5, -0.7], [0.5, -0.7], [0.5, 0.7], [-0.5, 0.7]]) * width
+        yield ((corners + rng.normal(0, 0.03 * width, (4, 2))) @ turn.T + 1100).astype(
+            np.float32)
+    for whole in (1200, 1800, 2400):
+        below = np.nextafter(np.float32(whole / 2), np.float32(0))
+        for top, bottom in ((whole / 2, below), (below, whole / 2)):
+            yield np.array([[100, 100], [100 + top, 100], [100 + bottom, 1500], [100, 1500]],
+                           np.float32)
+
+
+def test_a_corners_reduction_is_the_one_from_numpys_lengths() -> None:
+    import cv2
+
+    from vision.index import IndexLayout, _reduced_corner, _upright_card
+
+    rng = np.random.default_rng(21)
+    frame = rng.integers(0, 256, (2300, 2300, 3)).astype(np.uint8)
+    layout = IndexLayout()
+    card, size = _upright_card(layout.card_aspect, layout.width, layout.height)
+    factors = set()
+    for quad in _phone_sized_quads(rng):
+        transform = cv2.getPerspectiveTransform(quad, card)
+        reduced, to_reduced = _reduced_corner(frame, quad, transform, size)
+        plain, plain_to = _plain_reduced_corner(frame, quad, transform, size)
+        assert (reduced is frame) == (plain is frame)
+        assert np.array_equal(reduced, plain)
+        assert np.array_equal(to_reduced, plain_to)
+        factors.add(1 if plain is frame else round(1 / float(plain_to[0, 0])))
+    assert factors == {1, 2, 3}
+
+
 def test_the_paper_colour_is_the_mean_of_the_pixels_near_the_papers_level() -> None:
     rng = np.random.default_rng(2)
     for number in range(600):
@@ -104,7 +327,8 @@ def test_the_paper_colour_is_the_mean_of_the_pixels_near_the_papers_level() -> N
         bright = grey >= paper - 10
         expected = (patch[bright].mean(axis=0) if bright.any()
                     else patch.reshape(-1, 3).mean(axis=0)).astype(np.float32)
-        ink = _Ink(grey, np.zeros(grey.shape, np.int32), np.zeros((1, 5), np.int32), paper, [])
+        ink = _Ink(grey, np.zeros(grey.shape, np.int32), np.zeros((1, 5), np.int32), paper, [],
+                   [])
         assert np.array_equal(_paper_colour(patch, ink), expected)
 
 
@@ -402,9 +626,11 @@ def test_glyphs_described_at_once_are_each_glyphs_own_description() -> None:
             if trial % 7 == 0:
                 ink[:] = 0
             inks.append(ink)
-        for box in (RANK_BOX, SUIT_BOX):
+        for box in (RANK_BOX, SUIT_BOX, (25, 37)):  # the last not shrunk by a whole factor
             plain = np.stack([glyph_features(ink, box) for ink in inks])
-            assert np.array_equal(glyphs_features(inks, box), plain)
+            quick = glyphs_features(inks, box)
+            assert quick.dtype == plain.dtype
+            assert np.array_equal(quick, plain)
     assert glyphs_features([], RANK_BOX).shape == (0, glyph_features(inks[0], RANK_BOX).size)
 
 

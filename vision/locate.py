@@ -415,12 +415,9 @@ def _refined(frame: npt.NDArray[np.uint8], quads: Sequence[Quad], reach: float) 
     offsets = np.arange(-reach - 1.5, reach + 1.75, 0.5, dtype=np.float32)
     placed: list[tuple[int, list[npt.NDArray[np.float32]], list[npt.NDArray[np.float32]]]] = []
     for number, quad in enumerate(quads):
-        centre = quad.sum(axis=0) / 4  # quad.mean(axis=0) to the last bit, without its overhead
-        sides = [_outward_side(quad[index], quad[(index + 1) % 4], centre)
-                 for index in range(4)]
-        if all(side is not None for side in sides):
-            points, outwards = zip(*(side for side in sides if side is not None), strict=True)
-            placed.append((number, list(points), list(outwards)))
+        sides = _outward_sides(quad)
+        if sides is not None:
+            placed.append((number, *sides))
     refined = list(quads)
     if not placed:
         return refined
@@ -475,22 +472,27 @@ def meeting_point(first: tuple[float, ...], second: tuple[float, ...]
     return px + t * rx, py + t * ry
 
 
-def _outward_side(start: npt.NDArray[np.float32], end: npt.NDArray[np.float32],
-                  centre: npt.NDArray[np.float32]
-                  ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None:
-    """Where `refine_edges` samples a side, and the side's normal from paper to table.
+def _outward_sides(quad: Quad) -> tuple[list[npt.NDArray[np.float32]],
+                                         list[npt.NDArray[np.float32]]] | None:
+    """Where `refine_edges` samples each side, and each side's normal from paper to table.
 
-    None when the side is too short to place a line.
+    None when a side is too short to place a line. The four sides are computed at once,
+    each figure as the side's own computation gives it.
     """
-    direction = end - start
-    length = vector_length(direction)
-    if length < 8:
+    ends = rolled(quad, 1)
+    directions = ends - quad
+    lengths = [vector_length(direction) for direction in directions]
+    if min(lengths) < 8:
         return None
-    unit = direction / length
-    normal = np.array([-unit[1], unit[0]], np.float32)
-    if float(np.dot((start + end) / 2 - centre, normal)) < 0:
-        normal = -normal  # point outwards, from paper to table
-    return start + _ALONG_SIDE * direction, normal
+    units = directions / np.array(lengths, np.float32)[:, None]
+    normals = np.stack([-units[:, 1], units[:, 0]], axis=1)
+    centre = quad.sum(axis=0) / 4  # quad.mean(axis=0) to the last bit, without its overhead
+    middles = (quad + ends) / 2 - centre
+    for index in range(4):
+        if float(np.dot(middles[index], normals[index])) < 0:
+            normals[index] = -normals[index]  # point outwards, from paper to table
+    along = quad[:, None, :] + _ALONG_SIDE[None] * directions[:, None, :]
+    return list(along), list(normals)
 
 
 def _side_lines(points: npt.NDArray[np.float32], quad: Quad, directions: Quad,
@@ -760,8 +762,13 @@ def _average(group: list[_Candidate]) -> _Candidate:
 
 def _match_corners(reference: Quad, quad: Quad) -> Quad:
     """`quad`'s corners rolled to line up with `reference`'s."""
-    costs = [float(np.abs(rolled(quad, shift) - reference).sum()) for shift in range(4)]
-    return rolled(quad, int(np.argmin(costs)))
+    turns = quad[_ROLLS]  # (shift, corner, x or y): quad rolled by each shift
+    costs = np.abs(turns - reference).reshape(4, 8).sum(axis=1)  # each row's own sum
+    return turns[int(np.argmin(costs))]
+
+
+_ROLLS = np.array([[(corner + shift) % 4 for corner in range(4)] for shift in range(4)])
+"""The corner orders of a quadrilateral rolled by 0 to 3 places (`rolled`)."""
 
 
 def _overlap_of(first: _Candidate, second: _Candidate) -> float:

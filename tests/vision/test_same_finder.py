@@ -416,3 +416,21 @@ def test_the_probed_columns_are_the_plain_ones_and_kept_unchanged(columns: int) 
     assert np.array_equal(probes, expected)
     with pytest.raises(ValueError, match="read-only"):
         probes[0] = 0
+
+
+def test_corners_matched_at_once_are_the_plain_match() -> None:
+    rng = np.random.default_rng(10)
+    for number in range(2000):
+        reference = _random_quad(rng)
+        if number % 3 == 0:  # a twin: the same outline a pixel or two off, its corners rolled
+            quad = np.roll(reference + rng.normal(0, 1.5, reference.shape), -(number % 4),
+                           axis=0).astype(np.float32)
+        elif number % 3 == 1:  # every order equally far: the first order is kept
+            quad, reference = reference, np.repeat(reference.mean(axis=0, keepdims=True), 4,
+                                                   axis=0).astype(np.float32)
+        else:
+            quad = _random_quad(rng)
+        costs = [float(np.abs(np.roll(quad, -shift, axis=0) - reference).sum())
+                 for shift in range(4)]
+        plain = np.roll(quad, -int(np.argmin(costs)), axis=0)
+        assert np.array_equal(locate._match_corners(reference, quad), plain)

@@ -245,7 +245,7 @@ def _threshold_candidates(small: npt.NDArray[np.uint8], params: LocateParams,
     if brighter.size > 64:
         upper, _ = cv2.threshold(brighter.reshape(-1, 1), 0, 255,
                                  cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        masks.append((small > upper).astype(np.uint8))
+        masks.append(cv2.threshold(small, upper, 1, cv2.THRESH_BINARY)[1])  # small > upper
     found: list[_Candidate] = []
     for above in masks:
         opened = cv2.morphologyEx(above, cv2.MORPH_OPEN, _EDGE_KERNEL)
@@ -378,9 +378,11 @@ def _along_frame_edge(quad: Quad, shape: tuple[int, ...]) -> bool:
     (in Python floats: numpy's per-call cost is most of the work on four corners).
     """
     right, bottom = shape[1] - 2.5, shape[0] - 2.5
-    near = [(x <= 1.5, y <= 1.5, x >= right, y >= bottom) for x, y in quad.tolist()]
-    return any(here and there for index in range(4)
-               for here, there in zip(near[index], near[(index + 1) % 4], strict=True))
+    # per corner, one bit for each edge of the frame it lies near
+    near = [(x <= 1.5) | (y <= 1.5) << 1 | (x >= right) << 2 | (y >= bottom) << 3
+            for x, y in quad.tolist()]
+    return bool(near[0] & near[1] or near[1] & near[2] or near[2] & near[3]
+                or near[3] & near[0])
 
 
 def fit_sides(points: npt.NDArray[np.float32], quad: Quad) -> Quad:
@@ -690,12 +692,13 @@ def order_corners(points: npt.NDArray[np.float32]) -> Quad:
     """
     centre = points.sum(axis=0) / len(points)  # points.mean(axis=0), without its overhead
     angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
-    ordered = points[np.argsort(angles)]
-    if _side(ordered, 0) > _side(ordered, 1):
-        ordered = rolled(ordered, 1)
-    if ordered[2].sum() < ordered[0].sum():
-        ordered = rolled(ordered, 2)
-    return np.ascontiguousarray(ordered, dtype=np.float32)
+    order = np.argsort(angles).tolist()  # the corners picked once, at the end
+    if (vector_length(points[order[0]] - points[order[1]])
+            > vector_length(points[order[1]] - points[order[2]])):
+        order = order[1:] + order[:1]
+    if points[order[2]].sum() < points[order[0]].sum():
+        order = order[2:] + order[:2]
+    return np.ascontiguousarray(points[order], dtype=np.float32)
 
 
 def _side(quad: Quad, index: int) -> float:

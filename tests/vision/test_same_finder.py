@@ -434,3 +434,25 @@ def test_corners_matched_at_once_are_the_plain_match() -> None:
                  for shift in range(4)]
         plain = np.roll(quad, -int(np.argmin(costs)), axis=0)
         assert np.array_equal(locate._match_corners(reference, quad), plain)
+
+
+def _plain_order_corners(points: np.ndarray) -> Quad:
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    ordered = points[np.argsort(angles)]
+    if np.linalg.norm(ordered[0] - ordered[1]) > np.linalg.norm(ordered[1] - ordered[2]):
+        ordered = np.roll(ordered, -1, axis=0)
+    if ordered[2].sum() < ordered[0].sum():
+        ordered = np.roll(ordered, -2, axis=0)
+    return np.ascontiguousarray(ordered, dtype=np.float32)
+
+
+def test_corners_are_ordered_as_the_plain_order_puts_them() -> None:
+    rng = np.random.default_rng(11)
+    for number in range(3000):
+        quad = _random_quad(rng)[rng.permutation(4)]
+        if number % 4 == 0:  # nearly square: either side may come first
+            quad = cv2.boxPoints(((80.0, 80.0), (30.0, 30.0 + rng.uniform(-0.01, 0.01)),
+                                  float(rng.uniform(0, 90))))[rng.permutation(4)]
+        for points in (quad.astype(np.float32), quad.astype(np.float64)):
+            assert np.array_equal(order_corners(points), _plain_order_corners(points))

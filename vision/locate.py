@@ -155,7 +155,7 @@ def locate_cards(frame: npt.NDArray[np.uint8], params: LocateParams | None = Non
                    if paper_contrast(small, c.quad) >= params.min_contrast]
     kept = _merge_duplicates(_without_unions(candidates))
     cards = [part for c in kept for part in _split_if_two(small, c.quad, levels, params)]
-    paper = (small > levels.table).astype(np.uint8)  # `_paper_masks`, the Otsu mask kept
+    paper, bright = _paper_masks(small, levels, bright)
     min_side = float(np.sqrt(params.min_area * small.shape[0] * small.shape[1] / card_aspect))
     whole = _refined(frame, [np.asarray(q / scale, dtype=np.float32) for q in cards],
                      1.0 / scale)
@@ -185,14 +185,18 @@ def _levels_and_paper(small: npt.NDArray[np.uint8]
     return PaperLevels(float(table), float(otsu)), bright
 
 
-def _paper_masks(small: npt.NDArray[np.uint8], levels: PaperLevels
+def _paper_masks(small: npt.NDArray[np.uint8], levels: PaperLevels,
+                 bright: npt.NDArray[np.uint8] | None = None
                  ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """Pixels brighter than the table, and pixels as bright as paper (`PaperLevels`).
 
     The first keeps the thin strip of paper between an index and the card's edge, so a
-    hand's outline follows the cards' edges rather than cutting in round their ink.
+    hand's outline follows the cards' edges rather than cutting in round their ink. `bright`
+    is the second when known already (`_levels_and_paper`).
     """
-    return (small > levels.table).astype(np.uint8), (small > levels.paper).astype(np.uint8)
+    if bright is None:
+        bright = (small > levels.paper).astype(np.uint8)
+    return (small > levels.table).astype(np.uint8), bright
 
 
 def work_image(frame: npt.NDArray[np.uint8], work_width: int) -> tuple[npt.NDArray[np.uint8],

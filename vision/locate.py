@@ -20,6 +20,8 @@ outline, and an outline that a strip of table crosses is two cards lying close
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -66,9 +68,23 @@ class LocateParams:
 
 @dataclass(frozen=True, slots=True)
 class _Candidate:
+    """An outline found: its quadrilateral, fill and raw quadrilateral's area (`_quads_of`).
+
+    `region` (the quadrilateral's own area) and `bounds` (its bounding box: least x and y,
+    greatest x and y) are kept for `_overlap_of`.
+    """
+
     quad: Quad
     fill: float
     area: float
+    region: float
+    bounds: tuple[float, float, float, float]
+
+
+def _candidate(quad: Quad, fill: float, area: float) -> _Candidate:
+    xs, ys = quad[:, 0].tolist(), quad[:, 1].tolist()
+    return _Candidate(quad, fill, area, float(cv2.contourArea(quad)),
+                      (min(xs), min(ys), max(xs), max(ys)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,19 +144,21 @@ def locate_cards(frame: npt.NDArray[np.uint8], params: LocateParams | None = Non
     """
     params = params or LocateParams()
     reduced, scale = _reduced(frame, params.work_width)
-    small = _blurred(min_channel(reduced))
-    levels = paper_levels(small)
-    candidates = [c for c in _edge_candidates(small, params) + _threshold_candidates(small, params)
+    least = min_channel(reduced)
+    small = _blurred(least)
+    levels, bright = _levels_and_paper(small)
+    candidates = [c for c in _edge_candidates(small, params)
+                  + _threshold_candidates(small, params, bright)
                   if paper_contrast(small, c.quad) >= params.min_contrast]
-    candidates += [c for c in _unexplained(candidates, _neutral_candidates(reduced, params,
-                                                                           candidates))
+    candidates += [c for c in _unexplained(candidates, _neutral_candidates(
+                       reduced, params, candidates, least))
                    if paper_contrast(small, c.quad) >= params.min_contrast]
     kept = _merge_duplicates(_without_unions(candidates))
     cards = [part for c in kept for part in _split_if_two(small, c.quad, levels, params)]
-    paper, bright = _paper_masks(small, levels)
+    paper, bright = _paper_masks(small, levels, bright)
     min_side = float(np.sqrt(params.min_area * small.shape[0] * small.shape[1] / card_aspect))
-    whole = [refine_edges(frame, np.asarray(q / scale, dtype=np.float32), 1.0 / scale)
-             for q in cards]
+    whole = _refined(frame, [np.asarray(q / scale, dtype=np.float32) for q in cards],
+                     1.0 / scale)
     covered = covered_cards(frame, paper, bright, scale, whole, card_aspect, min_side)
     return [Located(q) for q in whole] + [Located(order_corners(q), covered=True)
                                           for q in covered]
@@ -152,23 +170,33 @@ def paper_levels(small: npt.NDArray[np.uint8]) -> PaperLevels:
     Otsu's level splits the frame into paper and the rest; the table's level lies 30% of the
     way from the mean of the rest to the mean of the paper (Otsu's own when either is empty).
     """
+    return _levels_and_paper(small)[0]
+
+
+def _levels_and_paper(small: npt.NDArray[np.uint8]
+                      ) -> tuple[PaperLevels, npt.NDArray[np.uint8]]:
+    """`paper_levels`, and the pixels as bright as paper (1, else 0) that Otsu's level gave."""
     otsu, bright = cv2.threshold(small, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     table = otsu
     if 0 < cv2.countNonZero(bright) < bright.size:
         paper_mean = cv2.mean(small, bright)[0]
         table_mean = cv2.mean(small, 1 - bright)[0]
         table = table_mean + 0.3 * (paper_mean - table_mean)
-    return PaperLevels(float(table), float(otsu))
+    return PaperLevels(float(table), float(otsu)), bright
 
 
-def _paper_masks(small: npt.NDArray[np.uint8], levels: PaperLevels
+def _paper_masks(small: npt.NDArray[np.uint8], levels: PaperLevels,
+                 bright: npt.NDArray[np.uint8] | None = None
                  ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
     """Pixels brighter than the table, and pixels as bright as paper (`PaperLevels`).
 
     The first keeps the thin strip of paper between an index and the card's edge, so a
-    hand's outline follows the cards' edges rather than cutting in round their ink.
+    hand's outline follows the cards' edges rather than cutting in round their ink. `bright`
+    is the second when known already (`_levels_and_paper`).
     """
-    return (small > levels.table).astype(np.uint8), (small > levels.paper).astype(np.uint8)
+    if bright is None:
+        bright = (small > levels.paper).astype(np.uint8)
+    return (small > levels.table).astype(np.uint8), bright
 
 
 def work_image(frame: npt.NDArray[np.uint8], work_width: int) -> tuple[npt.NDArray[np.uint8],
@@ -207,34 +235,43 @@ def _edge_candidates(small: npt.NDArray[np.uint8], params: LocateParams) -> list
     return _quads_of(contours, small.shape, params)
 
 
-def _threshold_candidates(small: npt.NDArray[np.uint8], params: LocateParams) -> list[_Candidate]:
-    level, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    levels = [level]
-    brighter = small[small > level]
+def _threshold_candidates(small: npt.NDArray[np.uint8], params: LocateParams,
+                          otsu_mask: npt.NDArray[np.uint8] | None = None) -> list[_Candidate]:
+    """Outlines of the regions above Otsu's level and above Otsu's level of those pixels.
+
+    `otsu_mask` is the first (1 above Otsu's level of `small`, else 0) when known already
+    (`_levels_and_paper`).
+    """
+    mask = (otsu_mask if otsu_mask is not None
+            else cv2.threshold(small, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1])
+    masks = [mask]
+    brighter = small[mask.view(bool)]
     if brighter.size > 64:
         upper, _ = cv2.threshold(brighter.reshape(-1, 1), 0, 255,
                                  cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-        levels.append(upper)
+        masks.append(cv2.threshold(small, upper, 1, cv2.THRESH_BINARY)[1])  # small > upper
     found: list[_Candidate] = []
-    for value in levels:
-        mask = cv2.morphologyEx((small > value).astype(np.uint8), cv2.MORPH_OPEN, _EDGE_KERNEL)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    for above in masks:
+        opened = cv2.morphologyEx(above, cv2.MORPH_OPEN, _EDGE_KERNEL)
+        contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         found += _quads_of(contours, small.shape, params)
     return found
 
 
 def _neutral_candidates(reduced: npt.NDArray[np.uint8], params: LocateParams,
-                        found: Sequence[_Candidate] = ()) -> list[_Candidate]:
+                        found: Sequence[_Candidate] = (),
+                        least: npt.NDArray[np.uint8] | None = None) -> list[_Candidate]:
     """Outlines of paper told from the table by its lack of colour (`neutral_paper`).
 
     A pale plank can be nearly as bright as a card in the least channel, and its grain
     joins the card's edge in Canny's edges and Otsu's masks; in `neutral_paper` the plank,
     however pale, is dark, as are felt and ink. None for a single-channel frame. A region
     whose raw quadrilateral `_unexplained` would drop beside `found` is not fitted.
+    `least` is `reduced`'s least channel when known already (`min_channel`).
     """
     if reduced.ndim != 3:
         return []
-    neutral = _blurred(neutral_paper(reduced))
+    neutral = _blurred(_colourless(reduced, min_channel(reduced) if least is None else least))
     _, mask = cv2.threshold(neutral, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, _EDGE_KERNEL)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
@@ -251,9 +288,20 @@ def neutral_paper(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     whose spread is half its least channel or more goes to 0: wood, even a pale plank, felt
     and red ink. Black ink is dark anyway.
     """
-    channels = cv2.split(image)
-    least = cv2.min(cv2.min(channels[0], channels[1]), channels[2])
-    spread = cv2.subtract(cv2.max(cv2.max(channels[0], channels[1]), channels[2]), least)
+    return _colourless(image, min_channel(image))
+
+
+_PIXEL_RUN = np.ones((1, 3), np.uint8)
+
+
+def _colourless(image: npt.NDArray[np.uint8], least: npt.NDArray[np.uint8]
+                ) -> npt.NDArray[np.uint8]:
+    """`neutral_paper` of a BGR image whose least channel (`min_channel`) is `least`."""
+    rows = np.ascontiguousarray(image).reshape(image.shape[0], -1)
+    # the greatest of the run of three starting at every third place of a row is that
+    # pixel's greatest channel, as `min_channel` takes the least (no split into channels)
+    most = cv2.dilate(rows, _PIXEL_RUN, anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
+    spread = cv2.subtract(np.ascontiguousarray(most[:, ::3]), least)
     return cv2.subtract(least, cv2.add(spread, spread))
 
 
@@ -264,40 +312,67 @@ def _unexplained(found: Sequence[_Candidate], extra: list[_Candidate]) -> list[_
     the cards they missed.
     """
     return [candidate for candidate in extra
-            if all(_overlap(candidate.quad, other.quad) < 0.5 for other in found)]
+            if all(_overlap_of(candidate, other) < 0.5 for other in found)]
 
 
 def _quads_of(contours: object, shape: tuple[int, ...], params: LocateParams,
               found_already: Sequence[_Candidate] = ()) -> list[_Candidate]:
-    """Candidates of `contours`; with `found_already`, only regions none of them explains."""
+    """Candidates of `contours`; with `found_already`, only regions none of them explains.
+
+    The contours must be unsimplified (`cv2.CHAIN_APPROX_NONE`, see `_fewest_points`).
+    """
     image_area = shape[0] * shape[1]
+    fewest = _fewest_points(params.min_area * image_area)
     found = []
     for contour in contours:  # type: ignore[attr-defined]
+        if len(contour) < fewest:
+            continue
         area = cv2.contourArea(contour)
         if not params.min_area * image_area <= area <= params.max_area * image_area:
             continue
-        quad = _quadrilateral(contour)
-        if quad is None or _along_frame_edge(quad, shape):
+        corners = _hull_corners(contour)
+        if corners is None:
             continue
-        quad_area = cv2.contourArea(quad)
+        # the area of whole-pixel corners is exact, whatever their order: the ordered
+        # quadrilateral's own, so the fill test can come before ordering them
+        quad_area = cv2.contourArea(corners)
         fill = area / quad_area if quad_area > 0 else 0.0
-        aspect = long_over_short(quad)
-        if (fill >= params.min_fill and params.min_aspect <= aspect <= params.max_aspect
-                and (not found_already or _unexplained(found_already, [_Candidate(quad, fill,
-                                                                                  quad_area)]))):
-            refined = fit_sides(contour.reshape(-1, 2).astype(np.float32), quad)
-            # a region cut by the frame whose raw corners stopped short of the edge
-            if not _along_frame_edge(refined, shape):
-                found.append(_Candidate(refined, min(fill, 1.0 / fill), quad_area))
+        if fill < params.min_fill:
+            continue
+        quad = order_corners(corners.reshape(4, 2).astype(np.float32))
+        if (_along_frame_edge(quad, shape)
+                or not params.min_aspect <= long_over_short(quad) <= params.max_aspect
+                or (found_already and not _unexplained(found_already, [
+                    _candidate(quad, fill, quad_area)]))):
+            continue
+        refined = fit_sides(contour.reshape(-1, 2).astype(np.float32), quad)
+        # a region cut by the frame whose raw corners stopped short of the edge
+        if not _along_frame_edge(refined, shape):
+            found.append(_candidate(refined, min(fill, 1.0 / fill), quad_area))
     return found
 
 
+def _fewest_points(area: float) -> int:
+    """Fewer points than this, and an unsimplified contour encloses less than `area`.
+
+    Its points follow each other as pixel neighbours, so n points close a curve at most
+    n * sqrt(2) long, and a closed curve L long encloses at most L^2 / (4 pi): n^2 / (2 pi).
+    One point less for safety; `cv2.contourArea` of whole pixels is exact.
+    """
+    return max(0, math.ceil(math.sqrt(2 * math.pi * area)) - 1)
+
+
 def _quadrilateral(contour: npt.NDArray[np.int32]) -> Quad | None:
+    """The four corners of a contour's simplified convex hull (`order_corners`), or None."""
+    corners = _hull_corners(contour)
+    return None if corners is None else order_corners(corners.reshape(4, 2).astype(np.float32))
+
+
+def _hull_corners(contour: npt.NDArray[np.int32]) -> npt.NDArray[np.int32] | None:
+    """The corners of a contour's convex hull simplified to four, in the hull's order; or None."""
     hull = cv2.convexHull(contour)
     corners = cv2.approxPolyDP(hull, 0.03 * cv2.arcLength(hull, True), True)
-    if len(corners) != 4:
-        return None
-    return order_corners(corners.reshape(4, 2).astype(np.float32))
+    return corners if len(corners) == 4 else None
 
 
 def _along_frame_edge(quad: Quad, shape: tuple[int, ...]) -> bool:
@@ -307,9 +382,11 @@ def _along_frame_edge(quad: Quad, shape: tuple[int, ...]) -> bool:
     (in Python floats: numpy's per-call cost is most of the work on four corners).
     """
     right, bottom = shape[1] - 2.5, shape[0] - 2.5
-    near = [(x <= 1.5, y <= 1.5, x >= right, y >= bottom) for x, y in quad.tolist()]
-    return any(here and there for index in range(4)
-               for here, there in zip(near[index], near[(index + 1) % 4], strict=True))
+    # per corner, one bit for each edge of the frame it lies near
+    near = [(x <= 1.5) | (y <= 1.5) << 1 | (x >= right) << 2 | (y >= bottom) << 3
+            for x, y in quad.tolist()]
+    return bool(near[0] & near[1] or near[1] & near[2] or near[2] & near[3]
+                or near[3] & near[0])
 
 
 def fit_sides(points: npt.NDArray[np.float32], quad: Quad) -> Quad:
@@ -319,8 +396,9 @@ def fit_sides(points: npt.NDArray[np.float32], quad: Quad) -> Quad:
     card's rounded corners otherwise pull the corners inwards). `quad` is returned unchanged
     if a side has too few points or the fit moves a corner implausibly far.
     """
-    shortest = min(_side(quad, index) for index in range(4))
-    return _lines_met(quad, _side_lines(points, quad), 0.15 * shortest)
+    directions = rolled(quad, 1) - quad
+    sizes = [vector_length(direction) for direction in directions]  # as `_side` gives them
+    return _corners_met(quad, _side_lines(points, quad, directions, sizes), 0.15 * min(sizes))
 
 
 def refine_edges(frame: npt.NDArray[np.uint8], quad: Quad, reach: float) -> Quad:
@@ -331,14 +409,31 @@ def refine_edges(frame: npt.NDArray[np.uint8], quad: Quad, reach: float) -> Quad
     the edge. Lines fitted to those points are intersected into corners. Corners that would
     move further than the reach allows are left where they were.
     """
-    centre = quad.sum(axis=0) / 4  # quad.mean(axis=0) to the last bit, without its overhead
+    return _refined(frame, [quad], reach)[0]
+
+
+def _refined(frame: npt.NDArray[np.uint8], quads: Sequence[Quad], reach: float) -> list[Quad]:
+    """`refine_edges` of each of `quads`, the frame sampled for all their sides in one call.
+
+    Each side's samples and line are the ones its own call gives (`edge_lines` treats every
+    side apart), so each quad comes out as `refine_edges` gives it alone.
+    """
     offsets = np.arange(-reach - 1.5, reach + 1.75, 0.5, dtype=np.float32)
-    sides = [_outward_side(quad[index], quad[(index + 1) % 4], centre) for index in range(4)]
-    if any(side is None for side in sides):
-        return quad
-    points, outwards = zip(*(side for side in sides if side is not None), strict=True)
-    return _lines_met(quad, edge_lines(frame, list(points), list(outwards), offsets,
-                                       min_strong=6), 2.5 * reach + 3)
+    placed: list[tuple[int, list[npt.NDArray[np.float32]], list[npt.NDArray[np.float32]]]] = []
+    for number, quad in enumerate(quads):
+        sides = _outward_sides(quad)
+        if sides is not None:
+            placed.append((number, *sides))
+    refined = list(quads)
+    if not placed:
+        return refined
+    lines = edge_lines(frame, [along for _, sides, _ in placed for along in sides],
+                       [outward for _, _, normals in placed for outward in normals], offsets,
+                       min_strong=6)
+    for order, (number, _, _) in enumerate(placed):
+        refined[number] = _lines_met(quads[number], lines[4 * order:4 * order + 4],
+                                     2.5 * reach + 3)
+    return refined
 
 
 def _lines_met(quad: Quad, lines: Sequence[EdgeLine | None], max_move: float) -> Quad:
@@ -349,8 +444,16 @@ def _lines_met(quad: Quad, lines: Sequence[EdgeLine | None], max_move: float) ->
     """
     if any(line is None for line in lines):
         return quad
-    fitted = [(*point.tolist(), *direction.tolist()) for point, direction in
-              (line for line in lines if line is not None)]
+    return _corners_met(quad, [(*point.tolist(), *direction.tolist()) for point, direction in
+                               (line for line in lines if line is not None)], max_move)
+
+
+def _corners_met(quad: Quad, lines: Sequence[tuple[float, float, float, float] | None],
+                 max_move: float) -> Quad:
+    """`_lines_met` of lines given as (x, y, dx, dy) in Python floats (`meeting_point`)."""
+    if any(line is None for line in lines):
+        return quad
+    fitted = [line for line in lines if line is not None]
     corners = [meeting_point(fitted[index - 1], fitted[index]) for index in range(4)]
     if any(c is None for c in corners):
         return quad
@@ -375,49 +478,54 @@ def meeting_point(first: tuple[float, ...], second: tuple[float, ...]
     return px + t * rx, py + t * ry
 
 
-def _outward_side(start: npt.NDArray[np.float32], end: npt.NDArray[np.float32],
-                  centre: npt.NDArray[np.float32]
-                  ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]] | None:
-    """Where `refine_edges` samples a side, and the side's normal from paper to table.
+def _outward_sides(quad: Quad) -> tuple[list[npt.NDArray[np.float32]],
+                                         list[npt.NDArray[np.float32]]] | None:
+    """Where `refine_edges` samples each side, and each side's normal from paper to table.
 
-    None when the side is too short to place a line.
+    None when a side is too short to place a line. The four sides are computed at once,
+    each figure as the side's own computation gives it.
     """
-    direction = end - start
-    length = vector_length(direction)
-    if length < 8:
+    ends = rolled(quad, 1)
+    directions = ends - quad
+    lengths = [vector_length(direction) for direction in directions]
+    if min(lengths) < 8:
         return None
-    unit = direction / length
-    normal = np.array([-unit[1], unit[0]], np.float32)
-    if float(np.dot((start + end) / 2 - centre, normal)) < 0:
-        normal = -normal  # point outwards, from paper to table
-    return start + _ALONG_SIDE * direction, normal
+    units = directions / np.array(lengths, np.float32)[:, None]
+    normals = np.stack([-units[:, 1], units[:, 0]], axis=1)
+    centre = quad.sum(axis=0) / 4  # quad.mean(axis=0) to the last bit, without its overhead
+    middles = (quad + ends) / 2 - centre
+    for index in range(4):
+        if float(np.dot(middles[index], normals[index])) < 0:
+            normals[index] = -normals[index]  # point outwards, from paper to table
+    along = quad[:, None, :] + _ALONG_SIDE[None] * directions[:, None, :]
+    return list(along), list(normals)
 
 
-def _side_lines(points: npt.NDArray[np.float32], quad: Quad) -> list[EdgeLine | None]:
-    """A line fitted to the outline points near the middle of each of `quad`'s sides.
+def _side_lines(points: npt.NDArray[np.float32], quad: Quad, directions: Quad,
+                sizes: Sequence[float]) -> list[tuple[float, float, float, float] | None]:
+    """A line (x, y, dx, dy) fitted to the outline points near the middle of each side.
 
+    `directions` and `sizes` are the sides' vectors (each corner to the next) and lengths.
     None for a side shorter than 4 pixels or with fewer than 5 points near its middle
     (within 15% to 85% of its length, and 2 pixels or 3% of it across). The four sides'
     projections are computed at once, each figure as the one-side product gives it.
     """
-    directions = rolled(quad, 1) - quad
-    sizes = [vector_length(direction) for direction in directions]
     lengths = np.array(sizes, np.float32)
     units = directions / np.maximum(lengths, 4.0)[:, None]
-    relative = points[None, :, :] - quad[:, None, :]
-    along_x, along_y = relative[..., 0], relative[..., 1]
+    along_x = points[:, 0] - quad[:, :1]  # (side, point), as each side's own difference
+    along_y = points[:, 1] - quad[:, 1:]
     along = (along_x * units[:, :1] + along_y * units[:, 1:]) / lengths[:, None]
     across = np.abs(along_x * -units[:, 1:] + along_y * units[:, :1])
     limits = np.array([max(2.0, 0.03 * size) for size in sizes], np.float32)
     near = (along > 0.15) & (along < 0.85) & (across < limits[:, None])
-    lines: list[EdgeLine | None] = []
+    lines: list[tuple[float, float, float, float] | None] = []
     for side in range(4):
         chosen = points[near[side]]
         if sizes[side] < 4 or len(chosen) < 5:
             lines.append(None)
             continue
-        vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+        vx, vy, x0, y0 = cv2.fitLine(chosen, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel().tolist()
+        lines.append((x0, y0, vx, vy))
     return lines
 
 
@@ -529,7 +637,7 @@ def _crossing_strip(rows: npt.NDArray[np.uint8], first_row: int, length: int,
     lean = _greatest_lean(length)
     leans = np.arange(-lean, lean + 1)
     # a few columns first: most outlines are one card, and its margin's paper ends the search
-    probes = np.unique(np.linspace(1, columns - 2, 6).round().astype(np.intp))
+    probes = _probe_columns(columns)
     reached = table[max(0, starts[0] - lean):starts[-1] + lean + 1, probes]
     if not reached.any(axis=0).all() or not _on_lines(table, starts, leans, probes).all(
             axis=2).any():
@@ -548,6 +656,14 @@ def _crossing_strip(rows: npt.NDArray[np.uint8], first_row: int, length: int,
             top, bottom = first_row + start - 0.5, first_row + start + count - 0.5
             return (top, top + shift), (bottom, bottom + shift)
     return None
+
+
+@functools.lru_cache(maxsize=512)
+def _probe_columns(columns: int) -> npt.NDArray[np.intp]:
+    """The six columns (or fewer, when narrow) of a `columns`-wide patch probed first."""
+    probes = np.unique(np.linspace(1, columns - 2, 6).round().astype(np.intp))
+    probes.setflags(write=False)  # shared by every call
+    return probes
 
 
 def _on_lines(mask: npt.NDArray[np.bool_], starts: npt.NDArray[np.int_],
@@ -580,12 +696,13 @@ def order_corners(points: npt.NDArray[np.float32]) -> Quad:
     """
     centre = points.sum(axis=0) / len(points)  # points.mean(axis=0), without its overhead
     angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
-    ordered = points[np.argsort(angles)]
-    if _side(ordered, 0) > _side(ordered, 1):
-        ordered = rolled(ordered, 1)
-    if ordered[2].sum() < ordered[0].sum():
-        ordered = rolled(ordered, 2)
-    return np.ascontiguousarray(ordered, dtype=np.float32)
+    order = np.argsort(angles).tolist()  # the corners picked once, at the end
+    if (vector_length(points[order[0]] - points[order[1]])
+            > vector_length(points[order[1]] - points[order[2]])):
+        order = order[1:] + order[:1]
+    if points[order[2]].sum() < points[order[0]].sum():
+        order = order[2:] + order[:2]
+    return np.ascontiguousarray(points[order], dtype=np.float32)
 
 
 def _side(quad: Quad, index: int) -> float:
@@ -613,8 +730,8 @@ def _without_unions(candidates: list[_Candidate]) -> list[_Candidate]:
         parts: list[_Candidate] = []
         for inner in ordered[position + 1:]:
             if (inner.area <= 0.7 * candidate.area
-                    and _overlap(inner.quad, candidate.quad) >= 0.9
-                    and all(_overlap(inner.quad, part.quad) < 0.1 for part in parts)):
+                    and _overlap_of(inner, candidate) >= 0.9
+                    and all(_overlap_of(inner, part) < 0.1 for part in parts)):
                 parts.append(inner)
         if len(parts) < 2 or sum(part.area for part in parts) < 0.7 * candidate.area:
             kept.append(candidate)
@@ -631,7 +748,7 @@ def _merge_duplicates(candidates: list[_Candidate]) -> list[_Candidate]:
     twins: list[list[_Candidate]] = []
     for candidate in sorted(candidates, key=lambda c: -c.area):
         for index, other in enumerate(kept):
-            if _overlap(candidate.quad, other.quad) >= 0.5:
+            if _overlap_of(candidate, other) >= 0.5:
                 if candidate.area >= 0.85 * other.area:
                     twins[index].append(candidate)
                 break
@@ -647,19 +764,31 @@ def _average(group: list[_Candidate]) -> _Candidate:
     first = group[0].quad
     matched = [first] + [_match_corners(first, other.quad) for other in group[1:]]
     quad = np.mean(matched, axis=0).astype(np.float32)
-    return _Candidate(quad, group[0].fill, float(cv2.contourArea(quad)))
+    return _candidate(quad, group[0].fill, float(cv2.contourArea(quad)))
 
 
 def _match_corners(reference: Quad, quad: Quad) -> Quad:
     """`quad`'s corners rolled to line up with `reference`'s."""
-    costs = [float(np.abs(rolled(quad, shift) - reference).sum()) for shift in range(4)]
-    return rolled(quad, int(np.argmin(costs)))
+    turns = quad[_ROLLS]  # (shift, corner, x or y): quad rolled by each shift
+    costs = np.abs(turns - reference).reshape(4, 8).sum(axis=1)  # each row's own sum
+    return turns[int(np.argmin(costs))]
 
 
-def _overlap(first: Quad, second: Quad) -> float:
-    """Intersection area over the smaller quadrilateral's area."""
-    inter, _ = cv2.intersectConvexConvex(first, second)
-    smaller = min(cv2.contourArea(first), cv2.contourArea(second))
+_ROLLS = np.array([[(corner + shift) % 4 for corner in range(4)] for shift in range(4)])
+"""The corner orders of a quadrilateral rolled by 0 to 3 places (`rolled`)."""
+
+
+def _overlap_of(first: _Candidate, second: _Candidate) -> float:
+    """Intersection area of two candidates' quadrilaterals over the smaller one's area.
+
+    0 at once when their bounding boxes lie apart (they cannot meet).
+    """
+    (left, top, right, bottom), (other_left, other_top, other_right, other_bottom) = (
+        first.bounds, second.bounds)
+    if left > other_right or other_left > right or top > other_bottom or other_top > bottom:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(first.quad, second.quad)
+    smaller = min(first.region, second.region)
     return float(inter) / smaller if smaller > 0 else 0.0
 
 
@@ -667,8 +796,8 @@ def paper_contrast(small: npt.NDArray[np.uint8], quad: Quad) -> float:
     """How much brighter a quadrilateral's inner margin is than the band just outside it."""
     transform = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), _CONTRAST_INNER)
     patch = cv2.warpPerspective(small, transform, _CONTRAST_SIZE, flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REPLICATE)
-    return _median(patch, _CONTRAST_RING) - _median(patch, _CONTRAST_AROUND)
+                                borderMode=cv2.BORDER_REPLICATE).ravel()
+    return _middle(patch[_CONTRAST_RING_AT]) - _middle(patch[_CONTRAST_AROUND_AT])
 
 
 def _contrast_bands() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.uint8],
@@ -689,13 +818,10 @@ def _contrast_bands() -> tuple[npt.NDArray[np.float32], npt.NDArray[np.uint8],
     return inner, ring, around
 
 
-def _median(image: npt.NDArray[np.uint8], mask: npt.NDArray[np.uint8]) -> float:
-    """`np.median` of the pixels under `mask`, from their histogram of grey levels."""
-    counts = cv2.calcHist([image], [0], mask, [256], [0, 256]).ravel()
-    at_most = np.cumsum(np.rint(counts).astype(np.int64))  # pixels at or below each level
-    total = int(at_most[-1])
-    middle = [(total - 1) // 2, total // 2]  # the one middle rank, or the two
-    low, high = (float(np.searchsorted(at_most, rank, side="right")) for rank in middle)
+def _middle(values: npt.NDArray[np.uint8]) -> float:
+    """`np.median` of grey levels: the mean of the one or two middle ranks' levels."""
+    middle = [(len(values) - 1) // 2, len(values) // 2]
+    low, high = np.partition(values, middle)[middle].tolist()
     return (low + high) / 2
 
 
@@ -708,3 +834,6 @@ _GAP_MARGIN_PAPER: Final = 0.6
 """The least share of paper on the line beside a crossing strip: a card's margin (an index
 may interrupt it)."""
 _CONTRAST_INNER, _CONTRAST_RING, _CONTRAST_AROUND = _contrast_bands()
+_CONTRAST_RING_AT, _CONTRAST_AROUND_AT = (np.flatnonzero(_CONTRAST_RING),
+                                          np.flatnonzero(_CONTRAST_AROUND))
+"""Where the inner margin and the band around lie in `paper_contrast`'s patch, row by row."""

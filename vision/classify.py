@@ -348,9 +348,9 @@ class TwoOpinions:
 
 
 def dissent_of(classifier: GlyphClassifier, features: Floats
-               ) -> tuple[Floats, Floats, npt.NDArray[np.bool_]]:
-    """`assess`, with where a `TwoOpinions` classifier's two dissent (never, for others)."""
+               ) -> tuple[Floats, Floats, npt.NDArray[np.bool_] | None]:
+    """`assess`, with where a `TwoOpinions` classifier's two dissent (None for others)."""
     if isinstance(classifier, TwoOpinions):
         return classifier.opinions(features)
     log_probabilities, novelty = classifier.assess(features)
-    return log_probabilities, novelty, np.zeros(len(log_probabilities), np.bool_)
+    return log_probabilities, novelty, None

@@ -318,8 +318,8 @@ class CornerEvidence:
         colour: Log-probability of each suit's colour given the corner's ink (corners x
             suits).
         dissent: Per corner, whether a profile's two classifiers of a glyph name different
-            classes for its rank or its suit (`vision.classify.TwoOpinions`; never for a
-            profile with one classifier per glyph).
+            classes for its rank or its suit (`vision.classify.TwoOpinions`); None where
+            there is one classifier per glyph (never dissenting).
     """
 
     rank: npt.NDArray[np.float32]
@@ -327,13 +327,19 @@ class CornerEvidence:
     suit: npt.NDArray[np.float32]
     suit_novelty: npt.NDArray[np.float32]
     colour: npt.NDArray[np.float32]
-    dissent: npt.NDArray[np.bool_]
+    dissent: npt.NDArray[np.bool_] | None = None
 
     def rows(self, start: int, stop: int) -> CornerEvidence:
         """The evidence of corners `start` to `stop` (exclusive)."""
         return CornerEvidence(self.rank[start:stop], self.rank_novelty[start:stop],
                               self.suit[start:stop], self.suit_novelty[start:stop],
-                              self.colour[start:stop], self.dissent[start:stop])
+                              self.colour[start:stop],
+                              None if self.dissent is None else self.dissent[start:stop])
+
+    @property
+    def dissenting(self) -> bool:
+        """Whether two classifiers of a glyph name different classes on any corner."""
+        return self.dissent is not None and bool(self.dissent.any())
 
 
 def assess_corners(profile: DeckProfile, corners: Sequence[CornerFeatures]) -> CornerEvidence:
@@ -342,14 +348,21 @@ def assess_corners(profile: DeckProfile, corners: Sequence[CornerFeatures]) -> C
         empty = np.zeros((0,), np.float32)
         return CornerEvidence(np.zeros((0, len(profile.rank.classes)), np.float32), empty,
                               np.zeros((0, len(profile.suit.classes)), np.float32), empty,
-                              np.zeros((0, len(profile.suit.classes)), np.float32),
-                              np.zeros((0,), np.bool_))
+                              np.zeros((0, len(profile.suit.classes)), np.float32))
     rank_lp, rank_novelty, rank_dissent = dissent_of(profile.rank,
                                                      np.stack([c.rank for c in corners]))
     suit_lp, suit_novelty, suit_dissent = dissent_of(profile.suit,
                                                      np.stack([c.suit for c in corners]))
     return CornerEvidence(rank_lp, rank_novelty, suit_lp, suit_novelty,
-                          _colour_terms(profile, corners), rank_dissent | suit_dissent)
+                          _colour_terms(profile, corners), _either(rank_dissent, suit_dissent))
+
+
+def _either(rank: npt.NDArray[np.bool_] | None, suit: npt.NDArray[np.bool_] | None
+            ) -> npt.NDArray[np.bool_] | None:
+    """Corners on which the rank's or the suit's two classifiers dissent (None: no pairs)."""
+    if rank is None or suit is None:
+        return suit if rank is None else rank
+    return rank | suit
 
 
 def decide(profile: DeckProfile, corners: Sequence[CornerFeatures],
@@ -414,7 +427,7 @@ def _joint_verdict(profile: DeckProfile, evidence: CornerEvidence, unsure_below:
                     profile.suit.classes[int(np.argmax(s))]
                     for r, s in zip(evidence.rank, suit_lp, strict=True)}
     novelty = max(float(evidence.rank_novelty.max()), float(evidence.suit_novelty.max()))
-    reason = _doubt(novelty, bool(evidence.dissent.any()), corner_cards == {guess},
+    reason = _doubt(novelty, evidence.dissenting, corner_cards == {guess},
                     float(evidence.colour[:, suit].mean()), confidence, unsure_below)
     return CardVerdict(guess, confidence, reason)
 

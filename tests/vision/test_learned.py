@@ -239,6 +239,12 @@ def test_the_pair_is_the_geometric_mean_of_the_two_and_dissents_where_they_diffe
     _, _, crossed_dissent = crossed.opinions(mixed)
     labels = corners.labels("suit")
     assert np.array_equal(crossed_dissent[labels != np.roll(labels, -1)][:5], [True] * 5)
+    described = [CornerFeatures(sample.features.rank, suit, sample.features.redness)
+                 for sample, suit in zip(combined_samples(corners), mixed, strict=True)]
+    _, _, rank_dissent = paired.rank.opinions(_features(corners, "rank"))  # type: ignore[attr-defined]
+    evidence = assess_corners(paired, described)
+    assert evidence.dissent is not None
+    assert np.array_equal(evidence.dissent, crossed_dissent | rank_dissent)
 
 
 def test_opinions_that_name_different_cards_leave_the_card_unsure() -> None:
@@ -289,7 +295,8 @@ def test_a_profile_with_one_classifier_a_glyph_reads_as_before(corners: GlyphSet
         assert np.array_equal(mine.rank, theirs.rank)
         assert np.array_equal(mine.suit, theirs.suit)
     evidence = assess_corners(enrolled, described)
-    assert not evidence.dissent.any()
+    assert evidence.dissent is None
+    assert not evidence.dissenting
     assert np.array_equal(evidence.rank, rank.log_probabilities(np.stack([c.rank for c in plain])))
 
 

@@ -3,9 +3,9 @@
 The net reads a glyph's ink map stretched to a fixed box (`glyph_maps`), not the HOG
 features the perceptrons read, and gives two outputs: class scores (`logits`) and the
 activations before the last layer (`embedding`), in which novelty is measured as the
-perceptrons measure it in their hidden layer. The generic profile reads each glyph with both
-(`vision.classify.TwoOpinions`); `vision.recognize.map_features` describes corners for the
-nets alone. The net is trained at build time
+perceptrons measure it in their hidden layer. A profile may read each glyph with both, the
+perceptrons and a net (`vision.classify.TwoOpinions`); `vision.recognize.map_features`
+describes corners for the nets alone. The net is trained at build time
 (`vision.build.learned`, PyTorch) and exported to ONNX; reading needs only OpenCV and NumPy.
 
 A model file (`save_learned` / `load_learned`) is one `.npz` (no pickled objects): a JSON

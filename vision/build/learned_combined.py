@@ -1,6 +1,7 @@
 """The generic profile's two opinions: the perceptrons and the learned nets read each glyph.
 
-    python -m vision.build.learned_combined --perceptrons FILE [--nets FILE] [--out FILE]
+    python -m vision.build.learned_combined --perceptrons FILE --out FILE [--nets FILE]
+        [--glyphs FILE] [--pair-temperature T] [--jobs N]
 
 The shipped perceptrons (`vision.build.generic`) and the learned nets (`vision.build.learned`)
 err differently: on the dev deck's Queen the nets name the rank right and the perceptrons do
@@ -12,8 +13,10 @@ unsure threshold are set on the generic build's own synthetic validation decks, 
 rules (`vision.build.generic.fit_scaled_temperature` and `choose_threshold`: the wrong-answer
 budget, the 0.95 floor). No real photo, composite or held-out typeface tunes anything.
 
-`vision.build.generic` ends its build here when given the nets (its default); this module's
-command combines an already built perceptron profile with nets.
+The command combines a built perceptron profile (the shipped generic profile) with nets and
+writes the pair as a profile (version 2, `vision.profile`), for measuring
+(`bench/vision_learned.py --profile FILE`); the shipped generic profile stays the
+perceptrons' (docs/decisions.md, "Vision: two opinions of every glyph").
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from vision.enroll import Sample
 from vision.errors import VisionError
 from vision.features import RANK_BOX, SUIT_BOX, feature_length
 from vision.learned import ConvGlyphClassifier, LearnedGlyphs, load_learned
-from vision.profile import DeckProfile, generic_profile_path, load_profile, save_profile
+from vision.profile import DeckProfile, load_profile, save_profile
 from vision.recognize import CornerFeatures
 
 NETS = Path(__file__).resolve().parent / "learned_glyphs.npz"
@@ -150,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--perceptrons", required=True,
                         help="a generic profile of perceptrons (vision.build.generic --nets '')")
     parser.add_argument("--nets", default=str(NETS), help="learned nets (vision.build.learned)")
-    parser.add_argument("--out", default=str(generic_profile_path()), help="output .npz file")
+    parser.add_argument("--out", required=True, help="output .npz file")
     parser.add_argument("--glyphs", default="",
                         help="the validation decks' corners, saved by vision.build.learned "
                              "--glyph-cache (drawn anew when not given)")

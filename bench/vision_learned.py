@@ -1,7 +1,13 @@
-"""The generic profile's losses, and learned glyph nets against the shipped perceptrons.
+"""The generic profile's losses, and its two opinions against each opinion alone.
 
     .venv/bin/python bench/vision_learned.py [--section NAME ...] [--model FILE]
-        [--scenes N] [--first N] [--glyphs FILE] [--learned-only]
+        [--profile FILE] [--scenes N] [--first N] [--glyphs FILE] [--learned-only]
+
+The generic profile (`--profile`, the shipped one by default) reads each glyph with two
+opinions, the perceptrons and the learned nets (`vision.classify.TwoOpinions`); the
+sections measure it against each opinion alone, at the unsure threshold each one's own build
+chose (`vision.build.learned_combined.one_opinion`). Given a profile of perceptrons only,
+they measure it against the nets of `--model`.
 
 Sections:
 
@@ -9,13 +15,15 @@ Sections:
   each layout on each surface for each fold by default, `--scenes`) and on the dev photos: the
   unsure cards by reason and by card width (pixels), with how often the best guess named the
   right rank and the right suit, and the same cards read from their true outlines (what is
-  left when the finder's outline is not to blame); `--learned-only` diagnoses the nets.
+  left when the finder's outline is not to blame); `--learned-only` diagnoses the nets,
+  `--perceptrons-only` the perceptrons alone.
 * `glyphs`: both classifiers on the corners of a saved glyph set (`--glyphs`, written by
   `vision.build.learned --save-glyphs`), glyph by glyph: top-1 accuracy of rank and suit.
-* `compare`: the shipped profile and the learned nets (`--model`) read the same frames: the
-  dev photos as taken, the composites and the held-out typeface stresses
-  (`vision.build.evaluate.SINGLE_CARDS`, scenes `--held-out-first` on, 100 of each by
-  default); `--learned-only` leaves the shipped profile out.
+* `compare`: the perceptrons alone, the nets alone and the two opinions read the same frames
+  (with the synthetic validation decks' figures each build recorded): the dev photos as
+  taken, the composites and the held-out typeface stresses (`vision.build.evaluate.
+  SINGLE_CARDS`, scenes `--held-out-first` on, 100 of each by default); `--learned-only`
+  reads with the nets only.
 * `speed`: milliseconds per batch of 10 rank and 10 suit maps through `cv2.dnn`, and of the
   same batch through the perceptrons (their features included), one thread.
 
@@ -36,14 +44,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without
 import cv2
 import numpy as np
 
-from vision import Recognizer, load_generic_profile
+from vision import Recognizer, load_profile
 from vision.build.composite import LAYOUTS, SURFACES, CompositeOptions, cut_outs
 from vision.build.composite import composite as compose_frame
 from vision.build.evaluate import SINGLE_CARDS, Tally, iou, stress_scene
+from vision.build.learned_combined import one_opinion
 from vision.build.learned_reader import LearnedRecognizer
 from vision.build.synth import Scene
 from vision.build.typefaces import HELD_OUT_FAMILIES
+from vision.classify import TwoOpinions
 from vision.dataset import read_image, read_labels
+from vision.profile import DeckProfile, generic_profile_path
 from vision.recognize import CardReading
 
 DEV = Path(__file__).resolve().parents[1] / ".." / "shared" / "cards-dev"
@@ -123,10 +134,34 @@ class Losses:
                 "      " + ", ".join(f"{k} {n}" for k, n in sorted(self.by_reason_rank.items()))]
 
 
+def readers_of(args: argparse.Namespace) -> dict[str, Recognizer]:
+    """The readers measured: each opinion alone and the pair, or the profile and the nets."""
+    profile = load_profile(Path(args.profile))
+    if not _two_opinions(profile):
+        return {"shipped": Recognizer(profile), "learned": LearnedRecognizer.of(Path(args.model))}
+    return {"perceptrons": Recognizer(one_opinion(profile, "perceptrons")),
+            "nets": LearnedRecognizer(one_opinion(profile, "nets")),
+            "two opinions": Recognizer(profile)}
+
+
+def _two_opinions(profile: DeckProfile) -> bool:
+    return isinstance(profile.rank, TwoOpinions) and isinstance(profile.suit, TwoOpinions)
+
+
+def _chosen(args: argparse.Namespace) -> dict[str, Recognizer]:
+    """The readers `--learned-only` and `--perceptrons-only` leave."""
+    readers = readers_of(args)
+    if args.learned_only:
+        return {name: r for name, r in readers.items() if name in ("learned", "nets")}
+    if args.perceptrons_only:
+        return {name: r for name, r in readers.items() if name in ("shipped", "perceptrons")}
+    return readers
+
+
 def diagnose(args: argparse.Namespace) -> None:
     """Tally the generic profile's unsure cards on the composites and the dev photos."""
-    reader = (LearnedRecognizer.of(Path(args.model)) if args.learned_only
-              else Recognizer(load_generic_profile()))
+    readers = _chosen(args)
+    reader = readers.get("two opinions") or next(iter(readers.values()))
     photos = dev_photos()
     found, true_outline = Losses(), Losses()
     for _, scene in _composite_scenes(args, photos):
@@ -147,17 +182,21 @@ def diagnose(args: argparse.Namespace) -> None:
 
 
 def compare(args: argparse.Namespace) -> None:
-    """The shipped profile and the learned nets on the same frames."""
-    readers: dict[str, Recognizer] = {"learned": LearnedRecognizer.of(Path(args.model))}
-    if not args.learned_only:
-        readers = {"shipped": Recognizer(load_generic_profile())} | readers
+    """Each reader on the same frames."""
+    readers = _chosen(args)
+    for name, reader in readers.items():
+        info = reader.profile.info
+        print(f"   {name:<12} validation decks {info.get('validation_read', 0):.0f} cards: "
+              f"{info.get('validation_right', 0):.2%} right, "
+              f"{info.get('validation_wrong', 0) * info.get('validation_read', 0):.0f} wrong "
+              f"(unsure below {reader.unsure_below:.3f})")
     photos = dev_photos()
     for name, reader in readers.items():
         tally = Tally()
         for _, image, code, _ in photos:
             tally.add_photo(reader.recognize(image), code)
-        print(f"   {name:<8} dev photos       {tally.summary()}; {tally.right} right")
-        print(f"   {name:<8}                  unsure: {tally.unsure_summary()}")
+        print(f"   {name:<12} dev photos       {tally.summary()}; {tally.right} right")
+        print(f"   {name:<12}                  unsure: {tally.unsure_summary()}")
     _compare_composites(args, readers, photos)
     _compare_held_out(args, readers)
 
@@ -169,8 +208,8 @@ def _compare_composites(args: argparse.Namespace, readers: dict[str, Recognizer]
         for name, reader in readers.items():
             tallies[(name, layout)].add_scene(reader.recognize(scene.frame), scene)
     for (name, layout), tally in tallies.items():
-        print(f"   {name:<8} composite {layout:<6} {tally.summary()}; {tally.right} right")
-        print(f"   {name:<8}                  unsure: {tally.unsure_summary()}")
+        print(f"   {name:<12} composite {layout:<6} {tally.summary()}; {tally.right} right")
+        print(f"   {name:<12}                  unsure: {tally.unsure_summary()}")
 
 
 def _composite_scenes(args: argparse.Namespace, photos: list[tuple[str, np.ndarray, str, int]]
@@ -193,8 +232,8 @@ def _compare_held_out(args: argparse.Namespace, readers: dict[str, Recognizer]) 
             for name, reader in readers.items():
                 tallies[name].add_scene(reader.recognize(scene.frame), scene)
     for name, tally in tallies.items():
-        print(f"   {name:<8} held-out styles  {tally.summary()}; {tally.right} right")
-        print(f"   {name:<8}                  unsure: {tally.unsure_summary()}")
+        print(f"   {name:<12} held-out styles  {tally.summary()}; {tally.right} right")
+        print(f"   {name:<12}                  unsure: {tally.unsure_summary()}")
 
 
 def glyphs(args: argparse.Namespace) -> None:
@@ -202,8 +241,7 @@ def glyphs(args: argparse.Namespace) -> None:
     from vision.build.learned_data import GlyphSet
 
     data = GlyphSet.load(Path(args.glyphs))
-    shipped = load_generic_profile()
-    learned = LearnedRecognizer.of(Path(args.model)).profile
+    shipped, learned = _opinions(args)
     for part in ("rank", "suit"):
         truth = data.labels(part)
         features = data.rank_features if part == "rank" else data.suit_features
@@ -214,14 +252,21 @@ def glyphs(args: argparse.Namespace) -> None:
               f"net {np.mean(new == truth):.2%}")
 
 
+def _opinions(args: argparse.Namespace) -> tuple[DeckProfile, DeckProfile]:
+    """The profiles of the perceptrons alone and of the nets alone."""
+    readers = readers_of(args)
+    if "nets" in readers:
+        return readers["perceptrons"].profile, readers["nets"].profile
+    return readers["shipped"].profile, readers["learned"].profile
+
+
 def speed(args: argparse.Namespace) -> None:
     """Milliseconds per batch of 10 glyph pairs, net against perceptrons."""
     from vision.features import RANK_BOX, SUIT_BOX, glyphs_features
 
     cv2.setNumThreads(1)
     rng = np.random.default_rng(0)
-    learned = LearnedRecognizer.of(Path(args.model)).profile
-    shipped = load_generic_profile()
+    shipped, learned = _opinions(args)
     rank_maps = rng.random((10, 36, 24), dtype=np.float32)
     suit_maps = rng.random((10, 24, 24), dtype=np.float32)
 
@@ -246,7 +291,10 @@ def speed(args: argparse.Namespace) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--section", nargs="*", choices=SECTIONS, default=["compare"])
-    parser.add_argument("--model", default=str(MODEL))
+    parser.add_argument("--model", default=str(MODEL),
+                        help="learned nets, measured when --profile has perceptrons only")
+    parser.add_argument("--profile", default=str(generic_profile_path()),
+                        help="the generic profile measured (the shipped one by default)")
     parser.add_argument("--glyphs", default="")
     parser.add_argument("--scenes", type=int, default=20)
     parser.add_argument("--first", type=int, default=0)
@@ -255,6 +303,8 @@ def main() -> int:
     parser.add_argument("--learned-only", action="store_true",
                         help="compare: read with the learned nets only; diagnose: "
                              "diagnose the learned nets")
+    parser.add_argument("--perceptrons-only", action="store_true",
+                        help="as --learned-only, for the perceptrons alone")
     args = parser.parse_args()
     if not (DEV / "labels.csv").is_file() and set(args.section) & {"diagnose", "compare"}:
         print(f"dev photos not found at {DEV.resolve()}", file=sys.stderr)

@@ -284,3 +284,73 @@ class Perceptron:
     def _novelty(self, hidden: Floats) -> Floats:
         nearest = np.sqrt(np.maximum(self._nearest.squared(hidden)[:, 0], 0.0))
         return (nearest / self.novelty_distance).astype(np.float32)
+
+
+class TwoOpinions:
+    """Two classifiers of the same classes reading each glyph, each from its own features.
+
+    A glyph's feature vector is the first classifier's input (`split` values) followed by
+    the second's. Its log-probabilities are the renormalised geometric mean of the two
+    classifiers' probabilities, through a softmax temperature tuned for the pair; it is
+    novel where either classifier finds it novel; and the two dissent where their best
+    classes differ (`opinions`), which the recogniser takes as doubt: an answer needs both
+    to name the same card.
+
+    Args:
+        first: The classifier reading the first `split` values of each vector.
+        second: The classifier reading the rest.
+        split: Length of the first classifier's input.
+        temperature: Softmax temperature applied to the mean of the two log-probabilities.
+    """
+
+    def __init__(self, first: GlyphClassifier, second: GlyphClassifier, split: int,
+                 temperature: float = 1.0) -> None:
+        if first.classes != second.classes:
+            raise ValueError(f"two opinions of different classes: {first.classes!r} and "
+                             f"{second.classes!r}")
+        if split <= 0:
+            raise ValueError(f"the first classifier's input length {split} is not positive")
+        self.first = first
+        self.second = second
+        self.split = int(split)
+        self.temperature = float(temperature)
+
+    @property
+    def classes(self) -> str:
+        """The class letters, in score order."""
+        return self.first.classes
+
+    def opinions(self, features: Floats) -> tuple[Floats, Floats, npt.NDArray[np.bool_]]:
+        """Log-probabilities, novelty and, per vector, whether the two best classes differ."""
+        features = np.atleast_2d(np.asarray(features, np.float32))
+        if features.shape[1] <= self.split:
+            raise ValueError(f"feature vectors of {features.shape[1]} values: the first "
+                             f"classifier alone reads {self.split}")
+        first, first_novelty = self.first.assess(features[:, :self.split])
+        second, second_novelty = self.second.assess(features[:, self.split:])
+        mean = (first.astype(np.float64) + second) / 2.0
+        dissent = first.argmax(axis=1) != second.argmax(axis=1)
+        return (log_softmax(mean / self.temperature),
+                np.maximum(first_novelty, second_novelty).astype(np.float32), dissent)
+
+    def log_probabilities(self, features: Floats) -> Floats:
+        """Log-probabilities (n x classes) of the pair."""
+        return self.opinions(features)[0]
+
+    def novelty(self, features: Floats) -> Floats:
+        """The larger of the two classifiers' novelty."""
+        return self.opinions(features)[1]
+
+    def assess(self, features: Floats) -> tuple[Floats, Floats]:
+        """Both `log_probabilities` and `novelty`, from one pass through each classifier."""
+        log_probabilities, novelty, _ = self.opinions(features)
+        return log_probabilities, novelty
+
+
+def dissent_of(classifier: GlyphClassifier, features: Floats
+               ) -> tuple[Floats, Floats, npt.NDArray[np.bool_] | None]:
+    """`assess`, with where a `TwoOpinions` classifier's two dissent (None for others)."""
+    if isinstance(classifier, TwoOpinions):
+        return classifier.opinions(features)
+    log_probabilities, novelty = classifier.assess(features)
+    return log_probabilities, novelty, None

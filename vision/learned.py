@@ -3,7 +3,9 @@
 The net reads a glyph's ink map stretched to a fixed box (`glyph_maps`), not the HOG
 features the perceptrons read, and gives two outputs: class scores (`logits`) and the
 activations before the last layer (`embedding`), in which novelty is measured as the
-perceptrons measure it in their hidden layer. The net is trained at build time
+perceptrons measure it in their hidden layer. A profile may read each glyph with both, the
+perceptrons and a net (`vision.classify.TwoOpinions`); `vision.recognize.map_features`
+describes corners for the nets alone. The net is trained at build time
 (`vision.build.learned`, PyTorch) and exported to ONNX; reading needs only OpenCV and NumPy.
 
 A model file (`save_learned` / `load_learned`) is one `.npz` (no pickled objects): a JSON
@@ -27,7 +29,6 @@ import numpy.typing as npt
 from vision.classify import Floats, log_softmax
 from vision.errors import ProfileError
 from vision.index import CornerIndex
-from vision.recognize import CornerFeatures, _index_redness
 
 RANK_MAP: Final = (24, 36)
 """Width and height a rank glyph's ink map is stretched to for the net."""
@@ -50,17 +51,6 @@ def _stretched(inks: Sequence[npt.NDArray[np.float32]], box: tuple[int, int]
         return np.zeros((0, box[1], box[0]), np.float32)
     return np.stack([cv2.resize(np.ascontiguousarray(ink, np.float32), box,
                                 interpolation=cv2.INTER_AREA) for ink in inks])
-
-
-def map_features(corners: Sequence[CornerIndex]) -> list[CornerFeatures]:
-    """What a learned classifier sees of each corner: its glyphs' stretched maps, flattened.
-
-    The counterpart of `vision.recognize.CornerFeatures.of_all` for profiles whose
-    classifiers are `ConvGlyphClassifier`s.
-    """
-    ranks, suits = glyph_maps(corners)
-    return [CornerFeatures(rank.ravel(), suit.ravel(), _index_redness(corner))
-            for rank, suit, corner in zip(ranks, suits, corners, strict=True)]
 
 
 class ConvGlyphClassifier:

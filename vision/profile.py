@@ -3,6 +3,12 @@
 A profile holds the index layout, a rank and a suit classifier, the red/black ink model and
 the confidence below which a reading is reported as unsure. The file is a NumPy `.npz`
 archive (no pickled objects) with a JSON header under the key `meta`.
+
+A classifier is nearest neighbours (enrolled decks), a perceptron ensemble, or (version 2)
+two opinions: a perceptron ensemble and a learned net (ONNX bytes, run by OpenCV's DNN
+module) read each glyph together (`vision.classify.TwoOpinions`), their arrays under
+`rank/first/...` and `rank/second/...`. Version 1 files, which hold no two opinions, read as
+they always did.
 """
 
 from __future__ import annotations
@@ -15,17 +21,22 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.cards import RANKS, SUITS
-from vision.classify import GlyphClassifier, NearestNeighbours, Perceptron
+from vision.classify import GlyphClassifier, NearestNeighbours, Perceptron, TwoOpinions
 from vision.errors import ProfileError
 from vision.features import RANK_BOX, SUIT_BOX, feature_length
 from vision.index import IndexLayout
+from vision.learned import RANK_MAP, SUIT_MAP, ConvGlyphClassifier
 
 FORMAT: Final = "shoectl-deck-profile"
-VERSION: Final = 1
+VERSION: Final = 2
+"""The newest version: 2 added the two-opinions classifier (`TwoOpinions`). A profile without
+one is written as version 1, which builds before version 2 read too."""
+READABLE_VERSIONS: Final = (1, 2)
 GENERIC_PROFILE: Final = "generic_profile.npz"
 """File name of the generic profile shipped in the package (package data, like `py.typed`)."""
 
@@ -82,8 +93,10 @@ class DeckProfile:
 
 def save_profile(profile: DeckProfile, path: Path) -> None:
     """Write `profile` to `path` (a `.npz` file; parent folders must exist)."""
+    two = isinstance(profile.rank, TwoOpinions) or isinstance(profile.suit, TwoOpinions)
     meta = {
-        "format": FORMAT, "version": VERSION, "name": profile.name, "kind": profile.kind,
+        "format": FORMAT, "version": VERSION if two else 1, "name": profile.name,
+        "kind": profile.kind,
         "layout": asdict(profile.layout), "colour": asdict(profile.colour),
         "unsure_below": profile.unsure_below, "info": dict(profile.info),
     }
@@ -99,6 +112,15 @@ def save_profile(profile: DeckProfile, path: Path) -> None:
 
 
 def _classifier_meta(classifier: GlyphClassifier) -> dict[str, Any]:
+    if isinstance(classifier, TwoOpinions):
+        return {"type": "two-opinions", "classes": classifier.classes,
+                "temperature": classifier.temperature,
+                "first": _classifier_meta(classifier.first),
+                "second": _classifier_meta(classifier.second)}
+    if isinstance(classifier, ConvGlyphClassifier):
+        return {"type": "net", "classes": classifier.classes, "size": list(classifier.size),
+                "temperature": classifier.temperature,
+                "novelty_distance": classifier.novelty_distance}
     if isinstance(classifier, NearestNeighbours):
         kind = "nearest"
     elif isinstance(classifier, Perceptron):
@@ -110,6 +132,14 @@ def _classifier_meta(classifier: GlyphClassifier) -> dict[str, Any]:
 
 
 def _classifier_arrays(classifier: GlyphClassifier) -> list[tuple[str, npt.NDArray[Any]]]:
+    if isinstance(classifier, TwoOpinions):
+        return ([(f"first/{name}", array) for name, array in
+                 _classifier_arrays(classifier.first)] +
+                [(f"second/{name}", array) for name, array in
+                 _classifier_arrays(classifier.second)])
+    if isinstance(classifier, ConvGlyphClassifier):
+        return [("onnx", np.frombuffer(classifier.onnx, np.uint8)),
+                ("reference", classifier.reference.astype(np.float16))]
     if isinstance(classifier, NearestNeighbours):
         return [("samples", classifier.samples.astype(np.float16)),
                 ("labels", classifier.labels)]
@@ -138,7 +168,7 @@ def load_profile(path: Path) -> DeckProfile:
     meta = _read_meta(path, arrays)
     try:
         return _build(meta, arrays)
-    except (KeyError, TypeError, ValueError) as error:
+    except (KeyError, TypeError, ValueError, cv2.error) as error:
         raise ProfileError(f"{path}: incomplete or inconsistent profile ({error!r})") from None
 
 
@@ -151,15 +181,19 @@ def _read_meta(path: Path, arrays: Mapping[str, npt.NDArray[Any]]) -> dict[str, 
         raise ProfileError(f"{path}: unreadable profile header ({error})") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ProfileError(f"{path}: not a deck profile (format is not {FORMAT!r})")
-    if meta.get("version") != VERSION:
+    if meta.get("version") not in READABLE_VERSIONS:
         raise ProfileError(f"{path}: profile version {meta.get('version')!r} is not supported "
-                           f"(this build reads version {VERSION}); enrol the deck again")
+                           f"(this build reads versions 1 and {VERSION}); enrol the deck "
+                           "again")
     return meta
 
 
 def _build(meta: dict[str, Any], arrays: Mapping[str, npt.NDArray[Any]]) -> DeckProfile:
-    rank = _load_classifier("rank", meta["rank"], arrays, feature_length(RANK_BOX))
-    suit = _load_classifier("suit", meta["suit"], arrays, feature_length(SUIT_BOX))
+    two = meta["version"] >= 2
+    rank = _load_classifier("rank", meta["rank"], arrays, (feature_length(RANK_BOX), RANK_MAP),
+                            two)
+    suit = _load_classifier("suit", meta["suit"], arrays, (feature_length(SUIT_BOX), SUIT_MAP),
+                            two)
     if rank.classes != RANKS or suit.classes != SUITS:
         raise ValueError("classifier classes are not the 13 ranks and 4 suits")
     return DeckProfile(
@@ -190,10 +224,22 @@ def _optional_threshold(value: object) -> float | None:
 
 
 def _load_classifier(key: str, meta: dict[str, Any], arrays: Mapping[str, npt.NDArray[Any]],
-                     length: int) -> GlyphClassifier:
+                     inputs: tuple[int, tuple[int, int]], two_opinions: bool = False
+                     ) -> GlyphClassifier:
+    """The classifier under `key`; `inputs` are its glyph's HOG length and map size.
+
+    Two opinions are read only from a version 2 file (`two_opinions`): the first must read
+    HOG features, the second the stretched maps.
+    """
+    length, size = inputs
+
     def array(name: str) -> npt.NDArray[np.float32]:
         return np.asarray(arrays[f"{key}/{name}"], np.float32)
 
+    if meta["type"] == "two-opinions" and two_opinions:
+        first = _load_classifier(f"{key}/first", meta["first"], arrays, inputs)
+        second = _load_net(f"{key}/second", meta["second"], arrays, size)
+        return TwoOpinions(first, second, length, meta["temperature"])
     if meta["type"] == "nearest":
         samples = array("samples")
         if samples.ndim != 2 or samples.shape[1] != length:
@@ -207,6 +253,19 @@ def _load_classifier(key: str, meta: dict[str, Any], arrays: Mapping[str, npt.ND
         return Perceptron(meta["classes"], array("mean"), array("scale"), weights,
                           meta["temperature"], array("reference"), meta["novelty_distance"])
     raise ValueError(f"unknown {key} classifier type {meta['type']!r}")
+
+
+def _load_net(key: str, meta: dict[str, Any], arrays: Mapping[str, npt.NDArray[Any]],
+              size: tuple[int, int]) -> ConvGlyphClassifier:
+    """The learned net under `key`, reading maps of `size` (width, height)."""
+    if meta["type"] != "net":
+        raise ValueError(f"{key} is a {meta['type']!r} classifier, not a net")
+    if tuple(meta["size"]) != size:
+        raise ValueError(f"{key} reads {meta['size']} maps, expected {list(size)}")
+    return ConvGlyphClassifier(meta["classes"], arrays[f"{key}/onnx"].tobytes(), size,
+                               meta["temperature"],
+                               np.asarray(arrays[f"{key}/reference"], np.float32),
+                               meta["novelty_distance"])
 
 
 def generic_profile_path() -> Path:

@@ -5,7 +5,9 @@ says why, so the caller can take another frame. A wrong card stops a table, an u
 only costs a frame.
 
 Checks, in order: an index was found in at least one corner; the glyphs resemble the
-profile's training glyphs (novelty); both corners, when both were read, name the same card;
+profile's training glyphs (novelty); a profile reading each glyph with two classifiers
+(`vision.classify.TwoOpinions`, the generic profile) has both name the same rank and suit on
+every corner; both corners, when both were read, name the same card;
 the ink colour matches the suit's colour; the combined probability reaches the profile's
 `unsure_below`. A card partly covered by others (an overlapping hand) may show only one of
 its index corners: it is answered by a corner that passes every check on its own while the
@@ -24,15 +26,18 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.cards import RED_SUITS
+from vision.classify import TwoOpinions, dissent_of
 from vision.edges import rolled
 from vision.errors import ImageError
 from vision.features import RANK_BOX, SUIT_BOX, glyph_features, glyphs_features
 from vision.index import CornerIndex, read_corners
+from vision.learned import glyph_maps
 from vision.locate import LocateParams, Quad, locate_cards, long_over_short
 from vision.profile import DeckProfile
 
 NO_INDEX = "no index found"
 NOVEL = "glyphs unlike the profile's"
+DISSENT = "classifiers disagree"
 DISAGREE = "corners disagree"
 COLOUR = "ink colour contradicts the suit"
 LOW_CONFIDENCE = "low confidence"
@@ -117,6 +122,42 @@ class CornerFeatures:
 def _index_redness(corner: CornerIndex) -> float:
     """The corner's redness, its suit weighted three to one over its rank."""
     return (corner.rank.redness + 3.0 * corner.suit.redness) / 4
+
+
+def map_features(corners: Sequence[CornerIndex]) -> list[CornerFeatures]:
+    """What a learned classifier sees of each corner: its glyphs' stretched maps, flattened.
+
+    The counterpart of `CornerFeatures.of_all` for classifiers that are
+    `vision.learned.ConvGlyphClassifier`s.
+    """
+    ranks, suits = glyph_maps(corners)
+    return [CornerFeatures(rank.ravel(), suit.ravel(), _index_redness(corner))
+            for rank, suit, corner in zip(ranks, suits, corners, strict=True)]
+
+
+def describe_corners(profile: DeckProfile, corners: Sequence[CornerIndex]
+                     ) -> list[CornerFeatures]:
+    """Every corner's features as the profile's classifiers read them.
+
+    The glyphs' HOG features; for a profile reading each glyph with two opinions
+    (`vision.classify.TwoOpinions`: the perceptrons and the learned nets) the HOG features
+    followed by the stretched ink maps.
+    """
+    described = CornerFeatures.of_all(corners)
+    if not isinstance(profile.rank, TwoOpinions) and not isinstance(profile.suit, TwoOpinions):
+        return described
+    maps = map_features(corners)
+    return [CornerFeatures(_joined(hog.rank, image.rank, profile.rank),
+                           _joined(hog.suit, image.suit, profile.suit), hog.redness)
+            for hog, image in zip(described, maps, strict=True)]
+
+
+def _joined(hog: npt.NDArray[np.float32], image: npt.NDArray[np.float32],
+            classifier: object) -> npt.NDArray[np.float32]:
+    """A glyph's HOG features, followed by its map where `classifier` reads both."""
+    if not isinstance(classifier, TwoOpinions):
+        return hog
+    return np.concatenate([hog, image]).astype(np.float32)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +250,7 @@ class Recognizer:
 
     def _described(self, corners: Sequence[CornerIndex]) -> list[CornerFeatures]:
         """The features of every corner of a frame, as the profile's classifiers read them."""
-        return CornerFeatures.of_all(corners)
+        return describe_corners(self.profile, corners)
 
     def _whole(self, quad: Quad, views: list[tuple[list[CornerIndex], CornerEvidence]]
                ) -> CardReading:
@@ -276,6 +317,9 @@ class CornerEvidence:
         suit_novelty: Novelty of each corner's suit glyph.
         colour: Log-probability of each suit's colour given the corner's ink (corners x
             suits).
+        dissent: Per corner, whether a profile's two classifiers of a glyph name different
+            classes for its rank or its suit (`vision.classify.TwoOpinions`); None where
+            there is one classifier per glyph (never dissenting).
     """
 
     rank: npt.NDArray[np.float32]
@@ -283,12 +327,19 @@ class CornerEvidence:
     suit: npt.NDArray[np.float32]
     suit_novelty: npt.NDArray[np.float32]
     colour: npt.NDArray[np.float32]
+    dissent: npt.NDArray[np.bool_] | None = None
 
     def rows(self, start: int, stop: int) -> CornerEvidence:
         """The evidence of corners `start` to `stop` (exclusive)."""
         return CornerEvidence(self.rank[start:stop], self.rank_novelty[start:stop],
                               self.suit[start:stop], self.suit_novelty[start:stop],
-                              self.colour[start:stop])
+                              self.colour[start:stop],
+                              None if self.dissent is None else self.dissent[start:stop])
+
+    @property
+    def dissenting(self) -> bool:
+        """Whether two classifiers of a glyph name different classes on any corner."""
+        return self.dissent is not None and bool(self.dissent.any())
 
 
 def assess_corners(profile: DeckProfile, corners: Sequence[CornerFeatures]) -> CornerEvidence:
@@ -298,10 +349,20 @@ def assess_corners(profile: DeckProfile, corners: Sequence[CornerFeatures]) -> C
         return CornerEvidence(np.zeros((0, len(profile.rank.classes)), np.float32), empty,
                               np.zeros((0, len(profile.suit.classes)), np.float32), empty,
                               np.zeros((0, len(profile.suit.classes)), np.float32))
-    rank_lp, rank_novelty = profile.rank.assess(np.stack([c.rank for c in corners]))
-    suit_lp, suit_novelty = profile.suit.assess(np.stack([c.suit for c in corners]))
+    rank_lp, rank_novelty, rank_dissent = dissent_of(profile.rank,
+                                                     np.stack([c.rank for c in corners]))
+    suit_lp, suit_novelty, suit_dissent = dissent_of(profile.suit,
+                                                     np.stack([c.suit for c in corners]))
     return CornerEvidence(rank_lp, rank_novelty, suit_lp, suit_novelty,
-                          _colour_terms(profile, corners))
+                          _colour_terms(profile, corners), _either(rank_dissent, suit_dissent))
+
+
+def _either(rank: npt.NDArray[np.bool_] | None, suit: npt.NDArray[np.bool_] | None
+            ) -> npt.NDArray[np.bool_] | None:
+    """Corners on which the rank's or the suit's two classifiers dissent (None: no pairs)."""
+    if rank is None or suit is None:
+        return suit if rank is None else rank
+    return rank | suit
 
 
 def decide(profile: DeckProfile, corners: Sequence[CornerFeatures],
@@ -366,16 +427,18 @@ def _joint_verdict(profile: DeckProfile, evidence: CornerEvidence, unsure_below:
                     profile.suit.classes[int(np.argmax(s))]
                     for r, s in zip(evidence.rank, suit_lp, strict=True)}
     novelty = max(float(evidence.rank_novelty.max()), float(evidence.suit_novelty.max()))
-    reason = _doubt(novelty, corner_cards == {guess}, float(evidence.colour[:, suit].mean()),
-                    confidence, unsure_below)
+    reason = _doubt(novelty, evidence.dissenting, corner_cards == {guess},
+                    float(evidence.colour[:, suit].mean()), confidence, unsure_below)
     return CardVerdict(guess, confidence, reason)
 
 
-def _doubt(novelty: float, corners_agree: bool, colour: float, confidence: float,
-           unsure_below: float) -> str:
+def _doubt(novelty: float, dissent: bool, corners_agree: bool, colour: float,
+           confidence: float, unsure_below: float) -> str:
     """The first check a reading fails, in the module's order, or "" if it passes them all."""
     if novelty >= 1.0:
         return NOVEL
+    if dissent:
+        return DISSENT
     if not corners_agree:
         return DISAGREE
     if colour < _COLOUR_DOUBT:

@@ -2,35 +2,53 @@
 
 The committed model (`vision/build/learned_glyphs.npz`, built by `vision.build.learned`) is
 read back, run on synthetic corners and on real dev photos, and its file format's refusals
-are checked.
+are checked. Then the two opinions of every glyph, the generic perceptrons and the nets read
+together (`vision.classify.TwoOpinions`, `vision.build.learned_combined`): a glyph novel to
+either opinion is novel; opinions naming different classes leave the card unsure
+("classifiers disagree"); a profile with one classifier per glyph (an enrolled deck's) reads
+as before.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from vision import Recognizer, load_generic_profile
-from vision.build.generic import GENERIC_LAYOUT
+from vision.build.generic import GENERIC_LAYOUT, fit_scaled_temperature
 from vision.build.learned import DEFAULT_OUT
+from vision.build.learned_combined import combined_profile, combined_samples, one_opinion
 from vision.build.learned_data import GlyphSet, synthetic_glyphs
 from vision.build.learned_reader import LearnedRecognizer, learned_profile
-from vision.build.synth import CardStyle, Placement, compose, random_effects
+from vision.build.synth import CardStyle, Placement, Scene, compose, random_effects
 from vision.cards import RANKS, SUITS
-from vision.classify import log_softmax
+from vision.classify import NearestNeighbours, TwoOpinions, log_softmax
 from vision.dataset import read_image, read_labels
 from vision.errors import ProfileError
+from vision.features import RANK_BOX, SUIT_BOX, feature_length
 from vision.index import read_corners
 from vision.learned import (
     RANK_MAP,
     SUIT_MAP,
+    ConvGlyphClassifier,
     LearnedGlyphs,
     glyph_maps,
     load_learned,
-    map_features,
     save_learned,
+)
+from vision.profile import DeckProfile
+from vision.recognize import (
+    DISSENT,
+    NOVEL,
+    CornerEvidence,
+    CornerFeatures,
+    assess_corners,
+    describe_corners,
+    map_features,
+    verdict_of,
 )
 
 
@@ -157,3 +175,143 @@ def test_the_learned_reader_reads_the_dev_photos_at_least_as_the_perceptrons_do(
             assert answers in ([], [item.code]), f"{name} read {item.path.name} wrong"
             right[name] += answers == [item.code]
     assert right["learned"] >= right["shipped"]
+
+
+@pytest.fixture(scope="module")
+def paired() -> DeckProfile:
+    """The shipped perceptrons and the committed nets, the pair tuned on `corners`' like."""
+    return combined_profile(load_generic_profile(), load_learned(DEFAULT_OUT),
+                            synthetic_glyphs(30, 4444))
+
+
+def _features(glyphs: GlyphSet, part: str) -> np.ndarray:
+    return np.stack([getattr(s.features, part) for s in combined_samples(glyphs)])
+
+
+def _with_limit(net: ConvGlyphClassifier, limit: float) -> ConvGlyphClassifier:
+    return ConvGlyphClassifier(net.classes, net.onnx, net.size, net.temperature, net.reference,
+                               limit)
+
+
+def _scene() -> Scene:
+    style = CardStyle(rank_height=0.12, index_x=0.1)
+    return compose([Placement("7S", (160, 200), 180, 10, 0.0, 1)], (320, 400), style,
+                   "felt-green", random_effects(np.random.default_rng(2), 0.2), 2)
+
+
+@pytest.mark.usefixtures("typefaces")
+def test_a_glyph_novel_to_either_opinion_is_novel(paired: DeckProfile,
+                                                  corners: GlyphSet) -> None:
+    pair = paired.rank
+    assert isinstance(pair, TwoOpinions)
+    features = _features(corners, "rank")
+    both = pair.novelty(features)
+    first = pair.first.novelty(features[:, :pair.split])
+    second = pair.second.novelty(features[:, pair.split:])
+    assert np.array_equal(both, np.maximum(first, second))
+    assert (both < 1.0).mean() >= 0.95  # familiar glyphs stay familiar
+    assert isinstance(pair.second, ConvGlyphClassifier)
+    strict_net = TwoOpinions(pair.first, _with_limit(pair.second, 1e-3), pair.split)
+    assert (strict_net.novelty(features) >= 1.0).all()
+    assert (pair.first.novelty(features[:, :pair.split]) < 1.0).mean() >= 0.95
+    scene = _scene()
+    strict = Recognizer(replace(paired, rank=strict_net))
+    assert [(r.card, r.reason) for r in strict.recognize(scene.frame)] == [(None, NOVEL)]
+    assert [r.card for r in Recognizer(paired).recognize(scene.frame)] == ["7S"]
+
+
+@pytest.mark.usefixtures("typefaces")
+def test_the_pair_is_the_geometric_mean_of_the_two_and_dissents_where_they_differ(
+        paired: DeckProfile, corners: GlyphSet) -> None:
+    pair = paired.suit
+    assert isinstance(pair, TwoOpinions)
+    features = _features(corners, "suit")
+    log_probabilities, _, dissent = pair.opinions(features)
+    first = pair.first.log_probabilities(features[:, :pair.split])
+    second = pair.second.log_probabilities(features[:, pair.split:])
+    mean = (first + second) / 2 / pair.temperature
+    expected = mean - np.logaddexp.reduce(mean, axis=1, keepdims=True)
+    assert log_probabilities == pytest.approx(expected, abs=1e-5)
+    assert np.array_equal(dissent, first.argmax(axis=1) != second.argmax(axis=1))
+    swapped = np.concatenate([features[1:], features[:1]])
+    crossed = TwoOpinions(pair.first, pair.second, pair.split)
+    mixed = np.concatenate([features[:, :pair.split], swapped[:, pair.split:]], axis=1)
+    _, _, crossed_dissent = crossed.opinions(mixed)
+    labels = corners.labels("suit")
+    assert np.array_equal(crossed_dissent[labels != np.roll(labels, -1)][:5], [True] * 5)
+    described = [CornerFeatures(sample.features.rank, suit, sample.features.redness)
+                 for sample, suit in zip(combined_samples(corners), mixed, strict=True)]
+    _, _, rank_dissent = paired.rank.opinions(_features(corners, "rank"))  # type: ignore[attr-defined]
+    evidence = assess_corners(paired, described)
+    assert evidence.dissent is not None
+    assert np.array_equal(evidence.dissent, crossed_dissent | rank_dissent)
+
+
+def test_opinions_that_name_different_cards_leave_the_card_unsure() -> None:
+    sure = np.log(np.array([[0.99, 0.01 / 3, 0.01 / 3, 0.01 / 3]] * 2, np.float32))
+    rank = np.full((2, 13), np.log(0.01 / 12), np.float32)
+    rank[:, 0] = np.log(0.99)
+    quiet = np.zeros(2, np.float32)
+    colour = np.zeros((2, 4), np.float32)
+    profile = load_generic_profile()
+    agreeing = CornerEvidence(rank, quiet, sure, quiet, colour, np.array([False, False]))
+    assert verdict_of(profile, agreeing, 0.95).reason == ""
+    for dissent in ([True, False], [False, True], [True, True]):
+        evidence = replace(agreeing, dissent=np.array(dissent))
+        verdict = verdict_of(profile, evidence, 0.95)
+        assert (verdict.guess, verdict.reason) == ("AS", DISSENT)
+    lone = replace(agreeing, dissent=np.array([True]), rank=rank[:1], rank_novelty=quiet[:1],
+                   suit=sure[:1], suit_novelty=quiet[:1], colour=colour[:1])
+    assert verdict_of(profile, lone, 0.95).reason == DISSENT
+
+
+def test_the_dev_deck_s_queens_named_right_by_one_opinion_only_stay_unsure(
+        dev_photos: Path, paired: DeckProfile) -> None:
+    queens = [item for item in read_labels(dev_photos) if item.code[0] == "Q"][:4]
+    nets = LearnedRecognizer(one_opinion(paired, "nets"))
+    perceptrons = Recognizer(one_opinion(paired, "perceptrons"))
+    both = Recognizer(paired)
+    for item in queens:
+        image = read_image(item.path)
+        assert nets.recognize(image)[0].guess == item.code
+        assert perceptrons.recognize(image)[0].guess != item.code
+        reading = both.recognize(image)[0]
+        assert (reading.card, reading.reason) == (None, DISSENT), item.path.name
+
+
+@pytest.mark.usefixtures("typefaces")
+def test_a_profile_with_one_classifier_a_glyph_reads_as_before(corners: GlyphSet) -> None:
+    rank = NearestNeighbours("A23456789TJQK", corners.rank_features, corners.labels("rank"),
+                             0.3, 1e6)
+    suit = NearestNeighbours("SHDC", corners.suit_features, corners.labels("suit"), 0.2, 1e6)
+    enrolled = replace(load_generic_profile(), kind="enrolled", rank=rank, suit=suit)
+    scene = _scene()
+    found = [c for c in read_corners(scene.frame, scene.quads[0], enrolled.layout) if c]
+    described = describe_corners(enrolled, found)
+    plain = CornerFeatures.of_all(found)
+    for mine, theirs in zip(described, plain, strict=True):
+        assert mine.rank.shape == (feature_length(RANK_BOX),)
+        assert mine.suit.shape == (feature_length(SUIT_BOX),)
+        assert np.array_equal(mine.rank, theirs.rank)
+        assert np.array_equal(mine.suit, theirs.suit)
+    evidence = assess_corners(enrolled, described)
+    assert evidence.dissent is None
+    assert not evidence.dissenting
+    assert np.array_equal(evidence.rank, rank.log_probabilities(np.stack([c.rank for c in plain])))
+
+
+@pytest.mark.usefixtures("typefaces")
+def test_the_pair_s_temperature_and_threshold_come_from_the_validation_decks() -> None:
+    validation = synthetic_glyphs(30, 4444)
+    profile = combined_profile(load_generic_profile(), load_learned(DEFAULT_OUT), validation)
+    pair = profile.rank
+    assert isinstance(pair, TwoOpinions)
+    untempered = TwoOpinions(pair.first, pair.second, pair.split, 1.0)
+    mean = untempered.log_probabilities(_features(validation, "rank"))
+    assert pair.temperature == pytest.approx(fit_scaled_temperature(mean,
+                                                                    validation.labels("rank")))
+    assert profile.unsure_below >= 0.95
+    assert profile.info["perceptrons"]["unsure_below"] == load_generic_profile().unsure_below
+    given = combined_profile(load_generic_profile(), load_learned(DEFAULT_OUT), validation,
+                             temperature=0.5)
+    assert given.rank.temperature == given.suit.temperature == 0.5  # type: ignore[attr-defined]

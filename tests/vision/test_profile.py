@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import json
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from vision.classify import NearestNeighbours
+from vision.build.learned import DEFAULT_OUT
+from vision.classify import NearestNeighbours, TwoOpinions
 from vision.errors import ProfileError
 from vision.features import RANK_BOX, SUIT_BOX, feature_length
 from vision.index import IndexLayout
+from vision.learned import RANK_MAP, SUIT_MAP, load_learned
 from vision.profile import (
     ColourModel,
     DeckProfile,
@@ -148,3 +151,68 @@ def test_a_threshold_of_one_is_a_profile_that_answers_nothing_but_guesses(
     save_profile(tiny_profile(), path)
     rewrite(path, lambda meta: meta.update(unsure_below=1))
     assert load_profile(path).unsure_below == 1.0
+
+
+def two_opinion_profile() -> DeckProfile:
+    """The generic perceptrons and the committed learned nets, each glyph read by both."""
+    generic = load_generic_profile()
+    nets = load_learned(DEFAULT_OUT)
+    return replace(generic, rank=TwoOpinions(generic.rank, nets.rank, feature_length(RANK_BOX),
+                                             0.9),
+                   suit=TwoOpinions(generic.suit, nets.suit, feature_length(SUIT_BOX), 1.1))
+
+
+def test_a_two_opinion_profile_loads_back_the_same_as_version_2(tmp_path: Path) -> None:
+    profile = two_opinion_profile()
+    save_profile(profile, tmp_path / "pair.npz")
+    with np.load(tmp_path / "pair.npz") as archive:
+        assert json.loads(archive["meta"].tobytes())["version"] == 2
+    loaded = load_profile(tmp_path / "pair.npz")
+    rng = np.random.default_rng(3)
+    for part, box, size in (("rank", RANK_BOX, RANK_MAP), ("suit", SUIT_BOX, SUIT_MAP)):
+        features = rng.random((4, feature_length(box) + size[0] * size[1])).astype(np.float32)
+        before, after = getattr(profile, part), getattr(loaded, part)
+        assert isinstance(after, TwoOpinions)
+        assert after.temperature == before.temperature
+        for mine, theirs in zip(after.opinions(features), before.opinions(features),
+                                strict=True):
+            assert np.allclose(mine, theirs, atol=2e-2)
+
+
+def test_a_profile_of_one_classifier_a_glyph_is_still_written_as_version_1(
+        tmp_path: Path) -> None:
+    save_profile(tiny_profile(), tmp_path / "deck.npz")
+    with np.load(tmp_path / "deck.npz") as archive:
+        assert json.loads(archive["meta"].tobytes())["version"] == 1
+
+
+def test_two_opinions_are_refused_in_a_version_1_file(tmp_path: Path) -> None:
+    path = tmp_path / "pair.npz"
+    save_profile(two_opinion_profile(), path)
+    rewrite(path, lambda meta: meta.update(version=1))
+    with pytest.raises(ProfileError, match=r"pair\.npz: .*unknown rank classifier type "
+                                           r"'two-opinions'"):
+        load_profile(path)
+
+
+def test_a_second_opinion_that_is_no_fitting_net_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "pair.npz"
+    save_profile(two_opinion_profile(), path)
+    rewrite(path, lambda meta: meta["suit"]["second"].update(type="perceptron"))
+    with pytest.raises(ProfileError, match=r"pair\.npz: .*suit/second is a 'perceptron'"):
+        load_profile(path)
+    save_profile(two_opinion_profile(), path)
+    rewrite(path, lambda meta: meta["rank"]["second"].update(size=[24, 24]))
+    with pytest.raises(ProfileError, match=r"rank/second reads \[24, 24\] maps"):
+        load_profile(path)
+
+
+def test_a_damaged_net_in_a_profile_is_refused_naming_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "pair.npz"
+    save_profile(two_opinion_profile(), path)
+    with np.load(path) as archive:
+        arrays = {name: archive[name] for name in archive.files}
+    arrays["rank/second/onnx"] = arrays["rank/second/onnx"][:1000]
+    np.savez(path, **arrays)
+    with pytest.raises(ProfileError, match=r"pair\.npz: incomplete or inconsistent"):
+        load_profile(path)

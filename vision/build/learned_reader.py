@@ -1,7 +1,7 @@
 """Reading frames with learned glyph nets, for measuring them before the reader knows them.
 
 `LearnedRecognizer` is `vision.recognize.Recognizer` with one difference: each corner is
-described by its glyphs' stretched ink maps (`vision.learned.map_features`) instead of their
+described by its glyphs' stretched ink maps (`vision.recognize.map_features`) instead of their
 HOG features, so a profile whose classifiers are `vision.learned.ConvGlyphClassifier`s reads
 through the very same checks (novelty, corners agree, colour, confidence, one corner).
 """
@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from vision.build.generic import GENERIC_COLOUR, GENERIC_LAYOUT
-from vision.learned import LearnedGlyphs, load_learned, map_features
+from vision.learned import LearnedGlyphs, load_learned
 from vision.profile import DeckProfile
 from vision.index import CornerIndex
-from vision.recognize import CornerFeatures, Recognizer
+from vision.recognize import CornerFeatures, Recognizer, map_features
 
 
 def learned_profile(learned: LearnedGlyphs) -> DeckProfile:

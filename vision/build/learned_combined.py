@@ -1,0 +1,190 @@
+"""The generic profile's two opinions: the perceptrons and the learned nets read each glyph.
+
+    python -m vision.build.learned_combined --perceptrons FILE --out FILE [--nets FILE]
+        [--glyphs FILE] [--pair-temperature T] [--jobs N]
+
+The shipped perceptrons (`vision.build.generic`) and the learned nets (`vision.build.learned`)
+err differently: on the dev deck's Queen the nets name the rank right and the perceptrons do
+not. Read together (`vision.classify.TwoOpinions`), a glyph's probabilities are the
+renormalised geometric mean of the two classifiers', through one temperature per part; it is
+novel where either finds it novel, and an answer needs both to name the same rank and suit.
+Each classifier keeps its own temperature and novelty limit; the pair's temperatures and the
+unsure threshold are set on the generic build's own synthetic validation decks, by its own
+rules (`vision.build.generic.fit_scaled_temperature` and `choose_threshold`: the wrong-answer
+budget, the 0.95 floor). No real photo, composite or held-out typeface tunes anything.
+
+The command combines a built perceptron profile (the shipped generic profile) with nets and
+writes the pair as a profile (version 2, `vision.profile`), for measuring
+(`bench/vision_learned.py --profile FILE`); the shipped generic profile stays the
+perceptrons' (docs/decisions.md, "Vision: two opinions of every glyph").
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.build.generic import (
+    Drawing,
+    GenericBuildOptions,
+    choose_threshold,
+    fit_scaled_temperature,
+)
+from vision.build.learned_data import GlyphSet, synthetic_glyphs
+from vision.classify import GlyphClassifier, Perceptron, TwoOpinions
+from vision.enroll import Sample
+from vision.errors import VisionError
+from vision.features import RANK_BOX, SUIT_BOX, feature_length
+from vision.learned import ConvGlyphClassifier, LearnedGlyphs, load_learned
+from vision.profile import DeckProfile, load_profile, save_profile
+from vision.recognize import CornerFeatures
+
+NETS = Path(__file__).resolve().parent / "learned_glyphs.npz"
+"""The learned nets the generic profile is built with."""
+
+
+def combined_profile(perceptrons: DeckProfile, nets: LearnedGlyphs, validation: GlyphSet,
+                     options: GenericBuildOptions | None = None,
+                     temperature: float | None = None) -> DeckProfile:
+    """The perceptron profile reading every glyph with the nets too, tuned on `validation`.
+
+    `validation` holds the corners of the synthetic decks the perceptrons were tuned on,
+    with both their HOG features and their maps (`vision.build.learned_data`). The pair's
+    temperatures are fitted there too unless `temperature` is given (for measuring: 0.5
+    makes the pair's probabilities the renormalised product of the two, as if the opinions
+    were independent).
+    """
+    options = options or GenericBuildOptions()
+    if not isinstance(perceptrons.rank, Perceptron) or not isinstance(perceptrons.suit,
+                                                                      Perceptron):
+        raise VisionError("two opinions need a profile of perceptrons "
+                          f"({perceptrons.name!r} has other classifiers)")
+    rank = _paired(perceptrons.rank, nets.rank, validation, "rank", temperature)
+    suit = _paired(perceptrons.suit, nets.suit, validation, "suit", temperature)
+    provisional = DeckProfile(perceptrons.name, "generic", perceptrons.layout, rank, suit,
+                              perceptrons.colour, 1.0, {})
+    unsure_below, figures = choose_threshold(provisional, combined_samples(validation), options)
+    pair = {"pair_temperature": "fitted on validation" if temperature is None else "given"}
+    return DeckProfile(perceptrons.name, "generic", perceptrons.layout, rank, suit,
+                       perceptrons.colour, unsure_below,
+                       _info(perceptrons, nets, figures) | pair)
+
+
+def _paired(first: Perceptron, second: ConvGlyphClassifier, validation: GlyphSet,
+            part: str, temperature: float | None = None) -> TwoOpinions:
+    """The part's two opinions, their mean's temperature fitted on the validation corners."""
+    hog = validation.rank_features if part == "rank" else validation.suit_features
+    if temperature is not None:
+        return TwoOpinions(first, second, hog.shape[1], temperature)
+    maps = validation.ranks if part == "rank" else validation.suits
+    pair = TwoOpinions(first, second, hog.shape[1], 1.0)
+    mean = pair.log_probabilities(np.concatenate([hog, maps.reshape(len(maps), -1)], axis=1))
+    temperature = fit_scaled_temperature(mean, validation.labels(part))
+    return TwoOpinions(first, second, hog.shape[1], temperature)
+
+
+def _info(perceptrons: DeckProfile, nets: LearnedGlyphs, figures: dict[str, float]
+          ) -> dict[str, Any]:
+    """The perceptron profile's provenance, each opinion's own threshold and figures, the pair's."""
+    own = {key: value for key, value in perceptrons.info.items()
+           if not key.startswith("validation_")}
+    alone = {key: value for key, value in perceptrons.info.items()
+             if key.startswith("validation_")}
+    return own | figures | {
+        "perceptrons": {"unsure_below": perceptrons.unsure_below} | alone,
+        "nets": {"unsure_below": nets.unsure_below} | {
+            key: value for key, value in nets.info.items()
+            if key.startswith("validation_") or key in ("net", "train_corners", "drawing")}}
+
+
+def combined_samples(glyphs: GlyphSet) -> list[Sample]:
+    """The set's corners as samples whose features are the HOG features, then the maps."""
+    ranks = np.concatenate([glyphs.rank_features, glyphs.ranks.reshape(len(glyphs), -1)], axis=1)
+    suits = np.concatenate([glyphs.suit_features, glyphs.suits.reshape(len(glyphs), -1)], axis=1)
+    return [Sample(str(code), int(card), int(card) % 4,
+                   CornerFeatures(rank, suit, float(redness)), True)
+            for code, card, rank, suit, redness in zip(
+                glyphs.codes, glyphs.cards, ranks.astype(np.float32), suits.astype(np.float32),
+                glyphs.redness, strict=True)]
+
+
+def one_opinion(profile: DeckProfile, which: str) -> DeckProfile:
+    """A two-opinion profile's perceptrons ("perceptrons") or nets ("nets") alone.
+
+    Each at the unsure threshold its own build chose, for measuring the pair against them.
+    The nets' profile reads maps only (`vision.build.learned_reader.LearnedRecognizer`).
+    """
+    if not isinstance(profile.rank, TwoOpinions) or not isinstance(profile.suit, TwoOpinions):
+        raise VisionError(f"{profile.name!r} does not read with two opinions")
+
+    def part(pair: TwoOpinions) -> GlyphClassifier:
+        return pair.first if which == "perceptrons" else pair.second
+
+    return DeckProfile(f"{profile.name} ({which} alone)", profile.kind, profile.layout,
+                       part(profile.rank), part(profile.suit), profile.colour,
+                       float(profile.info[which]["unsure_below"]),
+                       dict(profile.info[which]))
+
+
+def check_hog_lengths(profile: DeckProfile) -> None:
+    """Refuse a perceptron profile whose inputs are not this package's HOG features."""
+    for part, box in (("rank", RANK_BOX), ("suit", SUIT_BOX)):
+        classifier = getattr(profile, part)
+        if isinstance(classifier, Perceptron) and classifier.mean.shape != (feature_length(box),):
+            raise VisionError(f"{profile.name!r}: its {part} perceptrons read "
+                              f"{classifier.mean.shape} features, not this package's HOG")
+
+
+def validation_glyphs(options: GenericBuildOptions) -> GlyphSet:
+    """The generic build's validation decks' corners, with HOG features and maps."""
+    return synthetic_glyphs(options.validation_cards, options.seed + 1,
+                            drawing=options.drawing, jobs=options.jobs)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Combine a perceptron profile with nets and write the two-opinion profile."""
+    parser = argparse.ArgumentParser(prog="python -m vision.build.learned_combined",
+                                     description="Read every glyph with two opinions.")
+    parser.add_argument("--perceptrons", required=True,
+                        help="a generic profile of perceptrons (vision.build.generic --nets '')")
+    parser.add_argument("--nets", default=str(NETS), help="learned nets (vision.build.learned)")
+    parser.add_argument("--out", required=True, help="output .npz file")
+    parser.add_argument("--glyphs", default="",
+                        help="the validation decks' corners, saved by vision.build.learned "
+                             "--glyph-cache (drawn anew when not given)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes drawing the cards")
+    parser.add_argument("--pair-temperature", type=float, default=None,
+                        help="the pair's temperature instead of the one fitted on validation "
+                             "(measuring only: 0.5 multiplies the two opinions)")
+    args = parser.parse_args(argv)
+    if args.pair_temperature is not None and not args.pair_temperature > 0:
+        parser.error(f"--pair-temperature {args.pair_temperature} must be above 0")
+    try:
+        perceptrons = load_profile(Path(args.perceptrons))
+        check_hog_lengths(perceptrons)
+        options = GenericBuildOptions(
+            int(perceptrons.info["cards"]), int(perceptrons.info["validation_cards"]),
+            int(perceptrons.info["seed"]), jobs=max(1, args.jobs),
+            drawing=Drawing.of(dict(perceptrons.info)))
+        glyphs = (GlyphSet.load(Path(args.glyphs)) if args.glyphs
+                  else validation_glyphs(options))
+        profile = combined_profile(perceptrons, load_learned(Path(args.nets)), glyphs, options,
+                                   args.pair_temperature)
+    except (VisionError, KeyError) as error:
+        sys.stderr.write(f"cannot combine: {error}\n")
+        return 2
+    save_profile(profile, Path(args.out))
+    figures = {k: v for k, v in profile.info.items() if k.startswith("validation_")}
+    sys.stdout.write(f"wrote {args.out}: unsure below {profile.unsure_below:.3f}, "
+                     f"temperatures {profile.rank.temperature:.3f} (rank), "  # type: ignore[attr-defined]
+                     f"{profile.suit.temperature:.3f} (suit), {figures}\n")  # type: ignore[attr-defined]
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -6,7 +6,7 @@ only costs a frame.
 
 Checks, in order: an index was found in at least one corner; the glyphs resemble the
 profile's training glyphs (novelty); a profile reading each glyph with two classifiers
-(`vision.classify.TwoOpinions`, the generic profile) has both name the same rank and suit on
+(`vision.classify.TwoOpinions`) has both name the same rank and suit on
 every corner; both corners, when both were read, name the same card;
 the ink colour matches the suit's colour; the combined probability reaches the profile's
 `unsure_below`. A card partly covered by others (an overlapping hand) may show only one of

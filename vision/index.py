@@ -203,6 +203,14 @@ def _upright_card(aspect: float, share_across: float, share_down: float
     return card, (round(width * share_across), round(height * share_down))
 
 
+def _reduction_factor(quad: Quad) -> int:
+    """How many times `CARD_WIDTH_PX` the card's mean width of top and bottom is, halved."""
+    # the lengths in float32 and summed in float32, as `np.linalg.norm` gives and adds them
+    across = float(np.float32(vector_length(quad[1] - quad[0]))
+                   + np.float32(vector_length(quad[2] - quad[3]))) / 2
+    return int(across // (2 * CARD_WIDTH_PX))
+
+
 def _reduced_corner(frame: npt.NDArray[np.uint8], quad: Quad, transform: npt.NDArray[np.float64],
                     size: tuple[int, int]
                     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
@@ -215,10 +223,7 @@ def _reduced_corner(frame: npt.NDArray[np.uint8], quad: Quad, transform: npt.NDA
     or so: the strokes' edges alias, and sensor noise and sharpening haloes survive at full
     strength, so the glyphs no longer look like the training glyphs.
     """
-    # the lengths in float32 and summed in float32, as `np.linalg.norm` gives and adds them
-    across = float(np.float32(vector_length(quad[1] - quad[0]))
-                   + np.float32(vector_length(quad[2] - quad[3]))) / 2
-    factor = int(across // (2 * CARD_WIDTH_PX))
+    factor = _reduction_factor(quad)
     if factor < 2:
         return frame, _IDENTITY
     corners = np.array([[0, 0], [size[0], 0], [size[0], size[1]], [0, size[1]]], np.float32)

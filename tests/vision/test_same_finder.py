@@ -47,6 +47,7 @@ from vision.locate import (
 )
 
 from .conftest import dev_fold
+from .plain_forms import plain_paper_contrast
 
 EDGE_KERNEL = np.ones((3, 3), np.uint8)
 
@@ -61,23 +62,6 @@ def _plain_overlap(first: Quad, second: Quad) -> float:
     inter, _ = cv2.intersectConvexConvex(first, second)
     smaller = min(cv2.contourArea(first), cv2.contourArea(second))
     return float(inter) / smaller if smaller > 0 else 0.0
-
-
-def _plain_contrast(small: np.ndarray, quad: Quad) -> float:
-    size, margin = (40, 54), 7
-    inner = np.array([[margin, margin], [size[0] - margin, margin],
-                      [size[0] - margin, size[1] - margin], [margin, size[1] - margin]],
-                     np.float32)
-    transform = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), inner)
-    patch = cv2.warpPerspective(small, transform, size, flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REPLICATE)
-    ring = np.zeros(patch.shape, bool)
-    ring[margin + 1:-margin - 1, margin + 1:-margin - 1] = True
-    ring[margin + 4:-margin - 4, margin + 4:-margin - 4] = False
-    around = np.zeros(patch.shape, bool)
-    around[1:-1, 1:-1] = True
-    around[margin - 2:-margin + 2, margin - 2:-margin + 2] = False
-    return float(np.median(patch[ring]) - np.median(patch[around]))
 
 
 def _plain_unexplained(found: Sequence[_Plain], extra: list[_Plain]) -> list[_Plain]:
@@ -131,7 +115,7 @@ def _plain_candidates(small: np.ndarray, reduced: np.ndarray, params: LocatePara
         mask = cv2.morphologyEx((small > value).astype(np.uint8), cv2.MORPH_OPEN, EDGE_KERNEL)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         found += _plain_quads_of(contours, small.shape, params)
-    kept = [c for c in found if _plain_contrast(small, c.quad) >= params.min_contrast]
+    kept = [c for c in found if plain_paper_contrast(small, c.quad) >= params.min_contrast]
     neutral = cv2.GaussianBlur(_plain_neutral_paper(reduced), (3, 3), 0)
     _, mask = cv2.threshold(neutral, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, EDGE_KERNEL)
@@ -139,7 +123,7 @@ def _plain_candidates(small: np.ndarray, reduced: np.ndarray, params: LocatePara
     colourless = [c for c in _plain_quads_of(contours, neutral.shape, params, kept)
                   if c.fill >= params.min_neutral_fill]
     return kept + [c for c in _plain_unexplained(kept, colourless)
-                   if _plain_contrast(small, c.quad) >= params.min_contrast]
+                   if plain_paper_contrast(small, c.quad) >= params.min_contrast]
 
 
 def _plain_without_unions(candidates: list[_Plain]) -> list[_Plain]:

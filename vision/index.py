@@ -368,11 +368,16 @@ def _paper_colour(patch: npt.NDArray[np.uint8], ink: _Ink) -> npt.NDArray[np.flo
     return np.asarray(sums / count, np.float32)
 
 
-def _glyph(patch: npt.NDArray[np.uint8], ink: _Ink, box: Box, ids: list[int],
-           paper_bgr: npt.NDArray[np.float32]) -> Glyph:
+def glyph_region(ink: _Ink, box: Box, ids: list[int]
+                 ) -> tuple[Box, npt.NDArray[np.uint8], float]:
+    """A glyph's box grown by a pixel, the mask of its own components (dilated) and its span.
+
+    The span is the paper's level less the darkest grey under the mask (at least 1): the
+    grey-level distance that counts as full ink.
+    """
     x0, y0, x1, y1 = box
     x0, y0 = max(x0 - 1, 0), max(y0 - 1, 0)
-    x1, y1 = min(x1 + 1, patch.shape[1]), min(y1 + 1, patch.shape[0])
+    x1, y1 = min(x1 + 1, ink.grey.shape[1]), min(y1 + 1, ink.grey.shape[0])
     labels = ink.labels[y0:y1, x0:x1]
     own = labels == ids[0]
     for other in ids[1:]:
@@ -380,7 +385,13 @@ def _glyph(patch: npt.NDArray[np.uint8], ink: _Ink, box: Box, ids: list[int],
     own_mask = cv2.dilate(own.view(np.uint8), _DILATE_KERNEL)
     grey = ink.grey[y0:y1, x0:x1]
     darkest = cv2.minMaxLoc(grey, own_mask)[0] if cv2.countNonZero(own_mask) else 0.0
-    span = max(ink.paper - darkest, 1.0)
+    return (x0, y0, x1, y1), own_mask, max(ink.paper - darkest, 1.0)
+
+
+def _glyph(patch: npt.NDArray[np.uint8], ink: _Ink, box: Box, ids: list[int],
+           paper_bgr: npt.NDArray[np.float32]) -> Glyph:
+    (x0, y0, x1, y1), own_mask, span = glyph_region(ink, box, ids)
+    grey = ink.grey[y0:y1, x0:x1]
     # a pixel's ink amount depends on its grey level alone: looked up, not computed per pixel
     amount = cv2.LUT(grey, _ink_amounts(ink.paper, span))
     np.multiply(amount, own_mask, out=amount)

@@ -141,20 +141,14 @@ def _blotted_patches(count: int, seed: int) -> Iterator[np.ndarray]:
 
 def _plain_glyph(patch: np.ndarray, ink: _Ink, box: tuple[int, int, int, int], ids: list[int],
                  paper_bgr: np.ndarray) -> tuple[np.ndarray, tuple[int, int, int, int], float]:
-    """A glyph's ink map, box and redness as first written: per pixel, in numpy."""
-    import cv2
+    """A glyph's ink map, box and redness as first written: per pixel, in numpy.
 
-    x0, y0, x1, y1 = box
-    x0, y0 = max(x0 - 1, 0), max(y0 - 1, 0)
-    x1, y1 = min(x1 + 1, patch.shape[1]), min(y1 + 1, patch.shape[0])
-    labels = ink.labels[y0:y1, x0:x1]
-    own = labels == ids[0]
-    for other in ids[1:]:
-        own |= labels == other
-    own_mask = cv2.dilate(own.view(np.uint8), np.ones((3, 3), np.uint8))
+    Only the ink amounts and the redness changed form; the region is `glyph_region`'s.
+    """
+    from vision.index import glyph_region
+
+    (x0, y0, x1, y1), own_mask, span = glyph_region(ink, box, ids)
     grey = ink.grey[y0:y1, x0:x1]
-    darkest = cv2.minMaxLoc(grey, own_mask)[0] if cv2.countNonZero(own_mask) else 0.0
-    span = max(ink.paper - darkest, 1.0)
     amount = np.clip((ink.paper - grey.astype(np.float32)) / span, 0.0, 1.0) * own_mask.view(bool)
     if float(amount.sum()) <= 0:
         return amount.astype(np.float32), (x0, y0, x1, y1), 0.0

@@ -118,7 +118,8 @@ def test_the_same_glyphs_but_another_card_once_the_ink_s_colour_counts_is_dissen
     doubtful = replace(_one(suit_p=0.6), colour=reddish)
     doubtful.suit[:, 1] = np.log(0.38)
     evidence = _pair(sure, doubtful)
-    assert evidence.dissent is not None and not evidence.dissent.any()
+    assert evidence.dissent is not None
+    assert not evidence.dissent.any()
     assert verdict_of(either, evidence, 0.0).reason == DISSENT
     assert verdict_of(either, _pair(sure, replace(_one(suit_p=0.6), colour=reddish)),
                       0.0).reason == ""
@@ -149,7 +150,7 @@ def test_the_mean_rule_reads_the_pair_s_mean(either: DeckProfile) -> None:
 
 
 def test_a_rule_needs_its_thresholds_and_a_known_name() -> None:
-    with pytest.raises(ValueError, match="either.*2 thresholds"):
+    with pytest.raises(ValueError, match=r"either.*2 thresholds"):
         PairRule("either")
     with pytest.raises(ValueError, match="'product' is not one of"):
         PairRule("product")
@@ -173,7 +174,8 @@ def test_the_evidence_alone_is_each_classifier_s_own(paired: DeckProfile) -> Non
     evidence = assess_corners(paired, described)
     assert evidence.alone is not None
     rank, suit = paired.rank, paired.suit
-    assert isinstance(rank, TwoOpinions) and isinstance(suit, TwoOpinions)
+    assert isinstance(rank, TwoOpinions)
+    assert isinstance(suit, TwoOpinions)
     ranks = np.stack([c.rank for c in described])
     first, second = evidence.alone
     assert np.array_equal(first.rank, rank.first.log_probabilities(ranks[:, :rank.split]))

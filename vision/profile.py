@@ -62,7 +62,7 @@ class ColourModel:
         return log_red, log_black
 
 
-PAIR_RULES: Final = ("mean", "either")
+PAIR_RULES: Final = ("mean", "either", "either-card")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +74,12 @@ class PairRule:
             classifiers' probabilities, and answered when both name it on every corner and
             the mean reaches the profile's threshold. "either": the card is answered when both
             name it on every corner and at least one of them, read alone through every check,
-            answers it at its own threshold (`unsure_below`).
-        unsure_below: Under "either", each classifier's own unsure threshold (the first's,
-            the second's), as its own build chose it; empty under "mean".
+            answers it at its own threshold (`unsure_below`). "either-card": as "either", but
+            only the two classifiers' cards (each one's corners combined) must be the same,
+            not every corner's.
+        unsure_below: Under "either" and "either-card", each classifier's own unsure
+            threshold (the first's, the second's), as its own build chose it; empty under
+            "mean".
     """
 
     rule: str = "mean"
@@ -85,7 +88,7 @@ class PairRule:
     def __post_init__(self) -> None:
         if self.rule not in PAIR_RULES:
             raise ValueError(f"pair rule {self.rule!r} is not one of {', '.join(PAIR_RULES)}")
-        wanted = 2 if self.rule == "either" else 0
+        wanted = 0 if self.rule == "mean" else 2
         if len(self.unsure_below) != wanted:
             raise ValueError(f"pair rule {self.rule!r} takes {wanted} thresholds, "
                              f"got {len(self.unsure_below)}")

@@ -361,7 +361,7 @@ def assess_corners(profile: DeckProfile, corners: Sequence[CornerFeatures]) -> C
                               np.zeros((0, len(profile.suit.classes)), np.float32))
     ranks, suits = np.stack([c.rank for c in corners]), np.stack([c.suit for c in corners])
     colour = _colour_terms(profile, corners)
-    if profile.pair.rule == "either":
+    if profile.pair.rule != "mean":
         return _each_assessed(profile, ranks, suits, colour)
     rank_lp, rank_novelty, rank_dissent = dissent_of(profile.rank, ranks)
     suit_lp, suit_novelty, suit_dissent = dissent_of(profile.suit, suits)
@@ -463,26 +463,30 @@ def _joint_verdict(profile: DeckProfile, evidence: CornerEvidence, unsure_below:
 
 def _either_verdict(profile: DeckProfile, evidence: CornerEvidence, unsure_below: float
                     ) -> CardVerdict:
-    """The pair rule "either": both classifiers name the card, at least one is sure of it.
+    """The pair rules "either" and "either-card": both name the card, at least one is sure.
 
-    Novelty is the pair's (either classifier's); the two must name the same card on every
-    corner (rank, and suit with the ink's colour), or the card is unsure by dissent; then
-    each is read alone through the remaining checks (corners agree, colour, confidence) at
-    its own threshold, or at `unsure_below` where that is stricter, and the more confident
-    of those answering answers. When neither answers, the more confident one's verdict says
-    why.
+    Novelty is the pair's (either classifier's). Under "either" the two must name the same
+    card on every corner (rank, and suit with the ink's colour), or the card is unsure by
+    dissent; under "either-card" only their cards, each classifier's corners combined, must
+    be the same. Each is read alone through the remaining checks (corners agree, colour,
+    confidence) at its own threshold, or at `unsure_below` where that is stricter, and the
+    more confident of those answering answers. When neither answers, the more confident
+    one's verdict says why.
     """
     if evidence.alone is None:
         raise TypeError("the pair rule 'either' needs each classifier's own evidence")
     pair = _joint_verdict(profile, replace(evidence, alone=None), 0.0)
-    if pair.reason in (NOVEL, DISSENT):
+    every_corner = profile.pair.rule == "either"
+    if pair.reason == NOVEL or (every_corner and pair.reason == DISSENT):
         return pair
     first, second = evidence.alone
-    if (_corner_cards(profile, first.rank, _suit_with_colour(first))
-            != _corner_cards(profile, second.rank, _suit_with_colour(second))):
-        return CardVerdict(pair.guess, pair.confidence, DISSENT)
     alone = [_joint_verdict(profile, own, max(threshold, unsure_below))
              for own, threshold in zip(evidence.alone, profile.pair.unsure_below, strict=True)]
+    same = (_corner_cards(profile, first.rank, _suit_with_colour(first))
+            == _corner_cards(profile, second.rank, _suit_with_colour(second))
+            if every_corner else alone[0].guess == alone[1].guess)
+    if not same:
+        return CardVerdict(pair.guess, pair.confidence, DISSENT)
     answered = [verdict for verdict in alone if not verdict.reason]
     return max(answered or alone, key=lambda verdict: verdict.confidence)
 

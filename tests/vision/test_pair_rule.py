@@ -38,6 +38,7 @@ from vision.recognize import (
 
 EITHER = PairRule("either", (0.95, 0.90))
 """The first classifier answers alone at 0.95, the second at 0.90."""
+EITHER_CARD = PairRule("either-card", (0.95, 0.90))
 
 
 def _one(rank: int = 0, rank_p: float = 0.99, suit: int = 0, suit_p: float = 0.99,
@@ -134,8 +135,25 @@ def test_the_same_glyphs_but_another_card_once_the_ink_s_colour_counts_is_dissen
 def test_a_glyph_novel_to_either_opinion_is_novel(either: DeckProfile) -> None:
     sure = _one(rank_p=0.999, suit_p=0.999)
     novel = _one(rank_p=0.999, suit_p=0.999, novelty=1.2)
-    for first, second in ((sure, novel), (novel, sure)):
-        assert verdict_of(either, _pair(first, second), 0.0).reason == NOVEL
+    for profile in (either, replace(either, pair=EITHER_CARD)):
+        for first, second in ((sure, novel), (novel, sure)):
+            assert verdict_of(profile, _pair(first, second), 0.0).reason == NOVEL
+
+
+def test_either_card_asks_the_same_card_of_each_not_of_each_corner(either: DeckProfile) -> None:
+    by_card = replace(either, pair=EITHER_CARD)
+    sure = _one(rank_p=0.99, suit_p=0.99)
+    split = _one(rank_p=0.99, suit_p=0.99)  # one corner an ace, the other a 2 at 0.6
+    split.rank[1] = np.log(np.r_[0.3, 0.6, np.full(11, 0.1 / 11)]).astype(np.float32)
+    evidence = _pair(split, sure)
+    assert verdict_of(either, evidence, 0.0).reason == DISSENT
+    verdict = verdict_of(by_card, evidence, 0.0)
+    assert (verdict.guess, verdict.reason) == ("AS", "")
+    assert verdict.confidence == pytest.approx(0.99 * 0.99, abs=1e-3)
+    other = _one(rank=1, rank_p=0.999, suit_p=0.999)  # sure of a 2: another card
+    assert verdict_of(by_card, _pair(sure, other), 0.0).reason == DISSENT
+    doubtful = _one(rank_p=0.94, suit_p=0.94)  # 0.88: short of both thresholds
+    assert verdict_of(by_card, _pair(doubtful, doubtful), 0.0).reason == LOW_CONFIDENCE
 
 
 def test_the_mean_rule_reads_the_pair_s_mean(either: DeckProfile) -> None:

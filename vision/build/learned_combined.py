@@ -1,7 +1,7 @@
 """The generic profile's two opinions: the perceptrons and the learned nets read each glyph.
 
     python -m vision.build.learned_combined --perceptrons FILE --out FILE [--nets FILE]
-        [--glyphs FILE] [--pair-temperature T] [--rule mean|either] [--jobs N]
+        [--glyphs FILE] [--pair-temperature T] [--rule mean|either|either-card] [--jobs N]
 
 The shipped perceptrons (`vision.build.generic`) and the learned nets (`vision.build.learned`)
 err differently: on the dev deck's Queen the nets name the rank right and the perceptrons do
@@ -85,12 +85,12 @@ def combined_profile(perceptrons: DeckProfile, nets: LearnedGlyphs, validation: 
 
 
 def pair_rule_of(rule: str, perceptrons: DeckProfile, nets: LearnedGlyphs) -> PairRule:
-    """The pair rule `rule`, under "either" with each opinion's own build's threshold."""
+    """The pair rule `rule`, under "either" rules with each opinion's own build's threshold."""
     if rule == "mean":
         return PairRule()
-    if rule == "either":
-        return PairRule("either", (perceptrons.unsure_below, nets.unsure_below))
-    raise VisionError(f"unknown pair rule {rule!r} (mean or either)")
+    if rule in ("either", "either-card"):
+        return PairRule(rule, (perceptrons.unsure_below, nets.unsure_below))
+    raise VisionError(f"unknown pair rule {rule!r} (mean, either or either-card)")
 
 
 def _paired(first: Perceptron, second: ConvGlyphClassifier, validation: GlyphSet,
@@ -179,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pair-temperature", type=float, default=None,
                         help="the pair's temperature instead of the one fitted on validation "
                              "(measuring only: 0.5 multiplies the two opinions)")
-    parser.add_argument("--rule", choices=("mean", "either"), default="mean",
+    parser.add_argument("--rule", choices=("mean", "either", "either-card"), default="mean",
                         help="how the pair answers a card (vision.profile.PairRule)")
     args = parser.parse_args(argv)
     if args.pair_temperature is not None and not args.pair_temperature > 0:

@@ -15,8 +15,9 @@ budget, the 0.95 floor). No real photo, composite or held-out typeface tunes any
 
 `--rule either` answers a card by a different rule (`vision.profile.PairRule`): when both
 classifiers name it on every corner and at least one of them, read alone through every
-check, answers it at its own build's threshold; the validation decks then only confirm that
-its wrong answers keep within the build's budget (`choose_threshold` raises the floor if not).
+check, answers it at its own build's threshold (`--rule either-card`: when both name the same
+card, each one's corners combined); the validation decks then only confirm that its wrong
+answers keep within the build's budget (`choose_threshold` raises a floor if not).
 
 The command combines a built perceptron profile (the shipped generic profile) with nets and
 writes the pair as a profile (version 2, `vision.profile`), for measuring

@@ -475,10 +475,10 @@ def _either_verdict(profile: DeckProfile, evidence: CornerEvidence, unsure_below
     """
     if evidence.alone is None:
         raise TypeError("the pair rule 'either' needs each classifier's own evidence")
-    pair = _joint_verdict(profile, replace(evidence, alone=None), 0.0)
     every_corner = profile.pair.rule == "either"
-    if pair.reason == NOVEL or (every_corner and pair.reason == DISSENT):
-        return pair
+    novel = max(float(evidence.rank_novelty.max()), float(evidence.suit_novelty.max())) >= 1.0
+    if novel or (every_corner and evidence.dissenting):
+        return _joint_verdict(profile, replace(evidence, alone=None), 0.0)  # why, the pair's
     first, second = evidence.alone
     alone = [_joint_verdict(profile, own, max(threshold, unsure_below))
              for own, threshold in zip(evidence.alone, profile.pair.unsure_below, strict=True)]
@@ -486,6 +486,7 @@ def _either_verdict(profile: DeckProfile, evidence: CornerEvidence, unsure_below
             == _corner_cards(profile, second.rank, _suit_with_colour(second))
             if every_corner else alone[0].guess == alone[1].guess)
     if not same:
+        pair = _joint_verdict(profile, replace(evidence, alone=None), 0.0)
         return CardVerdict(pair.guess, pair.confidence, DISSENT)
     answered = [verdict for verdict in alone if not verdict.reason]
     return max(answered or alone, key=lambda verdict: verdict.confidence)

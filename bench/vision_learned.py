@@ -189,7 +189,7 @@ def compare(args: argparse.Namespace) -> None:
         print(f"   {name:<12} validation decks {info.get('validation_read', 0):.0f} cards: "
               f"{info.get('validation_right', 0):.2%} right, "
               f"{info.get('validation_wrong', 0) * info.get('validation_read', 0):.0f} wrong "
-              f"(unsure below {reader.unsure_below:.3f})")
+              f"(unsure below {reader.unsure_below:.3f}{_rule_of(reader.profile)})")
     photos = dev_photos()
     for name, reader in readers.items():
         tally = Tally()
@@ -199,6 +199,14 @@ def compare(args: argparse.Namespace) -> None:
         print(f"   {name:<12}                  unsure: {tally.unsure_summary()}")
     _compare_composites(args, readers, photos)
     _compare_held_out(args, readers)
+
+
+def _rule_of(profile: DeckProfile) -> str:
+    """The pair's rule and thresholds when it answers by a rule other than the mean."""
+    rule = profile.pair
+    if rule.rule == "mean":
+        return ""
+    return f", rule {rule.rule} at " + " and ".join(f"{t:.3f}" for t in rule.unsure_below)
 
 
 def _compare_composites(args: argparse.Namespace, readers: dict[str, Recognizer],

@@ -320,18 +320,27 @@ class TwoOpinions:
         """The class letters, in score order."""
         return self.first.classes
 
-    def opinions(self, features: Floats) -> tuple[Floats, Floats, npt.NDArray[np.bool_]]:
-        """Log-probabilities, novelty and, per vector, whether the two best classes differ."""
+    def each(self, features: Floats) -> tuple[tuple[Floats, Floats], tuple[Floats, Floats]]:
+        """Each classifier's own `assess` of the vectors: (first's, second's)."""
         features = np.atleast_2d(np.asarray(features, np.float32))
         if features.shape[1] <= self.split:
             raise ValueError(f"feature vectors of {features.shape[1]} values: the first "
                              f"classifier alone reads {self.split}")
-        first, first_novelty = self.first.assess(features[:, :self.split])
-        second, second_novelty = self.second.assess(features[:, self.split:])
-        mean = (first.astype(np.float64) + second) / 2.0
-        dissent = first.argmax(axis=1) != second.argmax(axis=1)
+        return (self.first.assess(features[:, :self.split]),
+                self.second.assess(features[:, self.split:]))
+
+    def together(self, first: tuple[Floats, Floats], second: tuple[Floats, Floats]
+                 ) -> tuple[Floats, Floats, npt.NDArray[np.bool_]]:
+        """The pair's log-probabilities, novelty and dissent from each classifier's `assess`."""
+        (first_lp, first_novelty), (second_lp, second_novelty) = first, second
+        mean = (first_lp.astype(np.float64) + second_lp) / 2.0
+        dissent = first_lp.argmax(axis=1) != second_lp.argmax(axis=1)
         return (log_softmax(mean / self.temperature),
                 np.maximum(first_novelty, second_novelty).astype(np.float32), dissent)
+
+    def opinions(self, features: Floats) -> tuple[Floats, Floats, npt.NDArray[np.bool_]]:
+        """Log-probabilities, novelty and, per vector, whether the two best classes differ."""
+        return self.together(*self.each(features))
 
     def log_probabilities(self, features: Floats) -> Floats:
         """Log-probabilities (n x classes) of the pair."""

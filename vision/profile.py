@@ -7,8 +7,9 @@ archive (no pickled objects) with a JSON header under the key `meta`.
 A classifier is nearest neighbours (enrolled decks), a perceptron ensemble, or (version 2)
 two opinions: a perceptron ensemble and a learned net (ONNX bytes, run by OpenCV's DNN
 module) read each glyph together (`vision.classify.TwoOpinions`), their arrays under
-`rank/first/...` and `rank/second/...`. Version 1 files, which hold no two opinions, read as
-they always did.
+`rank/first/...` and `rank/second/...`, and the rule by which the pair answers a card
+(`PairRule`, under `pair` in the header; absent, the pair's mean). Version 1 files, which hold
+no two opinions, read as they always did.
 """
 
 from __future__ import annotations
@@ -61,6 +62,40 @@ class ColourModel:
         return log_red, log_black
 
 
+PAIR_RULES: Final = ("mean", "either", "either-card")
+
+
+@dataclass(frozen=True, slots=True)
+class PairRule:
+    """How a profile reading each glyph with two opinions (`TwoOpinions`) answers a card.
+
+    Attributes:
+        rule: "mean": the card is read from the renormalised geometric mean of the two
+            classifiers' probabilities, and answered when both name it on every corner and
+            the mean reaches the profile's threshold. "either": the card is answered when both
+            name it on every corner and at least one of them, read alone through every check,
+            answers it at its own threshold (`unsure_below`). "either-card": as "either", but
+            only the two classifiers' cards (each one's corners combined) must be the same,
+            not every corner's.
+        unsure_below: Under "either" and "either-card", each classifier's own unsure
+            threshold (the first's, the second's), as its own build chose it; empty under
+            "mean".
+    """
+
+    rule: str = "mean"
+    unsure_below: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.rule not in PAIR_RULES:
+            raise ValueError(f"pair rule {self.rule!r} is not one of {', '.join(PAIR_RULES)}")
+        wanted = 0 if self.rule == "mean" else 2
+        if len(self.unsure_below) != wanted:
+            raise ValueError(f"pair rule {self.rule!r} takes {wanted} thresholds, "
+                             f"got {len(self.unsure_below)}")
+        for value in self.unsure_below:
+            _threshold(value, "pair unsure_below")
+
+
 @dataclass(frozen=True)
 class DeckProfile:
     """Everything the recogniser needs to read one deck (or, generically, most decks).
@@ -77,6 +112,8 @@ class DeckProfile:
             while the other corner names the same card is answered by that other corner
             alone when it is at least this confident (`vision.recognize.lone_corner`); None
             never answers such a card. Enrolment sets it from its held-out readings.
+        pair: How a profile whose classifiers are `TwoOpinions` answers a card (`PairRule`);
+            the mean for every other profile.
         info: Provenance and the figures measured when the profile was made.
     """
 
@@ -89,6 +126,7 @@ class DeckProfile:
     unsure_below: float = 0.9
     info: Mapping[str, Any] = field(default_factory=dict)
     one_corner_below: float | None = None
+    pair: PairRule = PairRule()
 
 
 def save_profile(profile: DeckProfile, path: Path) -> None:
@@ -102,6 +140,12 @@ def save_profile(profile: DeckProfile, path: Path) -> None:
     }
     if profile.one_corner_below is not None:  # absent: never answered by one corner
         meta["one_corner_below"] = profile.one_corner_below
+    if profile.pair != PairRule():  # absent: the mean, as files before the rule read
+        if not (isinstance(profile.rank, TwoOpinions) and isinstance(profile.suit, TwoOpinions)):
+            raise ProfileError(f"{profile.name!r}: a pair rule needs two opinions of both "
+                               "the rank and the suit")
+        meta["pair"] = {"rule": profile.pair.rule,
+                        "unsure_below": list(profile.pair.unsure_below)}
     arrays: dict[str, npt.NDArray[Any]] = {}
     for key, classifier in (("rank", profile.rank), ("suit", profile.suit)):
         meta[key] = _classifier_meta(classifier)
@@ -201,7 +245,20 @@ def _build(meta: dict[str, Any], arrays: Mapping[str, npt.NDArray[Any]]) -> Deck
         rank=rank, suit=suit, colour=ColourModel(**meta["colour"]),
         unsure_below=_threshold(meta["unsure_below"]), info=dict(meta["info"]),
         one_corner_below=_optional_threshold(meta.get("one_corner_below")),
+        pair=_pair_rule(meta.get("pair"),
+                        isinstance(rank, TwoOpinions) and isinstance(suit, TwoOpinions)),
     )
+
+
+def _pair_rule(meta: object, two_opinions: bool) -> PairRule:
+    """The header's `pair` entry (absent: the mean), only on a profile of two opinions."""
+    if meta is None:
+        return PairRule()
+    if not two_opinions:
+        raise ValueError("a pair rule on a profile without two opinions")
+    if not isinstance(meta, dict) or not isinstance(meta.get("unsure_below", []), list):
+        raise ValueError(f"pair {meta!r} is not a rule and a list of thresholds")
+    return PairRule(str(meta["rule"]), tuple(meta.get("unsure_below", [])))
 
 
 def _threshold(value: object, key: str = "unsure_below") -> float:

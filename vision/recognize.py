@@ -9,7 +9,11 @@ profile's training glyphs (novelty); a profile reading each glyph with two class
 (`vision.classify.TwoOpinions`) has both name the same rank and suit on
 every corner; both corners, when both were read, name the same card;
 the ink colour matches the suit's colour; the combined probability reaches the profile's
-`unsure_below`. A card partly covered by others (an overlapping hand) may show only one of
+`unsure_below`. Under the pair rule "either" (`vision.profile.PairRule`) the last three
+checks are each classifier's alone, at its own threshold: the card is answered when both
+name it on every corner and at least one of them passes them.
+
+A card partly covered by others (an overlapping hand) may show only one of
 its index corners: it is answered by a corner that passes every check on its own while the
 other corner does not. An enrolled profile may also answer a whole card by one corner when
 the other's glyphs are unlike the profile's but name the same card (`lone_corner`), at a
@@ -320,6 +324,8 @@ class CornerEvidence:
         dissent: Per corner, whether a profile's two classifiers of a glyph name different
             classes for its rank or its suit (`vision.classify.TwoOpinions`); None where
             there is one classifier per glyph (never dissenting).
+        alone: Under the pair rule "either", what each of the two classifiers says alone
+            (the first's evidence, the second's); None otherwise.
     """
 
     rank: npt.NDArray[np.float32]
@@ -328,13 +334,17 @@ class CornerEvidence:
     suit_novelty: npt.NDArray[np.float32]
     colour: npt.NDArray[np.float32]
     dissent: npt.NDArray[np.bool_] | None = None
+    alone: tuple[CornerEvidence, CornerEvidence] | None = None
 
     def rows(self, start: int, stop: int) -> CornerEvidence:
         """The evidence of corners `start` to `stop` (exclusive)."""
+        alone = None if self.alone is None else (self.alone[0].rows(start, stop),
+                                                 self.alone[1].rows(start, stop))
         return CornerEvidence(self.rank[start:stop], self.rank_novelty[start:stop],
                               self.suit[start:stop], self.suit_novelty[start:stop],
                               self.colour[start:stop],
-                              None if self.dissent is None else self.dissent[start:stop])
+                              None if self.dissent is None else self.dissent[start:stop],
+                              alone)
 
     @property
     def dissenting(self) -> bool:
@@ -349,12 +359,29 @@ def assess_corners(profile: DeckProfile, corners: Sequence[CornerFeatures]) -> C
         return CornerEvidence(np.zeros((0, len(profile.rank.classes)), np.float32), empty,
                               np.zeros((0, len(profile.suit.classes)), np.float32), empty,
                               np.zeros((0, len(profile.suit.classes)), np.float32))
-    rank_lp, rank_novelty, rank_dissent = dissent_of(profile.rank,
-                                                     np.stack([c.rank for c in corners]))
-    suit_lp, suit_novelty, suit_dissent = dissent_of(profile.suit,
-                                                     np.stack([c.suit for c in corners]))
-    return CornerEvidence(rank_lp, rank_novelty, suit_lp, suit_novelty,
-                          _colour_terms(profile, corners), _either(rank_dissent, suit_dissent))
+    ranks, suits = np.stack([c.rank for c in corners]), np.stack([c.suit for c in corners])
+    colour = _colour_terms(profile, corners)
+    if profile.pair.rule != "mean":
+        return _each_assessed(profile, ranks, suits, colour)
+    rank_lp, rank_novelty, rank_dissent = dissent_of(profile.rank, ranks)
+    suit_lp, suit_novelty, suit_dissent = dissent_of(profile.suit, suits)
+    return CornerEvidence(rank_lp, rank_novelty, suit_lp, suit_novelty, colour,
+                          _either(rank_dissent, suit_dissent))
+
+
+def _each_assessed(profile: DeckProfile, ranks: npt.NDArray[np.float32],
+                   suits: npt.NDArray[np.float32], colour: npt.NDArray[np.float32]
+                   ) -> CornerEvidence:
+    """The pair's evidence with each classifier's own (`CornerEvidence.alone`), one pass each."""
+    if not isinstance(profile.rank, TwoOpinions) or not isinstance(profile.suit, TwoOpinions):
+        raise TypeError("the pair rule 'either' needs two opinions of both rank and suit")
+    rank_each, suit_each = profile.rank.each(ranks), profile.suit.each(suits)
+    rank_lp, rank_novelty, rank_dissent = profile.rank.together(*rank_each)
+    suit_lp, suit_novelty, suit_dissent = profile.suit.together(*suit_each)
+    alone = tuple(CornerEvidence(rank[0], rank[1], suit[0], suit[1], colour)
+                  for rank, suit in zip(rank_each, suit_each, strict=True))
+    return CornerEvidence(rank_lp, rank_novelty, suit_lp, suit_novelty, colour,
+                          rank_dissent | suit_dissent, (alone[0], alone[1]))
 
 
 def _either(rank: npt.NDArray[np.bool_] | None, suit: npt.NDArray[np.bool_] | None
@@ -416,20 +443,67 @@ def lone_corner(profile: DeckProfile, evidence: CornerEvidence) -> CardVerdict |
 
 def _joint_verdict(profile: DeckProfile, evidence: CornerEvidence, unsure_below: float
                    ) -> CardVerdict:
-    """The corners' evidence combined, every check applied to them together."""
-    suit_lp = evidence.suit + evidence.colour
-    suit_lp = suit_lp - np.logaddexp.reduce(suit_lp, axis=1, keepdims=True)
+    """The corners' evidence combined, every check applied to them together.
+
+    Under the pair rule "either" (`CornerEvidence.alone` given), `_either_verdict`.
+    """
+    if evidence.alone is not None:
+        return _either_verdict(profile, evidence, unsure_below)
+    suit_lp = _suit_with_colour(evidence)
     rank_all, suit_all = _mean_log(evidence.rank), _mean_log(suit_lp)
     rank, suit = int(np.argmax(rank_all)), int(np.argmax(suit_all))
     guess = profile.rank.classes[rank] + profile.suit.classes[suit]
     confidence = float(np.exp(rank_all[rank] + suit_all[suit]))
-    corner_cards = {profile.rank.classes[int(np.argmax(r))] +
-                    profile.suit.classes[int(np.argmax(s))]
-                    for r, s in zip(evidence.rank, suit_lp, strict=True)}
     novelty = max(float(evidence.rank_novelty.max()), float(evidence.suit_novelty.max()))
-    reason = _doubt(novelty, evidence.dissenting, corner_cards == {guess},
+    reason = _doubt(novelty, evidence.dissenting,
+                    set(_corner_cards(profile, evidence.rank, suit_lp)) == {guess},
                     float(evidence.colour[:, suit].mean()), confidence, unsure_below)
     return CardVerdict(guess, confidence, reason)
+
+
+def _either_verdict(profile: DeckProfile, evidence: CornerEvidence, unsure_below: float
+                    ) -> CardVerdict:
+    """The pair rules "either" and "either-card": both name the card, at least one is sure.
+
+    Novelty is the pair's (either classifier's). Under "either" the two must name the same
+    card on every corner (rank, and suit with the ink's colour), or the card is unsure by
+    dissent; under "either-card" only their cards, each classifier's corners combined, must
+    be the same. Each is read alone through the remaining checks (corners agree, colour,
+    confidence) at its own threshold, or at `unsure_below` where that is stricter, and the
+    more confident of those answering answers. When neither answers, the more confident
+    one's verdict says why.
+    """
+    if evidence.alone is None:
+        raise TypeError("the pair rule 'either' needs each classifier's own evidence")
+    every_corner = profile.pair.rule == "either"
+    novel = max(float(evidence.rank_novelty.max()), float(evidence.suit_novelty.max())) >= 1.0
+    if novel or (every_corner and evidence.dissenting):
+        return _joint_verdict(profile, replace(evidence, alone=None), 0.0)  # why, the pair's
+    first, second = evidence.alone
+    alone = [_joint_verdict(profile, own, max(threshold, unsure_below))
+             for own, threshold in zip(evidence.alone, profile.pair.unsure_below, strict=True)]
+    same = (_corner_cards(profile, first.rank, _suit_with_colour(first))
+            == _corner_cards(profile, second.rank, _suit_with_colour(second))
+            if every_corner else alone[0].guess == alone[1].guess)
+    if not same:
+        pair = _joint_verdict(profile, replace(evidence, alone=None), 0.0)
+        return CardVerdict(pair.guess, pair.confidence, DISSENT)
+    answered = [verdict for verdict in alone if not verdict.reason]
+    return max(answered or alone, key=lambda verdict: verdict.confidence)
+
+
+def _suit_with_colour(evidence: CornerEvidence) -> npt.NDArray[np.float32]:
+    """Per corner, the suits' log-probabilities given both the glyph and the ink's colour."""
+    suit_lp = evidence.suit + evidence.colour
+    return np.asarray(suit_lp - np.logaddexp.reduce(suit_lp, axis=1, keepdims=True),
+                      np.float32)
+
+
+def _corner_cards(profile: DeckProfile, rank_lp: npt.NDArray[np.float32],
+                  suit_lp: npt.NDArray[np.float32]) -> list[str]:
+    """The card each corner names on its own (ranks, and suits given the colour, per row)."""
+    return [profile.rank.classes[int(np.argmax(r))] + profile.suit.classes[int(np.argmax(s))]
+            for r, s in zip(rank_lp, suit_lp, strict=True)]
 
 
 def _doubt(novelty: float, dissent: bool, corners_agree: bool, colour: float,

@@ -1,7 +1,7 @@
 """The generic profile's two opinions: the perceptrons and the learned nets read each glyph.
 
     python -m vision.build.learned_combined --perceptrons FILE --out FILE [--nets FILE]
-        [--glyphs FILE] [--pair-temperature T] [--jobs N]
+        [--glyphs FILE] [--pair-temperature T] [--rule mean|either|either-card] [--jobs N]
 
 The shipped perceptrons (`vision.build.generic`) and the learned nets (`vision.build.learned`)
 err differently: on the dev deck's Queen the nets name the rank right and the perceptrons do
@@ -12,6 +12,12 @@ Each classifier keeps its own temperature and novelty limit; the pair's temperat
 unsure threshold are set on the generic build's own synthetic validation decks, by its own
 rules (`vision.build.generic.fit_scaled_temperature` and `choose_threshold`: the wrong-answer
 budget, the 0.95 floor). No real photo, composite or held-out typeface tunes anything.
+
+`--rule either` answers a card by a different rule (`vision.profile.PairRule`): when both
+classifiers name it on every corner and at least one of them, read alone through every
+check, answers it at its own build's threshold (`--rule either-card`: when both name the same
+card, each one's corners combined); the validation decks then only confirm that its wrong
+answers keep within the build's budget (`choose_threshold` raises a floor if not).
 
 The command combines a built perceptron profile (the shipped generic profile) with nets and
 writes the pair as a profile (version 2, `vision.profile`), for measuring
@@ -41,7 +47,7 @@ from vision.enroll import Sample
 from vision.errors import VisionError
 from vision.features import RANK_BOX, SUIT_BOX, feature_length
 from vision.learned import ConvGlyphClassifier, LearnedGlyphs, load_learned
-from vision.profile import DeckProfile, load_profile, save_profile
+from vision.profile import DeckProfile, PairRule, load_profile, save_profile
 from vision.recognize import CornerFeatures
 
 NETS = Path(__file__).resolve().parent / "learned_glyphs.npz"
@@ -50,14 +56,16 @@ NETS = Path(__file__).resolve().parent / "learned_glyphs.npz"
 
 def combined_profile(perceptrons: DeckProfile, nets: LearnedGlyphs, validation: GlyphSet,
                      options: GenericBuildOptions | None = None,
-                     temperature: float | None = None) -> DeckProfile:
+                     temperature: float | None = None, rule: str = "mean") -> DeckProfile:
     """The perceptron profile reading every glyph with the nets too, tuned on `validation`.
 
     `validation` holds the corners of the synthetic decks the perceptrons were tuned on,
     with both their HOG features and their maps (`vision.build.learned_data`). The pair's
     temperatures are fitted there too unless `temperature` is given (for measuring: 0.5
     makes the pair's probabilities the renormalised product of the two, as if the opinions
-    were independent).
+    were independent). `rule` is the pair's (`vision.profile.PairRule`): under "either" each
+    classifier answers at its own build's threshold, and the threshold chosen on
+    `validation` is only a floor under both.
     """
     options = options or GenericBuildOptions()
     if not isinstance(perceptrons.rank, Perceptron) or not isinstance(perceptrons.suit,
@@ -66,13 +74,24 @@ def combined_profile(perceptrons: DeckProfile, nets: LearnedGlyphs, validation: 
                           f"({perceptrons.name!r} has other classifiers)")
     rank = _paired(perceptrons.rank, nets.rank, validation, "rank", temperature)
     suit = _paired(perceptrons.suit, nets.suit, validation, "suit", temperature)
+    pair_rule = pair_rule_of(rule, perceptrons, nets)
     provisional = DeckProfile(perceptrons.name, "generic", perceptrons.layout, rank, suit,
-                              perceptrons.colour, 1.0, {})
+                              perceptrons.colour, 1.0, {}, pair=pair_rule)
     unsure_below, figures = choose_threshold(provisional, combined_samples(validation), options)
-    pair = {"pair_temperature": "fitted on validation" if temperature is None else "given"}
+    pair = {"pair_temperature": "fitted on validation" if temperature is None else "given",
+            "pair_rule": rule}
     return DeckProfile(perceptrons.name, "generic", perceptrons.layout, rank, suit,
                        perceptrons.colour, unsure_below,
-                       _info(perceptrons, nets, figures) | pair)
+                       _info(perceptrons, nets, figures) | pair, pair=pair_rule)
+
+
+def pair_rule_of(rule: str, perceptrons: DeckProfile, nets: LearnedGlyphs) -> PairRule:
+    """The pair rule `rule`, under "either" rules with each opinion's own build's threshold."""
+    if rule == "mean":
+        return PairRule()
+    if rule in ("either", "either-card"):
+        return PairRule(rule, (perceptrons.unsure_below, nets.unsure_below))
+    raise VisionError(f"unknown pair rule {rule!r} (mean, either or either-card)")
 
 
 def _paired(first: Perceptron, second: ConvGlyphClassifier, validation: GlyphSet,
@@ -161,6 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pair-temperature", type=float, default=None,
                         help="the pair's temperature instead of the one fitted on validation "
                              "(measuring only: 0.5 multiplies the two opinions)")
+    parser.add_argument("--rule", choices=("mean", "either", "either-card"), default="mean",
+                        help="how the pair answers a card (vision.profile.PairRule)")
     args = parser.parse_args(argv)
     if args.pair_temperature is not None and not args.pair_temperature > 0:
         parser.error(f"--pair-temperature {args.pair_temperature} must be above 0")
@@ -174,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         glyphs = (GlyphSet.load(Path(args.glyphs)) if args.glyphs
                   else validation_glyphs(options))
         profile = combined_profile(perceptrons, load_learned(Path(args.nets)), glyphs, options,
-                                   args.pair_temperature)
+                                   args.pair_temperature, args.rule)
     except (VisionError, KeyError) as error:
         sys.stderr.write(f"cannot combine: {error}\n")
         return 2

@@ -93,6 +93,15 @@ def rewrite(path: Path, change_meta: object = None, drop: str = "") -> None:
     np.savez(path, **arrays)
 
 
+def refused(path: Path, profile: DeckProfile, match: str, change_meta: object = None,
+            drop: str = "") -> None:
+    """Save `profile` at `path`, damage it by `rewrite`, and check loading it is refused."""
+    save_profile(profile, path)
+    rewrite(path, change_meta, drop)
+    with pytest.raises(ProfileError, match=match):
+        load_profile(path)
+
+
 def test_a_newer_version_is_refused_with_advice(tmp_path: Path) -> None:
     path = tmp_path / "deck.npz"
     save_profile(tiny_profile(), path)
@@ -103,14 +112,10 @@ def test_a_newer_version_is_refused_with_advice(tmp_path: Path) -> None:
 
 def test_missing_or_inconsistent_parts_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "deck.npz"
-    save_profile(tiny_profile(), path)
-    rewrite(path, drop="suit/samples")
-    with pytest.raises(ProfileError, match=r"deck.npz: incomplete or inconsistent.*suit/samples"):
-        load_profile(path)
-    save_profile(tiny_profile(), path)
-    rewrite(path, lambda meta: meta["rank"].update(type="forest"))
-    with pytest.raises(ProfileError, match="unknown rank classifier type 'forest'"):
-        load_profile(path)
+    refused(path, tiny_profile(), r"deck.npz: incomplete or inconsistent.*suit/samples",
+            drop="suit/samples")
+    refused(path, tiny_profile(), "unknown rank classifier type 'forest'",
+            lambda meta: meta["rank"].update(type="forest"))
 
 
 def test_features_of_another_length_are_refused(tmp_path: Path) -> None:
@@ -197,14 +202,10 @@ def test_two_opinions_are_refused_in_a_version_1_file(tmp_path: Path) -> None:
 
 def test_a_second_opinion_that_is_no_fitting_net_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "pair.npz"
-    save_profile(two_opinion_profile(), path)
-    rewrite(path, lambda meta: meta["suit"]["second"].update(type="perceptron"))
-    with pytest.raises(ProfileError, match=r"pair\.npz: .*suit/second is a 'perceptron'"):
-        load_profile(path)
-    save_profile(two_opinion_profile(), path)
-    rewrite(path, lambda meta: meta["rank"]["second"].update(size=[24, 24]))
-    with pytest.raises(ProfileError, match=r"rank/second reads \[24, 24\] maps"):
-        load_profile(path)
+    refused(path, two_opinion_profile(), r"pair\.npz: .*suit/second is a 'perceptron'",
+            lambda meta: meta["suit"]["second"].update(type="perceptron"))
+    refused(path, two_opinion_profile(), r"rank/second reads \[24, 24\] maps",
+            lambda meta: meta["rank"]["second"].update(size=[24, 24]))
 
 
 def test_a_damaged_net_in_a_profile_is_refused_naming_the_file(tmp_path: Path) -> None:

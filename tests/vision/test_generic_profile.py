@@ -33,6 +33,7 @@ from vision.build.learned_combined import (
     NETS,
     SHIPPED_RULE,
     combined_profile,
+    combined_samples,
     pair_problems,
     perceptron_half,
 )
@@ -82,8 +83,9 @@ def test_the_shipped_profile_still_reads_synthetic_decks_as_recorded(
         shipped: DeckProfile) -> None:
     info = shipped.info
     # the start of its validation decks
-    samples = synthetic_samples(150, info["seed"] + 1, drawing=Drawing.of(info))
-    answers = read_all(shipped, samples)
+    glyphs = synthetic_glyphs(150, info["seed"] + 1, drawing=Drawing.of(perceptron_half(
+        shipped).info))
+    answers = read_all(shipped, combined_samples(glyphs))
     right = sum(code == answer for code, answer in answers) / len(answers)
     wrong = sum(answer is not None and code != answer for code, answer in answers)
     assert right >= info["validation_right"] - 0.06

@@ -20,7 +20,12 @@ import pytest
 from vision import Recognizer, load_generic_profile
 from vision.build.generic import GENERIC_LAYOUT, fit_scaled_temperature
 from vision.build.learned import DEFAULT_OUT
-from vision.build.learned_combined import combined_profile, combined_samples, one_opinion
+from vision.build.learned_combined import (
+    combined_profile,
+    combined_samples,
+    one_opinion,
+    perceptron_half,
+)
 from vision.build.learned_data import GlyphSet, synthetic_glyphs
 from vision.build.learned_reader import LearnedRecognizer, learned_profile
 from vision.build.synth import CardStyle, Placement, Scene, compose, random_effects
@@ -50,6 +55,11 @@ from vision.recognize import (
     map_features,
     verdict_of,
 )
+
+
+def generic_perceptrons() -> DeckProfile:
+    """The shipped generic profile's perceptrons alone, as their build wrote them."""
+    return perceptron_half(load_generic_profile())
 
 
 @pytest.fixture(scope="module")
@@ -166,7 +176,7 @@ def test_the_learned_reader_reads_the_dev_photos_at_least_as_the_perceptrons_do(
         dev_photos: Path) -> None:
     items = read_labels(dev_photos)[::4]
     learned = LearnedRecognizer.of(DEFAULT_OUT)
-    shipped = Recognizer(load_generic_profile())
+    shipped = Recognizer(generic_perceptrons())
     right = {"learned": 0, "shipped": 0}
     for item in items:
         image = read_image(item.path)
@@ -180,7 +190,7 @@ def test_the_learned_reader_reads_the_dev_photos_at_least_as_the_perceptrons_do(
 @pytest.fixture(scope="module")
 def paired() -> DeckProfile:
     """The shipped perceptrons and the committed nets, the pair tuned on `corners`' like."""
-    return combined_profile(load_generic_profile(), load_learned(DEFAULT_OUT),
+    return combined_profile(generic_perceptrons(), load_learned(DEFAULT_OUT),
                             synthetic_glyphs(30, 4444))
 
 
@@ -253,7 +263,7 @@ def test_opinions_that_name_different_cards_leave_the_card_unsure() -> None:
     rank[:, 0] = np.log(0.99)
     quiet = np.zeros(2, np.float32)
     colour = np.zeros((2, 4), np.float32)
-    profile = load_generic_profile()
+    profile = generic_perceptrons()
     agreeing = CornerEvidence(rank, quiet, sure, quiet, colour, np.array([False, False]))
     assert verdict_of(profile, agreeing, 0.95).reason == ""
     for dissent in ([True, False], [False, True], [True, True]):
@@ -284,7 +294,7 @@ def test_a_profile_with_one_classifier_a_glyph_reads_as_before(corners: GlyphSet
     rank = NearestNeighbours("A23456789TJQK", corners.rank_features, corners.labels("rank"),
                              0.3, 1e6)
     suit = NearestNeighbours("SHDC", corners.suit_features, corners.labels("suit"), 0.2, 1e6)
-    enrolled = replace(load_generic_profile(), kind="enrolled", rank=rank, suit=suit)
+    enrolled = replace(generic_perceptrons(), kind="enrolled", rank=rank, suit=suit)
     scene = _scene()
     found = [c for c in read_corners(scene.frame, scene.quads[0], enrolled.layout) if c]
     described = describe_corners(enrolled, found)
@@ -303,7 +313,7 @@ def test_a_profile_with_one_classifier_a_glyph_reads_as_before(corners: GlyphSet
 @pytest.mark.usefixtures("typefaces")
 def test_the_pair_s_temperature_and_threshold_come_from_the_validation_decks() -> None:
     validation = synthetic_glyphs(30, 4444)
-    profile = combined_profile(load_generic_profile(), load_learned(DEFAULT_OUT), validation)
+    profile = combined_profile(generic_perceptrons(), load_learned(DEFAULT_OUT), validation)
     pair = profile.rank
     assert isinstance(pair, TwoOpinions)
     untempered = TwoOpinions(pair.first, pair.second, pair.split, 1.0)
@@ -311,7 +321,7 @@ def test_the_pair_s_temperature_and_threshold_come_from_the_validation_decks() -
     assert pair.temperature == pytest.approx(fit_scaled_temperature(mean,
                                                                     validation.labels("rank")))
     assert profile.unsure_below >= 0.95
-    assert profile.info["perceptrons"]["unsure_below"] == load_generic_profile().unsure_below
-    given = combined_profile(load_generic_profile(), load_learned(DEFAULT_OUT), validation,
+    assert profile.info["perceptrons"]["unsure_below"] == generic_perceptrons().unsure_below
+    given = combined_profile(generic_perceptrons(), load_learned(DEFAULT_OUT), validation,
                              temperature=0.5)
     assert given.rank.temperature == given.suit.temperature == 0.5  # type: ignore[attr-defined]

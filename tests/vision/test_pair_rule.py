@@ -18,7 +18,7 @@ import pytest
 
 from vision import Recognizer, load_generic_profile
 from vision.build.learned import DEFAULT_OUT
-from vision.build.learned_combined import combined_profile
+from vision.build.learned_combined import combined_profile, perceptron_half
 from vision.build.learned_data import synthetic_glyphs
 from vision.build.synth import CardStyle, Placement, compose, random_effects
 from vision.classify import TwoOpinions
@@ -39,6 +39,11 @@ from vision.recognize import (
 EITHER = PairRule("either", (0.95, 0.90))
 """The first classifier answers alone at 0.95, the second at 0.90."""
 EITHER_CARD = PairRule("either-card", (0.95, 0.90))
+
+
+def generic_perceptrons() -> DeckProfile:
+    """The shipped generic profile's perceptrons alone, as their build wrote them."""
+    return perceptron_half(load_generic_profile())
 
 
 def _one(rank: int = 0, rank_p: float = 0.99, suit: int = 0, suit_p: float = 0.99,
@@ -66,7 +71,7 @@ def _pair(first: CornerEvidence, second: CornerEvidence) -> CornerEvidence:
 
 @pytest.fixture(scope="module")
 def either() -> DeckProfile:
-    return replace(load_generic_profile(), pair=EITHER)
+    return replace(generic_perceptrons(), pair=EITHER)
 
 
 def test_neither_sure_alone_stays_unsure(either: DeckProfile) -> None:
@@ -178,7 +183,7 @@ def test_a_rule_needs_its_thresholds_and_a_known_name() -> None:
 
 @pytest.fixture(scope="module")
 def paired() -> DeckProfile:
-    return combined_profile(load_generic_profile(), load_learned(DEFAULT_OUT),
+    return combined_profile(generic_perceptrons(), load_learned(DEFAULT_OUT),
                             synthetic_glyphs(30, 4444), rule="either")
 
 
@@ -215,7 +220,7 @@ def test_the_rule_is_saved_with_the_profile(paired: DeckProfile, tmp_path: Path)
         assert "pair" not in json.loads(arrays["meta"].tobytes().decode())
     assert load_profile(tmp_path / "mean.npz").pair == PairRule()
     with pytest.raises(ProfileError, match="needs two opinions"):
-        save_profile(replace(load_generic_profile(), pair=EITHER), tmp_path / "one.npz")
+        save_profile(replace(generic_perceptrons(), pair=EITHER), tmp_path / "one.npz")
 
 
 @pytest.mark.usefixtures("typefaces")

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from vision.build.learned import DEFAULT_OUT
+from vision.build.learned_combined import perceptron_half
 from vision.classify import NearestNeighbours, TwoOpinions
 from vision.errors import ProfileError
 from vision.features import RANK_BOX, SUIT_BOX, feature_length
@@ -160,7 +161,7 @@ def test_a_threshold_of_one_is_a_profile_that_answers_nothing_but_guesses(
 
 def two_opinion_profile() -> DeckProfile:
     """The generic perceptrons and the committed learned nets, each glyph read by both."""
-    generic = load_generic_profile()
+    generic = perceptron_half(load_generic_profile())
     nets = load_learned(DEFAULT_OUT)
     return replace(generic, rank=TwoOpinions(generic.rank, nets.rank, feature_length(RANK_BOX),
                                              0.9),

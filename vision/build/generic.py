@@ -18,8 +18,13 @@ neither. `--jobs N` draws the synthetic cards in N processes (the same profile f
 hold'em camera sees a board, and `--faint-first` reads their corners, and makes the profile
 read, with the ink level nearer the paper first (`Drawing`; both off by default).
 
-The build is deterministic for a seed; `tests/vision/test_generic_profile.py` rebuilds a
-smaller profile and checks it agrees with the shipped one.
+The shipped generic profile reads every glyph with two opinions: the build's last step pairs
+the perceptrons it trained with the committed learned nets (`vision/build/learned_glyphs.npz`)
+under the `either-card` rule (`vision.build.learned_combined`), their pair temperatures fitted
+on the same validation decks. The build is deterministic for a seed; `--check` rebuilds the
+perceptrons and compares them with the shipped pair's first half, and checks that its second
+half is the committed nets under that rule at each half's own threshold.
+`tests/vision/test_generic_profile.py` checks the same in seconds on a smaller build.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from vision.classify import Perceptron, log_softmax
 from vision.enroll import TABLE_CARD_WIDTH, Sample, by_photo, class_arrays, drawn_table
 from vision.errors import VisionError
 from vision.index import CARD_WIDTH_PX, Box, CornerIndex, IndexLayout, read_corners
+from vision.learned import load_learned
 from vision.profile import (
     ColourModel,
     DeckProfile,
@@ -427,14 +433,14 @@ def compare(shipped: DeckProfile, rebuilt: DeckProfile,
             "rebuilt_right": sum(code == answer for code, answer in second) / total}
 
 
-def check(path: Path, options: GenericBuildOptions, progress: BuildProgress | None = None,
+def check(shipped: DeckProfile, options: GenericBuildOptions,
+          progress: BuildProgress | None = None,
           test_cards: int = 400) -> tuple[bool, dict[str, float]]:
-    """Rebuild with `options` and compare with the profile at `path` on fresh synthetic cards.
+    """Rebuild the perceptrons with `options` and compare with `shipped`'s on fresh cards.
 
     Equivalent means: the same training-card fingerprint, the same unsure threshold to within
     0.01, and the same answer on at least 98% of the test cards.
     """
-    shipped = load_profile(path)
     rebuilt = build(options, progress)
     figures = compare(shipped, rebuilt, synthetic_samples(test_cards, options.seed + 2,
                                                           jobs=options.jobs,
@@ -443,6 +449,38 @@ def check(path: Path, options: GenericBuildOptions, progress: BuildProgress | No
     figures["same_training_cards"] = float(same_data)
     close = abs(shipped.unsure_below - rebuilt.unsure_below) <= 0.01
     return same_data and close and figures["agreement"] >= 0.98, figures
+
+
+def paired(perceptrons: DeckProfile, options: GenericBuildOptions) -> DeckProfile:
+    """The shipped form of the built perceptrons: paired with the committed nets.
+
+    Under `learned_combined.SHIPPED_RULE`, the pair's temperatures fitted on the build's
+    validation decks (drawn again, with their maps).
+    """
+    from vision.build import learned_combined  # it builds on this module
+
+    return learned_combined.combined_profile(
+        perceptrons, load_learned(learned_combined.NETS),
+        learned_combined.validation_glyphs(options), options,
+        rule=learned_combined.SHIPPED_RULE)
+
+
+def check_pair(path: Path, options: GenericBuildOptions, progress: BuildProgress | None = None,
+               test_cards: int = 400) -> tuple[bool, dict[str, float], list[str]]:
+    """`check` the pair at `path`'s perceptrons, and that its nets and rule are the committed.
+
+    Returns:
+        Whether both halves are as built, `check`'s figures, and what differs in the second
+        half (`learned_combined.pair_problems`).
+    """
+    from vision.build import learned_combined  # it builds on this module
+
+    shipped = load_profile(path)
+    equivalent, figures = check(learned_combined.perceptron_half(shipped), options, progress,
+                                test_cards)
+    problems = learned_combined.pair_problems(shipped,
+                                              load_learned(learned_combined.NETS))
+    return equivalent and not problems, figures, problems
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -463,6 +501,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="read corners with the ink level nearer the paper first")
     parser.add_argument("--check", action="store_true",
                         help="rebuild and compare with --out instead of writing it")
+    parser.add_argument("--perceptrons-only", action="store_true",
+                        help="write the perceptrons alone, not paired with the nets "
+                             "(for measuring)")
     args = parser.parse_args(argv)
     if not 0.0 <= args.table_share <= 1.0:
         parser.error(f"--table-share {args.table_share} must lie between 0 and 1")
@@ -473,11 +514,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     def report(stage: str, done: int, total: int) -> None:
         sys.stderr.write(f"{stage}: {done}/{total}\n")
 
-    if args.check:
-        equivalent, figures = check(Path(args.out), options, report)
-        sys.stdout.write(f"{'equivalent' if equivalent else 'DIFFERENT'}: {figures}\n")
-        return 0 if equivalent else 1
-    profile = build(options, report)
+    try:
+        if args.check:
+            equivalent, figures, problems = check_pair(Path(args.out), options, report)
+            sys.stdout.write(f"{'equivalent' if equivalent else 'DIFFERENT'}: {figures}"
+                             + "".join(f"; {problem}" for problem in problems) + "\n")
+            return 0 if equivalent else 1
+        profile = build(options, report)
+        if not args.perceptrons_only:
+            profile = paired(profile, options)
+    except VisionError as error:
+        sys.stderr.write(f"cannot build the generic profile: {error}\n")
+        return 2
     save_profile(profile, Path(args.out))
     sys.stdout.write(f"wrote {args.out}: {dict(profile.info)}\n")
     return 0

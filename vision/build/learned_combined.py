@@ -19,10 +19,12 @@ check, answers it at its own build's threshold (`--rule either-card`: when both 
 card, each one's corners combined); the validation decks then only confirm that its wrong
 answers keep within the build's budget (`choose_threshold` raises a floor if not).
 
-The command combines a built perceptron profile (the shipped generic profile) with nets and
+The command combines a built perceptron profile (or a pair's perceptrons) with nets and
 writes the pair as a profile (version 2, `vision.profile`), for measuring
-(`bench/vision_learned.py --profile FILE`); the shipped generic profile stays the
-perceptrons' (docs/decisions.md, "Vision: two opinions of every glyph").
+(`bench/vision_learned.py --profile FILE`). The shipped generic profile is such a pair,
+under `either-card` (`SHIPPED_RULE`): `vision.build.generic` builds the perceptrons and pairs
+them with the committed nets, and its `--check` verifies both halves (`perceptron_half`,
+`pair_problems`; docs/decisions.md, "Vision: two opinions of every glyph").
 """
 
 from __future__ import annotations
@@ -52,6 +54,10 @@ from vision.recognize import CornerFeatures
 
 NETS = Path(__file__).resolve().parent / "learned_glyphs.npz"
 """The learned nets the generic profile is built with."""
+SHIPPED_RULE = "either-card"
+"""The pair rule of the shipped generic profile."""
+_PAIR_INFO = ("perceptrons", "nets", "pair_temperature", "pair_rule")
+"""Keys `combined_profile` adds to the perceptrons' info (besides the pair's own figures)."""
 
 
 def combined_profile(perceptrons: DeckProfile, nets: LearnedGlyphs, validation: GlyphSet,
@@ -150,6 +156,55 @@ def one_opinion(profile: DeckProfile, which: str) -> DeckProfile:
                        dict(profile.info[which]))
 
 
+def perceptron_half(pair: DeckProfile) -> DeckProfile:
+    """The perceptron profile `pair` was combined from, as `vision.build.generic` wrote it.
+
+    Its classifiers, threshold, provenance and validation figures; a profile of perceptrons
+    is returned as it is.
+    """
+    if isinstance(pair.rank, Perceptron) and isinstance(pair.suit, Perceptron):
+        return pair
+    if not (isinstance(pair.rank, TwoOpinions) and isinstance(pair.suit, TwoOpinions)
+            and isinstance(pair.info.get("perceptrons"), dict)):
+        raise VisionError(f"{pair.name!r} is neither perceptrons nor a pair combined from them")
+    alone = dict(pair.info["perceptrons"])
+    own = {key: value for key, value in pair.info.items()
+           if not key.startswith("validation_") and key not in _PAIR_INFO}
+    return DeckProfile(pair.name, pair.kind, pair.layout, pair.rank.first, pair.suit.first,
+                       pair.colour, float(alone.pop("unsure_below")), own | alone)
+
+
+def pair_problems(pair: DeckProfile, nets: LearnedGlyphs, rule: str = SHIPPED_RULE
+                  ) -> list[str]:
+    """How `pair` differs from its perceptrons combined with `nets` under `rule` (none: []).
+
+    Its second opinions must be the nets as they were saved (ONNX bytes, reference
+    embeddings, temperatures, novelty limits), and its rule `rule` at each half's own
+    threshold (`pair_rule_of`).
+    """
+    if not (isinstance(pair.rank, TwoOpinions) and isinstance(pair.suit, TwoOpinions)):
+        return [f"{pair.name!r} does not read with two opinions"]
+    problems = [problem for part in ("rank", "suit")
+                if (problem := _net_problem(part, getattr(pair, part).second,
+                                            getattr(nets, part)))]
+    wanted = pair_rule_of(rule, perceptron_half(pair), nets)
+    if pair.pair != wanted:
+        problems.append(f"its pair rule is {pair.pair}, not {wanted}")
+    return problems
+
+
+def _net_problem(part: str, ours: GlyphClassifier, committed: ConvGlyphClassifier) -> str:
+    """What differs between a pair's `part` net and the committed one ("" when nothing)."""
+    if not isinstance(ours, ConvGlyphClassifier) or ours.onnx != committed.onnx:
+        return f"its {part} net is not the committed one"
+    saved = committed.reference.astype(np.float16).astype(np.float32)
+    if ((ours.size, ours.temperature, ours.novelty_distance)
+            != (committed.size, committed.temperature, committed.novelty_distance)
+            or not np.array_equal(ours.reference, saved)):
+        return f"its {part} net's tuning is not the committed one's"
+    return ""
+
+
 def check_hog_lengths(profile: DeckProfile) -> None:
     """Refuse a perceptron profile whose inputs are not this package's HOG features."""
     for part, box in (("rank", RANK_BOX), ("suit", SUIT_BOX)):
@@ -170,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.build.learned_combined",
                                      description="Read every glyph with two opinions.")
     parser.add_argument("--perceptrons", required=True,
-                        help="a generic profile of perceptrons (vision.build.generic --nets '')")
+                        help="a generic profile of perceptrons, or a pair (its perceptrons)")
     parser.add_argument("--nets", default=str(NETS), help="learned nets (vision.build.learned)")
     parser.add_argument("--out", required=True, help="output .npz file")
     parser.add_argument("--glyphs", default="",
@@ -186,7 +241,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.pair_temperature is not None and not args.pair_temperature > 0:
         parser.error(f"--pair-temperature {args.pair_temperature} must be above 0")
     try:
-        perceptrons = load_profile(Path(args.perceptrons))
+        perceptrons = perceptron_half(load_profile(Path(args.perceptrons)))
         check_hog_lengths(perceptrons)
         options = GenericBuildOptions(
             int(perceptrons.info["cards"]), int(perceptrons.info["validation_cards"]),

@@ -628,8 +628,9 @@ def _grouped_searches() -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Sample sets by group: the generic profile's reference activations grouped by the
     class the perceptron gives them, and glyph-like clusters in many dimensions."""
     from vision import load_generic_profile
+    from vision.build.learned_combined import perceptron_half
 
-    profile = load_generic_profile()
+    profile = perceptron_half(load_generic_profile())
     for classifier in (profile.rank, profile.suit):
         assert isinstance(classifier, Perceptron)
         classes = classifier._scores(np.stack(np.split(classifier.reference, classifier.members,

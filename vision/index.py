@@ -8,6 +8,9 @@ paper in the min-of-BGR image, so red and black alike) is split into connected c
   neighbour just to its right is the "1" of a "10" and takes the "0" with it;
 * the suit is the component stacked below the rank, centred under it.
 
+A corner whose ink falls into more pieces than an index and its card's pips or picture
+leave there (`PATTERN_PIECES`) is patterned all over, as a card's back is: it holds no index.
+
 Each glyph becomes an "ink map" (0 = paper, 1 = full ink) cropped to its own pixels, plus a
 redness measure relative to the paper's colour, so the camera's white balance cancels out.
 """
@@ -39,6 +42,12 @@ _GREY_LEVELS = np.arange(256, dtype=np.float32)
 _IDENTITY = np.eye(3)
 _IDENTITY.setflags(write=False)
 _MOST_16_BIT_LABELS = 2**16 - 1
+PATTERN_PIECES = 40
+"""More pieces of ink than this (of 4 pixels or more) at any ink level in a corner patch are
+a pattern, not an index: a drawn card back's lattice breaks into 50 to 100 there, a face's
+corner into at most 15 (the dev deck's photos and 640x480 composites) or 26 (synthetic court
+cards under every stress)."""
+_PIECE_AREA = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +135,8 @@ def read_corner(frame: npt.NDArray[np.uint8], quad: Quad,
     grey = min_channel(patch)
     for level in _ink_levels(grey, layout.faint_first):
         ink = _segment(grey, level)
+        if patterned(ink.rows):
+            return None
         found = _rank_and_suit(ink, patch.shape[1], patch.shape[0])
         if found is None:
             continue
@@ -135,6 +146,18 @@ def read_corner(frame: npt.NDArray[np.uint8], quad: Quad,
         suit = _glyph(patch, ink, suit_box, suit_ids, paper_bgr)
         return CornerIndex(rank, suit, _outline_in_frame(rank_box, suit_box, to_patch))
     return None
+
+
+def patterned(rows: list[list[int]]) -> bool:
+    """Whether a corner's ink components (`stats` rows, the background first) are a pattern:
+    more than `PATTERN_PIECES` of at least `_PIECE_AREA` pixels."""
+    pieces = 0
+    for row in rows[1:]:
+        if row[4] >= _PIECE_AREA:
+            pieces += 1
+            if pieces > PATTERN_PIECES:
+                return True
+    return False
 
 
 def _ink_levels(grey: npt.NDArray[np.uint8], faint_first: bool = False

@@ -21,12 +21,14 @@ from vision.build.generic import (
     PREFIX,
     Drawing,
     GenericBuildOptions,
+    answers,
     build,
     check_pair,
     compare,
     fingerprint,
     paired,
     read_all,
+    same_fingerprint,
     synthetic_samples,
 )
 from vision.build.learned_combined import (
@@ -39,6 +41,7 @@ from vision.build.learned_combined import (
 )
 from vision.build.learned_data import synthetic_glyphs
 from vision.build.training import TrainOptions
+from vision.build.typefaces import CALIBRATION_FAMILIES
 from vision.classify import Perceptron, TwoOpinions
 from vision.learned import ConvGlyphClassifier, LearnedGlyphs, load_learned
 from vision.profile import (
@@ -63,7 +66,8 @@ def nets() -> LearnedGlyphs:
 
 
 SMALL = GenericBuildOptions(cards=120, validation_cards=40, seed=7,
-                            train=TrainOptions(hidden=24, epochs=8, members=2, references=100))
+                            train=TrainOptions(hidden=24, epochs=8, members=2, references=100),
+                            calibration_cards=60, max_unseen_wrong=0.1)
 """A build small enough for a test."""
 
 
@@ -75,8 +79,7 @@ def test_the_training_cards_are_drawn_and_read_as_when_it_was_built(
                                 drawing=Drawing.of(info))[:PREFIX]
     regenerated = fingerprint(samples)
     assert [row[:2] for row in regenerated] == [row[:2] for row in recorded]
-    for now, then in zip(regenerated, recorded, strict=True):
-        assert now[2:] == pytest.approx(then[2:], rel=2e-3, abs=2e-3)
+    assert same_fingerprint(recorded, regenerated)
 
 
 def test_the_shipped_profile_still_reads_synthetic_decks_as_recorded(
@@ -120,11 +123,29 @@ def test_the_shipped_profile_is_its_perceptrons_paired_with_the_committed_nets(
     perceptrons = perceptron_half(shipped)
     assert isinstance(perceptrons.rank, Perceptron)
     assert isinstance(perceptrons.suit, Perceptron)
-    assert shipped.pair.unsure_below == (perceptrons.unsure_below, nets.unsure_below)
+    calibrated = shipped.info["calibration"]
+    assert shipped.pair.unsure_below == (calibrated["threshold"],) * 2
+    assert shipped.unsure_below == calibrated["threshold"] < perceptrons.unsure_below
+    assert calibrated["families"] == list(CALIBRATION_FAMILIES)
+    assert (calibrated["cards"], calibrated["seed"]) == (12000, perceptrons.info["seed"] + 3)
+    assert calibrated["wrong_upper_95"] <= calibrated["max_unseen_wrong"] == 0.005
     assert perceptrons.info["prefix"] == shipped.info["prefix"]
     assert perceptrons.info["validation_cards"] == 2500
     assert perceptrons.info["validation_right"] < shipped.info["validation_right"]
-    assert not {"perceptrons", "nets", "pair_rule", "pair_temperature"} & set(perceptrons.info)
+    assert not {"perceptrons", "nets", "pair_rule", "pair_temperature",
+                "calibration"} & set(perceptrons.info)
+
+
+def test_the_shipped_threshold_is_the_one_its_calibration_decks_give(
+        shipped: DeckProfile) -> None:
+    calibrated = shipped.info["calibration"]
+    # the start of its calibration decks: the same cards, read as when it was calibrated
+    glyphs = synthetic_glyphs(300, calibrated["seed"], tuple(calibrated["families"]))
+    confidences, right = answers(shipped, combined_samples(glyphs))
+    threshold = calibrated["threshold"]
+    answered = confidences >= threshold
+    assert answered.sum() / len(right) == pytest.approx(calibrated["answered"], abs=0.03)
+    assert (answered & ~right).sum() <= 0.02 * len(right)
 
 
 def _with_net(profile: DeckProfile, net: ConvGlyphClassifier) -> DeckProfile:
@@ -174,6 +195,14 @@ def test_the_check_passes_the_pair_a_build_writes_and_not_another(tmp_path: Path
     equivalent, figures, problems = check_pair(tmp_path / "pair.npz", SMALL, test_cards=40)
     assert (equivalent, problems) == (True, [])
     assert figures["same_training_cards"] == 1.0
+    moved = pair.pair.unsure_below[0] + 0.05
+    save_profile(replace(pair, pair=PairRule(pair.pair.rule, (moved, moved)), info=dict(
+        pair.info) | {"calibration": dict(pair.info["calibration"]) | {"threshold": moved}}),
+                 tmp_path / "moved.npz")
+    equivalent, _, problems = check_pair(tmp_path / "moved.npz", SMALL, test_cards=40)
+    assert not equivalent
+    assert problems == [f"its calibrated threshold {moved:.4f} comes out "
+                        f"{pair.pair.unsure_below[0]:.4f} on the calibration decks"]
     save_profile(replace(pair, pair=PairRule("either", pair.pair.unsure_below)),
                  tmp_path / "other.npz")
     equivalent, _, problems = check_pair(tmp_path / "other.npz", SMALL, test_cards=40)

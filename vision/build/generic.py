@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -72,6 +72,9 @@ from vision.build.synth import (
 )
 from vision.build.training import TrainOptions, train_perceptron
 from vision.build.typefaces import TRAINING_FAMILIES, missing
+
+if TYPE_CHECKING:
+    from vision.build.learned_data import GlyphSet
 
 PREFIX = 24
 """Training samples whose fingerprint the profile records (see `fingerprint`)."""
@@ -124,6 +127,13 @@ class GenericBuildOptions:
         train: Perceptron training settings.
         jobs: Processes drawing the synthetic cards (the profile does not depend on it).
         drawing: How the training and tuning cards are drawn and read.
+        calibration_cards: Synthetic cards (seed + 3) in the held-out
+            `vision.build.typefaces.CALIBRATION_FAMILIES` on which the two-opinion profile's
+            threshold is set (`vision.build.learned_combined.calibrated_rule`); 0 keeps each
+            opinion at its own build's threshold.
+        max_unseen_wrong: The largest share of wrong answers allowed on designs never trained
+            on: the calibration cards' share must stay under it with 95% confidence.
+        min_pair_unsure_below: The calibrated threshold never goes below this.
     """
 
     cards: int = 12000
@@ -134,6 +144,9 @@ class GenericBuildOptions:
     train: TrainOptions = field(default_factory=TrainOptions)
     jobs: int = 1
     drawing: Drawing = field(default_factory=Drawing)
+    calibration_cards: int = 12000
+    max_unseen_wrong: float = 0.005
+    min_pair_unsure_below: float = 0.5
 
 
 BuildProgress = Callable[[str, int, int], None]
@@ -223,6 +236,22 @@ def fingerprint(samples: Sequence[Sample]) -> list[list[Any]]:
              round(float(s.features.suit.sum()), 3),
              round(float(np.linalg.norm(s.features.suit)), 4), round(s.features.redness, 4)]
             for s in samples]
+
+
+def same_fingerprint(recorded: Any, regenerated: Any, tolerance: float = 2e-3) -> bool:
+    """Whether two `fingerprint`s record the same cards: the same cards and photos, their
+    sums and norms equal within `tolerance` (relative or absolute; another machine's float
+    rounding moves the third decimal of a sum)."""
+    if not isinstance(recorded, list) or not isinstance(regenerated, list) \
+            or len(recorded) != len(regenerated):
+        return False
+    for then, now in zip(recorded, regenerated, strict=True):
+        if list(then[:2]) != list(now[:2]) or len(then) != len(now):
+            return False
+        if not np.allclose(np.asarray(now[2:], np.float64), np.asarray(then[2:], np.float64),
+                           rtol=tolerance, atol=tolerance):
+            return False
+    return True
 
 
 def _table_rng(seed: int, number: int, drawing: Drawing) -> np.random.Generator | None:
@@ -386,13 +415,7 @@ def choose_threshold(profile: DeckProfile, validation: Sequence[Sample],
         The threshold (validation answers wrong at most `max_wrong` of the time) and the
         validation figures at that threshold.
     """
-    verdicts = []
-    for corners in by_photo(validation):
-        verdict = decide(profile, [s.features for s in corners], 0.0)
-        verdicts.append((verdict.confidence if not verdict.reason else -1.0,
-                         verdict.guess == corners[0].code))
-    confidences = np.array([c for c, _ in verdicts])
-    right = np.array([r for _, r in verdicts])
+    confidences, right = answers(profile, validation)
     threshold = options.min_unsure_below
     for candidate in np.concatenate([[options.min_unsure_below],
                                      np.linspace(options.min_unsure_below, 0.999, 200)]):
@@ -406,6 +429,19 @@ def choose_threshold(profile: DeckProfile, validation: Sequence[Sample],
                        "validation_right": float((answered & right).sum() / len(right)),
                        "validation_answered": float(answered.sum() / len(right)),
                        "validation_wrong": float((answered & ~right).sum() / len(right))}
+
+
+def answers(profile: DeckProfile, samples: Sequence[Sample]
+            ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """Per synthetic card: the confidence it is answered with at any threshold up to it (-1
+    when a check other than confidence leaves it unsure), and whether the guess is right."""
+    verdicts = []
+    for corners in by_photo(samples):
+        verdict = decide(profile, [s.features for s in corners], 0.0)
+        verdicts.append((verdict.confidence if not verdict.reason else -1.0,
+                         verdict.guess == corners[0].code))
+    return (np.array([c for c, _ in verdicts], np.float64),
+            np.array([r for _, r in verdicts], np.bool_))
 
 
 def read_all(profile: DeckProfile, samples: Sequence[Sample]) -> list[tuple[str, str | None]]:
@@ -445,7 +481,7 @@ def check(shipped: DeckProfile, options: GenericBuildOptions,
     figures = compare(shipped, rebuilt, synthetic_samples(test_cards, options.seed + 2,
                                                           jobs=options.jobs,
                                                           drawing=options.drawing))
-    same_data = shipped.info.get("prefix") == rebuilt.info.get("prefix")
+    same_data = same_fingerprint(shipped.info.get("prefix"), rebuilt.info.get("prefix"))
     figures["same_training_cards"] = float(same_data)
     close = abs(shipped.unsure_below - rebuilt.unsure_below) <= 0.01
     return same_data and close and figures["agreement"] >= 0.98, figures
@@ -462,7 +498,16 @@ def paired(perceptrons: DeckProfile, options: GenericBuildOptions) -> DeckProfil
     return learned_combined.combined_profile(
         perceptrons, load_learned(learned_combined.NETS),
         learned_combined.validation_glyphs(options), options,
-        rule=learned_combined.SHIPPED_RULE)
+        rule=learned_combined.SHIPPED_RULE, calibration=_calibration(options))
+
+
+def _calibration(options: GenericBuildOptions) -> GlyphSet | None:
+    """The calibration decks' corners (None when `options` draws none)."""
+    from vision.build import learned_combined  # it builds on this module
+
+    if options.calibration_cards <= 0:
+        return None
+    return learned_combined.calibration_glyphs(options)
 
 
 def check_pair(path: Path, options: GenericBuildOptions, progress: BuildProgress | None = None,
@@ -478,8 +523,9 @@ def check_pair(path: Path, options: GenericBuildOptions, progress: BuildProgress
     shipped = load_profile(path)
     equivalent, figures = check(learned_combined.perceptron_half(shipped), options, progress,
                                 test_cards)
-    problems = learned_combined.pair_problems(shipped,
-                                              load_learned(learned_combined.NETS))
+    problems = learned_combined.pair_problems(shipped, load_learned(learned_combined.NETS),
+                                              calibration=_calibration(options),
+                                              options=options)
     return equivalent and not problems, figures, problems
 
 
@@ -499,6 +545,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--faint-first", action=argparse.BooleanOptionalAction,
                         default=defaults.drawing.faint_first,
                         help="read corners with the ink level nearer the paper first")
+    parser.add_argument("--calibration-cards", type=int, default=defaults.calibration_cards,
+                        help="cards in held-out designs the pair's threshold is set on "
+                             "(0: each opinion's own)")
     parser.add_argument("--check", action="store_true",
                         help="rebuild and compare with --out instead of writing it")
     parser.add_argument("--perceptrons-only", action="store_true",
@@ -507,9 +556,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0.0 <= args.table_share <= 1.0:
         parser.error(f"--table-share {args.table_share} must lie between 0 and 1")
+    if args.calibration_cards < 0:
+        parser.error(f"--calibration-cards {args.calibration_cards} must be 0 or more")
     options = GenericBuildOptions(args.cards, args.validation_cards, args.seed,
                                   jobs=max(1, args.jobs),
-                                  drawing=Drawing(args.table_share, args.faint_first))
+                                  drawing=Drawing(args.table_share, args.faint_first),
+                                  calibration_cards=args.calibration_cards)
 
     def report(stage: str, done: int, total: int) -> None:
         sys.stderr.write(f"{stage}: {done}/{total}\n")

@@ -145,6 +145,15 @@ HELD_OUT_FAMILIES: Final = ("cv-uni", "dejavu-mono", "dejavu-serif", "dejavu-mat
 """Families kept out of training, to measure the generic profile on unseen designs. Each
 design is held out whole, in every cut of it (TeX Gyre Pagella and URW P052 are one
 Palatino)."""
+CALIBRATION_FAMILIES: Final = ("grotesque", "times", "century", "noto-serif", "caladea",
+                               "carlito", "roboto")
+"""Held-out families the generic pair's unsure threshold is set on
+(`vision.build.learned_combined.calibrated_rule`): never trained on, every held-out family
+drawn from files free to build with (not the URW faces, not Open Sans) but the four held out
+since the first builds. Nothing of the build sees `UNTUNED_FAMILIES`."""
+UNTUNED_FAMILIES: Final = tuple(family for family in HELD_OUT_FAMILIES
+                                if family not in CALIBRATION_FAMILIES)
+"""Held-out families neither trained nor calibrated on: the unseen designs' measure."""
 ORIGINAL_HELD_OUT: Final = ("cv-uni", "dejavu-mono", "dejavu-serif", "dejavu-math")
 """The four families held out since the first builds (the others came with more fonts), for
 figures comparable with earlier ones."""

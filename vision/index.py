@@ -149,8 +149,11 @@ def read_corner(frame: npt.NDArray[np.uint8], quad: Quad,
 
 
 def patterned(rows: list[list[int]]) -> bool:
-    """Whether a corner's ink components (`stats` rows, the background first) are a pattern:
-    more than `PATTERN_PIECES` of at least `_PIECE_AREA` pixels."""
+    """Whether a corner's ink components are a pattern, not an index.
+
+    `rows` are their `stats` rows, the background's first; a pattern has more than
+    `PATTERN_PIECES` of at least `_PIECE_AREA` pixels.
+    """
     pieces = 0
     for row in rows[1:]:
         if row[4] >= _PIECE_AREA:

@@ -54,7 +54,7 @@ def _answers_of(confidences: list[float], right: list[bool]):  # type: ignore[no
     return answers
 
 
-@pytest.fixture()
+@pytest.fixture
 def thousand_cards(monkeypatch: pytest.MonkeyPatch) -> None:
     """994 cards answered right at 0.99, six wrong at 0.55 to 0.80, one unsure by a check."""
     wrong = [0.55, 0.60, 0.65, 0.70, 0.75, 0.80]
@@ -127,8 +127,8 @@ def test_the_calibration_families_are_held_out_free_to_build_with_and_not_the_fi
     assert set(UNTUNED_FAMILIES) == set(HELD_OUT_FAMILIES) - set(CALIBRATION_FAMILIES)
     assert set(ORIGINAL_HELD_OUT) <= set(UNTUNED_FAMILIES)
     faces = faces_of(CALIBRATION_FAMILIES)
-    assert faces and not [face.name for face in faces
-                          if face.name.startswith(("urw-", "open-sans"))]
+    assert faces
+    assert not [face.name for face in faces if face.name.startswith(("urw-", "open-sans"))]
 
 
 def test_fingerprints_match_within_another_machine_s_rounding() -> None:

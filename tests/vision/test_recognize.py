@@ -8,8 +8,18 @@ import pytest
 
 from vision import CardReading, ImageError, Recognizer
 from vision.build.evaluate import Tally, stress_scene
-from vision.build.synth import BACK, CardStyle, Effects, Placement, compose
-from vision.build.typefaces import HELD_OUT_FAMILIES, ORIGINAL_HELD_OUT
+from vision.build.synth import (
+    BACK,
+    BACKGROUNDS,
+    CardStyle,
+    Effects,
+    Placement,
+    compose,
+    random_card_style,
+    random_effects,
+)
+from vision.build.typefaces import HELD_OUT_FAMILIES, ORIGINAL_HELD_OUT, TRAINING_FAMILIES
+from vision.index import PATTERN_PIECES, patterned
 from vision.recognize import NO_INDEX
 
 pytestmark = pytest.mark.usefixtures("typefaces")
@@ -85,6 +95,35 @@ def test_face_down_and_blank_cards_are_not_answered(generic: Recognizer) -> None
     (reading,) = generic.recognize(blank)
     assert (reading.card, reading.reason, reading.guess, reading.index_box) == (
         None, NO_INDEX, None, None)
+
+
+def test_card_backs_of_any_colour_size_and_camera_are_never_answered(
+        generic: Recognizer) -> None:
+    found = no_index = 0
+    for number in range(50):
+        rng = np.random.default_rng([77, number])
+        width = int(rng.integers(90, 200))
+        backs = [Placement(BACK, (160 + 320 * i, int(rng.integers(200, 300))), width,
+                           float(rng.uniform(-30, 30)), float(rng.uniform(0, 0.1)),
+                           int(rng.integers(1000))) for i in range(2)]
+        scene = compose(backs, (720, 500), random_card_style(rng, TRAINING_FAMILIES),
+                        BACKGROUNDS[number % len(BACKGROUNDS)], random_effects(rng), number)
+        readings = generic.recognize(scene.frame)
+        assert [r.card for r in readings if r.card] == [], number
+        found += len(readings)
+        no_index += sum(r.reason == NO_INDEX for r in readings)
+    # measured: 100 found, 92 without an index (the others blurred into few pieces, unsure)
+    assert found == 100
+    assert no_index >= 90, no_index
+
+
+def test_a_corner_patterned_all_over_holds_no_index() -> None:
+    def rows(pieces: int, area: int = 4) -> list[list[int]]:
+        return [[0, 0, 100, 100, 5000]] + [[i, 0, 2, 2, area] for i in range(pieces)]
+
+    assert not patterned(rows(PATTERN_PIECES))
+    assert patterned(rows(PATTERN_PIECES + 1))
+    assert not patterned(rows(3 * PATTERN_PIECES, area=3))
 
 
 def test_readings_come_in_reading_order_with_their_geometry(generic: Recognizer) -> None:

@@ -31,6 +31,9 @@ Sections (all by default):
 * `held-out-original`: the same on the four families held out since the first builds
   (`vision.build.typefaces.ORIGINAL_HELD_OUT`), whose scenes are the same as theirs, for
   figures comparable across builds.
+* `held-out-untuned`: the same on the held-out families that neither train nor calibrate
+  the generic profile (`vision.build.typefaces.UNTUNED_FAMILIES`; the pair's threshold is set
+  on `CALIBRATION_FAMILIES`): designs nothing in its build saw.
 * `composite`: frames of several real cards: the held-out dev photos of each fold cut out by
   the finder (`vision.build.composite`) and laid, turned and seen obliquely, on dark cloth,
   green felt and wood grain, as a hold'em board of five and as two to four exposed two-card
@@ -82,7 +85,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without
 
 DEV = Path(__file__).resolve().parents[1] / ".." / "shared" / "cards-dev"
 SECTIONS = ("latency", "enrolled", "generic", "stress-real", "stress-synthetic",
-            "held-out-styles", "held-out-original", "composite", "overlap", "phone")
+            "held-out-styles", "held-out-original", "held-out-untuned", "composite", "overlap",
+            "phone")
 
 
 @dataclass
@@ -407,6 +411,14 @@ def held_out_original(bench: Bench) -> None:
         print(f"   {'family ' + family:<24} {tally.summary()}")
 
 
+def held_out_untuned(bench: Bench) -> None:
+    from vision.build.typefaces import UNTUNED_FAMILIES
+
+    by_family = _stresses(bench, UNTUNED_FAMILIES, "untuned held-out typefaces")
+    for family, tally in sorted(by_family.items()):
+        print(f"   {'family ' + family:<24} {tally.summary()}")
+
+
 def _stresses(bench: Bench, families: tuple[str, ...], label: str) -> dict[str, Tally]:
     """Each single-card stress on decks of `families`; returns the tallies by family."""
     from vision import Recognizer, load_generic_profile
@@ -555,6 +567,7 @@ SECTION_FUNCTIONS: dict[str, Callable[[Bench], None]] = {
     "latency": latency, "enrolled": enrolled, "generic": generic, "stress-real": stress_real,
     "stress-synthetic": stress_synthetic, "held-out-styles": held_out_styles,
     "held-out-original": held_out_original,
+    "held-out-untuned": held_out_untuned,
     "composite": composite, "overlap": overlap, "phone": phone,
 }
 

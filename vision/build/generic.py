@@ -21,9 +21,11 @@ read, with the ink level nearer the paper first (`Drawing`; both off by default)
 The shipped generic profile reads every glyph with two opinions: the build's last step pairs
 the perceptrons it trained with the committed learned nets (`vision/build/learned_glyphs.npz`)
 under the `either-card` rule (`vision.build.learned_combined`), their pair temperatures fitted
-on the same validation decks. The build is deterministic for a seed; `--check` rebuilds the
-perceptrons and compares them with the shipped pair's first half, and checks that its second
-half is the committed nets under that rule at each half's own threshold.
+on the same validation decks and one threshold for both set on calibration decks in held-out
+typefaces (`--calibration-cards`, seed + 3; `learned_combined.calibrated_rule`). The build is
+deterministic for a seed; `--check` rebuilds the perceptrons and compares them with the
+shipped pair's first half, and checks that its second half is the committed nets under that
+rule at the threshold the calibration decks give again.
 `tests/vision/test_generic_profile.py` checks the same in seconds on a smaller build.
 """
 

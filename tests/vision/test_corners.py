@@ -76,8 +76,6 @@ def test_dealt_hands_of_unseen_decks_are_found_and_never_read_wrong(
     assert tally.wrong == 0, tally.summary()
     assert tally.phantoms == 0, tally.summary()
     assert tally.cards == 78, tally.summary()
-    # Measured on these 24 hands: found 75 / 78 = 96.2%, read right 70 / 78 = 89.7% (at the
-    # pair's calibrated threshold one 7 of clubs is unsure: its covered corner, read as the 7
-    # of diamonds, is then sure enough alone to contradict the corner that shows).
+    # Measured on these 24 hands: found 75 / 78 = 96.2%, read right 72 / 78 = 92.3%.
     assert tally.found >= 0.94 * tally.cards, tally.summary()
-    assert tally.right >= 0.89 * tally.cards, tally.summary()
+    assert tally.right >= 0.90 * tally.cards, tally.summary()

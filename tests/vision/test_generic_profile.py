@@ -21,7 +21,6 @@ from vision.build.generic import (
     PREFIX,
     Drawing,
     GenericBuildOptions,
-    answers,
     build,
     check_pair,
     compare,
@@ -41,7 +40,6 @@ from vision.build.learned_combined import (
 )
 from vision.build.learned_data import synthetic_glyphs
 from vision.build.training import TrainOptions
-from vision.build.typefaces import CALIBRATION_FAMILIES
 from vision.classify import Perceptron, TwoOpinions
 from vision.learned import ConvGlyphClassifier, LearnedGlyphs, load_learned
 from vision.profile import (
@@ -123,29 +121,13 @@ def test_the_shipped_profile_is_its_perceptrons_paired_with_the_committed_nets(
     perceptrons = perceptron_half(shipped)
     assert isinstance(perceptrons.rank, Perceptron)
     assert isinstance(perceptrons.suit, Perceptron)
-    calibrated = shipped.info["calibration"]
-    assert shipped.pair.unsure_below == (calibrated["threshold"],) * 2
-    assert shipped.unsure_below == calibrated["threshold"] < perceptrons.unsure_below
-    assert calibrated["families"] == list(CALIBRATION_FAMILIES)
-    assert (calibrated["cards"], calibrated["seed"]) == (12000, perceptrons.info["seed"] + 3)
-    assert calibrated["wrong_upper_95"] <= calibrated["max_unseen_wrong"] == 0.005
+    assert shipped.pair.unsure_below == (perceptrons.unsure_below, nets.unsure_below)
+    assert "calibration" not in shipped.info
     assert perceptrons.info["prefix"] == shipped.info["prefix"]
     assert perceptrons.info["validation_cards"] == 2500
     assert perceptrons.info["validation_right"] < shipped.info["validation_right"]
     assert not {"perceptrons", "nets", "pair_rule", "pair_temperature",
                 "calibration"} & set(perceptrons.info)
-
-
-def test_the_shipped_threshold_is_the_one_its_calibration_decks_give(
-        shipped: DeckProfile) -> None:
-    calibrated = shipped.info["calibration"]
-    # the start of its calibration decks: the same cards, read as when it was calibrated
-    glyphs = synthetic_glyphs(300, calibrated["seed"], tuple(calibrated["families"]))
-    confidences, right = answers(shipped, combined_samples(glyphs))
-    threshold = calibrated["threshold"]
-    answered = confidences >= threshold
-    assert answered.sum() / len(right) == pytest.approx(calibrated["answered"], abs=0.03)
-    assert (answered & ~right).sum() <= 0.02 * len(right)
 
 
 def _with_net(profile: DeckProfile, net: ConvGlyphClassifier) -> DeckProfile:

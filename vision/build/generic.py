@@ -21,11 +21,12 @@ read, with the ink level nearer the paper first (`Drawing`; both off by default)
 The shipped generic profile reads every glyph with two opinions: the build's last step pairs
 the perceptrons it trained with the committed learned nets (`vision/build/learned_glyphs.npz`)
 under the `either-card` rule (`vision.build.learned_combined`), their pair temperatures fitted
-on the same validation decks and one threshold for both set on calibration decks in held-out
-typefaces (`--calibration-cards`, seed + 3; `learned_combined.calibrated_rule`). The build is
-deterministic for a seed; `--check` rebuilds the perceptrons and compares them with the
-shipped pair's first half, and checks that its second half is the committed nets under that
-rule at the threshold the calibration decks give again.
+on the same validation decks, each half at its own build's threshold (`--calibration-cards N`
+sets one threshold for both on N cards in held-out typefaces instead, seed + 3;
+`learned_combined.calibrated_rule`: measured, not shipped). The build is deterministic for a
+seed; `--check` rebuilds the perceptrons and compares them with the shipped pair's first
+half, and checks that its second half is the committed nets under that rule at each half's
+own threshold (or, for a calibrated pair, at the threshold the calibration decks give again).
 `tests/vision/test_generic_profile.py` checks the same in seconds on a smaller build.
 """
 
@@ -131,8 +132,8 @@ class GenericBuildOptions:
         drawing: How the training and tuning cards are drawn and read.
         calibration_cards: Synthetic cards (seed + 3) in the held-out
             `vision.build.typefaces.CALIBRATION_FAMILIES` on which the two-opinion profile's
-            threshold is set (`vision.build.learned_combined.calibrated_rule`); 0 keeps each
-            opinion at its own build's threshold.
+            threshold is set (`vision.build.learned_combined.calibrated_rule`); 0, the
+            shipped build's, keeps each opinion at its own build's threshold.
         max_unseen_wrong: The largest share of wrong answers allowed on designs never trained
             on: the calibration cards' share must stay under it with 95% confidence.
         min_pair_unsure_below: The calibrated threshold never goes below this.
@@ -146,7 +147,7 @@ class GenericBuildOptions:
     train: TrainOptions = field(default_factory=TrainOptions)
     jobs: int = 1
     drawing: Drawing = field(default_factory=Drawing)
-    calibration_cards: int = 12000
+    calibration_cards: int = 0
     max_unseen_wrong: float = 0.005
     min_pair_unsure_below: float = 0.5
 

@@ -17,12 +17,11 @@ budget, the 0.95 floor). No real photo or composite tunes anything.
 `--rule either` answers a card by a different rule (`vision.profile.PairRule`): when both
 classifiers name it on every corner and at least one of them, read alone through every
 check, answers it at a threshold (`--rule either-card`: when both name the same card, each
-one's corners combined). That threshold, one for both, is set on calibration decks: synthetic
-cards in held-out typeface families the build never trains on
-(`vision.build.typefaces.CALIBRATION_FAMILIES`, `--calibration-cards`, 12000 by default), as
-the lowest at which their share answered wrong stays under 0.5% with 95% confidence
-(`calibrated_rule`); with `--calibration-cards 0` each classifier keeps its own build's
-threshold. The validation decks then only confirm that its wrong answers keep within the
+one's corners combined). That threshold is each classifier's own build's; with
+`--calibration-cards N` it is one for both, set on calibration decks: N synthetic cards in
+held-out typeface families the build never trains on
+(`vision.build.typefaces.CALIBRATION_FAMILIES`), the lowest at which their share answered
+wrong stays under 0.5% with 95% confidence (`calibrated_rule`; measured, not shipped). The validation decks then only confirm that its wrong answers keep within the
 build's budget (`choose_threshold` raises a floor if not). The held-out families left
 (`vision.build.typefaces.UNTUNED_FAMILIES`) measure it on designs nothing in the build saw.
 
@@ -327,7 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--calibration-cards", type=int,
                         default=GenericBuildOptions().calibration_cards,
                         help="cards in held-out designs the threshold of an 'either' rule is "
-                             "set on (0: each opinion's own build's threshold)")
+                             "set on (0, the default: each opinion's own build's threshold)")
     parser.add_argument("--calibration-glyphs", default="",
                         help="those cards' corners, saved as a glyph set (drawn anew when not "
                              "given)")

@@ -12,6 +12,7 @@ from typing import Final
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
@@ -44,4 +45,6 @@ def browser(width: int = 1280, height: int = 800) -> WebDriver:
 
 def until(driver: WebDriver, what: str, check: Callable[[WebDriver], object]) -> None:
     """Wait for `check` to hold on the page; fail naming `what` if it has not in WAIT_S."""
-    WebDriverWait(driver, WAIT_S).until(check, message=what)
+    # a page that redraws may replace an element between finding it and reading it: try again
+    WebDriverWait(driver, WAIT_S, ignored_exceptions=(StaleElementReferenceException,)).until(
+        check, message=what)

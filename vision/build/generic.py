@@ -449,11 +449,11 @@ def answers(profile: DeckProfile, samples: Sequence[Sample]
 
 def read_all(profile: DeckProfile, samples: Sequence[Sample]) -> list[tuple[str, str | None]]:
     """Per synthetic card: its code and the profile's answer (None when unsure)."""
-    answers = []
+    readings = []
     for corners in by_photo(samples):
         verdict = decide(profile, [s.features for s in corners], profile.unsure_below)
-        answers.append((corners[0].code, None if verdict.reason else verdict.guess))
-    return answers
+        readings.append((corners[0].code, None if verdict.reason else verdict.guess))
+    return readings
 
 
 def compare(shipped: DeckProfile, rebuilt: DeckProfile,

@@ -398,24 +398,24 @@ def stress_synthetic(bench: Bench) -> None:
 def held_out_styles(bench: Bench) -> None:
     from vision.build.typefaces import HELD_OUT_FAMILIES
 
-    by_family = _stresses(bench, HELD_OUT_FAMILIES, "held-out typefaces")
-    for family, tally in sorted(by_family.items()):
-        print(f"   {'family ' + family:<24} {tally.summary()}")
+    _stresses_by_family(bench, HELD_OUT_FAMILIES, "held-out typefaces")
 
 
 def held_out_original(bench: Bench) -> None:
     from vision.build.typefaces import ORIGINAL_HELD_OUT
 
-    by_family = _stresses(bench, ORIGINAL_HELD_OUT, "first held-out typefaces")
-    for family, tally in sorted(by_family.items()):
-        print(f"   {'family ' + family:<24} {tally.summary()}")
+    _stresses_by_family(bench, ORIGINAL_HELD_OUT, "first held-out typefaces")
 
 
 def held_out_untuned(bench: Bench) -> None:
     from vision.build.typefaces import UNTUNED_FAMILIES
 
-    by_family = _stresses(bench, UNTUNED_FAMILIES, "untuned held-out typefaces")
-    for family, tally in sorted(by_family.items()):
+    _stresses_by_family(bench, UNTUNED_FAMILIES, "untuned held-out typefaces")
+
+
+def _stresses_by_family(bench: Bench, families: tuple[str, ...], label: str) -> None:
+    """`_stresses`, then its tallies family by family."""
+    for family, tally in sorted(_stresses(bench, families, label).items()):
         print(f"   {'family ' + family:<24} {tally.summary()}")
 
 

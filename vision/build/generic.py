@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -75,9 +75,6 @@ from vision.build.synth import (
 )
 from vision.build.training import TrainOptions, train_perceptron
 from vision.build.typefaces import TRAINING_FAMILIES, missing
-
-if TYPE_CHECKING:
-    from vision.build.learned_data import GlyphSet
 
 PREFIX = 24
 """Training samples whose fingerprint the profile records (see `fingerprint`)."""
@@ -501,16 +498,8 @@ def paired(perceptrons: DeckProfile, options: GenericBuildOptions) -> DeckProfil
     return learned_combined.combined_profile(
         perceptrons, load_learned(learned_combined.NETS),
         learned_combined.validation_glyphs(options), options,
-        rule=learned_combined.SHIPPED_RULE, calibration=_calibration(options))
-
-
-def _calibration(options: GenericBuildOptions) -> GlyphSet | None:
-    """The calibration decks' corners (None when `options` draws none)."""
-    from vision.build import learned_combined  # it builds on this module
-
-    if options.calibration_cards <= 0:
-        return None
-    return learned_combined.calibration_glyphs(options)
+        rule=learned_combined.SHIPPED_RULE,
+        calibration=learned_combined.calibration_glyphs(options))
 
 
 def check_pair(path: Path, options: GenericBuildOptions, progress: BuildProgress | None = None,
@@ -526,9 +515,9 @@ def check_pair(path: Path, options: GenericBuildOptions, progress: BuildProgress
     shipped = load_profile(path)
     equivalent, figures = check(learned_combined.perceptron_half(shipped), options, progress,
                                 test_cards)
+    calibration = learned_combined.calibration_glyphs(options)
     problems = learned_combined.pair_problems(shipped, load_learned(learned_combined.NETS),
-                                              calibration=_calibration(options),
-                                              options=options)
+                                              calibration=calibration, options=options)
     return equivalent and not problems, figures, problems
 
 

@@ -21,8 +21,9 @@ one's corners combined). That threshold is each classifier's own build's; with
 `--calibration-cards N` it is one for both, set on calibration decks: N synthetic cards in
 held-out typeface families the build never trains on
 (`vision.build.typefaces.CALIBRATION_FAMILIES`), the lowest at which their share answered
-wrong stays under 0.5% with 95% confidence (`calibrated_rule`; measured, not shipped). The validation decks then only confirm that its wrong answers keep within the
-build's budget (`choose_threshold` raises a floor if not). The held-out families left
+wrong stays under 0.5% with 95% confidence (`calibrated_rule`; measured, not shipped). The
+validation decks then only confirm that its wrong answers keep within the build's budget
+(`choose_threshold` raises a floor if not). The held-out families left
 (`vision.build.typefaces.UNTUNED_FAMILIES`) measure it on designs nothing in the build saw.
 
 The command combines a built perceptron profile (or a pair's perceptrons) with nets and
@@ -137,14 +138,14 @@ def calibrated_rule(pair: DeckProfile, calibration: GlyphSet, options: GenericBu
             threshold = float(candidate)
             break
     answered = confidences >= threshold
+    wrong = int((answered & ~right).sum())
     read = max(1, len(right))
     return PairRule(pair.pair.rule, (threshold, threshold)), {
         "families": list(CALIBRATION_FAMILIES), "cards": options.calibration_cards,
         "seed": options.seed + 3, "read": len(right), "threshold": threshold,
         "right": float((answered & right).sum() / read),
-        "answered": float(answered.sum() / read),
-        "wrong": float((answered & ~right).sum() / read),
-        "wrong_upper_95": wilson_upper(int((answered & ~right).sum()), len(right)),
+        "answered": float(answered.sum() / read), "wrong": wrong / read,
+        "wrong_upper_95": wilson_upper(wrong, len(right)),
         "max_unseen_wrong": options.max_unseen_wrong}
 
 
@@ -159,9 +160,12 @@ def wilson_upper(wrong: int, read: int, z: float = 1.6449) -> float:
     return min(1.0, (centre + margin) / (1 + spread))
 
 
-def calibration_glyphs(options: GenericBuildOptions) -> GlyphSet:
+def calibration_glyphs(options: GenericBuildOptions) -> GlyphSet | None:
     """The calibration decks' corners: `options.calibration_cards` cards of seed + 3 in the
-    held-out `CALIBRATION_FAMILIES`, drawn as the validation decks are."""
+    held-out `CALIBRATION_FAMILIES`, drawn as the validation decks are (None for no cards:
+    each opinion keeps its own threshold)."""
+    if options.calibration_cards <= 0:
+        return None
     return synthetic_glyphs(options.calibration_cards, options.seed + 3, CALIBRATION_FAMILIES,
                             drawing=options.drawing, jobs=options.jobs)
 
@@ -299,7 +303,7 @@ def validation_glyphs(options: GenericBuildOptions) -> GlyphSet:
 def _calibration_of(args: argparse.Namespace, options: GenericBuildOptions
                     ) -> GlyphSet | None:
     """The calibration corners the command line asks for (None: each opinion's own threshold)."""
-    if args.rule == "mean" or options.calibration_cards == 0:
+    if args.rule == "mean" or options.calibration_cards <= 0:
         return None
     if args.calibration_glyphs:
         return GlyphSet.load(Path(args.calibration_glyphs))

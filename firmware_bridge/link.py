@@ -63,6 +63,8 @@ class LinkTiming:
         max_retransmits: consecutive timeouts without progress before the link is down.
         window: DATA frames in flight (sent, not yet acknowledged).
         queue_limit: messages waiting for room in the window before `send` refuses.
+        reset_interval_max: a host without a session waits `heartbeat_interval` before its
+            second RESET and twice as long before each one after, up to this (section 5.1).
     """
 
     heartbeat_interval: float = 0.20
@@ -72,6 +74,7 @@ class LinkTiming:
     max_retransmits: int = 6
     window: int = 4
     queue_limit: int = 64
+    reset_interval_max: float = 1.0
 
     def __post_init__(self) -> None:
         if not 1 <= self.window <= MAX_WINDOW:
@@ -178,6 +181,7 @@ class Link:
         self._retransmit_at: float | None = None
         self._rto = self.timing.retransmit_timeout
         self._retries = 0
+        self._reset_wait = self.timing.heartbeat_interval
         self._last_rx = self._last_tx = clock()
         self._output: list[bytes] = []
         self._events: list[LinkEvent] = []
@@ -296,6 +300,10 @@ class Link:
             self._last_rx = self._clock()
             if self._state is LinkState.UP:
                 self._go_down("the board has no session (it restarted or timed out)")
+            else:
+                # A board is there: the next RESET goes once the heartbeat interval has
+                # passed since the last one, and the back-off starts again.
+                self._reset_wait = self.timing.heartbeat_interval
         else:
             self._count.ignored_frames += 1
 
@@ -346,19 +354,26 @@ class Link:
 
     def _begin_down(self) -> None:
         self._state = LinkState.DOWN
-        self._pending_nonce = self._nonce_source() if self.role is LinkEnd.HOST else b""
+        self._reset_wait = self.timing.heartbeat_interval
         self._send_down_beacon()
 
     def _send_down_beacon(self) -> None:
         mode = self._guard.mode
         if self.role is LinkEnd.HOST:
+            # A fresh nonce for every attempt: a RESET_ACK answering an earlier one is
+            # ignored (section 5.1), and no two RESETs of this host look alike.
+            self._pending_nonce = self._nonce_source()
             self._emit(Frame(FrameKind.RESET, payload=reset_payload(mode, self._pending_nonce)))
         else:
             self._emit(Frame(FrameKind.NO_SESSION, payload=no_session_payload(mode)))
         self._no_session_due = False
 
     def _poll_down(self, now: float) -> None:
-        if self._no_session_due or now - self._last_tx >= self.timing.heartbeat_interval:
+        if self.role is LinkEnd.HOST:
+            if now - self._last_tx >= self._reset_wait:
+                self._send_down_beacon()
+                self._reset_wait = min(self._reset_wait * 2, self.timing.reset_interval_max)
+        elif self._no_session_due or now - self._last_tx >= self.timing.heartbeat_interval:
             self._send_down_beacon()
 
     # ------------------------------------------------------------------ data

@@ -268,7 +268,7 @@ def test_the_link_recovers_after_an_outage() -> None:
     pair.run(1.5)
     assert pair.host.state is LinkState.DOWN
     pair.to_host = None
-    pair.run(0.3)
+    pair.run(1.05)  # the host's next RESET comes within its back-off's cap (1 s)
     assert pair.host.state is pair.board.state is LinkState.UP
     assert pair.host.session == pair.board.session != 0x100
     pair.host.send(b"\x10after")
@@ -287,7 +287,7 @@ def test_a_restarted_board_is_noticed_at_once_by_its_no_session() -> None:
     assert pair.host.state is pair.board.state is LinkState.UP
 
 
-def test_a_repeated_reset_does_not_restart_the_session() -> None:
+def test_a_lost_reset_ack_is_asked_again_with_a_fresh_nonce() -> None:
     pair = Pair()
     pair.to_host = drop_first(FrameKind.RESET_ACK)
     pair.start()
@@ -296,7 +296,54 @@ def test_a_repeated_reset_does_not_restart_the_session() -> None:
     resets = [w for _, r, w in pair.wire_log
               if r is LinkEnd.HOST and frame_kind(w) is FrameKind.RESET]
     assert len(resets) == 2  # the first answer was lost, so the host asked again
+    nonces = [reset_nonce(wire) for wire in resets]
+    assert nonces[0] != nonces[1]  # every attempt has its own nonce (section 5.1)
+    assert pair.host.session == pair.board.session == nonces[1]
+    assert pair.board.stats().sessions == 2
+    assert pair.host.stats().sessions == 1
+
+
+def test_a_replayed_reset_does_not_restart_the_session() -> None:
+    pair = Pair().start()
+    pair.run(0.1)
+    (opening,) = [w for _, r, w in pair.wire_log
+                  if r is LinkEnd.HOST and frame_kind(w) is FrameKind.RESET]
+    for item in FrameDecoder().feed(opening):  # someone on the line replays it
+        assert isinstance(item, Frame)
+        pair.board.on_frame(item)
+    pair.run(0.1)
+    assert pair.host.state is pair.board.state is LinkState.UP
     assert pair.board.stats().sessions == pair.host.stats().sessions == 1
+
+
+def test_unanswered_resets_back_off_each_with_a_fresh_nonce() -> None:
+    pair = Pair()
+    pair.to_board = pair.to_host = lambda wire: []  # no board on the line
+    pair.start()
+    pair.run(6.0)
+    sent = [(t, reset_nonce(w)) for t, r, w in pair.wire_log
+            if r is LinkEnd.HOST and frame_kind(w) is FrameKind.RESET]
+    waits = [round(b[0] - a[0], 2) for a, b in pairwise(sent)]
+    assert waits[:4] == [0.2, 0.4, 0.8, 1.0]  # doubling from 200 ms, capped at 1 s
+    assert set(waits[4:]) == {1.0}
+    assert len({nonce for _, nonce in sent}) == len(sent)
+
+
+def test_a_board_announcing_itself_cuts_the_back_off_short() -> None:
+    pair = Pair()
+    pair.to_board = pair.to_host = lambda wire: []
+    pair.start()
+    pair.run(2.0)  # the host waits 1 s between RESETs now
+    pair.to_board = pair.to_host = None
+    pair.board.start()  # the board powers up: its NO_SESSION says it is there
+    pair.run(0.25)
+    assert pair.host.state is pair.board.state is LinkState.UP
+
+
+def reset_nonce(wire: bytes) -> bytes:
+    (frame,) = FrameDecoder().feed(wire)
+    assert isinstance(frame, Frame)
+    return frame.host_nonce
 
 
 def test_frames_outside_a_session_are_ignored_and_answered_with_no_session() -> None:

@@ -15,7 +15,6 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
 from firmware_bridge.auth import (
-    MAX_COUNTER,
     AuthMode,
     PairingKey,
     SessionKeys,
@@ -31,8 +30,9 @@ if TYPE_CHECKING:
     from firmware_bridge.link import LinkStats
 
 COUNTER_LIMIT: Final = 0xFFFF_0000
-"""A session ends when its frame counter reaches this: 65,536 values are kept in reserve,
-more than one poll can ever send, so no value is ever used twice with the same key."""
+"""No frame carries this counter or a higher one: a sender whose next counter would reach it
+sends no more DATA or ACK in the session and ends it at its next poll; a receiver refuses a
+frame carrying one (`counter_errors`). So no value is ever used twice with the same key."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +45,8 @@ class GuardStats:
         replayed: authentic frames whose counter was not fresh (a replay).
         auth_mismatches: RESET or NO_SESSION frames announcing another auth mode.
         peer_mode: the auth mode the peer last announced (None: not seen yet).
+        counter_errors: authentic frames carrying a counter at or above `COUNTER_LIMIT`,
+            which no sender may use.
     """
 
     mode: AuthMode
@@ -52,6 +54,7 @@ class GuardStats:
     replayed: int = 0
     auth_mismatches: int = 0
     peer_mode: AuthMode | None = None
+    counter_errors: int = 0
 
 
 class FrameGuard:
@@ -77,13 +80,8 @@ class FrameGuard:
 
     @property
     def exhausted(self) -> bool:
-        """True when the session must end: its frame counter reached `COUNTER_LIMIT`."""
+        """True when the session must end: its next counter would reach `COUNTER_LIMIT`."""
         return self._tx >= COUNTER_LIMIT
-
-    @property
-    def spent(self) -> bool:
-        """True when no counter value is left for another DATA or ACK frame."""
-        return self._tx > MAX_COUNTER
 
     def stats(self) -> GuardStats:
         """A snapshot of the counters."""
@@ -129,6 +127,9 @@ class FrameGuard:
             return False
         peer = keys.board_to_host if self._host else keys.host_to_board
         if not self._verified(frame, peer):
+            return False
+        if frame.counter >= COUNTER_LIMIT:
+            self._stats = replace(self._stats, counter_errors=self._stats.counter_errors + 1)
             return False
         if frame.counter <= self._rx:
             self._stats = replace(self._stats, replayed=self._stats.replayed + 1)
@@ -180,3 +181,4 @@ def authentication_problem(link: LinkStats, key: PairingKey | None) -> str | Non
         return (f"{link.bad_macs} frames from the board failed authentication: it is not "
                 f"paired with this host's key {key.key_id if key else 'none'}")
     return None
+

@@ -129,6 +129,7 @@ class LinkStats:
     replayed: int = 0
     auth_mismatches: int = 0
     peer_auth: AuthMode | None = None
+    counter_errors: int = 0
 
 
 @dataclass(slots=True)
@@ -274,6 +275,7 @@ class Link:
             counts.out_of_order, counts.acks_sent, counts.frames_received, counts.bad_acks,
             counts.ignored_frames, len(self._in_flight), len(self._waiting), guard.mode,
             guard.bad_macs, guard.replayed, guard.auth_mismatches, guard.peer_mode,
+            guard.counter_errors,
         )
 
     def stop(self, reason: str) -> None:
@@ -454,7 +456,7 @@ class Link:
             self._emit_data(entry)
 
     def _emit(self, frame: Frame) -> None:
-        if frame.kind in (FrameKind.DATA, FrameKind.ACK) and self._guard.spent:
-            return  # never reuse a counter value; the next poll ends the session
+        if frame.kind in (FrameKind.DATA, FrameKind.ACK) and self._guard.exhausted:
+            return  # never a counter at the limit (section 4.3); the next poll ends the session
         self._output.append(encode_frame(self._guard.seal(frame)))
         self._last_tx = self._clock()

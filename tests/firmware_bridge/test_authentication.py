@@ -24,7 +24,7 @@ from firmware_bridge import (
 )
 from firmware_bridge.codec import Codec, Message
 from firmware_bridge.framing import Frame, FrameKind, encode_frame
-from firmware_bridge.guard import COUNTER_LIMIT
+from firmware_bridge.guard import COUNTER_LIMIT, FrameGuard
 from firmware_bridge.status import ClientState, Connected
 from tests.support.clock import FakeClock
 from tests.support.linked_pair import LinkedPair
@@ -168,6 +168,21 @@ def test_a_session_ends_before_its_frame_counter_runs_out(demo_catalogue: Catalo
     assert link.sessions == sessions + 1  # a new session, with new keys and counters from 1
     assert table.host.state is ClientState.READY
     assert link.bad_macs == link.replayed == 0
+    assert table.board.stats().link.counter_errors == 0  # the limit itself was never sent
+
+
+def test_a_frame_carrying_the_counter_limit_is_refused_even_with_its_right_tag() -> None:
+    keys = FrameGuard(host=True, key=KEY).session_keys(bytes(range(16)), bytes(range(16, 32)))
+    sender, receiver = FrameGuard(host=True, key=KEY), FrameGuard(host=False, key=KEY)
+    sender.open(keys)
+    receiver.open(keys)
+    assert receiver.admit(sender.seal(Frame(FrameKind.ACK, 0, 0)))
+    sender._tx = COUNTER_LIMIT - 1  # the last counter a sender may use: FFFEFFFF
+    assert receiver.admit(sender.seal(Frame(FrameKind.ACK, 0, 0)))
+    assert sender.exhausted  # the next one would carry FFFF0000
+    assert not receiver.admit(sender.seal(Frame(FrameKind.ACK, 0, 0)))
+    stats = receiver.stats()
+    assert (stats.counter_errors, stats.bad_macs, stats.replayed) == (1, 0, 0)
 
 
 def test_no_two_copies_of_an_event_are_queued_while_the_link_has_not_delivered_one(

@@ -58,6 +58,7 @@ from firmware_bridge import (
 from firmware_bridge.auth import auth_status
 from firmware_bridge.codec import FieldValue
 from firmware_bridge.status import (
+    AuthenticationFailed,
     BoardReportedError,
     BridgeEvent,
     BridgeStats,
@@ -440,6 +441,11 @@ class BoardConnection:
             self._lost_port(event)
         elif isinstance(event, Refused):
             self._down("board refused")
+            self._fault(event.reason)
+        elif isinstance(event, AuthenticationFailed):
+            # As at a cold start, the table holds for the supervisor; the client goes on
+            # opening sessions, so the paired board is taken back once it answers.
+            self._down("board refused: it failed authentication")
             self._fault(event.reason)
         elif isinstance(event, EventsMissed):
             self._fault(missed_events(event))

@@ -226,6 +226,15 @@ class DeviceEndpoint:
                               self._nonce_source, self.pairing)
             self._link.start()
 
+    def reflash(self, pairing: PairingKey | None) -> None:
+        """Start again holding another pairing key (a board re-flashed, or swapped in).
+
+        As `reboot`, with `pairing` from now on; None for a board without a key.
+        """
+        with self._lock:
+            self.pairing = pairing
+        self.reboot()
+
     def feed(self, data: bytes) -> None:
         """Handle bytes received from the host (any chunking, garbage included)."""
         with self._lock:

@@ -182,3 +182,19 @@ def authentication_problem(link: LinkStats, key: PairingKey | None) -> str | Non
                 f"paired with this host's key {key.key_id if key else 'none'}")
     return None
 
+
+def swapped_board_problem(failed: int, link: LinkStats, key: PairingKey | None,
+                          last_board: str) -> str:
+    """The refusal line of a board that stopped proving the key on a running link.
+
+    Args:
+        failed: frames that failed authentication since the session went down.
+        link: the host link's statistics (what the board announces).
+        key: the key the host uses for the board (None: auth mode `none`).
+        last_board: what the board that last passed the handshake here reported.
+    """
+    peer = link.peer_auth.name.lower() if link.peer_auth is not None else "unknown"
+    own = f"this host's key {key.key_id}" if key else "auth mode 'none'"
+    return (f"board refused: {failed} frames from the board failed authentication since "
+            f"its link went down (it announces auth mode '{peer}'): it is not paired with "
+            f"{own}; the board last authenticated here: {last_board or 'none'}")

@@ -23,10 +23,11 @@ from firmware_bridge.codec import Codec, FieldValue, Message
 from firmware_bridge.errors import BridgeError, CodecError, HandshakeMismatch, LinkDownError
 from firmware_bridge.events import CountedEventReceiver
 from firmware_bridge.framing import BadFrame, Frame, FrameDecoder
-from firmware_bridge.guard import authentication_problem
+from firmware_bridge.guard import authentication_problem, swapped_board_problem
 from firmware_bridge.handshake import BoardIdentity, Expectation
 from firmware_bridge.link import Delivered, Link, LinkEnd, LinkLost, LinkTiming, SessionUp
 from firmware_bridge.status import (
+    AuthenticationFailed,
     BoardReportedError,
     BridgeEvent,
     BridgeStats,
@@ -43,6 +44,10 @@ from firmware_bridge.status import (
 logger = logging.getLogger(__name__)
 
 IDENTIFY_RETRY = 1.0
+AUTH_FAILURES_TO_REFUSE = 3
+"""Frames failing authentication, with no session since the link went down, after which a
+board that was authenticated before is refused (`AuthenticationFailed`): a wrong board sends
+a NO_SESSION every 200 ms, so this takes about 0.6 s after the link timeout."""
 LINK_ONLY = BoardCatalogue("link", ())
 Notice = Message | BridgeEvent | TrafficRecord
 """What the host endpoint hands its owner, in order: messages, link events, traffic."""
@@ -121,6 +126,10 @@ class HostEndpoint:
         self._handled: int | None = None  # the last count the owner declared handled
         if base is not None:
             self._handled = base.last_count if base.handled is None else base.handled
+        self._auth_base: int | None = None
+        """Authentication failures counted when the session went down (None: a session is
+        up, or none was ever up: a cold start refuses by `auth_problem` instead)."""
+        self._auth_reported = False
         self._history: deque[TrafficRecord] = deque(maxlen=history)
         self._notices: list[Notice] = []
         self._output: list[bytes] = []
@@ -254,6 +263,7 @@ class HostEndpoint:
             if isinstance(event, Delivered):
                 self._on_payload(event.payload)
             elif isinstance(event, SessionUp):
+                self._auth_base = None
                 self.state = ClientState.HANDSHAKING
                 self._codec = Codec(LINK_ONLY)
                 self._record(TrafficDirection.LINK,
@@ -262,9 +272,29 @@ class HostEndpoint:
             else:
                 self._on_link_lost(event)
         self._link.poll()
+        self._check_authentication()
         self._collect()
 
+    def _auth_failures(self) -> int:
+        link = self._link.stats()
+        return link.bad_macs + link.auth_mismatches
+
+    def _check_authentication(self) -> None:
+        """Refuse a board that stopped proving the key since its session went down."""
+        if self._auth_base is None or self._auth_reported:
+            return
+        failed = self._auth_failures() - self._auth_base
+        if failed < AUTH_FAILURES_TO_REFUSE:
+            return
+        self._auth_reported = True
+        last = self.identity.describe() if self.identity is not None else ""
+        reason = swapped_board_problem(failed, self._link.stats(), self.pairing, last)
+        logger.error("%s: %s", self.where, reason)
+        self._record(TrafficDirection.ERROR, reason)
+        self._notices.append(AuthenticationFailed(self.where, reason, failed))
+
     def _on_link_lost(self, event: LinkLost) -> None:
+        self._auth_base, self._auth_reported = self._auth_failures(), False
         was_ready = self.state is ClientState.READY
         if self.state in (ClientState.READY, ClientState.HANDSHAKING):
             self.state = ClientState.CONNECTING

@@ -63,6 +63,20 @@ class Refused:
 
 
 @dataclass(frozen=True, slots=True)
+class AuthenticationFailed:
+    """The board on a link that was up no longer proves the pairing key.
+
+    Since the session went down, only frames failing authentication came from the line (a
+    board swapped or re-flashed, or a forger): `frames` of them. The client keeps opening
+    sessions (the paired board may come back); this is reported once per outage.
+    """
+
+    url: str
+    reason: str
+    frames: int
+
+
+@dataclass(frozen=True, slots=True)
 class EventsMissed:
     """Counted events were lost on the board (its queue overflowed): counts first..last."""
 
@@ -107,8 +121,8 @@ class SinkFailed:
 
 
 BridgeEvent = (
-    Connected | Disconnected | Refused | EventsMissed | BoardReportedError | Undecodable
-    | ReaderFailed | SinkFailed
+    Connected | Disconnected | Refused | AuthenticationFailed | EventsMissed
+    | BoardReportedError | Undecodable | ReaderFailed | SinkFailed
 )
 
 

@@ -260,6 +260,15 @@ class BoardEmulator:
         self.endpoint.reboot()
         self.send_now()
 
+    def swap(self, pairing: PairingKey | None) -> None:
+        """Another board takes this one's place on the same line, the port staying open.
+
+        It holds `pairing` (None: no key): a board swapped or re-flashed, or a forger
+        without the key. It starts as after a power cut: a new boot id, no session.
+        """
+        self.endpoint.reflash(pairing)
+        self.send_now()
+
     def replug(self) -> None:
         """Plug the cable back in (same port name)."""
         if self.usb is not None:

@@ -228,6 +228,7 @@ def _deal_periodically(shoe: ShoeEmulator, seconds: float, stop: threading.Event
 def _commands(emulator: BoardEmulator, names: ChannelNames) -> dict[str, Command]:
     commands: dict[str, Command] = {
         "unplug": lambda words: _done(emulator.unplug),
+        "restart": lambda words: _done(emulator.restart),
         "replug": lambda words: _done(emulator.replug),
         "silent": lambda words: _done(emulator.faults.go_silent),
         "resume": lambda words: _done(emulator.faults.resume),

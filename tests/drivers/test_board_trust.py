@@ -23,7 +23,7 @@ from drivers.config import parse_device
 from drivers.emulated.layout import LayoutEmulator
 from drivers.emulated.sign import SignEmulator
 from drivers.errors import DeviceUnavailableError, HandshakeError
-from drivers.events import CardDrawn, DeviceFault, KeySwitchTurned, LinkUp
+from drivers.events import CardDrawn, DeviceFault, KeySwitchTurned, LinkDown, LinkUp
 from drivers.layout import BridgeLayout
 from drivers.registry import BuildOptions, build_devices
 from drivers.sign import BridgeSign
@@ -103,6 +103,43 @@ def test_a_board_swapped_for_a_forged_one_is_a_device_fault_after_the_reconnect(
         layout.close()
     turns = sink.of(KeySwitchTurned)
     assert [turn.key for turn in turns if turn.position == "reset"] == []
+
+
+@pytest.mark.parametrize("swapped_key", ["another", "none"])
+def test_a_board_swapped_on_a_running_link_is_refused_and_the_genuine_one_taken_back(
+    paired: tuple[LayoutEmulator, Path], swapped_key: str,
+) -> None:
+    board, key_file = paired
+    genuine = board.pairing
+    sink = Recorder()
+    layout = layout_driver(board.path, key_file, sink)
+    layout.start()
+    try:
+        sink.wait_for(LinkUp)
+        identity = layout.connection.identity
+        assert identity is not None
+        # The port stays open: another board on the same line (or this one re-flashed).
+        board.swap(PairingKey.generate() if swapped_key == "another" else None)
+        (fault,) = sink.wait_for(DeviceFault, timeout=30.0)
+        board.turn_key("reset")
+        board.send_now()
+        sink.wait_for(LinkDown)
+        assert board.stats().link.sessions == 0  # it never opened a session with the host
+        board.turn_key("normal")
+        board.swap(genuine)  # the paired board is put back: its link comes up again
+        sink.wait_for(LinkUp, count=2, timeout=30.0)
+    finally:
+        layout.close()
+    assert fault.reason.startswith("board refused: ")
+    frames = int(fault.reason.split("board refused: ")[1].split(" ")[0])
+    assert frames >= 3
+    announced = "paired" if swapped_key == "another" else "none"
+    assert f"failed authentication since its link went down (it announces auth mode " \
+           f"'{announced}')" in fault.reason
+    assert f"not paired with this host's key {read_key_file(key_file).key_id}" in fault.reason
+    assert fault.reason.endswith(f"the board last authenticated here: {identity.describe()}")
+    assert len(sink.of(DeviceFault)) == 1  # once per outage, not every RESET
+    assert [turn for turn in sink.of(KeySwitchTurned) if turn.position == "reset"] == []
 
 
 def test_a_paired_board_connects_and_its_key_turns_name_the_key(

@@ -30,6 +30,24 @@ class ShoeFaultKind(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class BoardNumbering:
+    """How a shoe board's own card numbers map onto the shoe's: shoe number = base + board's.
+
+    A board numbers the cards of a shoe from 1; after it restarts in the middle of a shoe it
+    numbers them from 1 again, and the host numbers them on from the last card it recorded
+    (PROTOCOL.md section 12). The controller keeps this with every card it records, so a
+    restarted host maps the board's numbers exactly as before.
+
+    Attributes:
+        boot_id: The board power-up the numbers belong to (its `identify_response`).
+        base: Added to the board's `card_no` (0 unless the board restarted mid-shoe).
+    """
+
+    boot_id: int
+    base: int
+
+
+@dataclass(frozen=True, slots=True)
 class CardDrawn:
     """A card left the shoe; exactly one per card, numbered without gaps.
 
@@ -41,6 +59,8 @@ class CardDrawn:
             or came out face up (a `ShoeFault` saying which came just before).
         quality: Scanner read quality, 0 (none) to 100 (certain).
         at: Driver clock reading when the event arrived.
+        numbering: How the shoe board's number of this card maps to `count` (None: a shoe
+            without a board that numbers its cards).
     """
 
     device: str
@@ -48,6 +68,7 @@ class CardDrawn:
     code: str | None = field(repr=False)
     quality: int
     at: float
+    numbering: BoardNumbering | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +87,7 @@ class ShoeFault:
             the others are single facts and always True).
         at: Driver clock reading when the event arrived.
         detail: More about the condition (why a card was unreadable), or "".
+        numbering: For `restarted`: how the restarted board's card numbers map from now on.
     """
 
     device: str
@@ -74,14 +96,22 @@ class ShoeFault:
     active: bool
     at: float
     detail: str = ""
+    numbering: BoardNumbering | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ShoeLoaded:
-    """A shuffled shoe was loaded and the lid closed: card numbers restart at 1."""
+    """A shuffled shoe was loaded and the lid closed: card numbers restart at 1.
+
+    Attributes:
+        device: Configured device name.
+        at: Driver clock reading when the event arrived.
+        numbering: The board's numbering of the new shoe (base 0), or None without a board.
+    """
 
     device: str
     at: float
+    numbering: BoardNumbering | None = None
 
 
 @dataclass(frozen=True, slots=True)

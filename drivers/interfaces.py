@@ -30,6 +30,7 @@ from drivers.errors import (
 )
 from drivers.events import (
     BetSensorChanged,
+    BoardNumbering,
     ButtonPressed,
     CardDrawn,
     DeviceFault,
@@ -45,6 +46,7 @@ from drivers.events import (
 
 __all__ = [
     "BetSensorChanged",
+    "BoardNumbering",
     "ButtonPressed",
     "CameraSource",
     "CardDrawn",
@@ -113,6 +115,14 @@ class ShoeScanner(Device, Protocol):
 
         Raises:
             DriverError: The shoe did not answer in time or the link is down.
+        """
+
+    def resume(self, numbering: BoardNumbering, last: int) -> None:
+        """Before `start`: go on numbering the cards as the journal left off.
+
+        `numbering` is the one the last recorded card (or shoe, or board restart) carried,
+        `last` the shoe number of the last card recorded. A shoe whose board still runs the
+        same boot maps its card numbers exactly as before; any other shoe ignores this.
         """
 
     def handled(self, record: DriverEvent) -> None:

@@ -23,7 +23,10 @@ Before the board leaves failsafe after every (re)connection the driver reconcile
 was not reported before is posted as a `ShoeFault` then. A board that restarted in the
 middle of a shoe (a new boot id, PROTOCOL.md section 12) is a `ShoeFault` of kind
 `restarted`, and its cards are numbered on from the last card posted, so none of them is
-taken for a card already recorded.
+taken for a card already recorded. Every `CardDrawn`, `ShoeLoaded` and `restarted` fault
+carries that numbering (`BoardNumbering`: the board's boot id and the base added to its card
+numbers); the controller keeps it with the card in the same journal commit and hands it back
+with `resume` before a restarted host starts, so the mapping survives the host's own restart.
 
 Config::
 
@@ -44,6 +47,7 @@ from typing import Final
 
 from drivers.board import BoardConnection, BoardDriver, LinkOptions
 from drivers.events import (
+    BoardNumbering,
     CardDrawn,
     DeviceFault,
     DriverEvent,
@@ -110,6 +114,21 @@ class BridgeShoe(BoardDriver):
         return ShoeState(cards_out=reply.int("card_no"), lid_open=reply.flag("lid_open"),
                          jammed=reply.flag("jammed"), empty=reply.flag("empty"))
 
+    def resume(self, numbering: BoardNumbering, last: int) -> None:
+        """Before `start`: number on as the journal left off (a restarted host).
+
+        Args:
+            numbering: The board boot and base of the last card (or shoe) recorded.
+            last: The shoe number of the last card recorded (0: none since the shoe loaded).
+
+        A board that answers with the same boot id maps its card numbers exactly as before
+        (a card it repeats is the card recorded under the same number); one with another
+        boot id restarted while the host was away: a `restarted` fault if a shoe is in play.
+        """
+        self._known_boot = self._boot_id = numbering.boot_id
+        self._base = numbering.base
+        self._cards_out = max(last - numbering.base, 0)
+
     def handled(self, record: DriverEvent) -> None:
         """The owner has durably handled `record` (and every record posted before it).
 
@@ -157,6 +176,10 @@ class BridgeShoe(BoardDriver):
                     f"the shoe board restarted (boot id {old:08x} -> {new or 0:08x}) in the "
                     "middle of a shoe: cards taken while it was off were not read; its cards "
                     f"are numbered on from {last + 1}")
+
+    def _numbering(self) -> BoardNumbering | None:
+        """The board numbering the events handled now belong to (None before a handshake)."""
+        return None if self._boot_id is None else BoardNumbering(self._boot_id, self._base)
 
     # ------------------------------------------------------------ handlers (worker thread)
 
@@ -219,7 +242,7 @@ class BridgeShoe(BoardDriver):
         self._cards_out = card_no
         code, quality = read
         self._post(CardDrawn(self._name, self._base + card_no, code, quality,
-                             self._clock.now()))
+                             self._clock.now(), self._numbering()))
 
     def _on_cut_card(self, message: Message) -> None:
         self._fault(ShoeFaultKind.CUT_CARD, self._base + message.int("card_no"), True)
@@ -237,13 +260,14 @@ class BridgeShoe(BoardDriver):
         self._reads.clear()
         self._cards_out = self._base = 0
         _LOG.info("%s: shoe loaded", self._name)
-        self._post(ShoeLoaded(self._name, self._clock.now()))
+        self._post(ShoeLoaded(self._name, self._clock.now(), self._numbering()))
 
     def _fault(self, kind: ShoeFaultKind, count: int, active: bool, detail: str = "", *,
                before_card: bool = False) -> None:
         if kind in CONDITIONS:
             self._conditions[kind] = active
         _LOG.info("%s: %s (active=%s) at card %d", self._name, kind, active, count)
-        self._post(ShoeFault(self._name, kind, count, active, self._clock.now(), detail),
-                   before_card=before_card)
+        numbering = self._numbering() if kind is ShoeFaultKind.RESTARTED else None
+        self._post(ShoeFault(self._name, kind, count, active, self._clock.now(), detail,
+                             numbering), before_card=before_card)
 

@@ -10,7 +10,26 @@ its two hands.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from enum import StrEnum
+from typing import Any, Final
+
+RECENT_CARDS: Final = 64
+"""Cards whose codes the tally keeps by number: a shoe board holds at least 64 events
+unacknowledged (PROTOCOL.md section 9), so a card it repeats is always among them."""
+
+
+class Placement(StrEnum):
+    """Where a card the shoe reports falls in the shoe's numbering (`ShoeTally.placement`)."""
+
+    NEXT = "next"
+    """The card after the last one recorded: taken."""
+    REPEATED = "repeated"
+    """The very card recorded under this number already, reported again: not taken again."""
+    GAP = "gap"
+    """Cards between the last one recorded and this one were never recorded."""
+    UNPLACED = "unplaced"
+    """A number recorded already, but not this card (or too long ago to tell): the
+    numbering cannot place it, so the table holds (never a silent drop)."""
 
 
 @dataclass
@@ -49,7 +68,15 @@ class ShoeTally:
     `empty` is set when the shoe reports its last card out; it matters only once a card is
     due. `last_card_no` is the shoe's own number of the last card handled since the shoe was
     loaded (0: none yet): the next must be the one after it, else a card left the shoe that
-    the journal never recorded (or one is reported twice).
+    the journal never recorded (or one is reported twice). `recent` holds the codes of the
+    last `RECENT_CARDS` cards by number, oldest first ("" for a card not read), so a card
+    reported again can be told from another card under the same number.
+
+    `board_boot` and `board_base` are the shoe board's numbering of the last card recorded
+    (its boot id, and what is added to its own card numbers after it restarted mid-shoe);
+    they are committed with that card, and a restarted host numbers on from them
+    (PROTOCOL.md sections 9 and 12). They outlast a shuffle: only the board's own
+    `shoe_loaded` sets the base back to 0.
     """
 
     seen: dict[str, int] = field(default_factory=dict)
@@ -58,7 +85,34 @@ class ShoeTally:
     cards_out: int = 0
     empty: bool = False
     last_card_no: int = 0
+    recent: list[str] = field(default_factory=list)
+    board_boot: int | None = None
+    board_base: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data."""
         return asdict(self)
+
+    def placement(self, card_no: int, code: str) -> Placement:
+        """Where the card numbered `card_no` (code `code`, "" if not read) falls."""
+        last = self.last_card_no
+        if not last or card_no == last + 1:
+            return Placement.NEXT
+        if card_no > last:
+            return Placement.GAP
+        index = card_no - (last - len(self.recent) + 1)
+        if 0 <= index < len(self.recent) and self.recent[index] == code:
+            return Placement.REPEATED
+        return Placement.UNPLACED
+
+    def record_number(self, card_no: int, code: str) -> None:
+        """The card numbered `card_no` is recorded: it is the last one now."""
+        if self.last_card_no and card_no != self.last_card_no + 1:
+            self.recent = []  # the numbers jumped: only this card's code is known by number
+        self.last_card_no = card_no
+        self.recent = [*self.recent[1 - RECENT_CARDS:], code]
+
+    def restart_numbering(self) -> None:
+        """The shoe's board loaded a new shoe: its cards are numbered from 1 again."""
+        self.last_card_no = self.board_base = 0
+        self.recent = []

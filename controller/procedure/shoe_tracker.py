@@ -33,7 +33,9 @@ class ShoeTracker:
     def record_shuffle(self, event: EventData) -> None:
         """Callback: a new, shuffled shoe is in."""
         model = self.model
-        self.tally = ShoeTally(shuffles=self.tally.shuffles + 1)
+        old = self.tally
+        self.tally = ShoeTally(shuffles=old.shuffles + 1, board_boot=old.board_boot,
+                               board_base=old.board_base)
         model.emit(Journal("shoe:shuffled", {"shuffle": self.tally.shuffles,
                                              "decks": model.setup.config.table.decks}),
                    OpLog("shoe shuffled"))

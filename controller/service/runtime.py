@@ -33,6 +33,7 @@ from controller.procedure.effects import (
     split,
 )
 from controller.procedure.model import HOLD_STATES
+from controller.procedure.roundstate import Placement
 from controller.procedure.table_model import Setup, TableModel
 from controller.procedure.table_outputs import PublicView
 from controller.rules.cards import Card, CardError
@@ -232,7 +233,7 @@ class TableRuntime:
         if isinstance(event, ev.ShoeFault):
             return self._shoe_fault(event)
         if isinstance(event, ev.ShoeLoaded):
-            return self._shoe_loaded()
+            return self._shoe_loaded(event)
         if isinstance(event, ev.ButtonPressed):
             return self._button(event.button)
         if isinstance(event, ev.BetSensorChanged):
@@ -270,25 +271,44 @@ class TableRuntime:
         if not event.active:
             self._commit(self.model, [Journal("shoe:cleared", {"condition": event.kind.value})])
             return "", {}
+        self._note_numbering(event.numbering)  # a restarted board: committed with its fault
         reason = f"{event.kind.value} {event.detail}".strip()
         return _SHOE_FAULTS.get(event.kind, "shoe_error"), {"reason": reason}
 
-    def _shoe_loaded(self) -> tuple[str, dict[str, Any]]:
-        self.model.shoe.tally.last_card_no = 0  # a loaded shoe numbers its cards from 1 again
+    def _shoe_loaded(self, event: ev.ShoeLoaded) -> tuple[str, dict[str, Any]]:
+        self.model.shoe.tally.restart_numbering()  # a loaded shoe numbers its cards from 1
+        self._note_numbering(event.numbering)
         if self.model.state in ("shoe_loading", "reshuffle_discards"):
             return "shuffle_done", {}
         self._commit(self.model, [Journal("shoe:loaded", {"state": self.model.state})])
         return "", {}
 
+    def _note_numbering(self, numbering: ev.BoardNumbering | None) -> None:
+        """Keep the shoe board's numbering in the tally, so it is committed with the record."""
+        if numbering is not None:
+            tally = self.model.shoe.tally
+            tally.board_boot, tally.board_base = numbering.boot_id, numbering.base
+
     def _card(self, event: ev.CardDrawn) -> tuple[str, dict[str, Any]]:
-        last = self.model.shoe.tally.last_card_no
-        if last and event.count <= last:
+        tally = self.model.shoe.tally
+        last = tally.last_card_no
+        code = card_code(event.code)
+        placement = tally.placement(event.count, code)
+        if placement is Placement.REPEATED:
             self._commit(self.model, [
                 Journal("shoe:card_repeated", {"card_no": event.count, "last": last}),
                 OpLog(f"shoe reported card {event.count} again: ignored", "warning")])
             return "", {}
-        self.model.shoe.tally.last_card_no = event.count
-        if last and event.count > last + 1:
+        if placement is Placement.UNPLACED:
+            # Never a silent drop: the number was recorded for another card (or too long
+            # ago to tell), so the supervisor decides what this card is.
+            self._commit(self.model, [Journal("shoe:card_unplaced", {
+                "card_no": event.count, "card": event.code, "last": last})])
+            return "shoe_error", {"reason": f"the shoe reported card {event.count} again, "
+                                            "but not as the card recorded under that number"}
+        tally.record_number(event.count, code)
+        self._note_numbering(event.numbering)
+        if placement is Placement.GAP:
             # Cards left the shoe while nothing recorded them (e.g. the controller lost
             # power after the board's event was acknowledged): the supervisor decides.
             self._commit(self.model, [Journal("shoe:card_after_gap", {
@@ -403,6 +423,16 @@ _SHOE_FAULTS = {
     ev.ShoeFaultKind.CUT_CARD: "cut_card",
     ev.ShoeFaultKind.SHOE_EMPTY: "shoe_empty",
 }
+
+
+def card_code(code: str | None) -> str:
+    """A card's code as the tally keeps it by number: canonical, "" for a card not read."""
+    if code is None:
+        return ""
+    try:
+        return str(Card.parse(code))
+    except CardError:
+        return code
 
 
 def config_digest(document: dict[str, Any]) -> str:

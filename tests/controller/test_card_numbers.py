@@ -63,3 +63,35 @@ def test_a_loaded_shoe_numbers_its_cards_from_one_again(tmp_path: Path) -> None:
     assert rt.model.shoe.tally.cards_out == 3
     assert rt.model.shoe.tally.last_card_no == 1
 
+
+
+def test_a_number_reported_again_as_another_card_holds_the_table(tmp_path: Path) -> None:
+    rt = runtime(tmp_path)
+    open_round(rt, {1: {"main": 1000}})
+    rt.handle(card(1, "9H"))
+    rt.handle(card(2, "7C"))
+    rt.handle(card(1, "KD"))  # number 1 again, but not the card recorded under it
+    assert rt.model.state == "shoe_error"
+    assert [e.data for e in rt.journal.entries(["shoe:card_unplaced"])] == [
+        {"card_no": 1, "card": "KD", "last": 2}]
+    assert "shoe:card_repeated" not in kinds(rt)
+    assert rt.model.shoe.tally.last_card_no == 2  # nothing recorded under its number
+
+
+def test_a_repeat_older_than_the_cards_kept_by_number_holds_the_table(tmp_path: Path) -> None:
+    rt = runtime(tmp_path)
+    rt.model.shoe.tally.last_card_no = 100  # 100 cards out; the tally knows none by number
+    rt.handle(card(40, "9H"))
+    assert [e.data for e in rt.journal.entries(["shoe:card_unplaced"])] == [
+        {"card_no": 40, "card": "9H", "last": 100}]
+
+
+def test_the_boards_numbering_is_committed_with_each_card(tmp_path: Path) -> None:
+    rt = runtime(tmp_path)
+    open_round(rt, {1: {"main": 1000}})
+    rt.handle(ev.CardDrawn("shoe", 1, "9H", 99, 0.0, ev.BoardNumbering(0xB1, 0)))
+    rt.handle(ev.ShoeFault("shoe", ev.ShoeFaultKind.RESTARTED, 1, True, 0.0,
+                           "the shoe board restarted", ev.BoardNumbering(0xB2, 1)))
+    rt.journal.close()  # the board's restart is in the journal before any of its cards
+    tally = runtime(tmp_path).model.shoe.tally
+    assert (tally.board_boot, tally.board_base, tally.last_card_no) == (0xB2, 1, 1)

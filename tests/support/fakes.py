@@ -25,6 +25,7 @@ from drivers.config import KEY_NORMAL, LayoutConfig
 from drivers.errors import DeviceClosedError, DeviceUnavailableError, DriverError
 from drivers.events import (
     BetSensorChanged,
+    BoardNumbering,
     ButtonPressed,
     CardDrawn,
     DriverEvent,
@@ -120,6 +121,10 @@ class FakeShoe(_FakeDevice):
     def handled(self, record: DriverEvent) -> None:
         """Note that the owner declared `record` handled (there is no board to tell)."""
         self.handled_records.append(record)
+
+    def resume(self, numbering: BoardNumbering, last: int) -> None:
+        """Note where the owner said the numbering stands (the fake numbers by itself)."""
+        self.resumed = (numbering, last)
 
     def load(self) -> None:
         """Stimulus: a new shoe is loaded (card numbers restart)."""

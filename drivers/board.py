@@ -219,6 +219,9 @@ class BoardConnection:
         self._retry = Backoff(RECONNECT_INTERVAL, RECONNECT_MAX)
         self._pairing = link.pairing
         self.identity: BoardIdentity | None = None
+        self.handshake_authenticated: bool | None = None
+        """How the last handshake that passed was authenticated: True with the pairing key,
+        False in auth mode `none`; None before any handshake passed."""
 
     # ------------------------------------------------------------ owner API
 
@@ -367,6 +370,7 @@ class BoardConnection:
         """Reconcile the board, release its failsafe, report the link up (worker thread)."""
         self.on_connected(self)
         self.release_failsafe()
+        self.handshake_authenticated = self._pairing is not None
         self._retry.reset()
         if self._up:
             return
@@ -534,6 +538,15 @@ class BoardDriver:
     def authenticated(self) -> bool:
         """True when the board proves its pairing key (False: `auth = "none"`)."""
         return self._board.pairing is not None
+
+    @property
+    def running_unauthenticated(self) -> bool:
+        """True once a handshake passed in auth mode `none` (for UNAUTHENTICATED lines).
+
+        Decided by the handshake, never before it: a board whose key is read from its key
+        file at start is not called unauthenticated while it connects.
+        """
+        return self._board.handshake_authenticated is False
 
     @property
     def auth(self) -> str:

@@ -159,12 +159,13 @@ class Devices:
 
     @property
     def unauthenticated(self) -> tuple[str, ...]:
-        """Names of the boards accepted without a pairing key (`auth = "none"`).
+        """Names of the boards running without a pairing key (`auth = "none"`).
 
-        For logs and the status display, which call them UNAUTHENTICATED.
+        For logs and the status display, which call them UNAUTHENTICATED. Decided by each
+        board's handshake: a board that has not passed one yet is not named.
         """
         return tuple(device.name for device in self.all()
-                     if getattr(device, "authenticated", True) is False)
+                     if getattr(device, "running_unauthenticated", False) is True)
 
     def start(self, skip: tuple[object, ...] = ()) -> None:
         """Start every device but those in `skip`; on a failure, close them all and re-raise."""

@@ -14,11 +14,16 @@ import pytest
 
 from controller.journal.store import JournalError, open_existing
 from controller.service.tableconfig import default_table_text
+from drivers.emulated.layout import LayoutEmulator
+from drivers.emulated.shoe import ShoeEmulator
+from drivers.emulated.sign import SignEmulator
+from firmware_bridge import PairingKey, write_key_file
 from tests.support.journal_read import journal_kinds, journal_records
 
 from .rig import EMULATED_TABLE_DEVICES
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
+REPO = Path(__file__).resolve().parents[1]
 
 
 
@@ -102,6 +107,44 @@ def test_run_starts_journals_power_on_and_stops_on_sigterm(tmp_path: Path) -> No
     assert kinds[0] == "power:on"
     assert "system:software-unverified" in kinds
     assert kinds[-1] == "power:off"
+
+
+def test_three_paired_boards_are_never_called_unauthenticated(tmp_path: Path) -> None:
+    """The boards' keys are read from their key files: nothing is known before the handshakes."""
+    boards = {}
+    for role, emulator in (("shoe", ShoeEmulator), ("layout", LayoutEmulator),
+                           ("sign", SignEmulator)):
+        key = PairingKey.generate()
+        write_key_file(tmp_path / f"{role}.key", key)
+        boards[role] = emulator(link_dir=tmp_path, name=role, pairing=key).start()
+    config = tmp_path / "table.toml"
+    config.write_text((REPO / "docs/examples/emulated-table.toml").read_text().replace(
+        'listen = "127.0.0.1:8420"', 'listen = "127.0.0.1:0"'))
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as manager:
+            manager.bind(str(tmp_path / "notify"))
+            manager.settimeout(120)  # a limit for a stuck run, not a speed
+            process = subprocess.Popen(
+                shoectl("run", "--unverified-software", "--config", str(config),
+                        "--state-dir", str(tmp_path / "state")),
+                cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                env={**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify")})
+            try:
+                message = ""
+                while "READY=1" not in message:
+                    message = manager.recv(4096).decode()
+            finally:
+                process.send_signal(signal.SIGTERM)
+                _, err = process.communicate(timeout=60)
+    finally:
+        for board in boards.values():
+            board.close()
+    status = dict(line.split("=", 1) for line in message.splitlines())["STATUS"]
+    assert status == "table BJ-DEMO: shoe_loading - UNVERIFIED software"
+    assert "UNAUTHENTICATED" not in err
+    for role, board in boards.items():
+        assert f"{role}: link up (" in err
+        assert f"auth=paired (key {board.pairing.key_id})" in err
 
 
 def test_a_community_table_runs_and_serves_its_station_pages(tmp_path: Path) -> None:

@@ -120,9 +120,6 @@ def main(argv: list[str]) -> int:
         return EXIT_CONFIG
     if app.devices.emulated:
         _LOG.warning("EMULATED devices: %s", ", ".join(app.devices.emulated))
-    if app.devices.unauthenticated:
-        _LOG.warning("UNAUTHENTICATED boards (auth = \"none\"): %s",
-                     ", ".join(app.devices.unauthenticated))
     try:
         web = start_web(settings, app.loop.post, stations=station_count(table))
     except WebServerError as exc:

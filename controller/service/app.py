@@ -210,6 +210,9 @@ class TableApp:
         except DriverError:
             journal.close()
             raise
+        if self.devices.unauthenticated:  # known only now: each board's handshake decides it
+            _LOG.warning("UNAUTHENTICATED boards (auth = \"none\"): %s",
+                         ", ".join(self.devices.unauthenticated))
         setup = Setup(self.table.game, burn=self.burn)
         digest = config_digest(self.table.document)
         self.runtime = TableRuntime(setup, journal, self.outputs,

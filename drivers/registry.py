@@ -13,12 +13,15 @@ An emulated device is the real driver talking to a byte-level emulator behind a 
 auto-dealer (`emulators["shoe"].draw()`) and for tests. An emulated board is paired with a
 fresh key drawn at every build (unless its section says `auth = "none"`), handed to the
 emulator and the driver, and written to `<workdir>/<name>.key` (mode 0600) for a second
-program, such as a console, that is to reach the same emulator.
+program, such as a console, that is to reach the same emulator while it runs. Closing the
+devices removes those key files, and the temporary `workdir` when the build made one: no
+pairing key outlives its run.
 """
 
 from __future__ import annotations
 
 import logging
+import shutil
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -100,6 +103,10 @@ class BuildOptions:
     reservations: PinReservations = field(default_factory=PinReservations)
     camera_render: Render | None = None
     ack_when_handled: bool = False
+    key_files: list[Path] = field(default_factory=list)
+    """The emulated boards' key files written so far (removed when their devices close)."""
+    made_workdir: Path | None = None
+    """The temporary `workdir` made for emulated ports, if none was given."""
 
     def table_catalogue(self) -> Catalogue:
         """The catalogue to use."""
@@ -110,7 +117,7 @@ class BuildOptions:
     def emulator_dir(self) -> Path:
         """The directory for emulated ports' symlinks."""
         if self.workdir is None:
-            self.workdir = Path(tempfile.mkdtemp(prefix="shoectl-emulated-"))
+            self.workdir = self.made_workdir = Path(tempfile.mkdtemp(prefix="shoectl-emulated-"))
         return self.workdir
 
     def link(self, url: str, timeout_ms: int, baudrate: int = DEFAULT_BAUDRATE,
@@ -146,6 +153,9 @@ class Devices:
     camera: Any = None
     wheel: WheelFeed | None = None
     emulators: dict[str, Any] = field(default_factory=dict)
+    leftovers: list[Path] = field(default_factory=list)
+    """What building the emulators wrote (key files, a temporary folder): removed on close,
+    so no pairing key outlives the run."""
 
     def all(self) -> list[Device]:
         """Every device built, in start order."""
@@ -178,11 +188,16 @@ class Devices:
             raise
 
     def close(self) -> None:
-        """Close every device, then the emulators (idempotent)."""
+        """Close every device, then the emulators; remove their keys (idempotent)."""
         for device in reversed(self.all()):
             device.close()
         for emulator in self.emulators.values():
             emulator.close()
+        for path in self.leftovers:
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
 
 
 Built = tuple[Any, Any]
@@ -213,13 +228,22 @@ def build_devices(devices: DevicesConfig | Mapping[str, Any], sink: EventSink, *
     config = devices if isinstance(devices, DevicesConfig) else parse_devices(
         devices, allow_emulated=allow_emulated, camera_kinds=kinds(Role.CAMERA))
     built = Devices()
+    keys_before, workdir_before = len(options.key_files), options.workdir
     try:
         for device in config.all():
             _build_one(device, sink, allow_emulated, options, built)
-    except DriverError:
+    except BaseException:
+        built.leftovers = _leftovers(options, keys_before, workdir_before)
         built.close()
         raise
+    built.leftovers = _leftovers(options, keys_before, workdir_before)
     return built
+
+
+def _leftovers(options: BuildOptions, keys_before: int, workdir_before: Path | None) -> list[Path]:
+    """What this build wrote for its emulators: their key files, and a folder it made."""
+    made = options.made_workdir if workdir_before is None else None
+    return [*options.key_files[keys_before:], *([made] if made is not None else [])]
 
 
 def _build_one(device: Any, sink: EventSink, allow_emulated: bool, options: BuildOptions,
@@ -263,6 +287,7 @@ def _emulator_key(config: ShoeConfig | LayoutConfig | SignConfig,
     path = options.emulator_dir() / f"{config.name}.key"
     path.unlink(missing_ok=True)
     write_key_file(path, key)
+    options.key_files.append(path)
     return key
 
 

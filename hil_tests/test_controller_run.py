@@ -109,6 +109,28 @@ def test_run_starts_journals_power_on_and_stops_on_sigterm(tmp_path: Path) -> No
     assert kinds[-1] == "power:off"
 
 
+def test_run_on_emulators_leaves_no_pairing_key_behind(tmp_path: Path) -> None:
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    process = subprocess.Popen(shoectl("run", "--allow-emulated", "--unverified-software",
+                                       "--config", str(table_file(tmp_path))),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "TMPDIR": str(scratch)})
+    try:
+        deadline = time.monotonic() + 120  # a limit for a stuck run, not a speed
+        while "power:on" not in journalled_so_far(tmp_path / "state")[0]:
+            assert time.monotonic() < deadline, "the table never powered on"
+            time.sleep(0.1)
+        (made,) = scratch.glob("shoectl-emulated-*")
+        assert sorted(key.name for key in made.glob("*.key")) == [
+            "layout.key", "shoe.key", "sign.key"]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    assert list(scratch.iterdir()) == []  # the emulators' folder and keys went with them
+
+
 def test_three_paired_boards_are_never_called_unauthenticated(tmp_path: Path) -> None:
     """The boards' keys are read from their key files: nothing is known before the handshakes."""
     boards = {}

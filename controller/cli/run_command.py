@@ -162,6 +162,14 @@ def appliance_hosting(*, require_authentic: bool) -> Hosting:
 
 
 def _serve(app: TableApp, web: TableWeb) -> int:
+    def stop(signum: int, _frame: FrameType | None) -> None:
+        _LOG.info("signal %d: stopping", signum)
+        app.loop.stop()  # asked during the start, the loop returns as soon as it runs
+
+    # Before the start, so a stop asked while the devices start still closes them (and
+    # removes what their emulators wrote) rather than killing the process.
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
     try:
         runtime = app.start()
     except IntegrityError as exc:
@@ -180,12 +188,6 @@ def _serve(app: TableApp, web: TableWeb) -> int:
         app.close("start-up refused")
         return EXIT_DEVICE
 
-    def stop(signum: int, _frame: FrameType | None) -> None:
-        _LOG.info("signal %d: stopping", signum)
-        app.loop.stop()
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
     web.attach(runtime)  # the loop runs on this thread and has not started yet
     runtime.watchers.append(NextStepLog())
     status = 0

@@ -432,12 +432,16 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
         renderer = emulated_renderer(config.camera, zones)
         options.camera_render = renderer
     built = build_devices(config, loop.post, allow_emulated=allow_emulated, options=options)
-    app = TableApp(table, built, loop, state_dir, burn=burn, meter_start=meter_start,
-                   hosting=hosting or Hosting(),
-                   floor=_floor_link(table))
-    if built.camera is not None:
-        app.camera = _camera_parts(built.camera, vision, zones, renderer, loop,
-                                   holdem=table.game.table.game is Game.HOLDEM)
+    try:
+        app = TableApp(table, built, loop, state_dir, burn=burn, meter_start=meter_start,
+                       hosting=hosting or Hosting(),
+                       floor=_floor_link(table))
+        if built.camera is not None:
+            app.camera = _camera_parts(built.camera, vision, zones, renderer, loop,
+                                       holdem=table.game.table.game is Game.HOLDEM)
+    except BaseException:
+        built.close()  # nothing built for a table that is refused outlives it (its keys)
+        raise
     loop.set_handler(app.handle)
     return app
 

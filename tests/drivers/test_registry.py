@@ -1,5 +1,7 @@
 """The registry: kinds chosen by configuration only, never a silent fallback."""
 
+import tempfile
+
 import pytest
 
 from drivers.board import link_timing
@@ -77,6 +79,28 @@ def test_emulated_devices_are_named_and_their_emulators_reachable(tmp_path):
     finally:
         devices.close()
     assert not (tmp_path / "shoe").exists()
+    assert not (tmp_path / "shoe.key").exists()  # no pairing key outlives the run
+
+
+def test_a_temporary_folder_made_for_emulators_is_removed_with_its_keys(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    tempfile.tempdir = None  # read TMPDIR again
+    try:
+        devices = build_devices({"shoe": {"kind": "emulated", "seed": 5}, "sign": {
+            "kind": "emulated"}}, print, allow_emulated=True)
+        (made,) = tmp_path.glob("shoectl-emulated-*")
+        assert sorted(p.name for p in made.glob("*.key")) == ["shoe.key", "sign.key"]
+        devices.start()
+        devices.close()
+        assert list(tmp_path.glob("shoectl-emulated-*")) == []
+        with pytest.raises(DeviceUnavailableError):  # refused after the shoe's emulator
+            build_devices({"shoe": {"kind": "emulated"},
+                           "layout": {"kind": "gpio", "lamps": {"a": 4}}},
+                          print, allow_emulated=True)
+        assert list(tmp_path.glob("shoectl-emulated-*")) == []
+    finally:
+        tempfile.tempdir = None
 
 
 def test_the_host_link_timeout_is_the_sections_and_its_timers_keep_the_board_content():

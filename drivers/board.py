@@ -57,6 +57,7 @@ from firmware_bridge import (
 )
 from firmware_bridge.auth import auth_status
 from firmware_bridge.codec import FieldValue
+from firmware_bridge.framing import FrameErrorKind
 from firmware_bridge.status import (
     AuthenticationFailed,
     BoardReportedError,
@@ -96,6 +97,58 @@ def link_timing(timeout_ms: int, base: LinkTiming | None = None) -> LinkTiming:
                       max_retransmit_timeout=min(base.max_retransmit_timeout, timeout / 2),
                       max_retransmits=base.max_retransmits, window=base.window,
                       queue_limit=base.queue_limit)
+
+
+@dataclass(frozen=True, slots=True)
+class FrameFaults:
+    """Frames from a board's line that failed a check, since the driver started.
+
+    Attributes:
+        bad_mac: frames whose tag did not match (forged, or under another key).
+        replayed: authentic frames whose counter was not fresh (a replay).
+        counter_error: authentic frames carrying a counter no sender may use (FFFF0000 up).
+        auth_mismatch: RESET or NO_SESSION frames announcing another auth mode.
+        crc: frames whose CRC did not match (damaged on the line).
+    """
+
+    bad_mac: int = 0
+    replayed: int = 0
+    counter_error: int = 0
+    auth_mismatch: int = 0
+    crc: int = 0
+
+    KINDS = ("bad_mac", "replayed", "counter_error", "auth_mismatch", "crc")
+    """The counters, in the order every report lists them."""
+
+    @classmethod
+    def of(cls, stats: BridgeStats) -> FrameFaults:
+        """The counters of one bridge client."""
+        link = stats.link
+        return cls(link.bad_macs, link.replayed, link.counter_errors, link.auth_mismatches,
+                   stats.decoder.errors.get(FrameErrorKind.BAD_CRC, 0))
+
+    def __add__(self, other: FrameFaults) -> FrameFaults:
+        return FrameFaults(*(a + b for a, b in zip(self.counts(), other.counts(), strict=True)))
+
+    def __sub__(self, other: FrameFaults) -> FrameFaults:
+        return FrameFaults(*(a - b for a, b in zip(self.counts(), other.counts(), strict=True)))
+
+    def counts(self) -> tuple[int, ...]:
+        """The counters in `KINDS` order."""
+        return tuple(getattr(self, kind) for kind in self.KINDS)
+
+    @property
+    def total(self) -> int:
+        """Every frame refused, whatever the check."""
+        return sum(self.counts())
+
+    def as_dict(self) -> dict[str, int]:
+        """`{kind: count}` in `KINDS` order (journal records, JSON)."""
+        return dict(zip(self.KINDS, self.counts(), strict=True))
+
+    def line(self) -> str:
+        """One line for people: `bad_mac=12 replayed=6 counter_error=0 ...`."""
+        return " ".join(f"{kind}={count}" for kind, count in self.as_dict().items())
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +270,7 @@ class BoardConnection:
         self._settled = threading.Event()
         self._setup_error: BaseException | None = None
         self._retry = Backoff(RECONNECT_INTERVAL, RECONNECT_MAX)
+        self._faults_before = FrameFaults()  # of the clients already closed
         self._pairing = link.pairing
         self.identity: BoardIdentity | None = None
         self.handshake_authenticated: bool | None = None
@@ -316,6 +370,12 @@ class BoardConnection:
         client = self._client
         return client.stats() if client is not None else None
 
+    def frame_faults(self) -> FrameFaults:
+        """Every frame refused on this board's line since `start`, across reconnections."""
+        client = self._client
+        current = FrameFaults.of(client.stats()) if client is not None else FrameFaults()
+        return self._faults_before + current
+
     def event_position(self) -> EventBaseline | None:
         """Where counted events stand (to persist and pass back after a restart)."""
         client = self._client
@@ -348,9 +408,11 @@ class BoardConnection:
             client.connect(timeout=HANDSHAKE_TIMEOUT)
         except HandshakeMismatch as exc:
             self._client = None
+            self._faults_before += FrameFaults.of(client.stats())
             raise HandshakeError(self.device, str(exc)) from exc
         except BridgeError as exc:
             self._client = None
+            self._faults_before += FrameFaults.of(client.stats())
             raise DeviceUnavailableError(self.device, f"url: {exc}") from exc
         self.identity = client.identity
         return client
@@ -466,6 +528,7 @@ class BoardConnection:
         client, self._client = self._client, None
         if client is not None:
             self._baseline = client.event_position() or self._baseline
+            self._faults_before += FrameFaults.of(client.stats())
             client.close()
         _LOG.info("%s: reconnecting (%s)", self.device, reason)
         self._reconnect(wait)
@@ -538,6 +601,10 @@ class BoardDriver:
     def authenticated(self) -> bool:
         """True when the board proves its pairing key (False: `auth = "none"`)."""
         return self._board.pairing is not None
+
+    def frame_faults(self) -> FrameFaults:
+        """Frames refused on the board's line since `start` (`BoardConnection.frame_faults`)."""
+        return self._board.frame_faults()
 
     @property
     def running_unauthenticated(self) -> bool:

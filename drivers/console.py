@@ -29,7 +29,7 @@ BOARD_ROLES: Final = (Role.SHOE.value, Role.LAYOUT.value, Role.SIGN.value)
 
 
 def main(argv: list[str], out: TextIO | None = None) -> int:
-    """Run `shoectl bridge SUBCOMMAND ...`: `console` or `pair`."""
+    """Run `shoectl bridge SUBCOMMAND ...`: `console` or `pair` (`stats`: the controller's)."""
     parser = argparse.ArgumentParser(
         prog="shoectl bridge", description="Talk to the table's boards over firmware_bridge.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="SUBCOMMAND")
@@ -39,9 +39,14 @@ def main(argv: list[str], out: TextIO | None = None) -> int:
     pair.add_argument("role", choices=BOARD_ROLES, help="the board's device section")
     pair.add_argument("--key-dir", type=Path, default=KEY_DIR,
                       help=f"where the key file goes (default {KEY_DIR})")
+    commands.add_parser("stats", add_help=False,
+                        help="the frames each board's line refused, from the table's journal "
+                             "(shoectl bridge stats --help)")
     if argv[:1] == ["console"]:  # the console parses its own options
         return console.main(argv[1:], default_catalogue=CATALOGUE, prog="shoectl bridge console")
     args = parser.parse_args(argv)
+    if args.command == "stats":  # read from the table's journal: `shoectl bridge stats`
+        parser.error("stats reads the table's journal: run it as `shoectl bridge stats`")
     return pair_board(args.role, args.key_dir, out or sys.stdout)
 
 

@@ -171,7 +171,8 @@ class BridgeStats:
         errors = " ".join(f"{kind}={n}" for kind, n in sorted(decoder.errors.items())) or "none"
         return (
             f"state={self.state} auth={self.auth} bad_macs={link.bad_macs} "
-            f"replayed={link.replayed} sent={self.messages_sent} "
+            f"replayed={link.replayed} counter_errors={link.counter_errors} "
+            f"auth_mismatches={link.auth_mismatches} sent={self.messages_sent} "
             f"received={self.messages_received} "
             f"retransmissions={link.retransmissions} duplicates={link.duplicates} "
             f"out_of_order={link.out_of_order} link_downs={link.link_downs} "

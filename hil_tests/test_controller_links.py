@@ -8,13 +8,16 @@ still reports its lid open.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from controller.cli import simulate_command
+from controller.cli import bridge_command, simulate_command
+from controller.console.prompts import faults
 from controller.procedure.model import HOLD_STATES
 from controller.service.app import TableApp, build_app
 from controller.service.tableconfig import TableFile
@@ -22,6 +25,7 @@ from controller.sim import rig
 from drivers.emulated.layout import LayoutEmulator
 from drivers.registry import BuildOptions
 from firmware_bridge import PairingKey
+from firmware_bridge.framing import FrameDecoder, FrameKind, encode_frame
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
 WAIT = 20.0  # an upper bound for a loaded machine
@@ -175,3 +179,40 @@ def test_a_sign_unplugged_mid_shift_refuses_only_the_progressive(app: TableApp) 
     assert app.loop.run_until(lambda: "sign" not in model.progressive.links_down, WAIT)
     amount = model.progressive.meters.amount
     assert app.loop.run_until(lambda: sign.display()[1:] == (amount, "PROGRESSIVE OFF"), WAIT)
+
+
+def test_forged_and_replayed_frames_are_counted_journalled_and_shown(
+    app: TableApp, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert app.runtime is not None
+    shoe = app.devices.emulators["shoe"]
+    sent: list[bytes] = []
+    shoe.write_observer = sent.append  # what the genuine board writes in this session
+    assert app.loop.run_until(lambda: len(sent) >= 6, WAIT)  # heartbeats, at least
+    shoe.write_observer = None
+    genuine = [frame for chunk in sent for frame in FrameDecoder().feed(chunk)
+               if getattr(frame, "kind", None) in (FrameKind.ACK, FrameKind.DATA)]
+    replays = [encode_frame(frame) for frame in genuine[:6]]
+    forged = [encode_frame(replace(genuine[-1], counter=genuine[-1].counter + 100 + n,
+                                   tag=bytes(8))) for n in range(12)]
+    for wire in [*forged, *replays]:
+        shoe.send_garbage(wire)  # a third party on the line, between the board's frames
+    assert app.loop.run_until(lambda: records(app, "link:bad_frames") != [], WAIT)
+    (burst,) = records(app, "link:bad_frames")
+    assert burst["device"] == "shoe"
+    assert (burst["frames"]["bad_mac"], burst["frames"]["replayed"]) == (12, 6)
+    assert app.loop.run_until(lambda: app.runtime.model.link_alarms != {}, WAIT)
+    # The fault area of the dealer's console and of the pit view.
+    (shown,) = [f for f in faults(app.runtime.model) if f["kind"] == "bad_frames:shoe"]
+    assert shown["detail"] == "18 frames refused on its line: 12 with a wrong tag, 6 replayed"
+    assert "BAD FRAMES shoe 18" in app.status_line()
+    assert app.runtime.model.state not in HOLD_STATES  # none was taken: the table goes on
+    capsys.readouterr()
+    assert bridge_command.main(["stats", "--state-dir", str(tmp_path / "state")]) == 0
+    assert capsys.readouterr().out.startswith(
+        "shoe: 18 frames refused in 1 burst (the last ended ")
+    assert bridge_command.main(["stats", "--state-dir", str(tmp_path / "state"),
+                                "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["shoe"]["frames"] == {"bad_mac": 12, "replayed": 6, "counter_error": 0,
+                                       "auth_mismatch": 0, "crc": 0}

@@ -11,7 +11,9 @@ import sys
 from typing import Final, Protocol, cast
 
 COMMANDS: Final[dict[str, tuple[str, str]]] = {
-    "bridge": ("drivers.console", "bridge console|pair: a board's traffic live; pair a board"),
+    "bridge": ("controller.cli.bridge_command",
+               "bridge console|pair|stats: a board's traffic live; pair a board; the frames "
+               "each board's line refused"),
     "console": ("controller.cli.console_command",
                 "make the pit view's credential (hash-password)"),
     "diagram": ("controller.cli.diagram_command",

@@ -67,6 +67,11 @@ def faults(model: TableModel) -> list[dict[str, str]]:
         found.append({"kind": "camera_down", "what_to_do": "the camera does not answer: "
                       "check it; cards are not cross-checked meanwhile",
                       "detail": model.camera_down})
+    found.extend({"kind": f"bad_frames:{device}",
+                  "what_to_do": f"frames on the {device}'s line failed their checks (forged, "
+                                "replayed or damaged; none was taken): check its cable and "
+                                "tell the supervisor; the table goes on",
+                  "detail": detail} for device, detail in sorted(model.link_alarms.items()))
     return found
 
 

@@ -185,6 +185,23 @@ def _readable(db: sqlite3.Connection) -> list[Entry]:
     return found
 
 
+def stored_records(state_dir: Path, kinds: tuple[str, ...],
+                   key: JournalKey | None = None) -> list[Entry]:
+    """The records of these kinds in `state_dir`'s journal, in order.
+
+    Only from a journal that verifies.
+
+    Raises:
+        JournalError: there is no journal in `state_dir`, or it cannot be read.
+        JournalTrustError: it does not verify, or its key is missing or unusable.
+    """
+    with _judged(state_dir, key) as opened:
+        report = _audit(opened)
+        if not report.ok:
+            raise JournalTrustError(report.lines[-1])
+        return list(entries(opened.db, kinds)) if opened.db is not None else []
+
+
 def stored_critical(state_dir: Path, key: JournalKey | None = None) -> dict[str, object] | None:
     """The whole critical state of `state_dir` (None when none was stored).
 

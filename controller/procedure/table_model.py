@@ -59,6 +59,9 @@ class TableModel(ProcedureModel):
         round: The round in play (its number, held and loose cards, contributions...).
         key_on: Who turned the supervisor key ("" while it is off).
         camera_down: Why the cross-check's camera is down ("" while it answers).
+        link_alarms: The boards whose lines refused frames in numbers lately, each with what
+            failed (`controller.service.link_health`); shown in the fault area.
+        link_frames: Frames each board's line refused since the table started (pit view).
         results: Every settled round's record, in order.
         voided: The numbers of the rounds voided.
     """
@@ -77,6 +80,8 @@ class TableModel(ProcedureModel):
         self.outputs = TableOutputs(self)
         self.key_on = ""
         self.camera_down = ""
+        self.link_alarms: dict[str, str] = {}
+        self.link_frames: dict[str, int] = {}
         self.results: list[dict[str, Any]] = []
         self.voided: list[int] = []
         self.collecting: dict[str, list[str | None]] = {}

@@ -59,9 +59,11 @@ from controller.service.crash import CrashReport, TableCrashError, crash_report
 from controller.service.floor_link import FloorAttachment
 from controller.service.hosting import KIND_UNVERIFIED, Hosting, Watchdog
 from controller.service.journal_shipping import ship_journal
+from controller.service.link_health import CHECK_EVERY_S, LinkHealth
 from controller.service.loop import EventLoop
 from controller.service.runtime import ModelFactory, TableRuntime, config_digest
 from controller.service.tableconfig import TableFile
+from drivers.board import BoardDriver
 from drivers.config import Role, is_emulated, parse_devices
 from drivers.errors import DriverError
 from drivers.events import BoardNumbering, CardDrawn, ShoeFault, ShoeLoaded
@@ -189,6 +191,8 @@ class TableApp:
     """A linked table's journal on its way to the floor store (`service.journal_shipping`)."""
     crashed: CrashReport | None = field(init=False, default=None)
     """Set when the loop stopped on an exception (`run_forever`)."""
+    link_health: LinkHealth | None = field(init=False, default=None)
+    """The boards' refused-frame counters, read every `CHECK_EVERY_S` (after `start`)."""
 
     def __post_init__(self) -> None:
         self.outputs = DeviceOutputs(self.devices)
@@ -239,8 +243,28 @@ class TableApp:
             self.outputs.linked_sign = self.floor_link.sign
             self.floor_link.start()
             self.shipper = ship_journal(self.floor, self.table.game.table.name, self.runtime)
+        self.link_health = LinkHealth(
+            {device.name: device.frame_faults for device in self.devices.all()
+             if isinstance(device, BoardDriver)}, self.loop.clock)
+        self.loop.call_later(CHECK_EVERY_S, self._check_links)
         self.hosting.manager.ready(self.status_line())
         return self.runtime
+
+    def _check_links(self) -> None:
+        """Journal the bursts of refused frames that ended; show the lines in alarm."""
+        self.loop.call_later(CHECK_EVERY_S, self._check_links)
+        health, runtime = self.link_health, self.runtime
+        if health is None or runtime is None:
+            return
+        effects = health.check()
+        alarms = health.alarms()
+        refused = {name: frames.total for name, frames in health.totals().items()
+                   if frames.total}
+        model = runtime.model
+        if effects or alarms != model.link_alarms or refused != model.link_frames:
+            model.link_alarms, model.link_frames = alarms, refused
+            runtime.commit_effects(effects)
+            self.hosting.manager.status(self.status_line())
 
     def status_line(self) -> str:
         """The service manager's status: the table, its state, and what a live table lacks.
@@ -252,6 +276,10 @@ class TableApp:
         marks = [f"{mark} {', '.join(names)}" for mark, names in (
             ("EMULATED", self.devices.emulated),
             ("UNAUTHENTICATED", self.devices.unauthenticated)) if names]
+        refused = self.runtime.model.link_frames
+        if refused:
+            marks.append("BAD FRAMES " + ", ".join(f"{name} {count}"
+                                                   for name, count in sorted(refused.items())))
         if self.software_unverified:
             marks.append("UNVERIFIED software")
         line = f"table {self.table.game.table.name}: {self.runtime.model.state}"

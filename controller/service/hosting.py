@@ -33,6 +33,9 @@ class ServiceManager(Protocol):
     def stopping(self, status: str | None = None) -> bool:
         """The table is stopping."""
 
+    def status(self, text: str) -> bool:
+        """The table's status line changed."""
+
 
 class Watchdog(Protocol):
     """Pinged from the loop while the table is healthy."""
@@ -53,6 +56,10 @@ class NoServiceManager:
         return False
 
     def stopping(self, status: str | None = None) -> bool:
+        """Tell no one."""
+        return False
+
+    def status(self, text: str) -> bool:
         """Tell no one."""
         return False
 

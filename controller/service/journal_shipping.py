@@ -32,6 +32,8 @@ def floor_state(runtime: TableRuntime) -> dict[str, Any]:
                for device in sorted(model.progressive.links_down)]
     if model.camera_down:
         faults.append({"kind": "camera_down", "detail": str(model.camera_down)})
+    faults.extend({"kind": f"bad_frames:{device}", "detail": detail}
+                  for device, detail in sorted(model.link_alarms.items()))
     return {"table": table.name, "game": table.game.value, "phase": model.state,
             "round": model.round.number, "faults": faults}
 

@@ -163,6 +163,10 @@ class TableRuntime:
         """Append one journal record now (start-up checks, self-test results)."""
         self._commit(self.model, [Journal(kind, data)])
 
+    def commit_effects(self, effects: list[Effect]) -> None:
+        """Commit effects made outside a trigger (the lines' health checks), then show."""
+        self._commit(self.model, effects)
+
     def commit_pending(self) -> None:
         """Commit what the model emitted outside a trigger (timers started when attached)."""
         effects = self.model.take_effects()

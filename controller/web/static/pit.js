@@ -20,6 +20,9 @@ function render(p) {
   $("faults").className = p.faults.length ? "bad" : "ok";
   $("links").textContent = p.links_down.length ? p.links_down.join(", ") : "none";
   $("links").className = p.links_down.length ? "bad" : "ok";
+  const refused = Object.entries(p.bad_frames || {});
+  $("bad-frames").textContent = refused.length ? refused.map(([line, n]) => `${line} ${n}`).join(", ") : "none";
+  $("bad-frames").className = refused.length ? "bad" : "ok";
   $("progressive").textContent = p.progressive_open ? "accepted" : "REFUSED";
   $("progressive").className = p.progressive_open ? "ok" : "bad";
   const trusted = p.journal.healthy && p.journal.verified_at_start;

@@ -307,7 +307,8 @@ class DeviceEndpoint:
             "boot_id": self.boot_id,
         }))
         self._identified = True
-        self._events.resend_all()
+        # Every held event once more, but for a copy still on its way in this session.
+        self._events.resend_all(self._link.delivered)
 
     def _command_error(self, message_id: int, reason: str) -> None:
         self._command_errors += 1

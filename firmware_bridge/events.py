@@ -161,10 +161,18 @@ class CountedEventSender:
         while self._pending and self._pending[0].count <= count:
             self._pending.popleft()
 
-    def resend_all(self) -> None:
-        """Mark every pending event as not sent (a new session, or `identify` again)."""
+    def resend_all(self, delivered: int | None = None) -> None:
+        """Have every pending event sent again at once (a new session, or `identify` again).
+
+        Args:
+            delivered: for an `identify` answered again in the same session, the link's count
+                of delivered messages (`Link.delivered`): an event whose latest copy is still
+                in this session's send queue or window keeps it (that copy is on its way, and
+                the link never holds two). None for a new session: every event is sent.
+        """
         for item in self._pending:
-            item.ticket = item.delivered_at = None
+            if delivered is None or item.ticket is None or item.ticket < delivered:
+                item.ticket = item.delivered_at = None
 
     def due(self, delivered: int) -> list[PendingEvent]:
         """The events to send now, oldest first.

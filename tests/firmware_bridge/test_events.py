@@ -92,3 +92,18 @@ def test_sender_drops_new_events_when_full_but_spends_their_counts() -> None:
     kept = [sender.add(sender.next_count(), b"e") for _ in range(4)]
     assert kept == [True, True, False, False]
     assert (sender.dropped, sender.pending, sender.next_count()) == (2, 2, 5)
+
+
+def test_identify_again_resends_what_arrived_but_never_doubles_a_copy_on_its_way() -> None:
+    clock = FakeClock()
+    sender = CountedEventSender(clock, repeat_interval=0.5)
+    tickets: list[int] = []
+    for payload in (b"\x01", b"\x02"):
+        sender.add(sender.next_count(), payload)
+    assert send_due(sender, 0, tickets) == [b"\x01", b"\x02"]  # link messages 0 and 1
+    # The first copy was delivered (delivered=1), the second is still in the window: the
+    # host asks `identify` again.
+    sender.resend_all(delivered=1)
+    assert send_due(sender, 1, tickets) == [b"\x01"]  # at once, whatever the timer
+    sender.resend_all()  # a new session: the old one's queue was discarded
+    assert send_due(sender, 0, tickets) == [b"\x01", b"\x02"]

@@ -19,7 +19,7 @@ import pytest
 from drivers.board import LinkOptions, link_timing, table_catalogue
 from drivers.config import parse_device
 from drivers.emulated.shoe import ShoeEmulator
-from drivers.emulated.shoe_model import ShoeContents
+from drivers.emulated.shoe_model import CUT_CARD, ShoeContents
 from drivers.emulated.sign import SignEmulator
 from drivers.events import (
     CardDrawn,
@@ -30,6 +30,7 @@ from drivers.events import (
     ShoeFaultKind,
     ShoeLoaded,
 )
+from drivers.interfaces import ShoeState
 from drivers.shoe import POSTED_LIMIT, BridgeShoe
 from drivers.sign import BridgeSign
 from firmware_bridge import PairingKey
@@ -238,5 +239,43 @@ def test_handling_the_restart_acknowledges_nothing_of_the_new_boot(board: ShoeEm
         board.wait_until(lambda: False, 0.7)  # (longer than the board's repeat interval)
         # ... which must not acknowledge the card it has not handled yet
         assert board.stats().events_pending == 2  # its card_read and card_out
+    finally:
+        shoe.close()
+
+
+def test_a_cut_card_last_in_the_shoe_comes_before_shoe_empty(tmp_path: Path) -> None:
+    sink = Recorder()
+    contents = ShoeContents(["AS", "KH", CUT_CARD])
+    with ShoeEmulator(contents, link_dir=tmp_path, pairing=KEY, timing=FAST) as board:
+        shoe = BridgeShoe("shoe", link(board.path), sink, emulated=True)
+        shoe.start()
+        try:
+            for _ in range(3):
+                board.draw()
+            faults = sink.wait_for(ShoeFault, 2, timeout=WAIT)
+        finally:
+            shoe.close()
+    assert [(f.kind, f.count) for f in faults] == [
+        (ShoeFaultKind.CUT_CARD, 2), (ShoeFaultKind.SHOE_EMPTY, 2)]
+
+
+def test_shoe_state_after_a_power_cycle_counts_from_power_up(board: ShoeEmulator) -> None:
+    sink = Recorder()
+    shoe = BridgeShoe("shoe", link(board.path), sink, emulated=True)
+    shoe.start()
+    try:
+        board.load()
+        sink.wait_for(ShoeLoaded, timeout=WAIT)
+        for _ in range(3):
+            board.draw()
+        sink.wait_for(CardDrawn, 3, timeout=WAIT)
+        assert shoe.query_state().cards_out == 3
+        board.restart()
+        sink.wait_for(LinkUp, 2, timeout=WAIT)
+        assert shoe.query_state() == ShoeState(cards_out=0, lid_open=False, jammed=False,
+                                               empty=False)
+        board.draw()
+        sink.wait_for(CardDrawn, 4, timeout=WAIT)
+        assert shoe.query_state().cards_out == 1  # since power-up, not the shoe's 4
     finally:
         shoe.close()

@@ -328,6 +328,20 @@ def test_board_refuses_commands_before_identify(demo_catalogue: Catalogue) -> No
     assert device.send("status", uptime_ms=1, temperature=0, serial=b"") is False
 
 
+@pytest.mark.parametrize("active", [True, False])
+def test_failsafe_before_identify_is_an_error_and_the_board_stays_failsafe(
+    demo_catalogue: Catalogue, active: bool,
+) -> None:
+    _, device, codec, host = board_in_session(demo_catalogue)
+    assert device.failsafe  # every session starts in failsafe
+    device.feed(host.data(0, 0, codec.encode("failsafe", {"active": active})))
+    frames = FrameDecoder().feed(device.take_output())
+    answer = codec.decode(frames[-1].payload)
+    assert answer.name == "command_error"
+    assert answer["reason"] == "identify must come first in a session"
+    assert device.failsafe  # active=false released nothing
+
+
 def test_board_api_refuses_misuse(demo_catalogue: Catalogue) -> None:
     device = DeviceEndpoint(demo_catalogue.board("demo"), DeviceIdentity("1"), FakeClock())
     with pytest.raises(BridgeError, match="'status' is not a command to handle"):

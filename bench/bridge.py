@@ -46,6 +46,8 @@ HOST_BENCH_EVENTS = 240  # the board's event queue in the host section: never th
 @dataclass(frozen=True)
 class Options:
     seconds: float
+    interleavings: int = 10_000
+    swaps: int = 50
 
 
 @dataclass(frozen=True)
@@ -583,13 +585,79 @@ def heal(devices: Any) -> None:
             emulator.replug()
 
 
+@section("interleavings")
+def interleaving_figures(options: Options) -> list[Figure]:
+    """The shoe link's property over many seeded interleavings (tests/support/shoe_link_rig)."""
+    from tests.support.shoe_link_rig import run_many, summary
+
+    started = time.monotonic()
+    runs, failures = run_many(range(options.interleavings))
+    totals = summary(runs)
+    figures = [Figure(f"{options.interleavings} interleavings of a two-deck shoe",
+                      f"every card journalled once, in order: {len(runs)}; failed: "
+                      f"{len(failures)}"),
+               Figure("what they did", f"{totals['cards']} cards, {totals['host kills']} host "
+                                       f"kills, {totals['board power cycles']} board power "
+                                       f"cycles, 2% flipped and 2% dropped frames"),
+               Figure("time", f"{time.monotonic() - started:.0f} s wall, "
+                              f"{totals['seconds'] / max(len(runs), 1):.2f} s a run")]
+    figures += [Figure("failed", failure[:300]) for failure in failures[:3]]
+    return figures
+
+
+@section("swap")
+def swap_figures(options: Options) -> list[Figure]:
+    """A board swapped for one with another key on a running link, until the device fault."""
+    import tempfile
+
+    from drivers.board import LinkOptions, link_timing, table_catalogue
+    from drivers.emulated.shoe import ShoeEmulator
+    from drivers.events import DeviceFault, LinkUp
+    from drivers.shoe import BridgeShoe
+
+    events: list[object] = []
+    changed = threading.Condition()
+
+    def sink(event: object) -> None:
+        with changed:
+            events.append(event)
+            changed.notify_all()
+
+    took: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="shoectl-bench-") as workdir, \
+            ShoeEmulator(link_dir=Path(workdir), pairing=BENCH_KEY) as board:
+        shoe = BridgeShoe("shoe", LinkOptions(board.path, table_catalogue(), link_timing(750),
+                                              pairing=BENCH_KEY), sink)
+        shoe.start()
+        try:
+            for swap in range(options.swaps):
+                mark = len(events)
+                swapped = time.monotonic()
+                board.swap(PairingKey(bytes(range(swap % 200, swap % 200 + 32))))
+                wait_for(events, changed, DeviceFault, mark)
+                took.append(time.monotonic() - swapped)
+                mark = len(events)
+                board.swap(BENCH_KEY)  # the genuine board back before the next swap
+                wait_for(events, changed, LinkUp, mark)
+        finally:
+            shoe.close()
+    took.sort()
+    p50, p99 = took[len(took) // 2], took[min(len(took) - 1, round(0.99 * len(took)))]
+    return [Figure(f"board swapped on a running link ({options.swaps} swaps)",
+                   f"to the device fault: p50 {p50 * 1e3:.0f} ms, p99 {p99 * 1e3:.0f} ms, "
+                   f"max {took[-1] * 1e3:.0f} ms (750 ms link timeout; goal 3 s)")]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench/bridge.py", description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=0.3, help="time per case")
+    parser.add_argument("--interleavings", type=int, default=10_000,
+                        help="seeds of the interleavings section (default 10,000)")
+    parser.add_argument("--swaps", type=int, default=50, help="swaps of the swap section")
     parser.add_argument("--section", action="append", choices=sorted(SECTIONS),
                         help="run only these sections (default: all)")
     args = parser.parse_args(argv)
-    options = Options(args.seconds)
+    options = Options(args.seconds, args.interleavings, args.swaps)
     print(f"firmware_bridge throughput (wire time at {BAUD} baud, {BITS_PER_BYTE} bits/byte)")
     for name in args.section or list(SECTIONS):
         print(f"[{name}]")

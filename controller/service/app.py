@@ -62,11 +62,12 @@ from controller.service.journal_shipping import ship_journal
 from controller.service.link_health import CHECK_EVERY_S, LinkHealth
 from controller.service.loop import EventLoop
 from controller.service.runtime import ModelFactory, TableRuntime, config_digest
+from controller.service.shoe_numbers import resume_numbering
 from controller.service.tableconfig import TableFile
 from drivers.board import BoardDriver
 from drivers.config import Role, is_emulated, parse_devices
 from drivers.errors import DriverError
-from drivers.events import BoardNumbering, CardDrawn, ShoeFault, ShoeLoaded
+from drivers.events import CardDrawn, ShoeFault, ShoeLoaded
 from drivers.interfaces import LampMode as DeviceLamp
 from drivers.registry import BuildOptions, Devices, build_devices, kinds
 
@@ -208,7 +209,8 @@ class TableApp:
         """
         journal = JournalStore(self.state_dir, clock=time.monotonic)
         checks = _software_checks(journal, self.hosting)
-        self._resume_shoe(journal.load_critical())
+        if self.devices.shoe is not None:
+            resume_numbering(self.devices.shoe, journal.load_critical())
         try:
             self._start_devices()
         except DriverError:
@@ -293,20 +295,6 @@ class TableApp:
         """
         camera = self.camera.source if self.camera is not None else None
         self.devices.start(skip=(camera,) if camera is not None else ())
-
-    def _resume_shoe(self, critical: dict[str, Any] | None) -> None:
-        """Hand the shoe the board numbering its last recorded card was committed with.
-
-        So a board that kept running while this host restarted has its card numbers mapped
-        exactly as before (PROTOCOL.md section 9, "What the host keeps").
-        """
-        shoe = self.devices.shoe
-        procedure = (critical or {}).get("procedure")
-        tally = procedure.get("shoe") if isinstance(procedure, dict) else None
-        if shoe is None or not isinstance(tally, dict) or tally.get("board_boot") is None:
-            return
-        shoe.resume(BoardNumbering(int(tally["board_boot"]), int(tally.get("board_base", 0))),
-                    int(tally.get("last_card_no", 0)))
 
     def handle(self, event: object) -> None:
         """The loop handler (events that arrive before `start` wait in the loop).

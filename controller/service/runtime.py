@@ -37,6 +37,7 @@ from controller.procedure.roundstate import Placement
 from controller.procedure.table_model import Setup, TableModel
 from controller.procedure.table_outputs import PublicView
 from controller.rules.cards import Card, CardError
+from controller.service.shoe_numbers import ShoeNumbers
 from controller.service.wheel_intake import WHEEL_FACTS, wheel_trigger
 from drivers import events as ev
 
@@ -120,6 +121,7 @@ class TableRuntime:
         self.config_hash = config_hash
         self.shown: PublicView | None = None
         self.pending_faults: dict[int, ev.ShoeFaultKind] = {}
+        self.numbers = ShoeNumbers(lambda: self.model.shoe.tally)
         self.shoe_conditions: set[str] = set()  # lid open, jam: what the shoe reports now
         self.handled = 0
         self.handled_kinds: dict[str, int] = {}
@@ -275,51 +277,25 @@ class TableRuntime:
         if not event.active:
             self._commit(self.model, [Journal("shoe:cleared", {"condition": event.kind.value})])
             return "", {}
-        self._note_numbering(event.numbering)  # a restarted board: committed with its fault
+        self.numbers.note(event.numbering)  # a restarted board: committed with its fault
         reason = f"{event.kind.value} {event.detail}".strip()
         return _SHOE_FAULTS.get(event.kind, "shoe_error"), {"reason": reason}
 
     def _shoe_loaded(self, event: ev.ShoeLoaded) -> tuple[str, dict[str, Any]]:
-        self.model.shoe.tally.restart_numbering()  # a loaded shoe numbers its cards from 1
-        self._note_numbering(event.numbering)
+        self.numbers.loaded(event.numbering)  # a loaded shoe numbers its cards from 1
         if self.model.state in ("shoe_loading", "reshuffle_discards"):
             return "shuffle_done", {}
         self._commit(self.model, [Journal("shoe:loaded", {"state": self.model.state})])
         return "", {}
 
-    def _note_numbering(self, numbering: ev.BoardNumbering | None) -> None:
-        """Keep the shoe board's numbering in the tally, so it is committed with the record."""
-        if numbering is not None:
-            tally = self.model.shoe.tally
-            tally.board_boot, tally.board_base = numbering.boot_id, numbering.base
-
     def _card(self, event: ev.CardDrawn) -> tuple[str, dict[str, Any]]:
-        tally = self.model.shoe.tally
-        last = tally.last_card_no
-        code = card_code(event.code)
-        placement = tally.placement(event.count, code)
-        if placement is Placement.REPEATED:
-            self._commit(self.model, [
-                Journal("shoe:card_repeated", {"card_no": event.count, "last": last}),
-                OpLog(f"shoe reported card {event.count} again: ignored", "warning")])
+        place = self.numbers.card(event)
+        if place.effects:
+            self._commit(self.model, place.effects)
+        if place.hold:
+            return "shoe_error", {"reason": place.hold}
+        if place.placement is Placement.REPEATED:
             return "", {}
-        if placement is Placement.UNPLACED:
-            # Never a silent drop: the number was recorded for another card (or too long
-            # ago to tell), so the supervisor decides what this card is.
-            self._commit(self.model, [Journal("shoe:card_unplaced", {
-                "card_no": event.count, "card": event.code, "last": last})])
-            return "shoe_error", {"reason": f"the shoe reported card {event.count} again, "
-                                            "but not as the card recorded under that number"}
-        tally.record_number(event.count, code)
-        self._note_numbering(event.numbering)
-        if placement is Placement.GAP:
-            # Cards left the shoe while nothing recorded them (e.g. the controller lost
-            # power after the board's event was acknowledged): the supervisor decides.
-            self._commit(self.model, [Journal("shoe:card_after_gap", {
-                "card_no": event.count, "card": event.code, "missing": [last + 1,
-                                                                       event.count - 1]})])
-            return "shoe_error", {"reason": f"cards {last + 1}..{event.count - 1} left the "
-                                            "shoe but were never recorded"}
         fault = self.pending_faults.pop(event.count, None)
         if fault is ev.ShoeFaultKind.FACE_UP:
             return "face_up_card", {"count": event.count}
@@ -427,16 +403,6 @@ _SHOE_FAULTS = {
     ev.ShoeFaultKind.CUT_CARD: "cut_card",
     ev.ShoeFaultKind.SHOE_EMPTY: "shoe_empty",
 }
-
-
-def card_code(code: str | None) -> str:
-    """A card's code as the tally keeps it by number: canonical, "" for a card not read."""
-    if code is None:
-        return ""
-    try:
-        return str(Card.parse(code))
-    except CardError:
-        return code
 
 
 def config_digest(document: dict[str, Any]) -> str:

@@ -6,7 +6,15 @@ from pathlib import Path
 
 from drivers.board import LinkOptions, link_timing, table_catalogue
 from drivers.config import DevicesConfig, parse_device
-from drivers.events import BetSensorChanged, ButtonPressed, CardDrawn, KeySwitchTurned, LinkUp
+from drivers.events import (
+    BetSensorChanged,
+    ButtonPressed,
+    CardDrawn,
+    KeySwitchTurned,
+    LinkUp,
+    ShoeFault,
+    ShoeFaultKind,
+)
 from drivers.registry import build_devices
 from drivers.shoe import BridgeShoe
 
@@ -44,6 +52,12 @@ def talk_to(process: subprocess.Popen, tmp_path: Path) -> None:
     assert process.stdout.readline().strip() == "3 drawn, 0 left"
     drawn = recorder.wait_for(CardDrawn, 3)
     assert [card.code for card in drawn] == ["AS", "KH", "7D"]
+    process.stdin.write("restart\n")  # a power cut: the driver sees a new boot
+    process.stdin.flush()
+    assert process.stdout.readline().strip() == "ok"
+    (restarted,) = [fault for fault in recorder.wait_for(ShoeFault, 2)  # shoe_empty first
+                    if fault.kind is ShoeFaultKind.RESTARTED]
+    assert restarted.count == 3
     shoe.close()
     process.stdin.write("quit\n")
     process.stdin.flush()

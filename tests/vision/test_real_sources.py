@@ -1,0 +1,76 @@
+"""The recogniser on the real photos of `shared/cards-train`, and how they are scored.
+
+The scoring (`vision.build.real_sources.judge`) is checked on readings made up for it; then
+the generic profile reads every 12th image of each source. The shared photos are required:
+a checkout without them fails here, it does not skip (`bench/vision.py --section by-source`
+reads them all). The floors and ceilings are the generic profile's measured figures on this
+sample (it never learnt from a real photo): a change that reads fewer of them right, or more
+of them wrong, fails. The goal stays at none wrong (issue: the camera reads any deck).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from vision import Recognizer, load_generic_profile
+from vision.build import real_sources
+from vision.build.real_sources import Box, LabelledImage, Tally, judge
+from vision.recognize import CardReading
+
+SAMPLE_EVERY = 12
+MEASURED = {  # source: (right at least, wrong at most) of the cards of the sample
+    "cardcounter": (10, 1),
+    "pokercards": (100, 6),
+    "designs": (8, 1),
+    "templates/vedant": (1, 0),
+    "templates/fourcorner": (3, 0),
+}
+
+
+def reading(card: str | None, guess: str, x: float, y: float) -> CardReading:
+    quad = ((x - 20, y - 30), (x + 20, y - 30), (x + 20, y + 30), (x - 20, y + 30))
+    return CardReading(card, 0.99 if card else 0.5, guess, quad, (int(x) - 5, int(y) - 5, 10, 10))
+
+
+def test_a_card_is_right_wrong_or_unsure_by_the_readings_found_where_it_lies() -> None:
+    image = LabelledImage("cardcounter", "webcam", real_sources.data_root() / "x.jpg", (
+        Box("AS", "index", (10, 10, 30, 40)), Box("AS", "index", (200, 200, 220, 230)),
+        Box("KH", "index", (100, 10, 120, 40)), Box("2C", "index", (300, 10, 320, 40)),
+        Box("9D", "index", (400, 10, 420, 40))))
+    tally = judge(image, [
+        reading("AS", "AS", 210, 215),   # one of its two corners: right
+        reading("KD", "KD", 110, 25),    # another card answered where KH lies: wrong
+        reading(None, "2C", 310, 25),    # found, not answered: unsure
+        reading("QS", "QS", 600, 600),   # where no labelled card lies
+    ])                                   # 9D: not found: unsure
+    assert (tally.right, tally.wrong, tally.unsure, tally.elsewhere) == (1, 1, 2, 1)
+    assert tally.wrong_cards == ["KH->KD"]
+
+
+def test_a_single_card_is_judged_by_every_answer_and_its_margin_is_taken_away() -> None:
+    image = LabelledImage("designs", "many designs", real_sources.data_root() / "y.jpg",
+                          (Box("7H", "none", None),))
+    assert judge(image, [reading("7H", "7H", 60, 60)], real_sources.MARGIN).right == 1
+    assert judge(image, [reading("7D", "7D", 60, 60)], real_sources.MARGIN).wrong == 1
+    assert judge(image, [], real_sources.MARGIN).unsure == 1
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> Recognizer:
+    return Recognizer(load_generic_profile())
+
+
+@pytest.mark.parametrize("source", list(MEASURED))
+def test_the_generic_profile_on_a_sample_of_each_source(recognizer: Recognizer,
+                                                         source: str) -> None:
+    root = real_sources.data_root()
+    assert (root / source / "labels.csv").is_file(), (
+        f"{root / source}: the shared training photos are needed (shared/cards-train beside "
+        f"the repository, or ${real_sources.ROOT_ENV})")
+    images = real_sources.load_source(source)[::SAMPLE_EVERY]
+    total = Tally()
+    for tally in real_sources.evaluate(recognizer.recognize, images).values():
+        total.add(tally)
+    least_right, most_wrong = MEASURED[source]
+    assert total.right >= least_right, total.line()
+    assert total.wrong <= most_wrong, total.line()

@@ -197,16 +197,23 @@ class HoldemSimulation:
             self.model.game.asked) != before or self.model.state != "cards")
 
     def _key(self, area: str, seat: int | None) -> None:
-        """The dealer keys the card the console asks for: the one lying there."""
+        """The dealer keys the card the console asks for: one lying there and not read yet.
+
+        The camera reads an area's cards in any order (a flop's third card may be read
+        first), so the card asked for is one of the area's not taken yet, not the next one
+        in the order they were turned up.
+        """
         game = self.model.game
         assert game is not None
         if area == "seat":
             assert seat is not None
-            truth = self.hole[seat][len(game.seats[seat].cards)]
+            lying, taken = self.hole[seat], game.seats[seat].cards
         elif area == "dealer":
-            truth = self.hole[DEALER_SPOT][len(game.dealer)]
+            lying, taken = self.hole[DEALER_SPOT], game.dealer
         else:
-            truth = self.board[len(game.board)]
+            lying, taken = self.board[_AREA[game.stage][1]], game.board
+        read = {str(card) for card in taken}
+        truth = next(card for card in lying if str(card) not in read)
         self.keyed += 1
         self._command({"command": "key_card", "card": str(truth)})
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -10,9 +11,11 @@ from controller.cli import simulate_command
 from controller.odds.holdem import holdem_bonus_line
 from controller.odds.holdem_ante import strategy_bets
 from controller.odds.poker_rank import best_hand
+from controller.procedure.holdem_round import HoldemStage
 from controller.rules.cards import Card
 from controller.rules.holdem import HoldemNets, HoldemWagers, settle_fold, settle_showdown
 from controller.rules.paytables import HoldemBonusPays
+from controller.sim.holdem_sim import HoldemSimulation
 
 
 def _expected(seat: dict, board: list[Card], dealer: list[Card]) -> HoldemNets:
@@ -65,3 +68,23 @@ def test_an_option_the_table_cannot_take_is_one_line(argv: list[str], message: s
     err = capsys.readouterr().err
     assert err.startswith(f"shoectl simulate: {message}")
     assert err.count("\n") == 1
+
+
+def test_the_dealer_keys_the_card_not_read_yet_whatever_the_order_read() -> None:
+    """The camera read a flop's first and third cards: the console asks for the second."""
+    flop = [Card.parse(c) for c in ("3H", "9C", "8D")]
+    keyed: list[dict[str, object]] = []
+    game = SimpleNamespace(stage=HoldemStage.FLOP, board=[flop[0], flop[2]], seats={},
+                           dealer=[])
+    sim = SimpleNamespace(model=SimpleNamespace(game=game), keyed=0, hole={},
+                          board=[*flop, Card.parse("2S"), Card.parse("KD")],
+                          _command=keyed.append)
+    HoldemSimulation._key(sim, "flop", None)  # type: ignore[arg-type]
+    assert keyed == [{"command": "key_card", "card": "9C"}]
+    game.board, game.stage = [*flop], HoldemStage.TURN
+    HoldemSimulation._key(sim, "turn", None)  # type: ignore[arg-type]
+    assert keyed[-1] == {"command": "key_card", "card": "2S"}
+    game.seats = {2: SimpleNamespace(cards=[Card.parse("QS")])}
+    sim.hole = {2: [Card.parse("JH"), Card.parse("QS")]}
+    HoldemSimulation._key(sim, "seat", 2)  # type: ignore[arg-type]
+    assert keyed[-1] == {"command": "key_card", "card": "JH"}

@@ -597,8 +597,9 @@ def interleaving_figures(options: Options) -> list[Figure]:
                       f"every card journalled once, in order: {len(runs)}; failed: "
                       f"{len(failures)}"),
                Figure("what they did", f"{totals['cards']} cards, {totals['host kills']} host "
-                                       f"kills, {totals['board power cycles']} board power "
-                                       f"cycles, 2% flipped and 2% dropped frames"),
+                                       f"kills, {totals['failed starts']} starts failed and "
+                                       f"tried again, {totals['board power cycles']} board "
+                                       f"power cycles, 2% flipped and 2% dropped frames"),
                Figure("time", f"{time.monotonic() - started:.0f} s wall, "
                               f"{totals['seconds'] / max(len(runs), 1):.2f} s a run")]
     figures += [Figure("failed", failure[:300]) for failure in failures[:3]]

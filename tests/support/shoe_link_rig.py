@@ -42,6 +42,7 @@ from controller.service.shoe_numbers import ShoeNumbers, resume_numbering
 from drivers.board import LinkOptions, link_timing, table_catalogue
 from drivers.emulated.shoe import ShoeEmulator
 from drivers.emulated.shoe_model import CUT_CARD, ShoeContents, ShoePlan
+from drivers.errors import DriverError
 from drivers.events import CardDrawn, ShoeFault, ShoeFaultKind, ShoeLoaded
 from drivers.shoe import BridgeShoe
 from firmware_bridge import LinkTiming, PairingKey
@@ -49,6 +50,7 @@ from firmware_bridge import LinkTiming, PairingKey
 FAST = LinkTiming(retransmit_timeout=0.01, max_retransmit_timeout=0.08)
 WAIT = 30.0  # an upper bound for a loaded machine, never a speed the checks rely on
 TICK = 0.01
+START_TRIES = 5
 DOWN_ROOM = 40
 """While no host runs, cards are drawn only while the board holds at most this many events:
 it keeps 64 (PROTOCOL.md 9), and a card is two (its read and its exit); beyond that the board
@@ -147,7 +149,11 @@ class MemoryLine:
 
 
 class Host:
-    """One run of the host: the real shoe driver, the controller's numbering, a real journal."""
+    """One run of the host: the real shoe driver, the controller's numbering, a real journal.
+
+    A start that fails (the board's set-up unanswered within its second: a busy machine, a
+    frame lost at the wrong moment) is what systemd restarts: `start_host` tries again.
+    """
 
     def __init__(self, line: MemoryLine, state_dir: Path, key: PairingKey) -> None:
         self.journal = JournalStore(state_dir, clock=time.monotonic)
@@ -161,7 +167,12 @@ class Host:
         self.shoe = BridgeShoe("shoe", self.link, self.handle, emulated=True,
                                ack_when_handled=True)
         resume_numbering(self.shoe, critical)
-        self.shoe.start()
+        try:
+            self.shoe.start()
+        except DriverError:
+            self.shoe.close()
+            self.journal.close()
+            raise
 
     def handle(self, event: object) -> None:
         """What the table does with the shoe's records (on the driver's worker thread)."""
@@ -200,9 +211,21 @@ class Interleaving:
     seed: int
     steps: list[str] = field(default_factory=list)
     kills: int = 0
+    failed_starts: int = 0
     power_cycles: int = 0
     drawn: int = 0
     seconds: float = 0.0
+
+
+def start_host(line: MemoryLine, state_dir: Path, key: PairingKey, done: Interleaving) -> Host:
+    """A host started on the line, tried again (as systemd does) while its start fails."""
+    for _ in range(START_TRIES - 1):
+        try:
+            return Host(line, state_dir, key)
+        except DriverError:
+            line.cut()
+            done.failed_starts += 1
+    return Host(line, state_dir, key)
 
 
 def _wait(condition: Callable[[], bool], what: str) -> None:
@@ -226,7 +249,7 @@ def run_interleaving(seed: int, state_dir: Path, *, decks: int = 2, flips: float
     board = ShoeEmulator(contents, usb=line, pairing=key, timing=FAST)  # type: ignore[arg-type]
     board.set_fault_rates(corrupt=flips, drop=drops, seed=seed)
     board.start()
-    host: Host | None = Host(line, state_dir, key)
+    host: Host | None = start_host(line, state_dir, key, done)
     try:
         board.load()
         while board.contents.remaining:
@@ -237,7 +260,7 @@ def run_interleaving(seed: int, state_dir: Path, *, decks: int = 2, flips: float
                 done.kills += 1
                 done.steps.append("kill")
             elif roll < 0.10 and host is None:
-                host = Host(line, state_dir, key)
+                host = start_host(line, state_dir, key, done)
                 done.steps.append("restart")
             elif roll < 0.13 and host is not None:
                 _wait(lambda: board.stats().events_pending == 0, "the board's events handled")
@@ -253,7 +276,7 @@ def run_interleaving(seed: int, state_dir: Path, *, decks: int = 2, flips: float
                         done.drawn += 1
                 done.steps.append(f"draw {count}")
         if host is None:
-            host = Host(line, state_dir, key)
+            host = start_host(line, state_dir, key, done)
             done.steps.append("restart")
         _wait(lambda: board.stats().events_pending == 0, "every event acknowledged")
     finally:
@@ -299,6 +322,8 @@ def run_many(seeds: range, *, threads: int = 4) -> tuple[list[Interleaving], lis
                 return run_interleaving(seed, Path(tmp) / "state")
             except AssertionError as failure:
                 return str(failure)
+            except Exception as error:  # noqa: BLE001 - a run that broke is a failure to show
+                return f"seed {seed}: {type(error).__name__}: {error}"
 
     with ThreadPoolExecutor(max_workers=threads) as pool:
         results = list(pool.map(one, seeds))
@@ -310,5 +335,6 @@ def summary(runs: list[Interleaving]) -> dict[str, Any]:
     """Totals over runs (the bench prints them)."""
     return {"interleavings": len(runs), "cards": sum(r.drawn for r in runs),
             "host kills": sum(r.kills for r in runs),
+            "failed starts": sum(r.failed_starts for r in runs),
             "board power cycles": sum(r.power_cycles for r in runs),
             "seconds": round(sum(r.seconds for r in runs), 1)}

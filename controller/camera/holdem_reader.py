@@ -78,6 +78,11 @@ class HoldemReader:
         self.checked = 0
         """Cards read (each a `camera_card` trigger with a confirmed card)."""
 
+    @property
+    def frames_asked(self) -> int:
+        """How many frames the reader has asked the camera for (`bench/holdem_camera.py`)."""
+        return self._asked
+
     def attach(self, model: Callable[[], object]) -> None:
         """Read for the round of the table `model()` returns (the runtime's model)."""
         self._model = model

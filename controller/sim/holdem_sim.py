@@ -59,12 +59,20 @@ def rig_devices(seed: int) -> dict[str, Any]:
             "camera": {**RIG_CAMERA, "seed": seed}}
 
 
-def start_holdem_app(options: Options, state_dir: Path, ports: Path) -> TableApp:
-    """Build and start the hold'em table on the emulated rig (the caller closes it)."""
+def start_holdem_app(options: Options, state_dir: Path, ports: Path,
+                     vision: dict[str, Any] | None = None) -> TableApp:
+    """Build and start the hold'em table on the emulated rig (the caller closes it).
+
+    Args:
+        options: The simulation's options (seed, config, seats).
+        state_dir: Where the table keeps its journal.
+        ports: Where the emulators' ptys are linked.
+        vision: `[vision]` keys over the rig's (`bench/holdem_camera.py` tries profiles).
+    """
     devices = rig_devices(options.seed)
     ports.mkdir(parents=True, exist_ok=True)
-    document = {"devices": devices, "vision": RIG_VISION, "game": "holdem",
-                "seed": options.seed}
+    document = {"devices": devices, "vision": {**RIG_VISION, **(vision or {})},
+                "game": "holdem", "seed": options.seed}
     app = build_app(TableFile("simulate", options.config, document), allow_emulated=True,
                     state_dir=state_dir, devices=devices, options=BuildOptions(workdir=ports))
     try:
@@ -87,6 +95,8 @@ class HoldemSimulation:
         self.hands = BotHands()
         self.holds = 0
         self.keyed = 0
+        self.wrong = 0
+        """Cards the table took that are not the card lying there (read wrong by the camera)."""
         self.reported = 0
         self.hole: dict[int, list[Card]] = {}
         self.board: list[Card] = []
@@ -115,7 +125,9 @@ class HoldemSimulation:
             results = self.model.results
             while self.reported < len(results) and self.reported < self.options.rounds:
                 self.reported += 1
-                yield public_record(results[self.reported - 1])
+                record = public_record(results[self.reported - 1])
+                self.wrong += wrong_cards(record, self.board, self.hole)
+                yield record
 
     def _step(self) -> None:
         model = self.model
@@ -237,6 +249,25 @@ def public_record(record: dict[str, Any]) -> dict[str, Any]:
                       for n, s in sorted(record["seats"].items(), key=lambda i: int(i[0]))]}
 
 
+def wrong_cards(record: dict[str, Any], board: list[Card], hole: dict[int, list[Card]]) -> int:
+    """How many of a settled round's cards are not among the cards dealt to their area.
+
+    Args:
+        record: The round as `public_record` gives it.
+        board: The five board cards dealt, in order.
+        hole: Each seat's (and `DEALER_SPOT`'s) two cards dealt.
+
+    An area's cards are compared as a set: the camera may read a flop's, or a hand's,
+    cards in another order than they were turned up.
+    """
+    read = record["board"]
+    areas = [(read[:3], board[:3]), (read[3:4], board[3:4]), (read[4:5], board[4:5])]
+    if record["dealer"]:
+        areas.append((record["dealer"], hole[DEALER_SPOT]))
+    areas += [(seat["cards"], hole[seat["seat"]]) for seat in record["seats"]]
+    return sum(len(set(cards) - {str(card) for card in dealt}) for cards, dealt in areas)
+
+
 def round_line(record: dict[str, Any]) -> str:
     """One round for a person: the board, the dealer's cards and the players' net."""
     net = sum(s["net"] for s in record["seats"])
@@ -247,8 +278,9 @@ def round_line(record: dict[str, Any]) -> str:
 def run(options: Options) -> int:
     """Deal the rounds and print them; the exit status.
 
-    0: no hold, nothing refused; 1: a hold, a refused command or a table that stopped
-    answering; 2: a device could not be built or started (named, one line).
+    0: no hold, nothing refused, no card taken wrong; 1: a hold, a refused command, a card
+    the table took that is not the one dealt, or a table that stopped answering; 2: a device
+    could not be built or started (named, one line).
     """
     with tempfile.TemporaryDirectory(prefix="shoectl-sim-") as tmp:
         state_dir = options.state_dir or Path(tmp) / "state"
@@ -278,9 +310,9 @@ def _report(options: Options, sim: HoldemSimulation) -> int:
     read = getattr(reader, "checked", 0)
     elapsed = max(time.monotonic() - started, 1e-9)
     summary = (f"rounds {sim.reported}  house win {format_cents(house)}  cards read by the "
-               f"camera {read}  keyed {sim.keyed}  faults {sim.faults}  "
+               f"camera {read}  keyed {sim.keyed}  wrong {sim.wrong}  faults {sim.faults}  "
                f"rounds/s {sim.reported / elapsed:.2f}\n")
     (sys.stderr if options.as_json else out).write(summary)
     for command, reply in sim.hands.refused[:5]:
         sys.stderr.write(f"shoectl simulate: refused {command}: {reply.body.get('error')}\n")
-    return 0 if sim.faults == 0 else 1
+    return 0 if sim.faults == 0 and sim.wrong == 0 else 1

@@ -13,9 +13,15 @@ from controller.odds.holdem_ante import strategy_bets
 from controller.odds.poker_rank import best_hand
 from controller.procedure.holdem_round import HoldemStage
 from controller.rules.cards import Card
-from controller.rules.holdem import HoldemNets, HoldemWagers, settle_fold, settle_showdown
+from controller.rules.holdem import (
+    DEALER_SPOT,
+    HoldemNets,
+    HoldemWagers,
+    settle_fold,
+    settle_showdown,
+)
 from controller.rules.paytables import HoldemBonusPays
-from controller.sim.holdem_sim import HoldemSimulation
+from controller.sim.holdem_sim import HoldemSimulation, wrong_cards
 
 
 def _expected(seat: dict, board: list[Card], dealer: list[Card]) -> HoldemNets:
@@ -51,8 +57,23 @@ def test_every_round_is_read_by_the_camera_and_settled_by_the_rules(capsys) -> N
                                     "turn": nets.turn, "river": nets.river}
             assert seat["net"] == nets.total
         exposed += len(cards)
-    # Every card in the output was read by the camera; none was keyed.
-    assert f"cards read by the camera {exposed}  keyed 0  faults 0" in err
+    # Every card in the output was read by the camera (none keyed), and none wrong.
+    assert f"cards read by the camera {exposed}  keyed 0  wrong 0  faults 0" in err
+
+
+def test_a_card_taken_that_was_not_dealt_there_is_wrong() -> None:
+    dealt = [Card.parse(c) for c in ("AS", "KD", "2C", "9H", "TS")]
+    hole = {1: [Card.parse("3D"), Card.parse("4D")], DEALER_SPOT: [Card.parse("5C"),
+                                                                    Card.parse("6C")]}
+    record = {"board": ["2C", "AS", "KD", "9H", "TS"], "dealer": ["6C", "5C"],
+              "seats": [{"seat": 1, "cards": ["4D", "3D"]}]}
+    assert wrong_cards(record, dealt, hole) == 0  # read in another order: not wrong
+    record["board"] = ["AS", "KD", "9H", "2C", "TS"]  # the turn read as a flop card
+    assert wrong_cards(record, dealt, hole) == 2
+    record["board"], record["seats"][0]["cards"] = ["AS", "KD", "2C", "9H", "TS"], ["4D", "7D"]
+    assert wrong_cards(record, dealt, hole) == 1
+    record["seats"][0]["cards"], record["dealer"] = [], []  # folded; dealer not exposed
+    assert wrong_cards(record, dealt, hole) == 0
 
 
 @pytest.mark.parametrize(("argv", "message"), [

@@ -4,7 +4,9 @@
 injected renderer) with `vision.build.synth`: the i-th card of a position on its i-th slot
 (`controller.camera.worker.layout_points`), each frame placed a little differently, as a
 dealer's hand and a real sensor would, so that another frame is another chance for an unsure
-reading. Only an emulated `[devices.camera]` uses it (`--allow-emulated`, the simulation).
+reading. The table's surface is drawn once and each card once per place (the same table, the
+same printed card, frame after frame), so a frame costs its laying, not its drawing. Only an
+emulated `[devices.camera]` uses it (`--allow-emulated`, the simulation).
 """
 
 from __future__ import annotations
@@ -12,13 +14,28 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from controller.camera.worker import layout_points, slot_card_width
 from controller.rules.errors import ConfigError
 from drivers.camera import emulated_render_options
 from drivers.config import CameraConfig
 from vision import Image
-from vision.build.synth import BACKGROUNDS, CardStyle, Placement, compose
+from vision.build.synth import (
+    BACKGROUNDS,
+    CardStyle,
+    Effects,
+    Placement,
+    RenderedCard,
+    lay_card,
+    photograph,
+    render_card,
+    render_width,
+    table_background,
+)
+
+CARDS_KEPT = 256
+"""Drawn cards kept for the next frames (a few rounds' cards; then drawn afresh)."""
 
 
 class TableRenderer:
@@ -43,6 +60,8 @@ class TableRenderer:
         self.seed = seed
         self.frames = 0
         self._style = CardStyle()
+        self._table: npt.NDArray[np.float32] | None = None
+        self._cards: dict[tuple[str, int, int], RenderedCard] = {}
 
     def __call__(self, codes_by_position: Mapping[str, Sequence[str]]) -> Image:
         """The frame showing each position's cards (`vision.build.synth.BACK`: face down).
@@ -59,8 +78,30 @@ class TableRenderer:
                                  f"(positions: {', '.join(self.zones)})")
             for number, code in enumerate(codes):
                 placements.append(self._placement(zone, number, code, rng))
-        return compose(placements, self.size, self._style, self.background, None,
-                       self.seed + self.frames).frame
+        canvas = self._surface().copy()
+        effects = Effects()
+        for placement in placements:
+            card = self._card(placement)
+            lay_card(canvas, card.image, card.alpha, placement, effects.shadow)
+        return photograph(canvas, effects, rng)
+
+    def _surface(self) -> npt.NDArray[np.float32]:
+        """The table under the cards: drawn once, the same table in every frame."""
+        if self._table is None:
+            self._table = table_background(self.background, self.size,
+                                           np.random.default_rng(self.seed)).astype(np.float32)
+        return self._table
+
+    def _card(self, placement: Placement) -> RenderedCard:
+        """A card as drawn for its place (drawn once per card, size and place: kept)."""
+        key = (placement.code, render_width(placement.width), placement.seed)
+        card = self._cards.get(key)
+        if card is None:
+            if len(self._cards) >= CARDS_KEPT:
+                self._cards.clear()
+            card = self._cards[key] = render_card(placement.code, self._style, key[1],
+                                                  placement.seed)
+        return card
 
     def _placement(self, zone: str, number: int, code: str,
                    rng: np.random.Generator) -> Placement:

@@ -439,7 +439,7 @@ def compose(placements: Sequence[Placement], size: tuple[int, int], style: CardS
     canvas = table_background(background, size, rng).astype(np.float32)
     quads, cards = [], []
     for placement in placements:
-        card = render_card(placement.code, style, _render_width(placement.width),
+        card = render_card(placement.code, style, render_width(placement.width),
                            placement.seed)
         quads.append(lay_card(canvas, card.image, card.alpha, placement, effects.shadow))
         cards.append(card)
@@ -447,8 +447,11 @@ def compose(placements: Sequence[Placement], size: tuple[int, int], style: CardS
     return Scene(frame, [p.code for p in placements], quads, cards, style)
 
 
-def _render_width(frame_width: float) -> int:
-    """Draw cards at least 200 pixels wide so small ones are downsampled, like a lens does."""
+def render_width(frame_width: float) -> int:
+    """The width a card `frame_width` pixels wide in the frame is drawn at before it is laid.
+
+    At least 200 pixels, so that small cards are downsampled as a lens does.
+    """
     return max(200, round(frame_width * 1.5))
 
 

@@ -119,6 +119,22 @@ def _meter_problem(opened: _Opened) -> str:
         return f"stored meters unreadable: {exc}"
 
 
+@contextmanager
+def _verified(state_dir: Path, key: JournalKey | None) -> Iterator[_Opened]:
+    """`_judged`, refused unless the journal verifies.
+
+    Raises:
+        JournalError: no journal there, or its files cannot be read.
+        JournalTrustError: it does not verify (the verdict's last line), or its key is
+            missing or unusable.
+    """
+    with _judged(state_dir, key) as opened:
+        report = _audit(opened)
+        if not report.ok:
+            raise JournalTrustError(report.lines[-1])
+        yield opened
+
+
 def stored_meters(state_dir: Path, key: JournalKey | None = None) -> meter_books.Meters | None:
     """The meters in the critical state of `state_dir` (None when none were recorded).
 
@@ -129,10 +145,7 @@ def stored_meters(state_dir: Path, key: JournalKey | None = None) -> meter_books
         JournalTrustError: it does not verify (the verdict's first line), or its key is
             missing or unusable.
     """
-    with _judged(state_dir, key) as opened:
-        report = _audit(opened)
-        if not report.ok:
-            raise JournalTrustError(report.lines[-1])
+    with _verified(state_dir, key) as opened:
         critical = _critical(opened) if opened.db is not None else None
     meters = critical.get("meters") if critical else None
     return meter_books.Meters.from_json(meters) if isinstance(meters, dict) else None
@@ -149,10 +162,7 @@ def stored_stations(state_dir: Path, key: JournalKey | None = None
         JournalError: there is no journal in `state_dir`, or it cannot be read.
         JournalTrustError: it does not verify, or its key is missing or unusable.
     """
-    with _judged(state_dir, key) as opened:
-        report = _audit(opened)
-        if not report.ok:
-            raise JournalTrustError(report.lines[-1])
+    with _verified(state_dir, key) as opened:
         if opened.db is None:
             return {}, []
         critical = _critical(opened)
@@ -195,10 +205,7 @@ def stored_records(state_dir: Path, kinds: tuple[str, ...],
         JournalError: there is no journal in `state_dir`, or it cannot be read.
         JournalTrustError: it does not verify, or its key is missing or unusable.
     """
-    with _judged(state_dir, key) as opened:
-        report = _audit(opened)
-        if not report.ok:
-            raise JournalTrustError(report.lines[-1])
+    with _verified(state_dir, key) as opened:
         return list(entries(opened.db, kinds)) if opened.db is not None else []
 
 
@@ -211,8 +218,5 @@ def stored_critical(state_dir: Path, key: JournalKey | None = None) -> dict[str,
         JournalError: there is no journal in `state_dir`, or it cannot be read.
         JournalTrustError: it does not verify, or its key is missing or unusable.
     """
-    with _judged(state_dir, key) as opened:
-        report = _audit(opened)
-        if not report.ok:
-            raise JournalTrustError(report.lines[-1])
+    with _verified(state_dir, key) as opened:
         return _critical(opened) if opened.db is not None else None

@@ -39,6 +39,25 @@ def shoectl(*args: str) -> list[str]:
     return [sys.executable, "-m", "controller", *args]
 
 
+def status_when_ready(tmp_path: Path, *args: str) -> tuple[str, str]:
+    """Run `shoectl ARGS` (in `tmp_path`) under a service manager's socket until READY=1;
+    stop it; the STATUS it sent with READY, and its stderr."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as manager:
+        manager.bind(str(tmp_path / "notify"))
+        manager.settimeout(120)  # a limit for a stuck run, not a speed
+        process = subprocess.Popen(
+            shoectl(*args), cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            text=True, env={**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify")})
+        try:
+            message = ""
+            while "READY=1" not in message:
+                message = manager.recv(4096).decode()
+        finally:
+            process.send_signal(signal.SIGTERM)
+            _, err = process.communicate(timeout=60)
+    return dict(line.split("=", 1) for line in message.splitlines())["STATUS"], err
+
+
 def test_emulated_devices_need_the_explicit_flag(tmp_path: Path) -> None:
     done = subprocess.run(shoectl("run", "--config", str(table_file(tmp_path))),
                           capture_output=True, text=True, timeout=60, check=False)
@@ -64,21 +83,8 @@ def test_the_status_line_names_emulated_unauthenticated_and_unverified(tmp_path:
     path = table_file(tmp_path)
     path.write_text(path.read_text().replace('[devices.sign]\nkind = "emulated"\n',
                                              '[devices.sign]\nkind = "emulated"\nauth = "none"\n'))
-    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as manager:
-        manager.bind(str(tmp_path / "notify"))
-        manager.settimeout(120)  # a limit for a stuck run, not a speed
-        process = subprocess.Popen(
-            shoectl("run", "--allow-emulated", "--unverified-software", "--config", str(path)),
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-            env={**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify")})
-        try:
-            message = ""
-            while "READY=1" not in message:
-                message = manager.recv(4096).decode()
-        finally:
-            process.send_signal(signal.SIGTERM)
-            _, err = process.communicate(timeout=60)
-    status = dict(line.split("=", 1) for line in message.splitlines())["STATUS"]
+    status, err = status_when_ready(
+        tmp_path, "run", "--allow-emulated", "--unverified-software", "--config", str(path))
     # READY is sent as the start ends, before the loop handles anything the boards reported:
     # a fresh table is still loading its shoe.
     assert status == ("table BJ-01: shoe_loading - EMULATED shoe, layout, sign - "
@@ -143,25 +149,12 @@ def test_three_paired_boards_are_never_called_unauthenticated(tmp_path: Path) ->
     config.write_text((REPO / "docs/examples/emulated-table.toml").read_text().replace(
         'listen = "127.0.0.1:8420"', 'listen = "127.0.0.1:0"'))
     try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as manager:
-            manager.bind(str(tmp_path / "notify"))
-            manager.settimeout(120)  # a limit for a stuck run, not a speed
-            process = subprocess.Popen(
-                shoectl("run", "--unverified-software", "--config", str(config),
-                        "--state-dir", str(tmp_path / "state")),
-                cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                env={**os.environ, "NOTIFY_SOCKET": str(tmp_path / "notify")})
-            try:
-                message = ""
-                while "READY=1" not in message:
-                    message = manager.recv(4096).decode()
-            finally:
-                process.send_signal(signal.SIGTERM)
-                _, err = process.communicate(timeout=60)
+        status, err = status_when_ready(
+            tmp_path, "run", "--unverified-software", "--config", str(config), "--state-dir",
+            str(tmp_path / "state"))
     finally:
         for board in boards.values():
             board.close()
-    status = dict(line.split("=", 1) for line in message.splitlines())["STATUS"]
     assert status == "table BJ-DEMO: shoe_loading - UNVERIFIED software"
     assert "UNAUTHENTICATED" not in err
     for role, board in boards.items():

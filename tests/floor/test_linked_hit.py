@@ -61,7 +61,7 @@ def test_a_hit_waits_for_the_controller_and_is_paid_its_amount(
         assert result["seats"][0]["side_bets"]["blazing7s"] is None  # waits
         assert result["linked_hits"] == [{"seat": 1, "kind": "100%"}]
         assert rt.model.progressive.waiting == [{"round": 1, "seat": 1, "kind": "100%",
-                                                 "stake": 500}]
+                                                 "stake": 500, "cards": ["7D", "7D", "7D"]}]
         [waits] = [f for f in faults(rt.model) if f["kind"] == "progressive_waiting"]
         assert waits["what_to_do"].startswith("seat 1's Blazing 7's 100% hit (round 1) waits")
         assert records(rt, "meter:hit") == []  # not paid from this table's books

@@ -377,9 +377,16 @@ def test_a_plain_link_off_the_machine_is_refused_at_start(tmp_path: Path, url: s
                            "[progressive]\nreset = 1000000\nincrement = 100\n")
     floor = tmp_path / "floor.toml"
     floor.write_text(f'[link]\nbroker = "{url}"\n[store]\nurl = "sqlite:floor.sqlite3"\n')
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "linked-table.toml"
+    table = tmp_path / "table.toml"
+    table.write_text(example.read_text().replace('link = "mqtts://127.0.0.1:8883"',
+                                                 f'link = "{url}"'))
     for argv, key in ((["progressive", "serve", "--config", str(progressive), "--state-dir",
                         str(tmp_path / "ctl")], "[link] broker"),
-                      (["floor", "serve", "--config", str(floor)], "[link] broker")):
+                      (["floor", "serve", "--config", str(floor)], "[link] broker"),
+                      (["run", "--unverified-software", "--config", str(table), "--state-dir",
+                        str(tmp_path / "state")], "[progressive] link"),
+                      (["simulate", "--tables", "2", "--link", url], "--link")):
         done = subprocess.run([sys.executable, "-m", "controller", *argv], capture_output=True,
                               text=True, check=False, timeout=20)
         assert done.returncode == 2, (argv, done.stdout, done.stderr)

@@ -128,7 +128,7 @@ def test_the_floor_view_shows_every_table_its_journal_and_the_linked_meter(
         and int(_cell(d, name, "records") or 0) == journal.records))
     assert _cell(driver, name, "head") == journal.head[:16]
     until(driver, "the group's meter after the hit, its controller online", lambda d: (
-        _meter(d).startswith(f"{GROUP}: {(RESET - paid) / 100:.2f}")
+        _meter(d).startswith(f"{GROUP}: {(RESET + INCREMENT - paid) / 100:.2f}")
         and "controller online" in _meter(d)))
     until(driver, "T3's hit in the group's last hits", lambda d: any(
         "T3" in row and f"{paid / 100:.2f}" in row

@@ -17,15 +17,14 @@ refuses a head that disagrees. A `stored` naming a
 refusal (a row that disagrees with the floor's copy) stops the shipping: the next rows could
 only be refused too; `shoectl floor verify` names the seq.
 
-Secrets never travel early: no row of a round in play leaves the table. From a round's
-`round:open` until its `round:settled` or `round:void` (or the next `round:open`) the rows are
-held back, so the hole card is on the wire only once the round is over; the anchor's head,
-a hash, is still said.
+Secrets never travel early: no row of a round in play leaves the table. From a round's deal
+(its first `round:no_more_bets`, `bet:lock_out` or `card:dealt`) until its `round:settled` or
+`round:void` (or the next `round:open`) the rows are held back, so the hole card is on the
+wire only once the round is over; the anchor's head, a hash, is still said.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import sqlite3
 import threading
@@ -67,6 +66,9 @@ RESEND_S: Final = 10.0
 """Rows outstanding this long with no word from the floor are sent again."""
 ONLINE: Final = encode({"state": "online"})
 OFFLINE: Final = encode({"state": "offline"})
+DEAL_KINDS: Final = ("round:no_more_bets", "bet:lock_out", "card:dealt")
+"""Records that begin a round's deal: from the first, the round is in play."""
+ROUND_KINDS: Final = (*DEAL_KINDS, "round:open", "round:settled", "round:void")
 
 
 def status_topic(table: str) -> str:
@@ -125,10 +127,12 @@ class JournalReader:
                                f"floor: {exc}") from None
 
     def in_play_from(self, after: int, last: int) -> int:
-        """The seq of the `round:open` of a round in play among rows `after`+1..`last` (0: none).
+        """The first row of a round in play among rows `after`+1..`last` (0: none).
 
-        A round is in play from its `round:open` until its `round:settled` or `round:void`;
-        a later `round:open` ends it too (the round before was not resumed).
+        A round is in play from its deal (its first `round:no_more_bets`, `bet:lock_out` or
+        `card:dealt`: the bets are closed, cards come) until its `round:settled` or
+        `round:void`; the next `round:open` ends it too (the round before was not resumed).
+        A round open for bets is not in play: its rows hold no card.
 
         Raises:
             JournalError: the database cannot be read.
@@ -138,17 +142,14 @@ class JournalReader:
                 self._db = sqlite3.connect(f"file:{self.state_dir / DB_NAME}?mode=ro",
                                            uri=True, check_same_thread=False)
             found = self._db.execute(
-                "SELECT seq, kind, data FROM journal WHERE seq > ? AND seq <= ? AND kind IN "
-                "('round:open', 'round:settled', 'round:void') ORDER BY seq", (after, last))
-            open_seq, open_round = 0, None
-            for seq, kind, data in found:
-                number = json.loads(data).get("round")
-                if kind == "round:open":
-                    open_seq, open_round = int(seq), number
-                elif number == open_round:
-                    open_seq, open_round = 0, None
-            return open_seq
-        except (sqlite3.Error, ValueError, AttributeError) as exc:
+                "SELECT seq, kind FROM journal WHERE seq > ? AND seq <= ? AND kind IN ("
+                + ", ".join("?" * len(ROUND_KINDS)) + ") ORDER BY seq",
+                (after, last, *ROUND_KINDS))
+            dealt = 0
+            for seq, kind in found:  # opened, settled or void: no round is being dealt
+                dealt = (dealt or int(seq)) if kind in DEAL_KINDS else 0
+            return dealt
+        except sqlite3.Error as exc:
             self.close()
             raise JournalError(f"journal {self.state_dir / DB_NAME}: cannot read for the "
                                f"floor: {exc}") from None

@@ -27,13 +27,15 @@ from tests.support.mosquitto import CEILING_S, Mosquitto, wait_for
 RESET = 1_000_000
 INCREMENT = 100
 GROUP = "bank-a"
+TABLES = ("T1", "T2", "T3", "BJ-01")
+"""The controller's tables (`[link] tables`): the tests' and the default table file's name."""
 
 
 class Controller:
     """`shoectl progressive serve` in its own process."""
 
     def __init__(self, workdir: Path, broker_url: str, tls_dir: Path | None = None, *,
-                 tables: Sequence[str] = ("T1", "T2", "T3"), group: str = GROUP,
+                 tables: Sequence[str] = TABLES, group: str = GROUP,
                  name: str = "controller", max_boots_per_day: int | None = None) -> None:
         self.state_dir = workdir / name
         self.config = workdir / f"{name}.toml"

@@ -378,8 +378,10 @@ class TableLink:
         """An answer to a message confirmed already: a repeat, or another word (refused)."""
         taken = self.view.answers.get(key)
         if taken is not None and "paid" in answer and answer.get("paid") != taken.get("paid"):
-            self._refuse_answer(key, answer, f"paid {answer.get('paid')!r}: the hit was "
-                                f"settled already with {taken.get('paid')} cents")
+            doubt = self._paid_doubt(answer)
+            self._refuse_answer(key, answer, doubt if doubt not in ("", _WAIT) else
+                                f"paid {answer.get('paid')!r}: the hit was settled already "
+                                f"with {taken.get('paid')} cents")
 
     def _recheck_logged(self) -> None:
         try:

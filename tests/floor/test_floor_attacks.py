@@ -309,9 +309,10 @@ def test_a_forged_answer_on_a_plain_link_is_refused(
 
     def forge(topic: str, data: dict[str, Any]) -> None:
         if data.get("type") == "hit":
-            forger.client.publish(_down("T1"), json.dumps(
-                {"type": "ack", "boot": data["boot"], "seq": data["seq"], "repeat": False,
-                 "meter": 0, "paid": 987_654_321}), qos=1)
+            for amount in (987_654_321, 5_000_000_000):  # the second beyond any sign
+                forger.client.publish(_down("T1"), json.dumps(
+                    {"type": "ack", "boot": data["boot"], "seq": data["seq"],
+                     "repeat": False, "meter": 0, "paid": amount}), qos=1)
 
     forger.on_heard = forge
     forger.subscribe(_up("T1"))
@@ -320,9 +321,14 @@ def test_a_forged_answer_on_a_plain_link_is_refused(
             play_round(rt, link, THREE_7D)
             [paid] = [e.data for e in rt.journal.entries(("meter:linked_paid",))]
             assert paid["paid"] == RESET + INCREMENT  # the controller's amount, not the forger's
-            refused = [e.data for e in rt.journal.entries(("floor:answer_refused",))]
-            assert [r["answer"]["paid"] for r in refused] == [987_654_321]
-            assert str(987_654_321) in refused[0]["reason"]
+            pump(link.loop, lambda: len(list(rt.journal.entries(("floor:answer_refused",))))
+                 == 2, "both forged answers refused")
+            refused = {e.data["answer"]["paid"]: e.data["reason"]
+                       for e in rt.journal.entries(("floor:answer_refused",))}
+            assert sorted(refused) == [987_654_321, 5_000_000_000]
+            assert str(987_654_321) in refused[987_654_321]
+            assert refused[5_000_000_000] == ("paid 5000000000 cents: above the most this "
+                                              "table pays, 4294967295 cents")
             on_floor(floor, rt, "T1", link)
             figures = controller.show()
             assert (figures["hits"], figures["cumulative_paid"]) == (1, RESET + INCREMENT)

@@ -67,34 +67,34 @@ def first_disagreement(applied: Sequence[Entry],
         facts = tables[table]
         problem = _problem(entry, facts)
         if problem:
-            where = (f"controller record {entry.seq}: table {table}'s {problem} (boot "
-                     f"{data.get('boot')}, seq {data.get('seq')})")
-            return (f"{where}: not in the floor's copy of {table}'s journal "
-                    f"({facts.records} records)"), checked
+            subject, missing = problem
+            return (f"controller record {entry.seq}: table {table}'s {subject} (boot "
+                    f"{data.get('boot')}, seq {data.get('seq')}): {missing} (the floor's copy "
+                    f"of {table}'s journal, {facts.records} records)"), checked
         checked += 1
     return "", checked
 
 
-def _problem(entry: Entry, facts: _TableFacts) -> str:
-    """What of the table's journal is missing for this record ("" when nothing)."""
+def _problem(entry: Entry, facts: _TableFacts) -> tuple[str, str] | None:
+    """(what the record is, what the table's journal lacks), or None when nothing."""
     data = entry.data
     round_no = int(data["round"])
     if entry.kind == "meter:contribution":
         seat = int(data["seat"])
         if (round_no, seat) not in facts.wagers:
-            return (f"contribution of round {round_no} seat {seat}: no Blazing 7's wager of "
-                    "that round and seat")
-        return ""
+            return (f"contribution of round {round_no} seat {seat}",
+                    "no Blazing 7's wager of that round and seat")
+        return None
     if entry.kind == "meter:hit":
         seat = int(data["seat"])
+        subject = f"hit of round {round_no} seat {seat}"
         held = facts.hits.get((round_no, seat))
         if held is None:
-            return f"hit of round {round_no} seat {seat}: no meter hit of that round and seat"
+            return subject, "no meter hit of that round and seat"
         if held.get("kind") != data.get("kind") or held.get("cards") != data.get("cards"):
-            return (f"hit of round {round_no} seat {seat} ({data.get('kind')}, cards "
-                    f"{data.get('cards')}): the table's hit is {held.get('kind')}, cards "
-                    f"{held.get('cards')}")
-        return ""
+            return (f"{subject} ({data.get('kind')}, cards {data.get('cards')})",
+                    f"the table's hit is {held.get('kind')}, cards {held.get('cards')}")
+        return None
     if round_no not in facts.voids:
-        return f"void of round {round_no}: no void of that round"
-    return ""
+        return f"void of round {round_no}", "no void of that round"
+    return None

@@ -42,11 +42,12 @@ class TableJournal:
 
 @contextmanager
 def linked_table(state_dir: Path, broker_url: str, name: str = "T1",
-                 tls: TlsFiles | None = None, *, ship: bool = False
+                 tls: TlsFiles | None = None, *, ship: bool = False, wait_up: bool = True
                  ) -> Iterator[tuple[TableRuntime, FloorAttachment]]:
     """A blackjack table linked to group bank-a; yields once its floor link is up.
 
-    With `ship` it ships its journal to the floor over its link's connection, as a service.
+    With `ship` it ships its journal to the floor over its link's connection, as a service;
+    without `wait_up` it yields at once, before its loop ran (no answer taken yet).
     On leaving, the link stops and the journal closes with no power-off record (as a cut).
     """
     rt = runtime(state_dir)
@@ -56,7 +57,8 @@ def linked_table(state_dir: Path, broker_url: str, name: str = "T1",
     attachment.start()
     shipper = ship_journal(settings, name, rt, attachment.link) if ship else None
     try:
-        pump(loop, lambda: LINK_DEVICE not in rt.model.progressive.links_down, "link up")
+        if wait_up:
+            pump(loop, lambda: LINK_DEVICE not in rt.model.progressive.links_down, "link up")
         yield rt, attachment
     finally:
         if shipper is not None:

@@ -1,17 +1,20 @@
 """The linked progressive at floor scale: contribution -> every sign of the group, p50/p99.
 
-    .venv/bin/python bench/floor.py [--tables 10,50,200] [--seconds S] [--seats K]
+    .venv/bin/python bench/floor.py [--tables 10,50,200] [--seconds S] [--seats K] [--books]
 
 For each table count: a private Mosquitto on loopback, `shoectl progressive serve` in its
-own process (durable journal, as in production), and that many `TableLink`s in this
-process (each its own paho client; one journal for all, see `SharedJournal`). Every table
+own process (durable journal, as in production, every check of what it applies on: known
+tables, announced boots, one contribution per round and seat), and that many `TableLink`s in
+this process (each its own paho client; one journal for all, see `SharedJournal`). Every table
 deals one round every 10 s at a random phase, each round sending one contribution per seat
 (`--seats`, default 5). The
 latency of a contribution is from the table's `contribute` call to the moment the last table
 of the group sees a meter at least as high as the controller's answer for it (the meter only
 rises: no hits are sent). Printed per row: contributions applied, their p50 and p99 and max
 latency, the controller's CPU share (user+system over wall time) and its peak RSS, and the
-CPU shares of the broker and of this process (the simulated tables).
+CPU shares of the broker and of this process (the simulated tables). `--books` times the
+controller's apply path alone, per message (no broker: what the checks cost, on a busy
+machine too).
 """
 
 from __future__ import annotations
@@ -119,7 +122,9 @@ def run_case(count: int, seconds: float, seats: int, workdir: Path) -> str:
                                str(workdir / "mosquitto.conf")], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
     url = f"mqtt://127.0.0.1:{port}"
-    (workdir / "p.toml").write_text(f'[link]\nbroker = "{url}"\ngroup = "{GROUP}"\n')
+    names = ", ".join(f'"T{n}"' for n in range(count))
+    (workdir / "p.toml").write_text(f'[link]\nbroker = "{url}"\ngroup = "{GROUP}"\n'
+                                    f"tables = [{names}]\n")
     time.sleep(0.3)
     controller = subprocess.Popen([sys.executable, "-m", "controller", "progressive", "serve",
                                    "--config", str(workdir / "p.toml"), "--state-dir",
@@ -168,14 +173,16 @@ def _measure(count: int, seconds: float, seats: int, settings: LinkSettings,
     rng = random.Random(count)
     phases = [rng.uniform(0, ROUND_EVERY_S) for _ in links]
     next_round = [wall0 + p for p in phases]
+    rounds = [0 for _ in links]
     while time.monotonic() - wall0 < seconds:
         now = time.monotonic()
         for i, link in enumerate(links):
             if now >= next_round[i]:
                 next_round[i] += ROUND_EVERY_S
+                rounds[i] += 1  # one contribution per (table, round, seat), as a table sends
                 for seat in range(1, seats + 1):
                     at = time.monotonic()
-                    address = link.contribute(1, seat)
+                    address = link.contribute(rounds[i], seat)
                     sent.append((link, address.boot, address.seq, at))
         time.sleep(0.005)
     _wait(lambda: all(link.outstanding == 0 for link in links), "every send answered")
@@ -198,6 +205,45 @@ def _measure(count: int, seconds: float, seats: int, settings: LinkSettings,
             f"{100 * (tables1 - tables0) / wall:>9.1f}%")
 
 
+def books_per_message(count: int, seats: int, rounds: int = 20) -> str:
+    """The controller's apply path alone (`ledger.receive`, every check on), in process.
+
+    Each table announces its boot, contributes `seats` wagers a round for `rounds` rounds
+    and has one 10% hit; the best of three passes, so a busy machine shows the cost of the
+    books and their checks, not of its neighbours. Also the critical state's serialisation,
+    done once per committed batch.
+    """
+    from controller.floor import ledger
+    from controller.floor.protocol import MessageId
+    from controller.rules.meter import ProgressiveSettings
+
+    book, _ = ledger.open_book(ProgressiveSettings(reset=1_000_000, increment=100))
+    policy = ledger.Policy(frozenset(f"T{n}" for n in range(count)))
+    messages: list[tuple[dict[str, object], MessageId]] = []
+    for n in range(count):
+        table = f"T{n}"
+        kinds: list[dict[str, object]] = [{"type": "boot"}]
+        kinds += [{"type": "contribution", "round": r, "seat": s}
+                  for r in range(1, rounds + 1) for s in range(1, seats + 1)]
+        kinds.append({"type": "hit", "round": rounds, "seat": 1, "kind": "10%",
+                      "cards": ["7H", "7H", "7H"]})
+        for seq, fields in enumerate(kinds, start=1):
+            messages.append((fields | {"table": table, "boot": "b", "seq": seq},
+                             MessageId(table, "b", seq)))
+    passes = []
+    for _ in range(3):
+        applied = book
+        start = time.perf_counter()
+        for data, address in messages:
+            applied = ledger.receive(applied, data, address, policy, "2026-12-06").book
+        passes.append((time.perf_counter() - start) / len(messages) * 1e6)
+    start = time.perf_counter()
+    applied.to_json()
+    state_ms = (time.perf_counter() - start) * 1e3
+    return (f"{count:>6}  {len(messages):>8}  {min(passes):>8.1f} us a message  "
+            f"critical state {state_ms:.1f} ms")
+
+
 def _own_cpu() -> float:
     """CPU seconds of this process (the simulated tables), user and system."""
     times = os.times()
@@ -211,7 +257,14 @@ def main() -> int:
     parser.add_argument("--tables", default="10,50,200")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--seats", type=int, default=5)
+    parser.add_argument("--books", action="store_true",
+                        help="time the controller's books alone (no broker), per message")
     args = parser.parse_args()
+    if args.books:
+        print("tables  messages  the controller's books (ledger.receive, every check), best of 3")
+        for count in (int(c) for c in args.tables.split(",")):
+            print(books_per_message(count, args.seats), flush=True)
+        return 0
     print(f"one round per table every {ROUND_EVERY_S:.0f} s, {args.seats} contributions a "
           f"round, {args.seconds:.0f} s per row; latency = contribute -> every sign (ms)")
     print("tables  applied      p50 ms    p99 ms    max ms    ctl CPU  ctl RSS MB  "

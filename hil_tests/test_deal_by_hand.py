@@ -6,7 +6,7 @@ files) and `shoectl run` on them; API.md's script then deals one round through t
 with curl, as a person or a third-party client would. The test only swaps in a scratch
 folder and a free console port, and checks the round the script prints and the journal.
 
-"Three linked tables": its first block (a Mosquitto, `shoectl progressive serve`, three
+"Three linked tables": its first block (`floor certs`, a TLS Mosquitto, `progressive serve`, three
 `shoectl run` tables on emulators of their own) and its second (a round at each table, run
 as from a second terminal, with nothing of the first's environment), on a free broker port
 and three free console ports; then the meter `show` printed, `verify` and every sign.
@@ -146,13 +146,14 @@ def test_the_readme_three_linked_tables_share_one_meter(tmp_path: Path) -> None:
     examples.mkdir()
     for name in ("progressive.toml", "linked-table.toml"):
         text = (REPO / "docs/examples" / name).read_text()
-        (examples / name).write_text(text.replace(":1883", f":{broker}").replace(
+        (examples / name).write_text(text.replace(":8883", f":{broker}").replace(
             '"127.0.0.1:8431"', f'"127.0.0.1:{base}1"'))
     setup, deal = blocks((REPO / "README.md").read_text(), "## Three linked tables")
     swaps = [("/tmp/floor", str(tmp_path / "floor")),
              ("$REPO/docs/examples/", f"{examples}/"), ("REPO=$PWD;", f"REPO={REPO};"),
              ("PATH=$REPO/.venv/bin:$PATH", f"PATH={Path(sys.executable).parent}:$PATH"),
-             ("-p 1883", f"-p {broker}"), ("s/8431/", f"s/{base}1/"), ("843$n", f"{base}$n")]
+             ("--port 8883", f"--port {broker}"), ("s/8431/", f"s/{base}1/"),
+             ("843$n", f"{base}$n")]
     for old, new in swaps:
         assert old in setup + deal, old
         setup, deal = setup.replace(old, new), deal.replace(old, new)

@@ -26,7 +26,14 @@ from controller.floor.shipping import JournalShipper
 from controller.service.app import TableApp
 from controller.sim import rig
 from controller.web.credentials import hash_password
-from tests.support.floor_rig import GROUP, RESET, Table, broker_and_controller, online
+from tests.support.floor_rig import (
+    GROUP,
+    INCREMENT,
+    RESET,
+    Table,
+    broker_and_controller,
+    online,
+)
 from tests.support.floor_store_rig import FloorProcess
 from tests.support.mosquitto import free_port, wait_for
 
@@ -102,11 +109,12 @@ def test_the_floor_view_shows_every_table_its_journal_and_the_linked_meter(
     driver: WebDriver = floor["driver"]
     name = app.table.game.table.name
     wait_for(lambda: online(hitter), "T3 online")
-    hitter.link.hit(1, 2, "10%")
+    hitter.link.contribute(1, 2)  # a hit is paid only for a wager played
+    hitter.link.hit(1, 2, "10%", ["7H", "7H", "7H"])
     wait_for(hitter.all_confirmed, "T3's hit confirmed")
     paid = next(d["answer"]["paid"] for d in hitter.records("floor:confirmed")
                 if "paid" in d["answer"])
-    assert paid == RESET // 10
+    assert paid == (RESET + INCREMENT) // 10
     wait_for(lambda: _listening(floor["port"]), "the floor view listening")
     driver.get(floor["url"])
     until(driver, f"{name} on the page", lambda d: _cell(d, name, "game") == "blackjack")
@@ -120,7 +128,7 @@ def test_the_floor_view_shows_every_table_its_journal_and_the_linked_meter(
         and int(_cell(d, name, "records") or 0) == journal.records))
     assert _cell(driver, name, "head") == journal.head[:16]
     until(driver, "the group's meter after the hit, its controller online", lambda d: (
-        _meter(d).startswith(f"{GROUP}: {(RESET - paid) / 100:.2f}")
+        _meter(d).startswith(f"{GROUP}: {(RESET + INCREMENT - paid) / 100:.2f}")
         and "controller online" in _meter(d)))
     until(driver, "T3's hit in the group's last hits", lambda d: any(
         "T3" in row and f"{paid / 100:.2f}" in row

@@ -76,8 +76,11 @@ def test_a_linked_table_sends_its_contribution_and_goes_off_without_the_controll
     sim.step()  # shuffle done: betting
     lock_out = _lock_out_with_blazing7s(app)
     assert lock_out["accepted_progressive"] == [1]
-    assert app.loop.run_until(lambda: len(_records(app, "floor:confirmed")) == 1, WAIT)
-    assert _records(app, "floor:send")[0]["message"]["seat"] == 1
+    # the boot's announcement, then the contribution
+    assert app.loop.run_until(lambda: len(_records(app, "floor:confirmed")) == 2, WAIT)
+    assert [s["message"]["type"] for s in _records(app, "floor:send")] == ["boot",
+                                                                          "contribution"]
+    assert _records(app, "floor:send")[1]["message"]["seat"] == 1
     assert controller.show()["progressive_in"] == 1
     linked = RESET + INCREMENT
     assert _until(app, lambda: sign.display()[1:] == (linked, ""))

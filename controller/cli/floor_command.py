@@ -1,9 +1,11 @@
 """`shoectl floor certs|serve|verify|export`: the floor's tools.
 
-* `certs DIR --tables N`: a test CA and certificates for a linked floor: `ca.pem`/`ca.key`,
-  `broker.pem`/`.key`, `progressive.pem`/`.key`, `floor.pem`/`.key`, one `T1.pem`/`.key` ...
-  `TN.pem`/`.key` per table (or the names of `--names`), the broker's ACL `acl` and
-  `mosquitto.conf` (a TLS listener on `--port` requiring a client certificate).
+* `certs DIR --tables N --group G`: a test CA and certificates for a linked floor:
+  `ca.pem`/`ca.key`, `broker.pem`/`.key`, `progressive-G.pem`/`.key` (the group's controller),
+  `floor.pem`/`.key`, one `T1.pem`/`.key` ... `TN.pem`/`.key` per table (or the names of
+  `--names`), the broker's ACL `acl` (every group so far, `groups.json`) and `mosquitto.conf`
+  (a TLS listener on `--port` requiring a client certificate; the certificate's name is the
+  user and the client id). Run again on DIR with another group: the same CA, one more group.
 * `serve --config FILE`: the floor process: every table's journal into the floor store, and
   with `[view]` the floor's pit view (one page for every table).
 * `verify --table NAME --config FILE [--state-dir DIR] [--key FILE]`: the floor's copy of the
@@ -11,7 +13,8 @@
 * `export --table NAME --config FILE`: the floor's copy, one JSON row per line.
 
 Exit status: certs 0 written, 1 a name or the directory unusable; serve 0 after
-SIGTERM/SIGINT, 1 an unusable configuration or store; verify 0 they agree (and the copy
+SIGTERM/SIGINT, 1 an unusable configuration or store, 2 a plain `mqtt://` broker off the
+machine; verify 0 they agree (and the copy
 links up), 1 cannot check (configuration, store, key), 3 they disagree (the last line names
 the first seq); export 0, 1 cannot read.
 """
@@ -34,7 +37,7 @@ from controller.floor.floor_settings import FloorSettings, load_floor
 from controller.floor.floor_store import FloorStore, FloorStoreError
 from controller.floor.floor_view import FloorView
 from controller.floor.protocol import FloorProtocolError, check_name
-from controller.floor.settings import FloorConfigError
+from controller.floor.settings import FloorConfigError, PlainLinkError
 from controller.journal import audit, keys
 from controller.journal.chain import Entry
 from controller.journal.errors import JournalError
@@ -42,6 +45,9 @@ from controller.journal.readonly import journal_present
 from controller.rules.errors import ConfigError
 from controller.web.floor_web import floor_app
 from controller.web.server import WebServer, WebServerError
+
+EXIT_PLAIN_LINK = 2
+"""A plain `mqtt://` broker off the machine: refused at start-up."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -51,6 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     certs.add_argument("dir", type=Path)
     certs.add_argument("--tables", type=int, default=3, help="tables T1..TN (default 3)")
     certs.add_argument("--names", default="", help="table names instead: T1,T2,...")
+    certs.add_argument("--group", default="bank-a",
+                       help="the tables' link group (default bank-a); run again with another "
+                            "group to add it under the same CA")
     certs.add_argument("--port", type=int, default=8883, help="the broker's TLS port")
     serve = sub.add_parser("serve", help="keep every table's journal in the floor store")
     serve.add_argument("--config", type=Path, required=True, help="[link] and [store]")
@@ -73,6 +82,13 @@ def main(argv: list[str]) -> int:
         return _certs(args)
     try:
         settings = load_floor(args.config)
+    except PlainLinkError as exc:
+        sys.stderr.write(f"shoectl floor: {exc}\n")
+        return EXIT_PLAIN_LINK
+    except FloorConfigError as exc:
+        sys.stderr.write(f"shoectl floor: {exc}\n")
+        return EXIT_CANNOT_CHECK
+    try:
         if args.action == "serve":
             return _serve(settings)
         table = check_name("table", args.table)
@@ -94,11 +110,11 @@ def _certs(args: argparse.Namespace) -> int:
     names = ([n for n in args.names.split(",") if n] if args.names
              else [f"T{n}" for n in range(1, args.tables + 1)])
     try:
-        issued = make_floor_certs(args.dir, names)
+        issued = make_floor_certs(args.dir, names, args.group)
         (args.dir / "mosquitto.conf").write_text(broker_config(args.dir.absolute(), args.port),
                                                  encoding="utf-8")
     except FloorProtocolError as exc:
-        sys.stderr.write(f"shoectl floor: --names: {exc}\n")
+        sys.stderr.write(f"shoectl floor: certs: {exc}\n")
         return 1
     except OSError as exc:
         sys.stderr.write(f"shoectl floor: {args.dir}: {exc}\n")

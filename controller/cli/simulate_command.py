@@ -133,6 +133,9 @@ def _linked(options: Options, args: argparse.Namespace) -> int:
         return 2
     try:
         return floor_sim.run_floor(options, args.tables, args.link)
+    except ConfigError as exc:  # a plain mqtt:// --link off the machine
+        sys.stderr.write(f"shoectl simulate: {exc}\n")
+        return 2
     except (JournalError, RuntimeError, ValueError) as exc:
         sys.stderr.write(f"shoectl simulate: {exc}\n")
         return 1

@@ -8,10 +8,17 @@ the broker (manual QoS 1 acks), answers the tables and republishes the retained 
 crash at any instant therefore loses nothing that was answered and applies nothing twice:
 the broker redelivers what was not acknowledged, the table resends what was not answered,
 and a repeat is answered again without being applied.
+
+A refused message (a table not in `[link] tables`, a boot not announced, a boot beyond
+`[link] max_boots_per_day`) applies nothing: it is answered with the reason, journalled
+(`floor:refused`, the first of each table and refusal since the start; the rest are counted
+in the log) and raised as an alarm on the group's retained `alarms` topic, which the floor
+view shows.
 """
 
 from __future__ import annotations
 
+import datetime
 import logging
 import queue
 import threading
@@ -45,6 +52,13 @@ METER_EVERY_S = 0.2
 (each sign gets the newest meter within this much of a change, not every step of it)."""
 ONLINE = encode({"state": "online"})
 OFFLINE = encode({"state": "offline"})
+ALARMS_SHOWN = 20
+"""How many of the newest alarms the retained `alarms` topic keeps."""
+
+
+def utc_day() -> str:
+    """Today's date, UTC, as the books count boots (`YYYY-MM-DD`)."""
+    return datetime.datetime.now(datetime.UTC).date().isoformat()
 
 
 def open_books(store: JournalStore, settings: ServerSettings) -> ledger.FloorBook:
@@ -69,6 +83,9 @@ class ProgressiveAuthority:
         self.topics = Topics(settings.link.group)
         self.store = JournalStore(state_dir, clock=time.monotonic)
         self.book = open_books(self.store, settings)
+        self.policy = ledger.Policy(frozenset(settings.tables), settings.max_boots_per_day)
+        self._alarms: dict[tuple[str, str], dict[str, Any]] = {}
+        self._alarms_published: bytes = b""
         self.client = make_client(f"progressive-{self.topics.group}", settings.link.broker,
                                   settings.link.tls, (self.topics.controller_status, OFFLINE),
                                   manual_ack=True)
@@ -134,13 +151,17 @@ class ProgressiveAuthority:
         book = self.book
         records: list[Journal] = []
         answers: list[tuple[str, dict[str, Any]]] = []
+        day = utc_day()
         for msg in batch:
             found = self._read(msg)
             if found is None:
                 continue
-            outcome = ledger.receive(book, found[1], found[2])
+            outcome = ledger.receive(book, found[1], found[2], self.policy, day)
             book = outcome.book
-            records += outcome.records
+            if outcome.refused:
+                records += self._refusal(found[0], outcome)
+            else:
+                records += outcome.records
             answers.append((found[0], outcome.answer))
         if records:
             try:
@@ -156,6 +177,30 @@ class ProgressiveAuthority:
             self.client.publish(self.topics.down(table), encode(answer), qos=1)
         if changed:
             self._meter_changed()
+        self._publish_alarms()
+
+    def _refusal(self, table: str, outcome: ledger.BookChange) -> tuple[Journal, ...]:
+        """The alarm of a refusal; its record, the first time of its table and kind."""
+        key = (table, outcome.refused)
+        reason = str(outcome.answer.get("reason", ""))
+        now = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        alarm = self._alarms.get(key)
+        if alarm is not None:
+            alarm.update(count=int(alarm["count"]) + 1, last=now, reason=reason)
+            _LOG.warning("progressive: table %s refused again (%d times): %s", table,
+                         alarm["count"], reason)
+            return ()
+        self._alarms[key] = {"table": table, "why": outcome.refused, "reason": reason,
+                             "count": 1, "first": now, "last": now}
+        _LOG.error("progressive: table %s refused: %s", table, reason)
+        return outcome.records
+
+    def _publish_alarms(self) -> None:
+        newest = sorted(self._alarms.values(), key=lambda a: str(a["last"]), reverse=True)
+        payload = encode({"group": self.topics.group, "alarms": newest[:ALARMS_SHOWN]})
+        if payload != self._alarms_published:
+            self._alarms_published = payload
+            self.client.publish(self.topics.alarms, payload, qos=1, retain=True)
 
     def _read(self, msg: mqtt.MQTTMessage) -> tuple[str, dict[str, Any], MessageId] | None:
         try:

@@ -1,9 +1,14 @@
 """A test CA and a certificate per table for the emulated rig (`shoectl floor certs`).
 
 Made with `cryptography`: an ECDSA P-256 CA, the broker's certificate (for 127.0.0.1 and
-localhost), the controller's (`progressive`) and one per table whose common name is the
-table's name, which the broker takes as the client's user name (`use_identity_as_username`)
-so its ACL confines each table to its own topics. Keys are written mode 0600. Not for a
+localhost), one per link group's controller (`progressive-GROUP`), the floor process's
+(`floor`) and one per table whose common name is the table's name. The broker takes a
+certificate's common name as the client's user name (`use_identity_as_username`) and the
+user name as its client id (`use_username_as_clientid`), so no certificate can take another's
+client id; the ACL names every user and topic (no `+` for a group): a table writes only its
+own topics of its own group, and only its group's controller writes its tables' answers.
+Running it again on the same directory adds a group (or replaces one) under the same CA, and
+writes the ACL for every group so far (`groups.json`). Keys are written mode 0600. Not for a
 casino's production PKI: the CA key lies beside the certificates.
 """
 
@@ -11,6 +16,7 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +30,8 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from controller.floor.protocol import FloorProtocolError, check_name
 
 VALID_DAYS: Final = 365
-CONTROLLER_NAME: Final = "progressive"
+CONTROLLER_PREFIX: Final = "progressive-"
+"""A group's controller's certificate is `progressive-GROUP`."""
 FLOOR_NAME: Final = "floor"
 """The floor process's certificate (`shoectl floor serve`: the journals and the pit view)."""
 
@@ -63,13 +70,27 @@ def _builder(subject: x509.Name, issuer: x509.Name,
             .not_valid_after(now + datetime.timedelta(days=VALID_DAYS)))
 
 
+def controller_name(group: str) -> str:
+    """The common name (user, client id) of a link group's controller."""
+    return f"{CONTROLLER_PREFIX}{group}"
+
+
 class FloorTestCA:
-    """The CA, issuing leaf certificates into one directory."""
+    """The CA, issuing leaf certificates into one directory (the one there, if any)."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self.key = ec.generate_private_key(ec.SECP256R1())
         self.name = _name("shoectl test floor CA")
+        cert_path, key_path = directory / "ca.pem", directory / "ca.key"
+        if cert_path.exists() and key_path.exists():
+            key = serialization.load_pem_private_key(key_path.read_bytes(), None)
+            if not isinstance(key, ec.EllipticCurvePrivateKey):
+                raise FloorProtocolError(f"{key_path}: not this tool's CA key")
+            self.key = key
+            self.cert = x509.load_pem_x509_certificate(cert_path.read_bytes())
+            self.files = Issued(cert_path, key_path)
+            return
+        self.key = ec.generate_private_key(ec.SECP256R1())
         self.cert = (_builder(self.name, self.name, self.key)
                      .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
                      .sign(self.key, hashes.SHA256()))
@@ -90,48 +111,93 @@ class FloorTestCA:
         return _write(self.directory, common, builder.sign(self.key, hashes.SHA256()), key)
 
 
-def acl_text() -> str:
-    """The broker's ACL: a table writes only its own `up` and `status`, reads its `down`.
+def acl_text(groups: dict[str, list[str]]) -> str:
+    """The broker's ACL for every group: each user's own topics, named one by one.
 
-    Its journal likewise: it writes only its own `records` and reads its own `stored`.
+    A table (`user T1`) writes its own `up` and reads its own `down` of its own group, reads
+    the group's `meter` and `controller/status`, and ships its own journal; the group's
+    controller (`user progressive-GROUP`) reads its tables' `up` and alone writes their
+    `down`, the `meter`, `alarms` and `controller/status`; the floor reads every group's
+    public topics and the journals. A client named in no `user` block may do nothing.
     """
-    base = "shoectl/floor/+"
-    # Mosquitto warns that the last two patterns name no client; they are meant for every one
-    # (a `topic` line before any `user` would apply to anonymous clients only).
     journal = "shoectl/journal"
-    return (f"user {CONTROLLER_NAME}\ntopic readwrite {base}/#\n\n"
-            f"user {FLOOR_NAME}\ntopic readwrite {journal}/#\ntopic read {base}/#\n"
-            "topic readwrite shoectl/floor-store/status\ntopic read shoectl/pit/#\n\n"
-            f"pattern write {base}/table/%u/up\npattern readwrite {base}/table/%u/status\n"
-            f"pattern read {base}/table/%u/down\npattern read {base}/meter\n"
-            f"pattern read {base}/controller/status\n"
-            f"pattern write {journal}/%u/records\npattern read {journal}/%u/stored\n"
-            f"pattern readwrite {journal}/%u/status\npattern write shoectl/pit/%u/state\n")
+    out = [f"user {FLOOR_NAME}", f"topic readwrite {journal}/#",
+           "topic readwrite shoectl/floor-store/status", "topic read shoectl/pit/#"]
+    for group in sorted(groups):
+        base = f"shoectl/floor/{group}"
+        out += [f"topic read {base}/{t}" for t in ("meter", "alarms", "controller/status")]
+        out += [f"topic read {base}/table/{table}/status" for table in groups[group]]
+    for group in sorted(groups):
+        base = f"shoectl/floor/{group}"
+        out += ["", f"user {controller_name(group)}",
+                *(f"topic readwrite {base}/{t}" for t in ("meter", "alarms",
+                                                           "controller/status"))]
+        for table in groups[group]:
+            out += [f"topic read {base}/table/{table}/up",
+                    f"topic write {base}/table/{table}/down"]
+        for table in groups[group]:
+            out += ["", f"user {table}", f"topic write {base}/table/{table}/up",
+                    f"topic read {base}/table/{table}/down",
+                    f"topic readwrite {base}/table/{table}/status",
+                    f"topic read {base}/meter", f"topic read {base}/controller/status",
+                    f"topic write {journal}/{table}/records",
+                    f"topic read {journal}/{table}/stored",
+                    f"topic readwrite {journal}/{table}/status",
+                    f"topic write shoectl/pit/{table}/state"]
+    return "\n".join(out) + "\n"
 
 
 def broker_config(directory: Path, port: int) -> str:
-    """A Mosquitto listener that requires a client certificate signed by the test CA."""
+    """A Mosquitto listener that requires a client certificate signed by the test CA.
+
+    The certificate's common name is the user, and the user is the client id.
+    """
     return (f"listener {port} 127.0.0.1\ncafile {directory / 'ca.pem'}\n"
             f"certfile {directory / 'broker.pem'}\nkeyfile {directory / 'broker.key'}\n"
             "require_certificate true\nuse_identity_as_username true\n"
+            "use_username_as_clientid true\n"
             f"acl_file {directory / 'acl'}\n")
 
 
-def make_floor_certs(directory: Path, tables: list[str]) -> list[Issued]:
-    """Write the CA, the broker's, the controller's and each table's certificate and key.
+def _groups(directory: Path) -> dict[str, list[str]]:
+    path = directory / "groups.json"
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {str(g): [str(t) for t in tables] for g, tables in data.items()}
+    except (ValueError, AttributeError, TypeError) as exc:
+        raise FloorProtocolError(f"{path}: unreadable ({exc})") from None
+
+
+def make_floor_certs(directory: Path, tables: list[str], group: str) -> list[Issued]:
+    """Write the certificates and keys of a group, and the ACL of every group so far.
+
+    The CA (unless there), the broker's, the group's controller's, the floor's and each
+    table's.
 
     Returns:
         Every file pair written (CA first).
     """
+    check_name("group", group)
+    groups = _groups(directory)
+    elsewhere = {t: g for g, names in groups.items() if g != group for t in names}
     for table in tables:
         check_name("table", table)
-        if table in (CONTROLLER_NAME, FLOOR_NAME, "broker", "ca"):
+        if table in (FLOOR_NAME, "broker", "ca") or table.startswith(CONTROLLER_PREFIX):
             raise FloorProtocolError(f"table {table!r}: the name of one of the floor's own "
                                      "certificates")
+        if table in elsewhere:
+            raise FloorProtocolError(f"table {table!r}: in group {elsewhere[table]} already")
+    if len(set(tables)) != len(tables):
+        raise FloorProtocolError(f"tables {','.join(tables)}: a name repeated")
     directory.mkdir(parents=True, exist_ok=True)
     authority = FloorTestCA(directory)
     issued = [authority.files, authority.issue("broker", server=True),
-              authority.issue(CONTROLLER_NAME), authority.issue(FLOOR_NAME)]
+              authority.issue(controller_name(group)), authority.issue(FLOOR_NAME)]
     issued += [authority.issue(table) for table in tables]
-    (directory / "acl").write_text(acl_text(), encoding="utf-8")
+    groups[group] = list(tables)
+    (directory / "groups.json").write_text(json.dumps(groups, indent=1, sort_keys=True) + "\n",
+                                           encoding="utf-8")
+    (directory / "acl").write_text(acl_text(groups), encoding="utf-8")
     return issued

@@ -16,7 +16,7 @@ from pathlib import Path
 from controller.floor.floor_store import FloorStoreError, StoreUrl
 from controller.floor.link import BrokerUrl, TlsFiles
 from controller.floor.protocol import FloorProtocolError
-from controller.floor.settings import FloorConfigError
+from controller.floor.settings import FloorConfigError, PlainLinkError, require_private
 from controller.rules.errors import ConfigError
 from controller.rules.reader import SectionReader
 
@@ -66,6 +66,7 @@ def _broker(data: object, base: Path) -> tuple[BrokerUrl, TlsFiles | None]:
         raise ConfigError(f"[link] broker: {exc}") from None
     files = [reader.text(name, "") for name in ("ca", "cert", "key")]
     reader.finish()
+    require_private(broker, "[link] broker")
     if broker.tls and not all(files):
         raise ConfigError("[link] ca, cert, key: an mqtts:// broker needs all three files")
     return broker, TlsFiles(*(base / f for f in files)) if broker.tls else None
@@ -85,7 +86,8 @@ def load_floor(path: Path) -> FloorSettings:
     """Read and check the file at `path`.
 
     Raises:
-        FloorConfigError: unreadable, or a bad section or key (one line naming it).
+        FloorConfigError: unreadable, or a bad section or key (one line naming it);
+            PlainLinkError: a plain `mqtt://` broker off the machine.
     """
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -98,6 +100,8 @@ def load_floor(path: Path) -> FloorSettings:
         broker, tls = _broker(data.get("link"), path.parent)
         store = _store(data.get("store"), path.parent)
         view = _view(data.get("view"))
+    except PlainLinkError as exc:
+        raise PlainLinkError(f"{path}: {exc}") from None
     except ConfigError as exc:
         raise FloorConfigError(f"{path}: {exc}") from None
     return FloorSettings(broker, tls, store, view)

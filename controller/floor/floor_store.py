@@ -5,13 +5,21 @@ One interface (`FloorStore`), two backends chosen by the store URL (`StoreUrl`):
 PostgreSQL server, `sqlite:PATH` for a small floor. The same SQL runs on both; only the
 placeholder and the statement that opens a write transaction differ.
 
-`apply` takes one batch of a table's rows in one transaction. A row is stored only when it
-is the next of the table's chain: its seq follows the last stored one and its `prev` is
-the last stored `hash` (the links the floor can check without the table's key). A row
-already stored is a repeat when it is identical (ignored) and a conflict otherwise. A
-conflict, a broken link, or an announced anchor head that is not the floor's hash at its seq
-is recorded as the table's refusal (first refused seq and why), and nothing of that table is
-stored after it. Stored rows are never changed.
+`apply` takes one batch of a table's rows in one transaction. The floor's copy of a table
+(`floor_record`) is its chain as first received: a row joins it when its seq follows the last
+stored one and its `prev` is the last stored `hash` (the links the floor can check without
+the table's key). Stored rows are never changed.
+
+The floor cannot poisoned into silence (docs/journal-threat-model.md): anyone holding the
+table's certificate can send rows too, and the floor cannot tell them from the table's own.
+So a row that differs from what the floor holds at its seq, but links to a row the floor
+holds at the seq before, is kept beside the copy (`floor_other`, every version of a seq),
+the table's first conflict (seq and why) is recorded for the floor view and `floor verify`,
+and the floor goes on storing the chain the rows being shipped follow (`floor_follow`: where
+that chain is, what the `stored` message reports). A row that links to nothing the floor
+holds, or an anchor head the floor holds at no version of its seq, sends the table back (a
+`gap`, up to `WALK_BACK` rows earlier) until its rows link: a table is never refused, and
+every version of every row is kept.
 """
 
 from __future__ import annotations
@@ -54,7 +62,27 @@ SCHEMA: Final = (
         hash TEXT NOT NULL,
         PRIMARY KEY (table_name, seq)
     )""",
+    """CREATE TABLE IF NOT EXISTS floor_other (
+        table_name TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        wall TEXT NOT NULL,
+        mono DOUBLE PRECISION NOT NULL,
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL,
+        prev TEXT NOT NULL,
+        hash TEXT NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS floor_other_seq ON floor_other (table_name, seq)",
+    """CREATE TABLE IF NOT EXISTS floor_follow (
+        name TEXT PRIMARY KEY,
+        records BIGINT NOT NULL,
+        head TEXT NOT NULL,
+        conflict_seq BIGINT NOT NULL,
+        conflict_reason TEXT NOT NULL
+    )""",
 )
+WALK_BACK: Final = 200
+"""How far back a row that links to nothing sends the table (its rows are resent from there)."""
 _ROW: Final = "seq, wall, mono, kind, data, prev, hash"
 _T = TypeVar("_T")
 
@@ -109,8 +137,11 @@ class TableCopy:
         table: The table's name.
         tip: How many records (seq 1..N) and the last one's hash.
         anchor: The newest chain head the table announced (its anchor's).
-        refused_seq: The first seq refused (0: none).
+        refused_seq: The first seq refused (0: none; only older floors refused).
         refused_reason: Why.
+        follow: Where the chain being shipped is (the copy's tip, unless rows conflicted).
+        conflict_seq: The first seq of which the floor keeps two versions (0: none).
+        conflict_reason: What differed.
     """
 
     table: str
@@ -118,11 +149,20 @@ class TableCopy:
     anchor: Tip
     refused_seq: int = 0
     refused_reason: str = ""
+    follow: Tip | None = None
+    conflict_seq: int = 0
+    conflict_reason: str = ""
+
+    @property
+    def shipped(self) -> Tip:
+        """Where the chain being shipped is (what the table is told)."""
+        return self.follow if self.follow is not None else self.tip
 
     def message(self, *, gap: bool = False) -> StoredMessage:
         """The `stored` message that tells the table this."""
-        return StoredMessage(self.table, self.tip.records, self.tip.head, gap,
-                             self.refused_seq, self.refused_reason)
+        return StoredMessage(self.table, self.shipped.records, self.shipped.head, gap,
+                             self.refused_seq, self.refused_reason, self.conflict_seq,
+                             self.conflict_reason)
 
 
 def _entry(row: Sequence[Any]) -> Entry:
@@ -198,9 +238,21 @@ class FloorStore:
         if not rows:
             return TableCopy(table, Tip(0, GENESIS), Tip(0, GENESIS))
         records, head, anchor_records, anchor_head, refused_seq, reason = rows[0]
+        follow = self._all("SELECT records, head, conflict_seq, conflict_reason FROM "
+                           "floor_follow WHERE name = %s", (table,))
+        shipped, conflict, why = None, 0, ""
+        if follow:
+            shipped = Tip(int(follow[0][0]), str(follow[0][1]))
+            conflict, why = int(follow[0][2]), str(follow[0][3])
         return TableCopy(table, Tip(int(records), str(head)),
                          Tip(int(anchor_records), str(anchor_head)), int(refused_seq),
-                         str(reason))
+                         str(reason), shipped, conflict, why)
+
+    def other_versions(self, table: str) -> list[Entry]:
+        """The rows kept beside the copy of `table` (other versions of a seq), by seq."""
+        return [_entry(r) for r in self._guard(lambda: self._all(
+            f"SELECT {_ROW} FROM floor_other WHERE table_name = %s ORDER BY seq, data",
+            (table,)))]
 
     def entries(self, table: str, first: int = 1) -> Iterator[Entry]:
         """`table`'s stored rows from seq `first`, in order (read in pages)."""
@@ -245,60 +297,74 @@ class FloorStore:
             self._run("INSERT INTO floor_table VALUES (%s, %s, %s, %s, %s, %s, %s) "
                       "ON CONFLICT (name) DO NOTHING",
                       (table, 0, GENESIS, 0, GENESIS, 0, ""))
-        tip, refused, gap = held.tip, None, False
-        new: list[Entry] = []
-        for entry in records if not held.refused_seq else ():
-            if entry.seq > tip.records + 1:
+        tip, follow, gap = held.tip, held.shipped, False
+        conflict = (held.conflict_seq, held.conflict_reason)
+        for entry in records:
+            if entry.seq > follow.records + 1:
                 gap = True
                 break
-            refused = self._problem(table, entry, tip)
-            if refused:
+            if entry.seq == tip.records + 1 and entry.prev == tip.head and follow == tip:
+                self._insert("floor_record", table, entry)  # the usual case: no look-up
+                tip = follow = Tip(entry.seq, entry.hash)
+                continue
+            versions = self._versions(table, entry.seq)
+            if entry in versions:  # a repeat
+                follow = Tip(entry.seq, entry.hash)
+                continue
+            if entry.prev not in self._hashes(table, entry.seq - 1):
+                follow, gap = self._back(table, entry.seq), True
                 break
-            if entry.seq == tip.records + 1:
-                new.append(entry)
+            if entry.seq == tip.records + 1 and entry.prev == tip.head:
+                self._insert("floor_record", table, entry)
                 tip = Tip(entry.seq, entry.hash)
-        if not refused and not held.refused_seq:
-            refused = self._anchor_problem(table, anchor, tip, new)
-        if new:
-            self._db.cursor().executemany(self._sql(
-                "INSERT INTO floor_record VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"),
-                [_row(table, e) for e in new])
-        refused_seq, reason = (refused if refused else (held.refused_seq, held.refused_reason))
+            else:
+                self._insert("floor_other", table, entry)
+                if versions and not conflict[0]:
+                    conflict = (entry.seq, f"record {entry.seq} arrived in two versions "
+                                f"({versions[0].kind} {versions[0].hash[:16]}, then "
+                                f"{entry.kind} {entry.hash[:16]}): the table's journal was "
+                                "rewritten or replaced, or someone else sent rows in its name")
+            follow = Tip(entry.seq, entry.hash)
+        if not gap and 0 < anchor.records <= follow.records and (
+                anchor.head not in self._hashes(table, anchor.records)):
+            follow, gap = self._back(table, anchor.records), True  # the table's own rows, again
         announced = anchor if anchor.records >= held.anchor.records else held.anchor
         self._run("UPDATE floor_table SET records = %s, head = %s, anchor_records = %s, "
-                  "anchor_head = %s, refused_seq = %s, refused_reason = %s WHERE name = %s",
-                  (tip.records, tip.head, announced.records, announced.head,
-                                     refused_seq, reason, table))
-        return TableCopy(table, tip, announced, refused_seq, reason), gap
+                  "anchor_head = %s WHERE name = %s",
+                  (tip.records, tip.head, announced.records, announced.head, table))
+        if follow != tip or conflict[0] or held.follow is not None:
+            self._run("INSERT INTO floor_follow VALUES (%s, %s, %s, %s, %s) ON CONFLICT (name) "
+                      "DO UPDATE SET records = excluded.records, head = excluded.head, "
+                      "conflict_seq = excluded.conflict_seq, "
+                      "conflict_reason = excluded.conflict_reason",
+                      (table, follow.records, follow.head, conflict[0], conflict[1]))
+        return TableCopy(table, tip, announced, held.refused_seq, held.refused_reason,
+                         follow if follow != tip or held.follow is not None else None,
+                         *conflict), gap
 
-    def _anchor_problem(self, table: str, anchor: Tip, tip: Tip,
-                        new: list[Entry]) -> tuple[int, str] | None:
-        """The table's anchor must name, at its seq, the hash the floor holds there."""
-        if not 0 < anchor.records <= tip.records:
-            return None
-        fresh = {e.seq: e.hash for e in new}
-        held = fresh.get(anchor.records) or str(self._all(
-            "SELECT hash FROM floor_record WHERE table_name = %s AND seq = %s",
-            (table, anchor.records))[0][0])
-        if held == anchor.head:
-            return None
-        return anchor.records, (f"the table's anchor names head {anchor.head[:16]} at record "
-                                f"{anchor.records}, the floor holds {held[:16]} there (the "
-                                "table's journal was rewritten or replaced)")
+    def _insert(self, into: str, table: str, entry: Entry) -> None:
+        self._run(f"INSERT INTO {into} VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                  _row(table, entry))
 
-    def _problem(self, table: str, entry: Entry, tip: Tip) -> tuple[int, str] | None:
-        if entry.seq == tip.records + 1:
-            if entry.prev != tip.head:
-                return entry.seq, (f"record {entry.seq}: its prev {entry.prev[:16]} is not the "
-                                   f"hash of record {tip.records} on the floor "
-                                   f"({tip.head[:16]})")
-            return None
-        stored = self._all(f"SELECT {_ROW} FROM floor_record WHERE table_name = %s AND seq = %s",
-                           (table, entry.seq))
-        if stored and _entry(stored[0]) != entry:
-            return entry.seq, (f"record {entry.seq}: differs from the floor's copy of it "
-                               "(the table's journal was rewritten or replaced)")
-        return None
+    def _versions(self, table: str, seq: int) -> list[Entry]:
+        """Every version the floor holds of `table`'s record `seq` (the copy's first)."""
+        return [_entry(r) for r in (
+            self._all(f"SELECT {_ROW} FROM floor_record WHERE table_name = %s AND seq = %s",
+                      (table, seq))
+            + self._all(f"SELECT {_ROW} FROM floor_other WHERE table_name = %s AND seq = %s",
+                        (table, seq)))]
+
+    def _hashes(self, table: str, seq: int) -> set[str]:
+        """The hashes of every version of record `seq` (record 0: the genesis)."""
+        if seq == 0:
+            return {GENESIS}
+        return {e.hash for e in self._versions(table, seq)}
+
+    def _back(self, table: str, seq: int) -> Tip:
+        """Where to send the table back to, when its record `seq` links to nothing held."""
+        records = max(0, seq - 1 - WALK_BACK)
+        heads = sorted(self._hashes(table, records))
+        return Tip(records, heads[0] if heads else GENESIS)
 
     def _guard(self, work: Callable[[], _T]) -> _T:
         try:

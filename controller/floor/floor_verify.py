@@ -48,6 +48,10 @@ def copy_problem(copy: TableCopy, found: Sequence[Entry]) -> str:
     if copy.refused_seq:
         return (f"floor copy of {copy.table}: the floor refused seq {copy.refused_seq}: "
                 f"{copy.refused_reason}")
+    if copy.conflict_seq:
+        return (f"floor copy of {copy.table}: two versions of seq {copy.conflict_seq} kept "
+                f"({copy.conflict_reason}); `shoectl floor verify --state-dir` against the "
+                "table's journal says which is the table's")
     return ""
 
 

@@ -3,8 +3,10 @@
 Fed by the floor process from the broker (each table's retained public state, its status
 topics' last wills, each group's retained meter and controller status) and from the store
 (what it holds of each table's journal; the hits, read from the shipped `floor:confirmed`
-records whose answer paid an amount). Public: a table's state is what it shows anyway (no
-card of a round in play); of the journals only counts, heads and verdicts, never rows.
+records whose answer paid an amount; one from a row at or after a conflict in the table's
+copy is marked `disputed`) and each group's controller's alarms (tables refused). Public: a
+table's state is what it shows anyway (no card of a round in play); of the journals only
+counts, heads and verdicts, never rows.
 Thread-safe: paho's thread and the writer update it, the web server reads `snapshot`.
 """
 
@@ -25,7 +27,8 @@ HITS_SHOWN: Final = 25
 
 
 VIEW_TOPICS: Final = (table_state_topic("+"), f"{JOURNAL_PREFIX}/+/status", f"{PREFIX}/+/meter",
-                      f"{PREFIX}/+/controller/status", f"{PREFIX}/+/table/+/status")
+                      f"{PREFIX}/+/controller/status", f"{PREFIX}/+/table/+/status",
+                      f"{PREFIX}/+/alarms")
 """What the floor process subscribes to for the view, besides the journal rows."""
 
 
@@ -42,6 +45,7 @@ class _Table:
 class _Group:
     meter: dict[str, Any] = field(default_factory=dict)
     controller: str = "unknown"
+    alarms: list[dict[str, Any]] = field(default_factory=list)
     hits: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=HITS_SHOWN))
 
 
@@ -70,6 +74,9 @@ class FloorView:
     def _group_message(self, group: str, rest: list[str], data: dict[str, Any]) -> None:
         if rest == ["meter"]:
             self._groups.setdefault(group, _Group()).meter = data
+        elif rest == ["alarms"] and isinstance(data.get("alarms"), list):
+            self._groups.setdefault(group, _Group()).alarms = [
+                a for a in data["alarms"] if isinstance(a, dict)]
         elif rest == ["controller", "status"]:
             self._groups.setdefault(group, _Group()).controller = str(data.get("state"))
         elif len(rest) == 3 and rest[0] == "table" and rest[2] == "status":
@@ -94,8 +101,15 @@ class FloorView:
                                 "meter": g.meter.get("amount"),
                                 "pending": g.meter.get("pending") or [],
                                 "hits_count": g.meter.get("hits"),
-                                "hits": list(g.hits)}
+                                "alarms": list(g.alarms),
+                                "hits": [self._disputed(h) for h in g.hits]}
                                for name, g in sorted(self._groups.items())]}
+
+    def _disputed(self, hit: dict[str, Any]) -> dict[str, Any]:
+        """A hit from a row at or after its table's first conflict is marked disputed."""
+        table = self._tables.get(str(hit["table"]))
+        conflict = table.copy.conflict_seq if table and table.copy else 0
+        return hit | {"disputed": bool(conflict) and int(hit["seq"]) >= conflict}
 
 
 def _hit_of(table: str, entry: Entry) -> dict[str, Any] | None:
@@ -109,7 +123,9 @@ def _hit_of(table: str, entry: Entry) -> dict[str, Any] | None:
 def _journal_json(copy: TableCopy | None) -> dict[str, Any]:
     if copy is None:
         return {"records": 0, "head": "", "announced": 0, "agreement": "nothing shipped"}
-    if copy.refused_seq:
+    if copy.conflict_seq:
+        agreement = f"conflict at seq {copy.conflict_seq}: two versions kept"
+    elif copy.refused_seq:
         agreement = f"disagrees at seq {copy.refused_seq}"
     elif copy.anchor.records > copy.tip.records:
         agreement = f"behind: {copy.anchor.records - copy.tip.records} records to come"
@@ -117,12 +133,14 @@ def _journal_json(copy: TableCopy | None) -> dict[str, Any]:
         agreement = "agrees"
     return {"records": copy.tip.records, "head": copy.tip.head[:16],
             "announced": copy.anchor.records, "agreement": agreement,
-            "refused": copy.refused_reason}
+            "refused": copy.refused_reason, "conflict": copy.conflict_reason}
 
 
 def _table_json(name: str, table: _Table) -> dict[str, Any]:
     state = table.state
     return {"table": name, "game": state.get("game"), "phase": state.get("phase"),
             "round": state.get("round"), "faults": state.get("faults", []),
-            "group": table.group, "link": table.link, "shipping": table.shipping,
+            "group": table.group, "link": table.link,
+            # a linked table ships over its link's connection, whose last will is the link's
+            "shipping": "offline" if table.link == "offline" else table.shipping,
             "journal": _journal_json(table.copy)}

@@ -75,7 +75,10 @@ class StoredMessage:
         head: The hash of the last one (64 zeros for none).
         gap: The last batch began after `records + 1`: resend from `records + 1`.
         refused_seq: The first seq the floor refused (0: none); nothing after it is stored.
+            A floor of this version never refuses (it keeps every version); older ones did.
         reason: Why it was refused.
+        conflict_seq: The first seq the floor holds in two versions (0: none).
+        conflict_reason: What differed.
     """
 
     table: str
@@ -84,6 +87,8 @@ class StoredMessage:
     gap: bool = False
     refused_seq: int = 0
     reason: str = ""
+    conflict_seq: int = 0
+    conflict_reason: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The message as the protocol's JSON object."""
@@ -93,6 +98,8 @@ class StoredMessage:
             data["gap"] = True
         if self.refused_seq:
             data["refused"] = {"seq": self.refused_seq, "reason": self.reason}
+        if self.conflict_seq:
+            data["conflict"] = {"seq": self.conflict_seq, "reason": self.conflict_reason}
         return data
 
 
@@ -161,9 +168,12 @@ def parse_stored(data: dict[str, Any]) -> StoredMessage:
     if data.get("type") != "stored":
         raise FloorProtocolError(f"type: expected \"stored\", got {data.get('type')!r}")
     refused = data.get("refused") or {}
-    if not isinstance(refused, dict):
-        raise FloorProtocolError("refused: expected {\"seq\": N, \"reason\": TEXT}")
+    conflict = data.get("conflict") or {}
+    if not isinstance(refused, dict) or not isinstance(conflict, dict):
+        raise FloorProtocolError("refused, conflict: expected {\"seq\": N, \"reason\": TEXT}")
     return StoredMessage(check_name("table", _text(data, "table")), _whole(data, "records", 0),
                          _hash(data, "head"), data.get("gap") is True,
                          _whole(refused, "seq", 1) if refused else 0,
-                         str(refused.get("reason", "")))
+                         str(refused.get("reason", "")),
+                         _whole(conflict, "seq", 1) if conflict else 0,
+                         str(conflict.get("reason", "")))

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 PREFIX: Final = "shoectl/floor"
-KINDS: Final = ("contribution", "hit", "paid", "void")
+KINDS: Final = ("boot", "contribution", "hit", "paid", "void")
 HIT_KINDS: Final = ("100%", "10%")
 _NAME: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _BOOT: Final = re.compile(r"[!-~]{1,64}")
+_CARD: Final = re.compile(r"[A2-9TJQK][SHDC]")
 
 
 class FloorProtocolError(ValueError):
@@ -47,6 +48,11 @@ class Topics:
     def meter(self) -> str:
         """The retained meter every sign shows."""
         return f"{self.base}/meter"
+
+    @property
+    def alarms(self) -> str:
+        """The controller's retained alarms: tables refused (unknown, too many boots...)."""
+        return f"{self.base}/alarms"
 
     @property
     def controller_status(self) -> str:
@@ -84,16 +90,17 @@ class MessageId:
 
 @dataclass(frozen=True, slots=True)
 class UpMessage:
-    """A table's contribution, hit, paid notice or void.
+    """A table's boot announcement, contribution, hit, paid notice or void.
 
     Attributes:
-        kind: "contribution", "hit", "paid" or "void".
+        kind: "boot", "contribution", "hit", "paid" or "void".
         address: The table, its boot and the message's sequence number.
         round: The table's round number (contribution, hit, void).
         seat: The seat (contribution, hit).
         hit_kind: "100%" or "10%" (hit).
         hit: The paid hit's own seq (paid).
         hit_boot: The boot that sent the paid hit (paid; "" for this message's own boot).
+        cards: The seat's first two cards and the dealer's up card, as codes (hit).
     """
 
     kind: str
@@ -103,6 +110,7 @@ class UpMessage:
     hit_kind: str = ""
     hit: int = 0
     hit_boot: str = ""
+    cards: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """The message as the protocol's JSON object."""
@@ -112,8 +120,12 @@ class UpMessage:
             return data | {"hit": self.hit, "hit_boot": self.hit_boot or self.address.boot}
         if self.kind == "void":
             return data | {"round": self.round}
+        if self.kind == "boot":
+            return data
         data |= {"round": self.round, "seat": self.seat}
-        return data | ({"kind": self.hit_kind} if self.kind == "hit" else {})
+        if self.kind == "hit":
+            data |= {"kind": self.hit_kind, "cards": list(self.cards)}
+        return data
 
 
 def encode(data: dict[str, Any]) -> bytes:
@@ -163,10 +175,17 @@ def parse_up(data: dict[str, Any], address: MessageId) -> UpMessage:
         return UpMessage("paid", address, hit=_count(data, "hit", 1), hit_boot=hit_boot)
     if kind == "void":
         return UpMessage("void", address, _count(data, "round", 1))
+    if kind == "boot":
+        return UpMessage("boot", address)
     round_no, seat = _count(data, "round", 0), _count(data, "seat", 0)
     if kind == "contribution":
         return UpMessage("contribution", address, round_no, seat)
     hit_kind = data.get("kind")
     if hit_kind not in HIT_KINDS:
         raise FloorProtocolError(f'kind: expected "100%" or "10%", got {hit_kind!r}')
-    return UpMessage("hit", address, round_no, seat, str(hit_kind))
+    cards = data.get("cards")
+    if (not isinstance(cards, list) or len(cards) != 3
+            or not all(isinstance(c, str) and _CARD.fullmatch(c) for c in cards)):
+        raise FloorProtocolError("cards: expected the seat's first two cards and the dealer's "
+                                 f"up card, three codes such as \"7D\", got {cards!r}")
+    return UpMessage("hit", address, round_no, seat, str(hit_kind), cards=tuple(cards))

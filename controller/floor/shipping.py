@@ -16,6 +16,11 @@ said again whenever it changes: the floor compares it with the record it holds a
 refuses a head that disagrees. A `stored` naming a
 refusal (a row that disagrees with the floor's copy) stops the shipping: the next rows could
 only be refused too; `shoectl floor verify` names the seq.
+
+Secrets never travel early: no row of a round in play leaves the table. From a round's deal
+(its first `round:no_more_bets`, `bet:lock_out` or `card:dealt`) until its `round:settled` or
+`round:void` (or the next `round:open`) the rows are held back, so the hole card is on the
+wire only once the round is over; the anchor's head, a hash, is still said.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from controller.floor.journal_protocol import (
 )
 from controller.floor.link import BrokerUrl, TlsFiles, connect, make_client
 from controller.floor.protocol import FloorProtocolError, check_name, decode, encode
+from controller.floor.table_link import TableLink
 from controller.journal.anchor import ANCHOR_NAME, Anchor, Tip
 from controller.journal.chain import DB_NAME, GENESIS, UnreadableRecordError, entry_of
 from controller.journal.errors import JournalError
@@ -60,6 +66,9 @@ RESEND_S: Final = 10.0
 """Rows outstanding this long with no word from the floor are sent again."""
 ONLINE: Final = encode({"state": "online"})
 OFFLINE: Final = encode({"state": "offline"})
+DEAL_KINDS: Final = ("round:no_more_bets", "bet:lock_out", "card:dealt")
+"""Records that begin a round's deal: from the first, the round is in play."""
+ROUND_KINDS: Final = (*DEAL_KINDS, "round:open", "round:settled", "round:void")
 
 
 def status_topic(table: str) -> str:
@@ -117,6 +126,34 @@ class JournalReader:
             raise JournalError(f"journal {self.state_dir / DB_NAME}: cannot read for the "
                                f"floor: {exc}") from None
 
+    def in_play_from(self, after: int, last: int) -> int:
+        """The first row of a round in play among rows `after`+1..`last` (0: none).
+
+        A round is in play from its deal (its first `round:no_more_bets`, `bet:lock_out` or
+        `card:dealt`: the bets are closed, cards come) until its `round:settled` or
+        `round:void`; the next `round:open` ends it too (the round before was not resumed).
+        A round open for bets is not in play: its rows hold no card.
+
+        Raises:
+            JournalError: the database cannot be read.
+        """
+        try:
+            if self._db is None:
+                self._db = sqlite3.connect(f"file:{self.state_dir / DB_NAME}?mode=ro",
+                                           uri=True, check_same_thread=False)
+            found = self._db.execute(
+                "SELECT seq, kind FROM journal WHERE seq > ? AND seq <= ? AND kind IN ("
+                + ", ".join("?" * len(ROUND_KINDS)) + ") ORDER BY seq",
+                (after, last, *ROUND_KINDS))
+            dealt = 0
+            for seq, kind in found:  # opened, settled or void: no round is being dealt
+                dealt = (dealt or int(seq)) if kind in DEAL_KINDS else 0
+            return dealt
+        except sqlite3.Error as exc:
+            self.close()
+            raise JournalError(f"journal {self.state_dir / DB_NAME}: cannot read for the "
+                               f"floor: {exc}") from None
+
     def close(self) -> None:
         """Close the connection (it is opened again when needed)."""
         if self._db is not None:
@@ -125,7 +162,10 @@ class JournalReader:
 
 
 class JournalShipper:
-    """Ship one table's journal to the floor, over its own MQTT client (`journal-TABLE`).
+    """Ship one table's journal to the floor, over a client of its own or the link's.
+
+    Its own client is `journal-TABLE`; a linked table ships over its progressive link's
+    connection (`over`): one certificate, one client id.
 
     Args:
         broker: The broker (the progressive link's).
@@ -133,10 +173,12 @@ class JournalShipper:
         table: The table's name.
         state_dir: The table's state directory.
         key: The table's journal key (to read its anchor).
+        over: The table's link, whose connection the shipping shares (None: a client of its
+            own).
     """
 
     def __init__(self, broker: BrokerUrl, tls: TlsFiles | None, table: str, state_dir: Path,
-                 key: JournalKey) -> None:
+                 key: JournalKey, over: TableLink | None = None) -> None:
         self.table = check_name("table", table)
         self.broker = broker
         self.reader = JournalReader(state_dir, key)
@@ -151,11 +193,19 @@ class JournalShipper:
         self._told: Tip | None = None
         """The last head said to the floor since the connect (in a batch or on its own)."""
         self._refusal_logged = False
-        self.client = make_client(f"journal-{table}", broker, tls,
-                                  (status_topic(table), OFFLINE))
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.client.on_message = self._on_message
+        self._conflict_logged = False
+        self.held_back = 0
+        """Rows not shipped at the last look because a round is in play."""
+        self._over = over
+        if over is None:
+            self.client = make_client(f"journal-{table}", broker, tls,
+                                      (status_topic(table), OFFLINE))
+            self.client.on_connect = self._on_connect
+            self.client.on_disconnect = self._on_disconnect
+            self.client.on_message = self._on_message
+        else:
+            self.client = over.client
+            self.client.message_callback_add(stored_topic(table), self._on_message)
         self._thread = threading.Thread(target=self._run, name=f"journal-shipper-{table}",
                                         daemon=True)
 
@@ -166,9 +216,12 @@ class JournalShipper:
         return floor.records if floor is not None else 0
 
     def start(self) -> None:
-        """Connect in the background and start shipping."""
+        """Connect in the background (or join the link's connection) and start shipping."""
         self._thread.start()
-        connect(self.client, self.broker)
+        if self._over is None:
+            connect(self.client, self.broker)
+        else:
+            self._over.add_listener(self._joined, self._parted)
 
     def wake(self) -> None:
         """Look at the journal now (called after a commit)."""
@@ -180,8 +233,9 @@ class JournalShipper:
         self._wake.set()
         self._thread.join()
         self.client.publish(status_topic(self.table), OFFLINE, qos=1, retain=True)
-        self.client.disconnect()
-        self.client.loop_stop()
+        if self._over is None:
+            self.client.disconnect()
+            self.client.loop_stop()
         self.reader.close()
 
     def _on_connect(self, client: mqtt.Client, _userdata: Any, _flags: Any,
@@ -190,8 +244,12 @@ class JournalShipper:
             _LOG.error("floor: broker %s refused the journal link of table %s: %s",
                        self.broker, self.table, reason)
             return
-        client.subscribe(stored_topic(self.table), qos=1)
-        client.publish(status_topic(self.table), ONLINE, qos=1, retain=True)
+        self._joined()
+
+    def _joined(self) -> None:
+        """Connected (again): subscribe, say online and where the table is."""
+        self.client.subscribe(stored_topic(self.table), qos=1)
+        self.client.publish(status_topic(self.table), ONLINE, qos=1, retain=True)
         with self._lock:
             self._connected, self.floor, self._heard = True, None, time.monotonic()
             self._told = None
@@ -199,9 +257,12 @@ class JournalShipper:
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any,
                        reason: ReasonCode, _properties: Any) -> None:
+        self._parted()
+        _LOG.warning("floor: journal link of table %s lost (%s)", self.table, reason)
+
+    def _parted(self) -> None:
         with self._lock:
             self._connected = False
-        _LOG.warning("floor: journal link of table %s lost (%s)", self.table, reason)
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
         try:
@@ -214,6 +275,11 @@ class JournalShipper:
             self.floor, self._heard = stored, time.monotonic()
             if first_word or stored.gap:
                 self._sent = stored.records
+        if stored.conflict_seq and not self._conflict_logged:
+            self._conflict_logged = True
+            _LOG.error("floor: the floor store holds two versions of table %s's record %d (%s); "
+                       "shipping goes on", self.table, stored.conflict_seq,
+                       stored.conflict_reason)
         if stored.refused_seq and not self._refusal_logged:
             self._refusal_logged = True
             _LOG.error("floor: the floor store refused table %s's journal at record %d: %s; "
@@ -262,9 +328,13 @@ class JournalShipper:
         if tip.records <= floor.records and tip != self._told:
             self._publish(RecordsMessage(self.table, tip, ()))  # not ahead: the floor checks it
             return False
-        if tip.records <= sent or sent - floor.records >= WINDOW:
+        opened = self.reader.in_play_from(floor.records, tip.records)
+        end = opened - 1 if opened else tip.records  # a round in play stays on the table
+        with self._lock:
+            self.held_back = tip.records - end
+        if end <= sent or sent - floor.records >= WINDOW:
             return False
-        rows = self.reader.rows(sent + 1, tip.records)
+        rows = self.reader.rows(sent + 1, end)
         if not rows:
             return False
         self._publish(RecordsMessage(self.table, tip, tuple(rows)))

@@ -7,7 +7,14 @@ with its original boot and seq (docs/floor-protocol.md "Exactly once"), and whil
 `resend_overdue` sends again whatever has waited `RESEND_S` for its answer since it was last
 published (a message the broker dropped for want of a subscriber, an answer lost with a
 controller's commit). A hit's answer is followed by the `paid` notice that ends its PENDING
-on the signs.
+on the signs. Each boot announces itself before its first message (`boot`, seq 1).
+
+The table takes no answer's word for money: a hit's `paid` above the table's ceiling (its
+`limit`, else the most the sign shows), or above the meter the table last heard (its amount
+and pending awards), is not settled. Above the meter it waits for the next meter (the
+controller publishes the hit's award there as pending); if that meter does not bear it out,
+or above the ceiling at once, the answer is refused in one journalled line
+(`floor:answer_refused`) and the hit stays unconfirmed, to be answered again.
 
 paho's network thread delivers answers; callers publish from their own thread. Journal work
 for an answer runs through `execute` (the table's loop thread in the service, so one thread
@@ -45,6 +52,10 @@ from controller.procedure.effects import Journal
 _LOG = logging.getLogger(__name__)
 KIND_SEND = "floor:send"
 KIND_CONFIRMED = "floor:confirmed"
+KIND_ANSWER_REFUSED = "floor:answer_refused"
+"""An answer the table did not take (`boot`, `seq`, `answer`, `reason`)."""
+SIGN_MAX_CENTS = 4_294_967_295
+"""The most a sign shows: the ceiling of any amount paid when the table has no `limit`."""
 ONLINE = encode({"state": "online"})
 OFFLINE = encode({"state": "offline"})
 RESEND_S = 10.0
@@ -93,6 +104,10 @@ def last_round_sent(store: JournalStore) -> int:
     return max(rounds_sent(store, "contribution"), default=0)
 
 
+_WAIT = "wait"
+"""A hit's `paid` above the meter heard: decided by the next meter."""
+
+
 def _inline(work: Callable[[], None]) -> None:
     work()
 
@@ -134,13 +149,15 @@ class TableLink:
             is journalled; returns further records and the critical state to commit in the
             same transaction (a hit's settlement at the table), and what to do once that
             commit succeeded (nothing is done when it fails).
+        ceiling: The most a hit may pay at this table (its `limit`, else the sign's most).
     """
 
     def __init__(self, link: LinkSettings, table: str, store: JournalStore,
                  execute: Callable[[Callable[[], None]], object] = _inline,
                  on_change: Callable[[bool | None], None] | None = None,
                  clock: Callable[[], float] = time.monotonic,
-                 on_confirmed: OnConfirmed | None = None) -> None:
+                 on_confirmed: OnConfirmed | None = None,
+                 ceiling: Callable[[], int] = lambda: SIGN_MAX_CENTS) -> None:
         self.topics = Topics(link.group)
         self.table = check_name("table", table)
         self.boot = uuid.uuid4().hex[:16]
@@ -153,9 +170,13 @@ class TableLink:
         self._clock = clock
         self._on_confirmed = on_confirmed or _nothing_more
         self._published: dict[tuple[str, int], float] = {}
+        self._ceiling = ceiling
+        self._doubted: list[tuple[dict[str, Any], int]] = []
+        """Hit answers paying more than the meter heard, with the meter version then."""
         self.last_round = last_round_sent(store)
         self._execute = execute
         self._on_change = on_change or (lambda _up: None)
+        self._listeners: list[tuple[Callable[[], None], Callable[[], None]]] = []
         self.client = make_client(f"table-{table}", link.broker, link.tls,
                                   (self.topics.table_status(table), OFFLINE))
         self.client.on_connect = self._on_connect
@@ -167,6 +188,17 @@ class TableLink:
         """How many sends await the controller's answer."""
         with self._lock:
             return len(self._outbox)
+
+    def add_listener(self, connected: Callable[[], None], lost: Callable[[], None]) -> None:
+        """Call `connected` after every (re)connect (now too, if connected), `lost` after a loss.
+
+        For another user of this table's one connection (its journal's shipping).
+        """
+        with self._lock:
+            self._listeners.append((connected, lost))
+            now = self.view.connected
+        if now:
+            connected()
 
     def start(self) -> None:
         """Connect in the background (paho reconnects after any loss)."""
@@ -187,20 +219,33 @@ class TableLink:
         """Journal and send a void round: the controller gives back its contributions."""
         return self._send(lambda a: UpMessage("void", a, round_no))
 
-    def hit(self, round_no: int, seat: int, kind: str) -> MessageId:
-        """Journal and send a meter hit ("100%" or "10%"); the answer says what it won."""
-        return self._send(lambda a: UpMessage("hit", a, round_no, seat, kind))
+    def hit(self, round_no: int, seat: int, kind: str, cards: list[str]) -> MessageId:
+        """Journal and send a meter hit ("100%" or "10%") with the cards that make it.
+
+        `cards`: the seat's first two cards and the dealer's up card. The answer says what it
+        won.
+        """
+        return self._send(lambda a: UpMessage("hit", a, round_no, seat, kind,
+                                              cards=tuple(cards)))
 
     def _send(self, build: Any) -> MessageId:
         with self._lock:
-            self._seq += 1
-            message: UpMessage = build(MessageId(self.table, self.boot, self._seq))
-            data = message.to_json()
-            self._store.commit([Journal(KIND_SEND, {"boot": self.boot, "seq": self._seq,
-                                                    "message": data})], None)
-            self._outbox.append(data)
-            self._publish(data)
+            if self._seq == 0:  # the boot is announced before its first message
+                self._journal_and_publish(UpMessage("boot", self._next_address()))
+            message: UpMessage = build(self._next_address())
+            self._journal_and_publish(message)
             return message.address
+
+    def _next_address(self) -> MessageId:
+        self._seq += 1
+        return MessageId(self.table, self.boot, self._seq)
+
+    def _journal_and_publish(self, message: UpMessage) -> None:
+        data = message.to_json()
+        self._store.commit([Journal(KIND_SEND, {"boot": self.boot, "seq": message.address.seq,
+                                                "message": data})], None)
+        self._outbox.append(data)
+        self._publish(data)
 
     def _publish(self, data: dict[str, Any]) -> None:
         self._published[(str(data["boot"]), int(data["seq"]))] = self._clock()
@@ -234,6 +279,9 @@ class TableLink:
             self._set(connected=True)
             for data in self._outbox:
                 self._publish(data)
+            listeners = list(self._listeners)
+        for connected, _lost in listeners:
+            connected()
 
     def _set(self, **state: bool) -> None:
         was = self.view.up
@@ -244,7 +292,11 @@ class TableLink:
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any,
                        reason: ReasonCode, _properties: Any) -> None:
-        self._set(connected=False)
+        with self._lock:
+            self._set(connected=False)
+            listeners = list(self._listeners)
+        for _connected, lost in listeners:
+            lost()
         _LOG.warning("floor: table %s lost the broker (%s): progressive off", self.table, reason)
 
     def _on_message(self, _client: mqtt.Client, _userdata: Any, msg: mqtt.MQTTMessage) -> None:
@@ -254,6 +306,8 @@ class TableLink:
                 if int(data.get("version", -1)) >= int(self.view.meter.get("version", -1)):
                     self.view.meter = data
                     self._on_change(None)
+                    if self._doubted:
+                        self._execute(self._recheck_logged)
             elif msg.topic == self.topics.controller_status:
                 self._set(controller_online=data.get("state") == "online")
             else:
@@ -277,16 +331,93 @@ class TableLink:
                     if data["boot"] == key[0] and int(data["seq"]) >= int(answer["expected"]):
                         self._publish(data)
             return
+        if answer.get("type") == "refused":  # nothing applied: sent again until taken
+            _LOG.warning("floor: the controller refused table %s's message %s/%s: %s",
+                         self.table, key[0], key[1], answer.get("reason", ""))
+            return
         with self._lock:
             sent = next((d for d in self._outbox if (d["boot"], d["seq"]) == key), None)
             if sent is None:
-                return  # an answer repeated after its confirmation
-            more, critical, committed = self._on_confirmed(sent, answer)
-            self._store.commit([Journal(KIND_CONFIRMED, {"boot": key[0], "seq": key[1],
-                                                         "answer": answer}), *more], critical)
-            committed()
-            self._outbox.remove(sent)
-            self._published.pop(key, None)
-            self.view.answers[key] = answer
+                self._taken_already(key, answer)
+                return
+            if sent["type"] == "hit" and answer.get("type") == "ack":
+                doubt = self._paid_doubt(answer)
+                if doubt == _WAIT:
+                    self._doubted.append((answer, int(self.view.meter.get("version", -1))))
+                    return
+                if doubt:
+                    self._refuse_answer(key, answer, doubt)
+                    return
+            self._confirm(sent, key, answer)
         if sent["type"] == "hit" and answer.get("type") == "ack":
             self._send(lambda a: UpMessage("paid", a, hit=key[1], hit_boot=key[0]))
+
+    def _paid_doubt(self, answer: dict[str, Any]) -> str:
+        """"" when a hit's `paid` may be taken, `_WAIT` for the next meter, else why not."""
+        paid, ceiling = answer.get("paid"), self._ceiling()
+        if isinstance(paid, bool) or not isinstance(paid, int) or paid < 0:
+            return f"paid {paid!r}: not an amount of cents"
+        if paid > ceiling:
+            return f"paid {paid} cents: above the most this table pays, {ceiling} cents"
+        meter = self.view.meter
+        heard = [meter.get("amount", 0)] + [p.get("amount", 0) for p in
+                                            meter.get("pending") or [] if isinstance(p, dict)]
+        if paid > max(int(a) for a in heard if isinstance(a, int)):
+            return _WAIT
+        return ""
+
+    def _refuse_answer(self, key: tuple[str, int], answer: dict[str, Any], reason: str) -> None:
+        """One journalled line: the answer is not taken (the hit stays unconfirmed)."""
+        self._store.commit([Journal(KIND_ANSWER_REFUSED, {"boot": key[0], "seq": key[1],
+                                                          "answer": answer,
+                                                          "reason": reason})], None)
+        _LOG.error("floor: table %s refused an answer to %s/%s: %s", self.table, key[0],
+                   key[1], reason)
+
+    def _taken_already(self, key: tuple[str, int], answer: dict[str, Any]) -> None:
+        """An answer to a message confirmed already: a repeat, or another word (refused)."""
+        taken = self.view.answers.get(key)
+        if taken is not None and "paid" in answer and answer.get("paid") != taken.get("paid"):
+            doubt = self._paid_doubt(answer)
+            self._refuse_answer(key, answer, doubt if doubt not in ("", _WAIT) else
+                                f"paid {answer.get('paid')!r}: the hit was settled already "
+                                f"with {taken.get('paid')} cents")
+
+    def _recheck_logged(self) -> None:
+        try:
+            self._recheck()
+        except JournalError as exc:
+            _LOG.error("floor: %s", exc)
+
+    def _recheck(self) -> None:
+        """A newer meter arrived: take the doubted answers it bears out, refuse the rest."""
+        version = int(self.view.meter.get("version", -1))
+        with self._lock:
+            due = [(a, v) for a, v in self._doubted if version > v]
+            self._doubted = [(a, v) for a, v in self._doubted if version <= v]
+        for answer, _ in due:
+            key = (str(answer["boot"]), int(answer["seq"]))
+            with self._lock:
+                doubt = self._paid_doubt(answer)
+                sent = next((d for d in self._outbox if (d["boot"], d["seq"]) == key), None)
+                if sent is None:
+                    self._taken_already(key, answer)
+                    continue
+                if doubt:
+                    self._refuse_answer(key, answer, "paid above the meter the table heard "
+                                        f"({answer.get('paid')!r} cents; the meter after it "
+                                        "does not show it)" if doubt == _WAIT else doubt)
+                    continue
+                self._confirm(sent, key, answer)
+            self._send(lambda a, k=key: UpMessage("paid", a, hit=k[1], hit_boot=k[0]))
+
+    def _confirm(self, sent: dict[str, Any], key: tuple[str, int],
+                 answer: dict[str, Any]) -> None:
+        """Journal the answer (with what it settles at the table); the lock is held."""
+        more, critical, committed = self._on_confirmed(sent, answer)
+        self._store.commit([Journal(KIND_CONFIRMED, {"boot": key[0], "seq": key[1],
+                                                     "answer": answer}), *more], critical)
+        committed()
+        self._outbox.remove(sent)
+        self._published.pop(key, None)
+        self.view.answers[key] = answer

@@ -75,10 +75,11 @@ class BlackjackSettlement:
     def _hold_linked_hits(self, hits: list[tuple[int, meter_books.HitKind]]) -> None:
         game = self.model.game
         assert game is not None
-        stakes = {s.seat: s.bets.side_bets[SideBet.BLAZING7S] for s in game.seats
-                  if SideBet.BLAZING7S in s.bets.side_bets}
+        seats = {s.seat: s for s in game.seats if SideBet.BLAZING7S in s.bets.side_bets}
         for seat, kind in hits:
-            self.model.progressive.hold_hit(seat, kind, stakes[seat])
+            first, second = seats[seat].first_cards
+            self.model.progressive.hold_hit(seat, kind, seats[seat].bets.side_bets[
+                SideBet.BLAZING7S], [str(first), str(second), str(game.dealer[0])])
 
     def meter_hits(self) -> list[tuple[int, meter_books.HitKind]]:
         """Each seat's Blazing 7's meter hit, counter-clockwise (from the dealer's right)."""

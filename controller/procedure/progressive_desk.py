@@ -54,8 +54,8 @@ class ProgressiveDesk:
         sign_message: "" for the amount alone, or the `WIN` text of this round's hit.
         sign_win: (seat, cents) of this round's last meter hit ((0, 0): none).
         linked: The meter is a link group's (`[progressive] link`): hits wait for its answer.
-        waiting: The linked hits not yet answered, oldest first: `round`, `seat`, `kind`
-            and `stake` (cents) of each.
+        waiting: The linked hits not yet answered, oldest first: `round`, `seat`, `kind`,
+            `stake` (cents) and `cards` (the seat's first two and the dealer's up card).
         rejected: The linked hits the controller rejected, oldest first, to be settled by
             hand: those of `waiting` plus the controller's `reason`, `boot` and `seq`.
     """
@@ -150,10 +150,15 @@ class ProgressiveDesk:
         self.model.emit(record, OpLog(f"progressive {kind.value} hit at seat {seat}"))
         return paid
 
-    def hold_hit(self, seat: int, kind: meter_books.HitKind, stake: int) -> None:
-        """A linked table's meter hit: recorded, and its settlement waits for the answer."""
+    def hold_hit(self, seat: int, kind: meter_books.HitKind, stake: int,
+                 cards: list[str]) -> None:
+        """A linked table's meter hit: recorded, and its settlement waits for the answer.
+
+        `cards` are the seat's first two cards and the dealer's up card: the hit carries them
+        to the controller, which pays it only when they make that line.
+        """
         hit = {"round": self.model.round.number, "seat": seat, "kind": kind.value,
-               "stake": stake}
+               "stake": stake, "cards": cards}
         self.waiting.append(hit)
         self.model.emit(Journal("meter:linked_hit", hit),
                         OpLog(f"round {hit['round']} seat {seat}: Blazing 7's {kind.value} "

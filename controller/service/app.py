@@ -244,7 +244,8 @@ class TableApp:
                                               self.outputs.show_sign_again)
             self.outputs.linked_sign = self.floor_link.sign
             self.floor_link.start()
-            self.shipper = ship_journal(self.floor, self.table.game.table.name, self.runtime)
+            self.shipper = ship_journal(self.floor, self.table.game.table.name, self.runtime,
+                                        self.floor_link.link)
         self.link_health = LinkHealth(
             {device.name: device.frame_faults for device in self.devices.all()
              if isinstance(device, BoardDriver)}, self.loop.clock)
@@ -369,10 +370,10 @@ class TableApp:
         self.hosting.manager.stopping(reason)
         if self.camera is not None:
             self.camera.close()
+        if self.shipper is not None:  # first: it ships over the floor link's connection
+            self.shipper.stop()
         if self.floor_link is not None:
             self.floor_link.stop()
-        if self.shipper is not None:
-            self.shipper.stop()
         if self.runtime is not None:
             if self.crashed is None:  # a crash is journalled as one, never as power:off
                 self.runtime.shutdown(reason)

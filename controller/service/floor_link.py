@@ -68,7 +68,8 @@ class FloorAttachment:
         self.link = TableLink(settings, table, runtime.journal,
                               execute=lambda work: loop.call_later(0, work),
                               on_change=self._changed, clock=loop.clock,
-                              on_confirmed=self._confirmed)
+                              on_confirmed=self._confirmed,
+                              ceiling=runtime.model.progressive.manual_ceiling)
         self._resend_timer: TimerHandle | None = None
         self._voids_sent = rounds_sent(runtime.journal, "void")
         self._hits_sent = hits_sent(runtime.journal)
@@ -128,7 +129,8 @@ class FloorAttachment:
             key = (int(hit["round"]), int(hit["seat"]))
             if key not in self._hits_sent:
                 self._hits_sent.add(key)
-                self.link.hit(key[0], key[1], str(hit["kind"]))
+                self.link.hit(key[0], key[1], str(hit["kind"]),
+                              [str(c) for c in hit.get("cards", ())])
 
     def _confirmed(self, sent: dict[str, Any], answer: dict[str, Any]) -> Confirmation:
         """A hit's answer settles it, or a reject leaves it to be settled by hand.

@@ -1,7 +1,7 @@
 """A linked table ships its journal to the floor store and shows itself on the floor's pit view.
 
-Every table with `[progressive] link` ships, over the same broker and with the same
-certificate as its progressive link, on the journal's own topics (docs/floor-protocol.md).
+Every table with `[progressive] link` ships, over its progressive link's connection (the same
+broker, certificate and client id), on the journal's own topics (docs/floor-protocol.md).
 The shipper reads the journal through a connection of its own; each commit of the table wakes
 it. After each commit that changes it, the table's public state (game, phase, round, faults:
 what its own console shows anyway, never a card) is published, retained, for the floor's pit
@@ -16,6 +16,7 @@ from controller.floor.journal_protocol import table_state_topic
 from controller.floor.protocol import encode
 from controller.floor.settings import LinkSettings
 from controller.floor.shipping import JournalShipper
+from controller.floor.table_link import TableLink
 from controller.procedure.model import HOLD_STATES
 from controller.service.runtime import TableRuntime
 
@@ -54,11 +55,16 @@ class _StatePublisher:
                                         retain=True)
 
 
-def ship_journal(settings: LinkSettings, table: str, runtime: TableRuntime) -> JournalShipper:
-    """Start shipping the table's journal; the caller stops the shipper before closing it."""
+def ship_journal(settings: LinkSettings, table: str, runtime: TableRuntime,
+                 over: TableLink | None = None) -> JournalShipper:
+    """Start shipping the table's journal; the caller stops the shipper before closing it.
+
+    `over`: the table's progressive link, whose connection the shipping shares (one
+    certificate is one client id on the floor's broker).
+    """
     journal = runtime.journal
     shipper = JournalShipper(settings.broker, settings.tls, table, journal.path.parent,
-                             journal.key)
+                             journal.key, over)
     publisher = _StatePublisher(shipper)
     runtime.watchers.append(publisher)
     shipper.start()

@@ -27,7 +27,7 @@ from typing import Final, TextIO
 
 from controller.floor.authority import ProgressiveAuthority
 from controller.floor.link import BrokerUrl
-from controller.floor.settings import LinkSettings, ServerSettings
+from controller.floor.settings import LinkSettings, ServerSettings, require_private
 from controller.floor.table_link import unconfirmed
 from controller.rules.money import format_cents
 from controller.service.floor_link import LINK_DEVICE, FloorAttachment
@@ -127,24 +127,30 @@ class LinkedTable:
 
 
 def run_floor(options: Options, tables: int, link: str | None) -> int:
-    """Deal `options.rounds` rounds at each of `tables` linked tables; the exit status."""
+    """Deal `options.rounds` rounds at each of `tables` linked tables; the exit status.
+
+    Raises:
+        PlainLinkError: `--link` is a plain `mqtt://` broker off the machine.
+    """
     with tempfile.TemporaryDirectory(prefix="shoectl-floor-") as tmp:
         workdir = Path(tmp)
         if link is None:
             with private_broker(workdir) as url:
                 return _run(options, tables, url, workdir)
+        require_private(BrokerUrl.parse(link), "--link")
         return _run(options, tables, link, workdir)
 
 
 def _run(options: Options, count: int, url: str, workdir: Path) -> int:
     settings = LinkSettings(BrokerUrl.parse(url), GROUP, None)
     controller_dir = options.state_dir or workdir / "controller"
-    authority = ProgressiveAuthority(ServerSettings(settings, options.config.progressive),
+    names = tuple(f"T{n + 1}" for n in range(count))
+    authority = ProgressiveAuthority(ServerSettings(settings, options.config.progressive, names),
                                      controller_dir)
     authority.start()
     out = (sys.stdout, threading.Lock())
-    tables = [LinkedTable(replace(options, seed=options.seed + n), f"T{n + 1}",
-                          workdir / f"T{n + 1}", settings, out) for n in range(count)]
+    tables = [LinkedTable(replace(options, seed=options.seed + n), name, workdir / name,
+                          settings, out) for n, name in enumerate(names)]
     try:
         for table in tables:
             table.thread.start()

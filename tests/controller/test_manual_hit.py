@@ -73,7 +73,7 @@ def test_a_rejected_hit_no_longer_waits_and_its_fault_says_what_to_do(tmp_path: 
     assert fault["detail"] == f"the controller's reason: {REASON}"
     [rejected] = records(rt, "meter:linked_rejected")
     assert rejected == {"round": 1, "seat": 1, "kind": "100%", "stake": 500,
-                        "reason": REASON, "boot": "b0", "seq": 3}
+                        "cards": ["7D", "7D", "7D"], "reason": REASON, "boot": "b0", "seq": 3}
 
 
 def test_the_supervisor_settles_a_rejected_hit_by_hand_once(tmp_path: Path) -> None:

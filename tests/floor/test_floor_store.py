@@ -1,8 +1,8 @@
 """The floor store on both backends (SQLite and a real PostgreSQL), with the same tests.
 
 Rows are a real table journal's (keyed chain, real hashes); the store takes a table's rows
-in sequence only, ignores repeats, says where a gap begins, and refuses (and keeps refusing)
-a row that disagrees with its copy or does not link to it.
+in sequence only, ignores repeats, says where a gap begins, keeps a row that disagrees with
+its copy beside it (and goes on), and sends the table back when a row links to nothing.
 """
 
 from __future__ import annotations
@@ -74,40 +74,51 @@ def test_a_batch_beyond_the_next_seq_is_a_gap_and_nothing_of_it_is_kept(
     assert [e.seq for e in store.entries("T1")] == [1, 2, 3]
 
 
-def test_a_differing_row_is_refused_and_nothing_after_it_is_kept(
+def test_a_differing_row_is_kept_beside_the_copy_and_the_rest_goes_on(
         store: FloorStore, tmp_path: Path) -> None:
     rows = journal_rows(tmp_path / "T1", 6)
     store.apply("T1", rows[:4], tip(rows[:4]))
     changed = dataclasses.replace(rows[2], data={**rows[2].data, "n": 99})
-    held, _ = store.apply("T1", [changed, rows[3], rows[4]], tip(rows))
-    assert held.refused_seq == 3
-    assert "differs from the floor's copy" in held.refused_reason
-    held, _ = store.apply("T1", rows[4:], tip(rows))  # the honest rest: still refused
-    assert (held.tip.records, held.refused_seq) == (4, 3)
-    assert list(store.entries("T1")) == rows[:4]  # the floor's copy is never changed
+    held, gap = store.apply("T1", [changed, rows[3], rows[4]], tip(rows))
+    assert (held.conflict_seq, gap) == (3, False)
+    assert held.conflict_reason.startswith("record 3 arrived in two versions")
+    assert held.tip == tip(rows[:5])  # the rest of the table's rows go on being stored
+    again = dataclasses.replace(rows[2], data={**rows[2].data, "n": 98})  # the same hash
+    held, _ = store.apply("T1", [again, rows[3], rows[4], rows[5]], tip(rows))
+    assert (held.tip, held.conflict_seq) == (tip(rows), 3)
+    assert list(store.entries("T1")) == rows  # the copy is never changed ...
+    assert store.other_versions("T1") == sorted([changed, again], key=lambda e: e.data["n"])
+    assert held.message().to_json()["conflict"]["seq"] == 3  # ... and both others are kept
     verdict = verify_copy(store.copy("T1"), list(store.entries("T1")))
     assert not verdict.ok
-    assert "refused seq 3" in verdict.lines[-1]
+    assert "two versions of seq 3 kept" in verdict.lines[-1]
 
 
-def test_a_row_that_does_not_link_to_the_floors_copy_is_refused(
+def test_a_row_that_does_not_link_sends_the_table_back_until_it_does(
         store: FloorStore, tmp_path: Path) -> None:
     rows = journal_rows(tmp_path / "T1", 4)
     other = journal_rows(tmp_path / "T1-other-card", 4)  # another journal, another key
     store.apply("T1", rows[:2], tip(rows[:2]))
-    held, _ = store.apply("T1", other[2:], tip(other))
-    assert held.refused_seq == 3
-    assert "is not the hash of record 2" in held.refused_reason
+    held, gap = store.apply("T1", other[2:], tip(other))
+    assert gap
+    assert held.message(gap=gap).to_json()["records"] == 0  # resend from seq 1
+    assert held.conflict_seq == 0  # nothing is decided on a row that links to nothing
+    held, gap = store.apply("T1", other, tip(other))
+    assert not gap
+    assert held.conflict_seq == 1
+    assert held.message().to_json()["records"] == 4  # the chain being shipped: all of it
+    assert list(store.entries("T1")) == rows[:2]
+    assert store.other_versions("T1") == other
 
 
-def test_an_anchor_head_unlike_the_floors_hash_is_refused(
+def test_an_anchor_head_unlike_the_floors_hash_sends_the_table_back(
         store: FloorStore, tmp_path: Path) -> None:
     rows = journal_rows(tmp_path / "T1", 5)
     other = journal_rows(tmp_path / "T1-rewritten", 4)
     store.apply("T1", rows, tip(rows))
-    held, _ = store.apply("T1", [], tip(other))  # a rewritten journal says where it is
-    assert held.refused_seq == 4
-    assert "the table's anchor names head" in held.refused_reason
+    held, gap = store.apply("T1", [], tip(other))  # a rewritten journal says where it is
+    assert gap
+    assert held.message(gap=gap).to_json()["records"] == 0  # its rows are asked for
     assert list(store.entries("T1")) == rows
 
 

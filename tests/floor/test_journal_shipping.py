@@ -115,9 +115,15 @@ def test_a_lost_sd_card_leaves_the_history_on_the_floor(
     fresh = ShippingTable(tmp_path, "T1", broker.url)
     wait_for(lambda: fresh.shipper.floor is not None, "the floor's word to the new card")
     fresh.write(5)  # after the floor answered: only the head, said again, can reveal them
-    wait_for(lambda: fresh.shipper.floor is not None and fresh.shipper.floor.refused_seq,
-             "the floor refuses the new card's journal")
+    wait_for(lambda: fresh.shipper.floor is not None and fresh.shipper.floor.records == 5,
+             "the floor takes the new card's journal too")
+    assert fresh.shipper.floor is not None
+    assert fresh.shipper.floor.conflict_seq == 1  # two versions of record 1: both kept
     assert floor.held("T1") == history  # the old history stays, nothing of the new is mixed in
+    assert floor.other_versions("T1") == fresh.entries()
+    alone = floor.shoectl("verify", "--table", "T1")
+    assert alone.returncode == 3
+    assert "two versions of seq 1 kept" in alone.stdout.splitlines()[-1]
     fresh.close()
 
 
@@ -163,13 +169,16 @@ def test_a_forged_local_journal_is_caught_against_the_floors_copy(
                                      "recomputed, under another key); content first differs "
                                      "at seq 37")
     forger = ShippingTable(tmp_path, "T1", broker.url)  # the forged card ships too ...
-    wait_for(lambda: forger.shipper.floor is not None and forger.shipper.floor.refused_seq,
-             "the floor refuses the forged journal")
+    wait_for(lambda: forger.shipper.floor is not None and forger.shipper.floor.conflict_seq,
+             "the floor keeps the forged journal beside its copy")
     assert forger.shipper.floor is not None
-    # ... and is refused at once: its anchor's head is not the floor's hash of record 50
-    assert forger.shipper.floor.refused_seq == 50
-    assert "the table's anchor names head" in forger.shipper.floor.reason
+    # ... its anchor's head is no hash the floor holds: it is asked for its rows, and its
+    # record 1 is a second version (another key, another hash)
+    assert forger.shipper.floor.conflict_seq == 1
+    assert "record 1 arrived in two versions" in forger.shipper.floor.conflict_reason
     assert floor.held("T1")[36].data["n"] == 36  # the floor's copy is unchanged
+    wait_for(lambda: len(floor.other_versions("T1")) == 50, "the forged rows kept beside it")
+    assert floor.other_versions("T1")[36].data["n"] == -1
     forger.close()
 
 

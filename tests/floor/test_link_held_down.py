@@ -80,16 +80,18 @@ def test_a_full_hit_sent_before_a_power_cut_is_paid_and_unlocked_after_it(
     table = Table(tmp_path, "T1", url)
     wait_for(lambda: online(table), "T1 online")
     table.link.contribute(1, 1)
-    wait_for(table.all_confirmed, "the contribution confirmed")
+    table.link.contribute(2, 3)
+    wait_for(table.all_confirmed, "the contributions confirmed")
     proxy.hold_down()
     wait_for(lambda: not table.link.view.up, "T1 sees its link down")
-    table.link.hit(2, 3, "100%")  # journalled; the power goes before it reaches the broker
+    table.link.hit(2, 3, "100%", ["7D", "7D", "7D"])  # journalled; the power goes before it
+    # reaches the broker
     table.close()
     proxy.release()
     again = Table(tmp_path, "T1", url)
     settle([again], controller)  # the hit (old boot) and its paid notice (new boot)
     assert [d["message"]["type"] for d in again.records("floor:send")] == [
-        "contribution", "hit", "paid"]
+        "boot", "contribution", "contribution", "hit", "boot", "paid"]
     wait_for(lambda: again.link.view.meter.get("pending") == [], "PENDING ends on the sign")
     assert again.link.view.sign_text() == "1000000"
     again.close()

@@ -61,13 +61,15 @@ def test_two_full_hits_at_once_are_paid_in_the_order_received(
     tables = _tables(tmp_path, broker, 2)
     for seat in range(1, 11):
         tables[0].link.contribute(1, seat)
+    for table in tables:
+        table.link.contribute(2, 7)  # the wager each hit is paid for
     settle(tables, controller)
     grown = controller.show()["meter"]
     start = threading.Barrier(2)
 
     def hit(table: Table) -> None:
         start.wait()
-        table.link.hit(2, 7, "100%")
+        table.link.hit(2, 7, "100%", ["7D", "7D", "7D"])
 
     threads = [threading.Thread(target=hit, args=(t,)) for t in tables]
     for thread in threads:
@@ -89,7 +91,7 @@ def test_a_ten_percent_hit_comes_off_the_live_meter(
     tables = _tables(tmp_path, broker, 1)
     for seat in range(1, 4):
         tables[0].link.contribute(1, seat)
-    address = tables[0].link.hit(1, 2, "10%")
+    address = tables[0].link.hit(1, 2, "10%", ["7C", "7C", "7C"])
     settle(tables, controller)
     answer = tables[0].link.view.answers[(address.boot, address.seq)]
     assert answer["paid"] == (RESET + 300) // 10

@@ -43,14 +43,14 @@ def test_a_send_the_broker_dropped_is_resent_after_resend_s(
         wait_for(lambda: table.link.view.controller_online, "the controller online")
         clock.now = RESEND_S - 0.5
         assert table.link.resend_overdue() == 0  # not yet due
-        assert table.link.outstanding == 1
+        assert table.link.outstanding == 2  # the boot's announcement and the contribution
         clock.now = RESEND_S
-        assert table.link.resend_overdue() == 1
+        assert table.link.resend_overdue() == 2
         wait_for(table.all_confirmed, "the resent contribution confirmed")
         assert controller.show()["progressive_in"] == 1
         clock.now += 10 * RESEND_S
         assert table.link.resend_overdue() == 0  # a confirmed send is never sent again
-        assert len(table.records("floor:send")) == 1  # a resend is no new send
+        assert len(table.records("floor:send")) == 2  # a resend is no new send
     finally:
         table.close()
         controller.stop()
@@ -71,7 +71,7 @@ def test_the_service_resends_on_the_loops_clock(tmp_path: Path, broker: Mosquitt
         wait_for(lambda: attachment.link.view.controller_online, "the controller online")
         clock.now = RESEND_S - 0.5
         loop.run_until_idle()
-        assert attachment.link.outstanding == 1  # the timer has not fired
+        assert attachment.link.outstanding == 2  # the timer has not fired (boot, contribution)
         clock.now = RESEND_S
         wait_for(lambda: (loop.run_until_idle(), attachment.link.outstanding == 0)[1],
                  "the loop's timer resent it and the answer was journalled")

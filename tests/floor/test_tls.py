@@ -81,3 +81,18 @@ def test_a_table_cannot_speak_for_another(
     settle([honest], controller)
     assert controller.show()["progressive_in"] == 1
     honest.close()
+
+
+def test_the_acl_names_each_tables_own_topics_and_no_group_wildcard(tmp_path: Path) -> None:
+    from controller.floor.certs import acl_text
+
+    acl = acl_text({"bank-a": ["T1", "T2"], "bank-b": ["T3"]})
+    blocks = {block.splitlines()[0]: block.splitlines()[1:] for block in acl.split("\n\n")}
+    for table, group in (("T1", "bank-a"), ("T2", "bank-a"), ("T3", "bank-b")):
+        lines = blocks[f"user {table}"]
+        assert all("+" not in line and "#" not in line for line in lines), lines
+        assert f"topic write shoectl/floor/{group}/table/{table}/up" in lines
+        assert not any(line.startswith("topic write") and "/down" in line for line in lines)
+    assert "topic write shoectl/floor/bank-a/table/T1/down" in blocks["user progressive-bank-a"]
+    assert not any("bank-b" in line for line in blocks["user progressive-bank-a"])
+    assert not any(line.startswith("pattern") for line in acl.splitlines())

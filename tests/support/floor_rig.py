@@ -27,21 +27,27 @@ from tests.support.mosquitto import CEILING_S, Mosquitto, wait_for
 RESET = 1_000_000
 INCREMENT = 100
 GROUP = "bank-a"
+TABLES = ("T1", "T2", "T3", "BJ-01")
+"""The controller's tables (`[link] tables`): the tests' and the default table file's name."""
 
 
 class Controller:
     """`shoectl progressive serve` in its own process."""
 
-    def __init__(self, workdir: Path, broker_url: str, tls_dir: Path | None = None) -> None:
-        self.state_dir = workdir / "controller"
-        self.config = workdir / "progressive.toml"
-        files = "".join(f'{name} = "{tls_dir / file}"\n' for name, file in (
-            ("ca", "ca.pem"), ("cert", "progressive.pem"), ("key", "progressive.key"))
-        ) if tls_dir else ""
-        self.config.write_text(f'[link]\nbroker = "{broker_url}"\ngroup = "{GROUP}"\n{files}'
+    def __init__(self, workdir: Path, broker_url: str, tls_dir: Path | None = None, *,
+                 tables: Sequence[str] = TABLES, group: str = GROUP,
+                 name: str = "controller", max_boots_per_day: int | None = None) -> None:
+        self.state_dir = workdir / name
+        self.config = workdir / f"{name}.toml"
+        files = "".join(f'{key} = "{tls_dir / file}"\n' for key, file in (
+            ("ca", "ca.pem"), ("cert", f"progressive-{group}.pem"),
+            ("key", f"progressive-{group}.key"))) if tls_dir else ""
+        boots = f"max_boots_per_day = {max_boots_per_day}\n" if max_boots_per_day else ""
+        self.config.write_text(f'[link]\nbroker = "{broker_url}"\ngroup = "{group}"\n'
+                               f"tables = {json.dumps(list(tables))}\n{boots}{files}"
                                f"[progressive]\nreset = {RESET}\nincrement = {INCREMENT}\n",
                                encoding="utf-8")
-        self.log = workdir / "controller.log"
+        self.log = workdir / f"{name}.log"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -99,10 +105,10 @@ class Table:
 
     def __init__(self, workdir: Path, name: str, broker_url: str,
                  tls: TlsFiles | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, group: str = GROUP) -> None:
         self.name = name
         self.store = JournalStore(workdir / name, clock=lambda: 0.0, durable=False)
-        link = LinkSettings(BrokerUrl.parse(broker_url), GROUP, tls)
+        link = LinkSettings(BrokerUrl.parse(broker_url), group, tls)
         self.link = TableLink(link, name, self.store, clock=clock)
         self.link.start()
 

@@ -85,6 +85,14 @@ class FloorProcess:
         finally:
             store.close()
 
+    def other_versions(self, table: str) -> list[Entry]:
+        """The rows the floor keeps beside its copy of `table` (other versions of a seq)."""
+        store = FloorStore(StoreUrl.parse(self.store_url, self.workdir))
+        try:
+            return store.other_versions(table)
+        finally:
+            store.close()
+
 
 class ShippingTable:
     """A table's journal and its shipper."""

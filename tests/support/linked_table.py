@@ -12,10 +12,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from controller.floor.link import BrokerUrl
+from controller.floor.link import BrokerUrl, TlsFiles
 from controller.floor.settings import LinkSettings
 from controller.floor.table_link import unconfirmed
 from controller.service.floor_link import LINK_DEVICE, FloorAttachment
+from controller.service.journal_shipping import ship_journal
 from controller.service.loop import EventLoop
 from controller.service.runtime import TableRuntime
 from tests.controller.helpers import runtime
@@ -40,21 +41,28 @@ class TableJournal:
 
 
 @contextmanager
-def linked_table(state_dir: Path, broker_url: str, name: str = "T1"
+def linked_table(state_dir: Path, broker_url: str, name: str = "T1",
+                 tls: TlsFiles | None = None, *, ship: bool = False, wait_up: bool = True
                  ) -> Iterator[tuple[TableRuntime, FloorAttachment]]:
     """A blackjack table linked to group bank-a; yields once its floor link is up.
 
+    With `ship` it ships its journal to the floor over its link's connection, as a service;
+    without `wait_up` it yields at once, before its loop ran (no answer taken yet).
     On leaving, the link stops and the journal closes with no power-off record (as a cut).
     """
     rt = runtime(state_dir)
     loop = EventLoop(rt.handle)
-    attachment = FloorAttachment(LinkSettings(BrokerUrl.parse(broker_url), GROUP, None), name,
-                                 rt, loop, lambda: None)
+    settings = LinkSettings(BrokerUrl.parse(broker_url), GROUP, tls)
+    attachment = FloorAttachment(settings, name, rt, loop, lambda: None)
     attachment.start()
+    shipper = ship_journal(settings, name, rt, attachment.link) if ship else None
     try:
-        pump(loop, lambda: LINK_DEVICE not in rt.model.progressive.links_down, "link up")
+        if wait_up:
+            pump(loop, lambda: LINK_DEVICE not in rt.model.progressive.links_down, "link up")
         yield rt, attachment
     finally:
+        if shipper is not None:
+            shipper.stop()
         attachment.stop()
         rt.journal.close()
 

@@ -30,8 +30,9 @@ function drawTables(tables) {
     cell(row, t.journal.records, "records");
     cell(row, t.journal.head, "head");
     const agreement = t.journal.agreement;
-    cell(row, agreement, "agreement " + (agreement.startsWith("disagrees") ? "disagrees"
-                                         : agreement === "agrees" ? "agrees" : ""));
+    const bad = agreement.startsWith("disagrees") || agreement.startsWith("conflict");
+    cell(row, agreement, "agreement " + (bad ? "disagrees" : agreement === "agrees" ? "agrees"
+                                                                                   : ""));
     body.appendChild(row);
   }
 }
@@ -48,13 +49,21 @@ function drawGroups(groups) {
       g.controller + ")";
     title.className = "meter";
     section.appendChild(title);
+    for (const a of g.alarms || []) {  // tables the controller refused: a person looks
+      const alarm = document.createElement("p");
+      alarm.className = "alarm";
+      alarm.textContent = "ALARM " + a.table + ": " + a.reason + " (" + a.count + "x, last " +
+        a.last + ")";
+      section.appendChild(alarm);
+    }
     const list = document.createElement("table");
     list.className = "floor hits";
     for (const h of g.hits) {
       const row = document.createElement("tr");
       cell(row, h.wall);
       cell(row, h.table);
-      cell(row, money(h.paid), "paid");
+      cell(row, money(h.paid) + (h.disputed ? " (disputed)" : ""),
+           h.disputed ? "paid disputed" : "paid");
       list.appendChild(row);
     }
     section.appendChild(list);

@@ -48,8 +48,10 @@ Sections (all by default):
 
 * `by-source`: the real photos and scans of `shared/cards-train` (`vision.build.real_sources`),
   read with the generic profile source by source and deck by deck: right, wrong and unsure
-  of the labelled cards, answers where no labelled card lies, and the time per image. No
-  shipped profile learnt from any of them, so every source is held out.
+  of the labelled cards, answers where no labelled card lies, and the time per image; then
+  `--scenes` 640x480 composites of each layout (a board of five, two to four exposed hands)
+  laid from each single-card source's cards. No shipped profile learnt from any of them, so
+  every source is held out.
 
 * `phone`: one card as a phone photographs it (`vision.build.evaluate.phone_scene`: 2000 to
   4000 pixels, portrait or landscape, the card filling 15% to 60% of the frame, hand-held
@@ -593,6 +595,13 @@ def by_source(bench: Bench) -> None:
             print(f"   {source + ' (' + licence + ')':<36} {deck:<38} {tally.line()}")
         if len(decks) > 1:
             print(f"   {source + ' (' + licence + ')':<36} {'all':<38} {total.line()}")
+    for source in (s for s in real_sources.COMPOSITE_SOURCES if s in present):
+        cards = real_sources.cut_outs_of(real_sources.load_source(source))
+        tallies = real_sources.composite_tallies(recognizer.recognize, cards,
+                                                 bench.options.scenes)
+        for layout, tally in tallies.items():
+            print(f"   {source + ', composite ' + layout:<36} {bench.options.scenes} frames: "
+                  f"{tally.summary()}")
 
 
 SECTION_FUNCTIONS: dict[str, Callable[[Bench], None]] = {

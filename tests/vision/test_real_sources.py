@@ -74,3 +74,15 @@ def test_the_generic_profile_on_a_sample_of_each_source(recognizer: Recognizer,
     least_right, most_wrong = MEASURED[source]
     assert total.right >= least_right, total.line()
     assert total.wrong <= most_wrong, total.line()
+
+
+def test_every_single_card_image_gives_its_card_for_composites() -> None:
+    for source in real_sources.COMPOSITE_SOURCES:
+        images = real_sources.load_source(source)
+        cards = real_sources.cut_outs_of(images)
+        assert [card.code for card in cards] == [next(iter(i.cards)) for i in images]
+    vedant = real_sources.cut_outs_of(real_sources.load_source("templates/vedant")[:3])
+    for card in vedant:  # cut to the card's alpha: no transparent margin is left around it
+        height, width = card.image.shape[:2]
+        assert width == 300 and 1.3 < height / width < 1.7
+        assert card.image[height // 2, 2].mean() > 100  # the card's paper at its left edge

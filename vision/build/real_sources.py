@@ -22,6 +22,10 @@ no labelled card lies are counted apart (`elsewhere`): most are cards the labels
 (backs, corners cut by the frame), some are misreadings. Single cards (`designs`, the
 templates) are laid on dark cloth with a margin first, as a camera over the felt sees them.
 
+Boards of five and exposed hands are laid, as `vision.build.composite` lays the dev photos'
+cut-outs, from the cards the finder cuts out of each single-card source (`COMPOSITE_SOURCES`),
+and scored as its synthetic scenes are (`vision.build.evaluate.Tally`).
+
 Only the licensed sources may teach a shipped model (`LICENSED`); every source may measure.
 """
 
@@ -34,13 +38,17 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from vision.recognize import CardReading
+
+if TYPE_CHECKING:
+    from vision.build.composite import CutOut
+    from vision.build.evaluate import Tally as EvaluateTally
 
 ROOT_ENV: Final = "SHOECTL_CARDS_TRAIN"
 DEFAULT_ROOT: Final = Path(__file__).resolve().parents[2] / ".." / "shared" / "cards-train"
@@ -279,3 +287,54 @@ def sources_present(root: Path | None = None) -> Iterator[str]:
     """The sources whose labels are there."""
     base = root or data_root()
     return (source for source in SOURCES if (base / source / "labels.csv").is_file())
+
+
+COMPOSITE_SOURCES: Final = ("designs", "templates/vedant", "templates/fourcorner")
+"""The sources whose images each hold one whole card, which the finder can cut out for
+composites (the others' boxes are axis-aligned around turned, overlapping cards)."""
+
+
+def cut_outs_of(images: Sequence[LabelledImage]) -> list[CutOut]:
+    """Each single-card image's card, cut out as `vision.build.composite` cuts a photo's.
+
+    These images are the card itself: a scan or a web crop fills the frame, a cut-out's
+    alpha channel marks it. So the card is the image (within the alpha's bounds), not what
+    the finder makes of it, and no card is lost to the finder before the composite is read.
+    """
+    from vision.build.composite import CUT_WIDTH, CutOut
+    from vision.build.synth import rounded_alpha
+
+    found = []
+    for image in images:
+        if len(image.cards) != 1:
+            continue
+        pixels = cv2.imread(str(image.path), cv2.IMREAD_UNCHANGED)
+        if pixels is None:
+            raise ValueError(f"{image.path}: not an image OpenCV can read")
+        if pixels.ndim == 2:
+            pixels = cv2.cvtColor(pixels, cv2.COLOR_GRAY2BGR)
+        if pixels.shape[2] == 4:
+            rows, columns = np.nonzero(pixels[:, :, 3] > 127)
+            pixels = pixels[rows.min():rows.max() + 1, columns.min():columns.max() + 1, :3]
+        height = round(CUT_WIDTH * pixels.shape[0] / pixels.shape[1])
+        card = cv2.resize(np.ascontiguousarray(pixels), (CUT_WIDTH, height),
+                          interpolation=cv2.INTER_AREA)
+        found.append(CutOut(next(iter(image.cards)), card, rounded_alpha(CUT_WIDTH, height),
+                            str(image.path)))
+    return found
+
+
+def composite_tallies(read: Reader, cards: Sequence[CutOut], scenes: int
+                      ) -> dict[str, EvaluateTally]:
+    """`scenes` composites of each layout (a board of five, two to four exposed hands) laid
+    from `cards` on drawn tables and read; the tallies by layout."""
+    from vision.build.composite import LAYOUTS, composite
+    from vision.build.evaluate import Tally as SceneTally
+
+    found: dict[str, SceneTally] = {}
+    for layout in LAYOUTS:
+        tally = found[layout] = SceneTally()
+        for number in range(scenes):
+            scene = composite(cards, layout, number)
+            tally.add_scene(read(scene.frame), scene)
+    return found

@@ -84,5 +84,6 @@ def test_every_single_card_image_gives_its_card_for_composites() -> None:
     vedant = real_sources.cut_outs_of(real_sources.load_source("templates/vedant")[:3])
     for card in vedant:  # cut to the card's alpha: no transparent margin is left around it
         height, width = card.image.shape[:2]
-        assert width == 300 and 1.3 < height / width < 1.7
+        assert width == 300
+        assert 1.3 < height / width < 1.7
         assert card.image[height // 2, 2].mean() > 100  # the card's paper at its left edge

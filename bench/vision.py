@@ -588,7 +588,7 @@ def by_source(bench: Bench) -> None:
     recognizer = Recognizer(load_generic_profile())
     for source in present:
         licence = "licensed" if source in real_sources.LICENSED else "measure only"
-        total = real_sources.Tally()
+        total = real_sources.SourceTally()
         decks = real_sources.evaluate(recognizer.recognize, real_sources.load_source(source))
         for deck, tally in decks.items():
             total.add(tally)

@@ -235,6 +235,49 @@ class Backoff:
         self._wait = self._first
 
 
+class DeviceWorker:
+    """A device's worker thread: runs the jobs put to it, one after the other, in order.
+
+    A job that raises is logged in full and handed to `on_error`; the thread goes on (a
+    thread boundary, C8).
+
+    Args:
+        device: The device's name (the thread's, and every log line's).
+        on_error: Called on the worker thread with what a job raised.
+    """
+
+    def __init__(self, device: str, on_error: Callable[[BaseException], None]) -> None:
+        self._device = device
+        self._on_error = on_error
+        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the thread."""
+        self._thread = threading.Thread(target=self._run, name=f"driver-{self._device}",
+                                        daemon=True)
+        self._thread.start()
+
+    def put(self, job: Callable[[], None]) -> None:
+        """Run `job` after the jobs before it (safe from any thread)."""
+        self._jobs.put(job)
+
+    def stop(self) -> None:
+        """Run the jobs already put, then stop (waits up to 5 s, but not on itself)."""
+        self._jobs.put(None)
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            try:
+                job()
+            except Exception as exc:  # noqa: BLE001 - a thread boundary: report, never die (C8)
+                _LOG.exception("%s: worker job failed", self._device)
+                self._on_error(exc)
+
+
 class BoardConnection:
     """A kept-up connection to one board.
 
@@ -263,8 +306,7 @@ class BoardConnection:
         self._ack_when_handled = ack_when_handled
         self._ack_lock = threading.Lock()
         self._handled: tuple[int | None, int] | None = None  # (boot id, count) declared
-        self._work: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
-        self._worker: threading.Thread | None = None
+        self._jobs = DeviceWorker(device, lambda error: self._fault(f"driver error: {error!r}"))
         self._closed = threading.Event()
         self._up = False
         self._settled = threading.Event()
@@ -310,9 +352,7 @@ class BoardConnection:
         if self._closed.is_set():
             raise DeviceClosedError(self.device, "the device is closed")
         self._pairing = load_pairing(self.device, self._link)
-        self._worker = threading.Thread(target=self._run, name=f"driver-{self.device}",
-                                        daemon=True)
-        self._worker.start()
+        self._jobs.start()
         self._connect()
         # The client's `Connected` event runs `_establish` on the worker; wait for it.
         if not self._settled.wait(HANDSHAKE_TIMEOUT + REQUEST_TIMEOUT * 4):
@@ -390,10 +430,7 @@ class BoardConnection:
         client, self._client = self._client, None
         if client is not None:
             client.close()
-        self._work.put(None)
-        worker = self._worker
-        if worker is not None and worker is not threading.current_thread():
-            worker.join(timeout=5)
+        self._jobs.stop()
 
     # ------------------------------------------------------------ connecting
 
@@ -424,8 +461,8 @@ class BoardConnection:
                               timing=link.timing, event_baseline=self._baseline,
                               transport=transport, pairing=self._pairing,
                               ack_on="handled" if self._ack_when_handled else "receipt")
-        client.subscribe("*", lambda message: self._work.put(lambda: self._dispatch(message)))
-        client.subscribe_events(lambda event: self._work.put(lambda: self._on_bridge(event)))
+        client.subscribe("*", lambda message: self._jobs.put(lambda: self._dispatch(message)))
+        client.subscribe_events(lambda event: self._jobs.put(lambda: self._on_bridge(event)))
         return client
 
     def _establish(self) -> None:
@@ -459,20 +496,6 @@ class BoardConnection:
             return  # the client's `Connected` event, queued behind us, establishes the link
 
     # ------------------------------------------------------------ worker thread
-
-    def _run(self) -> None:
-        while (job := self._work.get()) is not None:
-            error = self._safely(job)
-            if error is not None:
-                self._fault(f"driver error: {error!r}")
-
-    def _safely(self, job: Callable[[], None]) -> BaseException | None:
-        try:
-            job()
-        except Exception as exc:  # noqa: BLE001 - a thread boundary: report, never die (C8)
-            _LOG.exception("%s: worker job failed", self.device)
-            return exc
-        return None
 
     def _safely_establish(self) -> None:
         first = not self._settled.is_set()

@@ -38,8 +38,9 @@ from firmware_bridge.errors import (
     SendQueueFullError,
     TransportError,
 )
+from firmware_bridge.events import EventBaseline
 from firmware_bridge.handshake import BoardIdentity, Expectation
-from firmware_bridge.host import EventBaseline, HostEndpoint
+from firmware_bridge.host import HostEndpoint
 from firmware_bridge.link import LinkTiming
 from firmware_bridge.runner import DeviceRunner, FdPort, PtyPair, SerialBytePort, open_pty
 

@@ -29,8 +29,9 @@ from firmware_bridge.errors import (
     LinkDownError,
     RequestTimeoutError,
 )
+from firmware_bridge.events import EventBaseline
 from firmware_bridge.handshake import BoardIdentity, Expectation
-from firmware_bridge.host import AckOn, EventBaseline, HostEndpoint
+from firmware_bridge.host import AckOn, HostEndpoint
 from firmware_bridge.link import LinkTiming
 from firmware_bridge.status import (
     BridgeStats,

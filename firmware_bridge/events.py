@@ -59,6 +59,13 @@ class CountedEventReceiver:
         boot_id: the board boot that `last_count` belongs to, or None if unknown.
     """
 
+    @classmethod
+    def resumed(cls, baseline: EventBaseline | None) -> CountedEventReceiver:
+        """A receiver that goes on from `baseline` (a fresh one when None)."""
+        if baseline is None:
+            return cls()
+        return cls(baseline.last_count, baseline.boot_id)
+
     def __init__(self, last_count: int | None = None, boot_id: int | None = None) -> None:
         self._last = last_count
         self._boot_id = boot_id
@@ -202,3 +209,71 @@ class CountedEventSender:
     def pending(self) -> int:
         """Events kept and not yet acknowledged."""
         return len(self._pending)
+
+
+@dataclass(frozen=True, slots=True)
+class EventBaseline:
+    """Where counted events stood when the host last ran (e.g. from the audit journal).
+
+    Attributes:
+        boot_id: the board boot the counts belong to.
+        last_count: the last count delivered to the owner.
+        handled: with `ack_on="handled"`, the last count the owner had declared handled
+            when that was behind `last_count` (0: none yet); None: every count up to
+            `last_count` was handled.
+    """
+
+    boot_id: int
+    last_count: int
+    handled: int | None = None
+
+
+class HandledCounts:
+    """The counts a host's owner has declared handled (`ack_on="handled"`, PROTOCOL.md 9).
+
+    Args:
+        receiver: the host's receiver (what was delivered, and of which boot).
+        handled_mode: False when events are acknowledged on receipt (nothing to keep).
+        baseline: where counted events stood when the host last ran, if known.
+    """
+
+    def __init__(self, receiver: CountedEventReceiver, handled_mode: bool,
+                 baseline: EventBaseline | None) -> None:
+        self._receiver = receiver
+        self._handled_mode = handled_mode
+        self.count: int | None = None
+        """The last count the owner declared handled (None: none yet)."""
+        if baseline is not None:
+            self.count = baseline.last_count if baseline.handled is None else baseline.handled
+
+    def declare(self, count: int, boot_id: int | None) -> int | None:
+        """Every event up to `count` is handled; the count to acknowledge now, if any.
+
+        Never beyond the last count delivered, never going backwards. `boot_id`, when
+        given, names the board boot that `count` belongs to; a count of another boot is
+        ignored (a restarted board counts from 1 again).
+        """
+        last = self._receiver.last_count
+        if not self._handled_mode or last is None or count <= 0:
+            return None
+        if boot_id is not None and boot_id != self._receiver.boot_id:
+            return None
+        count = min(count, last)
+        if self.count is not None and count <= self.count:
+            return None
+        self.count = count
+        return count
+
+    def restarted(self) -> None:
+        """The board restarted: nothing of its new boot is handled yet."""
+        self.count = 0
+
+    def position(self) -> EventBaseline | None:
+        """The counted-event position to persist, to pass as `event_baseline` next run."""
+        boot_id, last = self._receiver.boot_id, self._receiver.last_count
+        if boot_id is None or last is None:
+            return None
+        handled = self.count or 0
+        if not self._handled_mode or handled >= last:
+            return EventBaseline(boot_id, last)
+        return EventBaseline(boot_id, last, handled)

@@ -29,6 +29,10 @@ from firmware_bridge.framing import Frame, FrameKind, covered_bytes
 if TYPE_CHECKING:
     from firmware_bridge.link import LinkStats
 
+AUTH_FAILURES_TO_REFUSE: Final = 3
+"""Frames failing authentication, with no session since the link went down, after which a
+board that was authenticated before is refused: a wrong board sends a NO_SESSION every
+200 ms, so this takes about 0.6 s after the link timeout."""
 COUNTER_LIMIT: Final = 0xFFFF_0000
 """No frame carries this counter or a higher one: a sender whose next counter would reach it
 sends no more DATA or ACK in the session and ends it at its next poll; a receiver refuses a
@@ -183,18 +187,46 @@ def authentication_problem(link: LinkStats, key: PairingKey | None) -> str | Non
     return None
 
 
-def swapped_board_problem(failed: int, link: LinkStats, key: PairingKey | None,
-                          last_board: str) -> str:
-    """The refusal line of a board that stopped proving the key on a running link.
+class LiveLinkWatch:
+    """Refuses a board that stopped proving the key since its link (up before) went down.
 
-    Args:
-        failed: frames that failed authentication since the session went down.
-        link: the host link's statistics (what the board announces).
-        key: the key the host uses for the board (None: auth mode `none`).
-        last_board: what the board that last passed the handshake here reported.
+    PROTOCOL.md 4.4, "On a running link": after `AUTH_FAILURES_TO_REFUSE` frames failing
+    authentication with no session since the session went down, the board is refused, once
+    per outage. A cold start (no session yet) is refused by `authentication_problem` instead.
     """
-    peer = link.peer_auth.name.lower() if link.peer_auth is not None else "unknown"
-    own = f"this host's key {key.key_id}" if key else "auth mode 'none'"
-    return (f"board refused: {failed} frames from the board failed authentication since "
-            f"its link went down (it announces auth mode '{peer}'): it is not paired with "
-            f"{own}; the board last authenticated here: {last_board or 'none'}")
+
+    def __init__(self) -> None:
+        self._base: int | None = None  # failures counted when the session went down
+        self._reported = False
+
+    def session_up(self) -> None:
+        """A session opened: nothing to watch until it goes down."""
+        self._base = None
+
+    def session_down(self, link: LinkStats) -> None:
+        """The session went down: count the failures from now."""
+        self._base, self._reported = _failures(link), False
+
+    def refusal(self, link: LinkStats, key: PairingKey | None, last_board: str) -> str | None:
+        """The refusal line when the board is to be refused now (once per outage), else None.
+
+        Args:
+            link: the host link's statistics.
+            key: the key the host uses for the board (None: auth mode `none`).
+            last_board: what the board that last passed the handshake here reported.
+        """
+        if self._base is None or self._reported:
+            return None
+        failed = _failures(link) - self._base
+        if failed < AUTH_FAILURES_TO_REFUSE:
+            return None
+        self._reported = True
+        peer = link.peer_auth.name.lower() if link.peer_auth is not None else "unknown"
+        own = f"this host's key {key.key_id}" if key else "auth mode 'none'"
+        return (f"board refused: {failed} frames from the board failed authentication since "
+                f"its link went down (it announces auth mode '{peer}'): it is not paired "
+                f"with {own}; the board last authenticated here: {last_board or 'none'}")
+
+
+def _failures(link: LinkStats) -> int:
+    return link.bad_macs + link.auth_mismatches

@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Literal
 
 from firmware_bridge import auth
@@ -21,9 +20,9 @@ from firmware_bridge.catalogue import BoardCatalogue, Catalogue
 from firmware_bridge.clock import Clock
 from firmware_bridge.codec import Codec, FieldValue, Message
 from firmware_bridge.errors import BridgeError, CodecError, HandshakeMismatch, LinkDownError
-from firmware_bridge.events import CountedEventReceiver
+from firmware_bridge.events import CountedEventReceiver, EventBaseline, HandledCounts
 from firmware_bridge.framing import BadFrame, Frame, FrameDecoder
-from firmware_bridge.guard import authentication_problem, swapped_board_problem
+from firmware_bridge.guard import LiveLinkWatch, authentication_problem
 from firmware_bridge.handshake import BoardIdentity, Expectation
 from firmware_bridge.link import Delivered, Link, LinkEnd, LinkLost, LinkTiming, SessionUp
 from firmware_bridge.status import (
@@ -44,33 +43,12 @@ from firmware_bridge.status import (
 logger = logging.getLogger(__name__)
 
 IDENTIFY_RETRY = 1.0
-AUTH_FAILURES_TO_REFUSE = 3
-"""Frames failing authentication, with no session since the link went down, after which a
-board that was authenticated before is refused (`AuthenticationFailed`): a wrong board sends
-a NO_SESSION every 200 ms, so this takes about 0.6 s after the link timeout."""
 LINK_ONLY = BoardCatalogue("link", ())
 Notice = Message | BridgeEvent | TrafficRecord
 """What the host endpoint hands its owner, in order: messages, link events, traffic."""
 AckOn = Literal["receipt", "handled"]
 """When the host acknowledges a counted event: on receipt, or once its owner handled it."""
 ACK_ON: tuple[AckOn, ...] = ("receipt", "handled")
-
-
-@dataclass(frozen=True, slots=True)
-class EventBaseline:
-    """Where counted events stood when the host last ran (e.g. from the audit journal).
-
-    Attributes:
-        boot_id: the board boot the counts belong to.
-        last_count: the last count delivered to the owner.
-        handled: with `ack_on="handled"`, the last count the owner had declared handled
-            when that was behind `last_count` (0: none yet); None: every count up to
-            `last_count` was handled.
-    """
-
-    boot_id: int
-    last_count: int
-    handled: int | None = None
 
 
 class HostEndpoint:
@@ -118,18 +96,10 @@ class HostEndpoint:
         self.identity: BoardIdentity | None = None
         self.refusal: HandshakeMismatch | None = None
         self._identify_sent = 0.0
-        base = event_baseline
-        self._receiver = CountedEventReceiver(
-            base.last_count if base else None, base.boot_id if base else None
-        )
+        self._receiver = CountedEventReceiver.resumed(event_baseline)
         self._ack_on = ack_on
-        self._handled: int | None = None  # the last count the owner declared handled
-        if base is not None:
-            self._handled = base.last_count if base.handled is None else base.handled
-        self._auth_base: int | None = None
-        """Authentication failures counted when the session went down (None: a session is
-        up, or none was ever up: a cold start refuses by `auth_problem` instead)."""
-        self._auth_reported = False
+        self._handled = HandledCounts(self._receiver, ack_on == "handled", event_baseline)
+        self._live = LiveLinkWatch()
         self._history: deque[TrafficRecord] = deque(maxlen=history)
         self._notices: list[Notice] = []
         self._output: list[bytes] = []
@@ -213,35 +183,17 @@ class HostEndpoint:
     def acknowledge_handled(self, count: int, boot_id: int | None = None) -> None:
         """Declare every counted event up to `count` handled (with `ack_on="handled"`).
 
-        The board is sent `event_ack` for the highest count declared so far: never beyond
-        the last count delivered, never going backwards. While the board is not connected
-        the count is kept and acknowledged when the board repeats an event. `boot_id`, when
-        given, names the board boot that `count` belongs to; a count of another boot is
-        ignored (a restarted board counts from 1 again). With `ack_on="receipt"` every
-        event is acknowledged already and this does nothing.
+        The board is sent `event_ack` for the highest count declared so far
+        (`HandledCounts.declare`); while it is not connected the count is kept and sent
+        when the board repeats an event. With `ack_on="receipt"` this does nothing.
         """
-        receiver = self._receiver
-        last = receiver.last_count
-        if self._ack_on != "handled" or last is None or count <= 0:
-            return
-        if boot_id is not None and boot_id != receiver.boot_id:
-            return
-        count = min(count, last)
-        if self._handled is not None and count <= self._handled:
-            return
-        self._handled = count
-        if self.state is ClientState.READY:
-            self._acknowledge(count)
+        declared = self._handled.declare(count, boot_id)
+        if declared is not None and self.state is ClientState.READY:
+            self._acknowledge(declared)
 
     def event_position(self) -> EventBaseline | None:
         """The counted-event position to persist, to pass as `event_baseline` next run."""
-        boot_id, last = self._receiver.boot_id, self._receiver.last_count
-        if boot_id is None or last is None:
-            return None
-        handled = self._handled or 0
-        if self._ack_on == "receipt" or handled >= last:
-            return EventBaseline(boot_id, last)
-        return EventBaseline(boot_id, last, handled)
+        return self._handled.position()
 
     def history(self) -> list[TrafficRecord]:
         """The last traffic records, oldest first (the post-mortem dump)."""
@@ -263,7 +215,7 @@ class HostEndpoint:
             if isinstance(event, Delivered):
                 self._on_payload(event.payload)
             elif isinstance(event, SessionUp):
-                self._auth_base = None
+                self._live.session_up()
                 self.state = ClientState.HANDSHAKING
                 self._codec = Codec(LINK_ONLY)
                 self._record(TrafficDirection.LINK,
@@ -275,26 +227,17 @@ class HostEndpoint:
         self._check_authentication()
         self._collect()
 
-    def _auth_failures(self) -> int:
-        link = self._link.stats()
-        return link.bad_macs + link.auth_mismatches
-
     def _check_authentication(self) -> None:
         """Refuse a board that stopped proving the key since its session went down."""
-        if self._auth_base is None or self._auth_reported:
-            return
-        failed = self._auth_failures() - self._auth_base
-        if failed < AUTH_FAILURES_TO_REFUSE:
-            return
-        self._auth_reported = True
         last = self.identity.describe() if self.identity is not None else ""
-        reason = swapped_board_problem(failed, self._link.stats(), self.pairing, last)
-        logger.error("%s: %s", self.where, reason)
-        self._record(TrafficDirection.ERROR, reason)
-        self._notices.append(AuthenticationFailed(self.where, reason, failed))
+        reason = self._live.refusal(self._link.stats(), self.pairing, last)
+        if reason is not None:
+            logger.error("%s: %s", self.where, reason)
+            self._record(TrafficDirection.ERROR, reason)
+            self._notices.append(AuthenticationFailed(self.where, reason))
 
     def _on_link_lost(self, event: LinkLost) -> None:
-        self._auth_base, self._auth_reported = self._auth_failures(), False
+        self._live.session_down(self._link.stats())
         was_ready = self.state is ClientState.READY
         if self.state in (ClientState.READY, ClientState.HANDSHAKING):
             self.state = ClientState.CONNECTING
@@ -342,7 +285,7 @@ class HostEndpoint:
         self.state = ClientState.READY
         restarted = self._receiver.on_identity(identity.boot_id)
         if restarted:
-            self._handled = 0
+            self._handled.restarted()
         self._record(TrafficDirection.LINK,
                      f"handshake passed: {identity.describe()} auth={self.auth}")
         logger.info("%s: connected: %s auth=%s", self.where, identity.describe(), self.auth)
@@ -361,10 +304,10 @@ class HostEndpoint:
         receipt = self._receiver.accept(message.int(cat.COUNT_FIELD))
         if self._ack_on == "receipt":
             self._acknowledge(receipt.ack)
-        elif not receipt.deliver and self._handled:
+        elif not receipt.deliver and self._handled.count:
             # Handled mode: a new event waits for `acknowledge_handled`; a repeated one is
             # answered with what the owner has handled, never more.
-            self._acknowledge(min(self._handled, receipt.ack))
+            self._acknowledge(min(self._handled.count, receipt.ack))
         if not receipt.deliver:
             self._counts["duplicates"] += 1
             return

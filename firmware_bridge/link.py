@@ -31,7 +31,7 @@ from firmware_bridge.framing import (
     reset_ack_payload,
     reset_payload,
 )
-from firmware_bridge.guard import FrameGuard
+from firmware_bridge.guard import FrameGuard, GuardStats
 
 SEQ_MODULO: Final = 256
 MAX_WINDOW: Final = 127  # half the sequence space, so "behind" and "ahead" never overlap
@@ -146,6 +146,42 @@ class _Counters:
     bad_acks: int = 0
     ignored_frames: int = 0
 
+    def snapshot(self, state: LinkState, guard: GuardStats, in_flight: int,
+                 queued: int) -> LinkStats:
+        """The counters, with the link's state, its window and its guard's refusals."""
+        return LinkStats(
+            state, self.sessions, self.link_downs, self.data_sent, self.retransmissions,
+            self.data_received, self.duplicates, self.out_of_order, self.acks_sent,
+            self.frames_received, self.bad_acks, self.ignored_frames, in_flight, queued,
+            guard.mode, guard.bad_macs, guard.replayed, guard.auth_mismatches,
+            guard.peer_mode, guard.counter_errors,
+        )
+
+
+class ResetBackoff:
+    """When a host without a session sends its next RESET (section 5.1).
+
+    After the heartbeat interval at first, then twice as long after each unanswered RESET, up
+    to `LinkTiming.reset_interval_max`; back to the first wait when a session opens or an
+    authentic NO_SESSION shows that a board is on the line.
+    """
+
+    def __init__(self, timing: LinkTiming) -> None:
+        self._timing = timing
+        self._wait = timing.heartbeat_interval
+
+    def restart(self) -> None:
+        """Start again from the heartbeat interval."""
+        self._wait = self._timing.heartbeat_interval
+
+    def due(self, quiet: float) -> bool:
+        """True when `quiet` seconds since the host last sent are enough for the next RESET."""
+        return quiet >= self._wait
+
+    def sent(self) -> None:
+        """A RESET went out unanswered so far: wait twice as long for the next one."""
+        self._wait = min(self._wait * 2, self._timing.reset_interval_max)
+
 
 class Link:
     """One end of a link. Not thread-safe: its owner serialises calls.
@@ -158,14 +194,9 @@ class Link:
         pairing: the pairing key shared with the peer; None for auth mode `none`.
     """
 
-    def __init__(
-        self,
-        role: LinkEnd,
-        clock: Clock,
-        timing: LinkTiming | None = None,
-        nonce_source: Callable[[], bytes] = new_nonce,
-        pairing: PairingKey | None = None,
-    ) -> None:
+    def __init__(self, role: LinkEnd, clock: Clock, timing: LinkTiming | None = None,
+                 nonce_source: Callable[[], bytes] = new_nonce,
+                 pairing: PairingKey | None = None) -> None:
         self.role = role
         self.timing = timing or LinkTiming()
         self._clock = clock
@@ -182,7 +213,7 @@ class Link:
         self._retransmit_at: float | None = None
         self._rto = self.timing.retransmit_timeout
         self._retries = 0
-        self._reset_wait = self.timing.heartbeat_interval
+        self._backoff = ResetBackoff(self.timing)
         self._last_rx = self._last_tx = clock()
         self._output: list[bytes] = []
         self._events: list[LinkEvent] = []
@@ -268,15 +299,8 @@ class Link:
 
     def stats(self) -> LinkStats:
         """Return a snapshot of the counters."""
-        counts, guard = self._count, self._guard.stats()
-        return LinkStats(
-            self._state, counts.sessions, counts.link_downs, counts.data_sent,
-            counts.retransmissions, counts.data_received, counts.duplicates,
-            counts.out_of_order, counts.acks_sent, counts.frames_received, counts.bad_acks,
-            counts.ignored_frames, len(self._in_flight), len(self._waiting), guard.mode,
-            guard.bad_macs, guard.replayed, guard.auth_mismatches, guard.peer_mode,
-            guard.counter_errors,
-        )
+        return self._count.snapshot(self._state, self._guard.stats(), len(self._in_flight),
+                                    len(self._waiting))
 
     def stop(self, reason: str) -> None:
         """End any session and fall silent until `start` (e.g. the peer failed the handshake).
@@ -303,9 +327,7 @@ class Link:
             if self._state is LinkState.UP:
                 self._go_down("the board has no session (it restarted or timed out)")
             else:
-                # A board is there: the next RESET goes once the heartbeat interval has
-                # passed since the last one, and the back-off starts again.
-                self._reset_wait = self.timing.heartbeat_interval
+                self._backoff.restart()  # a board is there: the next RESET goes soon
         else:
             self._count.ignored_frames += 1
 
@@ -356,7 +378,7 @@ class Link:
 
     def _begin_down(self) -> None:
         self._state = LinkState.DOWN
-        self._reset_wait = self.timing.heartbeat_interval
+        self._backoff.restart()
         self._send_down_beacon()
 
     def _send_down_beacon(self) -> None:
@@ -372,9 +394,9 @@ class Link:
 
     def _poll_down(self, now: float) -> None:
         if self.role is LinkEnd.HOST:
-            if now - self._last_tx >= self._reset_wait:
+            if self._backoff.due(now - self._last_tx):
                 self._send_down_beacon()
-                self._reset_wait = min(self._reset_wait * 2, self.timing.reset_interval_max)
+                self._backoff.sent()
         elif self._no_session_due or now - self._last_tx >= self.timing.heartbeat_interval:
             self._send_down_beacon()
 

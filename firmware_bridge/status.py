@@ -67,13 +67,12 @@ class AuthenticationFailed:
     """The board on a link that was up no longer proves the pairing key.
 
     Since the session went down, only frames failing authentication came from the line (a
-    board swapped or re-flashed, or a forger): `frames` of them. The client keeps opening
-    sessions (the paired board may come back); this is reported once per outage.
+    board swapped or re-flashed, or a forger; the reason counts them). The client keeps
+    opening sessions (the paired board may come back); this is reported once per outage.
     """
 
     url: str
     reason: str
-    frames: int
 
 
 @dataclass(frozen=True, slots=True)

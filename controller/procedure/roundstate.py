@@ -18,7 +18,7 @@ RECENT_CARDS: Final = 64
 unacknowledged (PROTOCOL.md section 9), so a card it repeats is always among them."""
 
 
-class Placement(StrEnum):
+class NumberPlacement(StrEnum):
     """Where a card the shoe reports falls in the shoe's numbering (`ShoeTally.placement`)."""
 
     NEXT = "next"
@@ -93,17 +93,17 @@ class ShoeTally:
         """JSON-ready data."""
         return asdict(self)
 
-    def placement(self, card_no: int, code: str) -> Placement:
+    def placement(self, card_no: int, code: str) -> NumberPlacement:
         """Where the card numbered `card_no` (code `code`, "" if not read) falls."""
         last = self.last_card_no
         if not last or card_no == last + 1:
-            return Placement.NEXT
+            return NumberPlacement.NEXT
         if card_no > last:
-            return Placement.GAP
+            return NumberPlacement.GAP
         index = card_no - (last - len(self.recent) + 1)
         if 0 <= index < len(self.recent) and self.recent[index] == code:
-            return Placement.REPEATED
-        return Placement.UNPLACED
+            return NumberPlacement.REPEATED
+        return NumberPlacement.UNPLACED
 
     def record_number(self, card_no: int, code: str) -> None:
         """The card numbered `card_no` is recorded: it is the last one now."""

@@ -33,7 +33,7 @@ from controller.procedure.effects import (
     split,
 )
 from controller.procedure.model import HOLD_STATES
-from controller.procedure.roundstate import Placement
+from controller.procedure.roundstate import NumberPlacement
 from controller.procedure.table_model import Setup, TableModel
 from controller.procedure.table_outputs import PublicView
 from controller.rules.cards import Card, CardError
@@ -294,7 +294,7 @@ class TableRuntime:
             self._commit(self.model, place.effects)
         if place.hold:
             return "shoe_error", {"reason": place.hold}
-        if place.placement is Placement.REPEATED:
+        if place.placement is NumberPlacement.REPEATED:
             return "", {}
         fault = self.pending_faults.pop(event.count, None)
         if fault is ev.ShoeFaultKind.FACE_UP:

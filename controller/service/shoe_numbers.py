@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.procedure.effects import Effect, Journal, OpLog
-from controller.procedure.roundstate import Placement, ShoeTally
+from controller.procedure.roundstate import NumberPlacement, ShoeTally
 from controller.rules.cards import Card, CardError
 from drivers import events as ev
 from drivers.interfaces import ShoeScanner
@@ -32,7 +32,7 @@ from drivers.interfaces import ShoeScanner
 class CardPlace:
     """A card's placement, what to journal for it, and why the table holds ("" if not)."""
 
-    placement: Placement
+    placement: NumberPlacement
     effects: list[Effect] = field(default_factory=list)
     hold: str = ""
 
@@ -63,18 +63,18 @@ class ShoeNumbers:
         last = tally.last_card_no
         code = card_code(event.code)
         placement = tally.placement(event.count, code)
-        if placement is Placement.REPEATED:
+        if placement is NumberPlacement.REPEATED:
             return CardPlace(placement, [
                 Journal("shoe:card_repeated", {"card_no": event.count, "last": last}),
                 OpLog(f"shoe reported card {event.count} again: ignored", "warning")])
-        if placement is Placement.UNPLACED:
+        if placement is NumberPlacement.UNPLACED:
             return CardPlace(placement, [Journal("shoe:card_unplaced", {
                 "card_no": event.count, "card": event.code, "last": last})],
                 f"the shoe reported card {event.count} again, but not as the card recorded "
                 "under that number")
         tally.record_number(event.count, code)
         self.note(event.numbering)
-        if placement is Placement.GAP:
+        if placement is NumberPlacement.GAP:
             # Cards left the shoe while nothing recorded them (e.g. the controller lost
             # power after the board's event was acknowledged): the supervisor decides.
             return CardPlace(placement, [Journal("shoe:card_after_gap", {

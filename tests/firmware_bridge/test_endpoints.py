@@ -14,13 +14,14 @@ from firmware_bridge import (
 )
 from firmware_bridge.codec import Codec, Message
 from firmware_bridge.errors import BridgeError, CodecError, LinkDownError
+from firmware_bridge.events import EventBaseline
 from firmware_bridge.framing import (
     Frame,
     FrameDecoder,
     FrameErrorKind,
     FrameKind,
 )
-from firmware_bridge.host import AckOn, EventBaseline
+from firmware_bridge.host import AckOn
 from firmware_bridge.status import (
     BoardReportedError,
     ClientState,

@@ -37,7 +37,7 @@ from typing import Any
 
 from controller.journal.store import JournalStore
 from controller.procedure.effects import Journal
-from controller.procedure.roundstate import Placement, ShoeTally
+from controller.procedure.roundstate import NumberPlacement, ShoeTally
 from controller.service.shoe_numbers import ShoeNumbers, resume_numbering
 from drivers.board import LinkOptions, link_timing, table_catalogue
 from drivers.emulated.shoe import ShoeEmulator
@@ -180,7 +180,7 @@ class Host:
         if isinstance(event, CardDrawn):
             place = self.numbers.card(event)
             records += [e for e in place.effects if isinstance(e, Journal)]
-            if place.placement in (Placement.NEXT, Placement.GAP):
+            if place.placement in (NumberPlacement.NEXT, NumberPlacement.GAP):
                 records.append(Journal("card:taken", {"card_no": event.count,
                                                       "card": event.code}))
         elif isinstance(event, ShoeFault):

@@ -14,7 +14,7 @@ import pytest
 
 from vision import Recognizer, load_generic_profile
 from vision.build import real_sources
-from vision.build.real_sources import Box, LabelledImage, Tally, judge
+from vision.build.real_sources import LabelledBox, SourceImage, SourceTally, judge
 from vision.recognize import CardReading
 
 SAMPLE_EVERY = 12
@@ -33,10 +33,12 @@ def reading(card: str | None, guess: str, x: float, y: float) -> CardReading:
 
 
 def test_a_card_is_right_wrong_or_unsure_by_the_readings_found_where_it_lies() -> None:
-    image = LabelledImage("cardcounter", "webcam", real_sources.data_root() / "x.jpg", (
-        Box("AS", "index", (10, 10, 30, 40)), Box("AS", "index", (200, 200, 220, 230)),
-        Box("KH", "index", (100, 10, 120, 40)), Box("2C", "index", (300, 10, 320, 40)),
-        Box("9D", "index", (400, 10, 420, 40))))
+    image = SourceImage("cardcounter", "webcam", real_sources.data_root() / "x.jpg", (
+        LabelledBox("AS", "index", (10, 10, 30, 40)),
+        LabelledBox("AS", "index", (200, 200, 220, 230)),
+        LabelledBox("KH", "index", (100, 10, 120, 40)),
+        LabelledBox("2C", "index", (300, 10, 320, 40)),
+        LabelledBox("9D", "index", (400, 10, 420, 40))))
     tally = judge(image, [
         reading("AS", "AS", 210, 215),   # one of its two corners: right
         reading("KD", "KD", 110, 25),    # another card answered where KH lies: wrong
@@ -48,8 +50,8 @@ def test_a_card_is_right_wrong_or_unsure_by_the_readings_found_where_it_lies() -
 
 
 def test_a_single_card_is_judged_by_every_answer_and_its_margin_is_taken_away() -> None:
-    image = LabelledImage("designs", "many designs", real_sources.data_root() / "y.jpg",
-                          (Box("7H", "none", None),))
+    image = SourceImage("designs", "many designs", real_sources.data_root() / "y.jpg",
+                          (LabelledBox("7H", "none", None),))
     assert judge(image, [reading("7H", "7H", 60, 60)], real_sources.MARGIN).right == 1
     assert judge(image, [reading("7D", "7D", 60, 60)], real_sources.MARGIN).wrong == 1
     assert judge(image, [], real_sources.MARGIN).unsure == 1
@@ -68,7 +70,7 @@ def test_the_generic_profile_on_a_sample_of_each_source(recognizer: Recognizer,
         f"{root / source}: the shared training photos are needed (shared/cards-train beside "
         f"the repository, or ${real_sources.ROOT_ENV})")
     images = real_sources.load_source(source)[::SAMPLE_EVERY]
-    total = Tally()
+    total = SourceTally()
     for tally in real_sources.evaluate(recognizer.recognize, images).values():
         total.add(tally)
     least_right, most_wrong = MEASURED[source]

@@ -73,7 +73,7 @@ def data_root() -> Path:
 
 
 @dataclass(frozen=True)
-class Box:
+class LabelledBox:
     """A labelled box: its card, its kind (`index`, `card`, `none`) and its pixels."""
 
     card: str
@@ -97,18 +97,18 @@ class Box:
 
 
 @dataclass(frozen=True)
-class LabelledImage:
+class SourceImage:
     """One image of a source, the deck it shows and its labelled boxes."""
 
     source: str
     deck: str
     path: Path
-    boxes: tuple[Box, ...]
+    boxes: tuple[LabelledBox, ...]
 
     @property
-    def cards(self) -> dict[str, list[Box]]:
+    def cards(self) -> dict[str, list[LabelledBox]]:
         """The labelled cards of the image, each with its boxes (an index box per corner)."""
-        found: dict[str, list[Box]] = defaultdict(list)
+        found: dict[str, list[LabelledBox]] = defaultdict(list)
         for box in self.boxes:
             found[box.card].append(box)
         return dict(found)
@@ -130,7 +130,7 @@ def deck_of(source: str, filename: str) -> str:
             }.get(source, source)
 
 
-def load_source(source: str, root: Path | None = None) -> list[LabelledImage]:
+def load_source(source: str, root: Path | None = None) -> list[SourceImage]:
     """Every labelled image of `source`, in file order.
 
     Raises:
@@ -141,17 +141,17 @@ def load_source(source: str, root: Path | None = None) -> list[LabelledImage]:
     if not labels.is_file():
         raise FileNotFoundError(f"{labels}: no labels (is shared/cards-train beside the "
                                 f"repository, or ${ROOT_ENV} set?)")
-    rows: dict[str, list[Box]] = defaultdict(list)
+    rows: dict[str, list[LabelledBox]] = defaultdict(list)
     with labels.open(newline="", encoding="utf-8") as handle:
         for row in csv.DictReader(handle):
             xyxy = None if row["box"] == "none" else (
                 int(row["x_min"]), int(row["y_min"]), int(row["x_max"]), int(row["y_max"]))
-            rows[row["filename"]].append(Box(row["rank"] + row["suit"], row["box"], xyxy))
-    return [LabelledImage(source, deck_of(source, name), folder / name, tuple(boxes))
+            rows[row["filename"]].append(LabelledBox(row["rank"] + row["suit"], row["box"], xyxy))
+    return [SourceImage(source, deck_of(source, name), folder / name, tuple(boxes))
             for name, boxes in rows.items()]
 
 
-def read_image(image: LabelledImage) -> npt.NDArray[np.uint8]:
+def read_image(image: SourceImage) -> npt.NDArray[np.uint8]:
     """The image as the camera would give it (BGR); single cards on dark cloth with a margin.
 
     Raises:
@@ -173,7 +173,7 @@ def read_image(image: LabelledImage) -> npt.NDArray[np.uint8]:
 
 
 @dataclass
-class Tally:
+class SourceTally:
     """Labelled cards right, wrong and unsure; answers where no labelled card lies."""
 
     right: int = 0
@@ -189,7 +189,7 @@ class Tally:
         """Labelled cards read."""
         return self.right + self.wrong + self.unsure
 
-    def add(self, other: Tally) -> None:
+    def add(self, other: SourceTally) -> None:
         """Add another tally's counts to this one."""
         self.right += other.right
         self.wrong += other.wrong
@@ -224,7 +224,7 @@ def _contains(quad: Sequence[tuple[float, float]], point: tuple[float, float]) -
     return cv2.pointPolygonTest(contour, point, False) >= 0
 
 
-def _where(image: LabelledImage, reading: CardReading, offset: float) -> str | None:
+def _where(image: SourceImage, reading: CardReading, offset: float) -> str | None:
     """The labelled card a reading was found on (None: on no labelled card)."""
     cards = image.cards
     if len(cards) == 1 and next(iter(cards.values()))[0].kind == "none":
@@ -247,9 +247,9 @@ def _where(image: LabelledImage, reading: CardReading, offset: float) -> str | N
     return None if best is None else best[1]
 
 
-def judge(image: LabelledImage, readings: Iterable[CardReading], offset: float = 0.0) -> Tally:
+def judge(image: SourceImage, readings: Iterable[CardReading], offset: float = 0.0) -> SourceTally:
     """Each labelled card of `image` right, wrong or unsure by the readings found on it."""
-    tally = Tally(images=1)
+    tally = SourceTally(images=1)
     found: dict[str, list[CardReading]] = defaultdict(list)
     for reading in readings:
         where = _where(image, reading, offset)
@@ -269,9 +269,9 @@ def judge(image: LabelledImage, readings: Iterable[CardReading], offset: float =
     return tally
 
 
-def evaluate(read: Reader, images: Sequence[LabelledImage]) -> dict[str, Tally]:
+def evaluate(read: Reader, images: Sequence[SourceImage]) -> dict[str, SourceTally]:
     """Read every image; the tallies by deck, in the order the decks first appear."""
-    by_deck: dict[str, Tally] = {}
+    by_deck: dict[str, SourceTally] = {}
     for image in images:
         frame = read_image(image)
         offset = MARGIN if all(box.kind == "none" for box in image.boxes) else 0.0
@@ -279,7 +279,7 @@ def evaluate(read: Reader, images: Sequence[LabelledImage]) -> dict[str, Tally]:
         readings = read(frame)
         tally = judge(image, readings, offset)
         tally.seconds = time.perf_counter() - started
-        by_deck.setdefault(image.deck, Tally()).add(tally)
+        by_deck.setdefault(image.deck, SourceTally()).add(tally)
     return by_deck
 
 
@@ -294,7 +294,7 @@ COMPOSITE_SOURCES: Final = ("designs", "templates/vedant", "templates/fourcorner
 composites (the others' boxes are axis-aligned around turned, overlapping cards)."""
 
 
-def cut_outs_of(images: Sequence[LabelledImage]) -> list[CutOut]:
+def cut_outs_of(images: Sequence[SourceImage]) -> list[CutOut]:
     """Each single-card image's card, cut out as `vision.build.composite` cuts a photo's.
 
     These images are the card itself: a scan or a web crop fills the frame, a cut-out's

@@ -147,6 +147,7 @@ class PtySimulation:
         """Deal until the rounds are done or the shoe runs out; yield each settled round."""
         self._drain()
         if self.model.state != "shoe_loading" and not self.plan.scripted:
+            self._clear_restart_hold()
             self._resume_shoe()
         while not self.finished and self.reported < self.plan.rounds:
             if not self.step():
@@ -193,6 +194,18 @@ class PtySimulation:
             self._click("shuffle_done")  # the shoe is in at power-up
             return
         self._expect("ShoeLoaded", lambda: self.shoe.load(self._fresh_contents()))
+
+    def _clear_restart_hold(self) -> None:
+        """The supervisor clears the hold of a shoe board restarted mid-shoe.
+
+        After a restart of the whole rig the shoe's board is a new one (its emulator started
+        again with the table): the table holds ("the shoe board restarted"), and the
+        supervisor clears it with the layout's key before the dealer reloads the shoe.
+        """
+        if self.model.state not in HOLD_STATES or "restarted" not in self.model.hold_reason:
+            return
+        self._expect("KeySwitchTurned", lambda: self.layout.turn_key("supervisor"))
+        self._expect("KeySwitchTurned", lambda: self.layout.turn_key("normal"))
 
     def _resume_shoe(self) -> None:
         """After a restart mid-shoe: the shoe holds what the journal says is still in it."""

@@ -154,6 +154,12 @@ class ConsoleHub:
             if subscriber in self._subscribers:
                 self._subscribers.remove(subscriber)
 
+    def record(self, kind: str, data: dict[str, object]) -> None:
+        """Append one journal record on the loop thread (a lock-out, a refused command)."""
+        def run(runtime: TableRuntime) -> None:
+            runtime.record(kind, dict(data))
+        self._post(RuntimeCall(run))
+
     def submit(self, command: JsonObject, source: str = "console",
                carry_out: Executor = execute) -> Future[Reply]:
         """Carry out a parsed command on the loop thread; the future holds its reply.

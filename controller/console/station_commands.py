@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from controller.console.commands import CommandError, Reply
+from controller.console.commands import CommandError, Reply, attribute
 from controller.console.station_view import station_view
 from controller.procedure.community_model import CommunityModel
 from controller.procedure.community_play import DECISIONS
@@ -86,8 +86,9 @@ def refusal(model: CommunityModel, command: dict[str, Any]) -> str:
     return model.play.decision_refusal(name, command)
 
 
-def execute(runtime: TableRuntime, command: dict[str, Any], source: str = "station") -> Reply:
-    """Carry out a parsed command on the loop thread."""
+def execute(runtime: TableRuntime, command: dict[str, Any], source: str = "station",
+            by: str = "") -> Reply:
+    """Carry out a parsed command on the loop thread (`by`: who gave it, `station:N`)."""
     model = runtime.model
     if not isinstance(model, CommunityModel):
         return Reply(409, {"error": "this table plays no community game"})
@@ -95,5 +96,6 @@ def execute(runtime: TableRuntime, command: dict[str, Any], source: str = "stati
     if why:
         return Reply(409, {"error": why})
     fields = {k: v for k, v in command.items() if k != "command"}
+    attribute(runtime, command, by)
     runtime.fire(command["command"], **fields, source=source)
     return Reply(200, station_view(model, command["station"]))

@@ -3,6 +3,12 @@
 `WebServer.start` binds the address before returning (a port in use is a clear error at
 start-up, not a thread dying later) and serves on a daemon thread with its own asyncio loop;
 `stop` shuts it down. The table's loop never waits for it.
+
+No client holds the server: a connection must send its request's headers within
+`HEADER_TIMEOUT_S` (from its opening, or from the end of its last answer), the server keeps
+at most `MAX_CONNECTIONS` (`MAX_PER_CLIENT` from one address) and answers 503 and closes
+beyond, headers are at most `MAX_HEADER_BYTES`, and the server's log lines are rate-limited
+(`RateLimitedLog`): a flood of bad requests cannot fill the system log.
 """
 
 from __future__ import annotations
@@ -11,16 +17,127 @@ import asyncio
 import logging
 import socket
 import threading
-from typing import Final
+import time
+from typing import Any, ClassVar, Final
 
+import h11
 import uvicorn
 from starlette.applications import Starlette
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from controller.web.settings import Address
 
 _LOG = logging.getLogger(__name__)
 
 STOP_TIMEOUT_S: Final = 5.0
+HEADER_TIMEOUT_S: Final = 10.0
+"""A connection's time to send a request's headers (opened, or idle after an answer)."""
+KEEP_ALIVE_S: Final = 5
+MAX_CONNECTIONS: Final = 512
+"""Connections one server keeps open (a file descriptor each; the unit's LimitNOFILE)."""
+MAX_PER_CLIENT: Final = 128
+"""Connections one client address keeps open."""
+MAX_HEADER_BYTES: Final = 16 * 1024
+LOG_LINES: Final = 5
+"""Lines of one kind a server logs a minute (more are counted, said with the next one)."""
+_BUSY: Final = (b'HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n'
+                b'connection: close\r\ncontent-length: 45\r\n\r\n'
+                b'{"error": "too many connections: try again"}\n')
+
+
+class BoundedH11(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with a header timeout and caps on connections."""
+
+    header_timeout_s: ClassVar[float] = HEADER_TIMEOUT_S
+    max_connections: ClassVar[int] = MAX_CONNECTIONS
+    max_per_client: ClassVar[int] = MAX_PER_CLIENT
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline: asyncio.TimerHandle | None = None
+        self._turned_away = False
+        self.address = ""
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Count the connection; over a cap, answer 503 and close it."""
+        super().connection_made(transport)
+        self.address = self.client[0] if self.client else ""
+        same = sum(1 for c in self.connections
+                   if isinstance(c, BoundedH11) and c.address == self.address)
+        if len(self.connections) > self.max_connections or same > self.max_per_client:
+            self._turned_away = True
+            _LOG.warning("too many connections (%d, %d from %s): turned away",
+                         len(self.connections), same, self.address)
+            transport.write(_BUSY)
+            transport.close()
+            return
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        """Take the bytes (none from a connection turned away)."""
+        if not self._turned_away:
+            super().data_received(data)
+
+    def handle_events(self) -> None:
+        """Parse; once a request's headers are in, its header timer stops."""
+        super().handle_events()
+        if self.conn.their_state is not h11.IDLE:
+            self._disarm()
+
+    def on_response_complete(self) -> None:
+        """The answer is out: the next request's headers are timed from now."""
+        super().on_response_complete()
+        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+            self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Gone: its timer with it."""
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(self.header_timeout_s, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+
+class RateLimitedLog(logging.Filter):
+    """At most `LOG_LINES` lines of one kind (logger and message) a minute."""
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        super().__init__()
+        self._clock = clock
+        self._seen: dict[tuple[str, object], tuple[float, int, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Let the line through unless its kind is over its rate."""
+        key, now = (record.name, record.msg), self._clock()
+        start, said, left_out = self._seen.get(key, (now, 0, 0))
+        if now - start >= 60.0:
+            start, said = now, 0
+        if said >= LOG_LINES:
+            self._seen[key] = (start, said, left_out + 1)
+            return False
+        if left_out:
+            record.msg = f"{record.msg} ({left_out} more like it left out)"
+        self._seen[key] = (start, said + 1, 0)
+        if len(self._seen) > 1024:
+            self._seen.clear()
+        return True
+
+
+_LIMITED = RateLimitedLog()
+for _name in ("uvicorn.error", "uvicorn", __name__):
+    logging.getLogger(_name).addFilter(_LIMITED)
 
 
 class WebServerError(RuntimeError):
@@ -42,7 +159,9 @@ class WebServer:
         self._socket = _bind(address, name)
         self.port: int = self._socket.getsockname()[1]
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                                timeout_graceful_shutdown=1)
+                                timeout_graceful_shutdown=1, http=BoundedH11,
+                                timeout_keep_alive=KEEP_ALIVE_S,
+                                h11_max_incomplete_event_size=MAX_HEADER_BYTES)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._serve, name=f"web-{name}", daemon=True)
 
@@ -80,6 +199,6 @@ def _bind(address: Address, name: str) -> socket.socket:
         sock.close()
         raise WebServerError(f"{name}: cannot listen on {host}:{port}: "
                              f"{exc.strerror or exc}") from None
-    sock.listen(128)
+    sock.listen(MAX_CONNECTIONS)
     sock.setblocking(False)
     return sock

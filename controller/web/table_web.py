@@ -15,6 +15,8 @@ from controller.console.pit_state import pit_state
 from controller.console.roulette_view import board_state
 from controller.console.station_feed import StationFeed
 from controller.service.runtime import TableRuntime
+from controller.web.accounts import Accounts
+from controller.web.guard import GuardSettings
 from controller.web.routes import console_app, pit_app
 from controller.web.server import WebServer
 from controller.web.settings import ConsoleSettings
@@ -47,16 +49,19 @@ class TableWeb:
 
 
 def start_web(settings: ConsoleSettings, post: Callable[[object], None],
-              stations: int = 0) -> TableWeb:
+              stations: int = 0, accounts: Accounts | None = None) -> TableWeb:
     """Start the console (and the pit view) as the settings say.
 
     `stations` player station pages are served beside the console (a community table's
-    `[rules.community] stations`).
+    `[rules.community] stations`); `accounts` are who may log in (none: nobody but the
+    pit view's deprecated `pit_user`).
 
     Raises:
         WebServerError: An address cannot be listened on (named).
     """
     web = TableWeb()
+    known = accounts if accounts is not None else Accounts(None)
+    guard = GuardSettings(hosts=settings.allowed_hosts())
     try:
         if settings.listen is not None:
             hub = ConsoleHub(post)
@@ -64,13 +69,15 @@ def start_web(settings: ConsoleSettings, post: Callable[[object], None],
             seats = [ConsoleHub(post) for _ in range(stations)]
             web.hubs += [hub, board]
             web.stations = StationFeed(seats) if seats else None
-            web.servers.append(WebServer(console_app(hub, board, seats), settings.listen,
-                                         "console"))
+            web.servers.append(WebServer(console_app(hub, board, seats, accounts=known,
+                                                     guard=guard),
+                                         settings.listen, "console"))
         if settings.pit_listen is not None:
             pit = web.pit = ConsoleHub(post, view=pit_state)
-            web.servers.append(WebServer(pit_app(pit, settings.pit_user,
-                                                 settings.pit_credential,
-                                                 stations=stations > 0),
+            legacy = ((settings.pit_user, settings.pit_credential)
+                      if settings.pit_credential else None)
+            web.servers.append(WebServer(pit_app(pit, known, legacy=legacy,
+                                                 stations=stations > 0, guard=guard),
                                          settings.pit_listen, "pit view"))
     except Exception:
         web.stop()

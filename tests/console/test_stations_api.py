@@ -32,7 +32,15 @@ from controller.web.server import WebServer
 from tests.controller.community_helpers import community_config
 from tests.support.clock import FakeClock
 
-from .live import PIT_PASSWORD, EventStream, LiveTable, scripts_of
+from .live import (
+    PIT_PASSWORD,
+    TEST_GUARD,
+    EventStream,
+    LiveTable,
+    scripts_of,
+    station_auth,
+    table_accounts,
+)
 
 AUTH = {"Authorization": "Basic " + base64.b64encode(f"supervisor:{PIT_PASSWORD}".encode())
         .decode()}
@@ -47,12 +55,18 @@ class StationsTable(LiveTable):
     feed: StationFeed
     clock: FakeClock
 
+    seq: int = 0
+
     def station(self, n: int, name: str, **fields: Any) -> tuple[int, Any]:
-        return self.request("POST", f"/api/station/{n}/command", {"command": name, **fields})
+        """Station `n`'s command, with its token and the next `seq`."""
+        self.seq += 1
+        return self.request("POST", f"/api/station/{n}/command",
+                            {"command": name, "seq": self.seq, **fields},
+                            headers=station_auth(n))
 
     def credits(self, n: int, body: object, auth: bool = True) -> tuple[int, Any]:
         return self.request("POST", f"/api/pit/station/{n}/credits", body,
-                            port=self.pit.port, headers=AUTH if auth else None)
+                            port=self.pit.port, headers=AUTH if auth else {"Authorization": ""})
 
     def wait(self, seconds: float) -> None:
         """Let `seconds` pass on the loop's clock; what falls due runs before this returns."""
@@ -87,9 +101,12 @@ def table(tmp_path: Path) -> Iterator[StationsTable]:
     hub = ConsoleHub(loop.post)
     stations = [ConsoleHub(loop.post) for _ in (1, 2, 3)]
     pit_hub = ConsoleHub(loop.post, view=pit_state)
-    server = WebServer(console_app(hub, None, stations), ("127.0.0.1", 0), "console")
-    pit = WebServer(pit_app(pit_hub, "supervisor", hash_password(PIT_PASSWORD),
-                            stations=True), ("127.0.0.1", 0), "pit view")
+    accounts = table_accounts()
+    server = WebServer(console_app(hub, None, stations, accounts=accounts, guard=TEST_GUARD),
+                       ("127.0.0.1", 0), "console")
+    pit = WebServer(pit_app(pit_hub, accounts,
+                            legacy=("supervisor", hash_password(PIT_PASSWORD)), stations=True,
+                            guard=TEST_GUARD), ("127.0.0.1", 0), "pit view")
     server.start()
     pit.start()
     thread = threading.Thread(target=loop.run_forever, name="table-loop", daemon=True)
@@ -140,7 +157,8 @@ def test_each_station_has_its_page_view_and_a_404_beyond(table: StationsTable) -
 def test_malformed_station_commands_are_400(table: StationsTable, body: object,
                                             why: str) -> None:
     opened(table)
-    status, reply = table.request("POST", "/api/station/1/command", body)
+    status, reply = table.request("POST", "/api/station/1/command", body,
+                                  headers=station_auth(1))
     assert status == 400
     assert why in reply["error"]
 
@@ -306,3 +324,37 @@ def test_a_command_the_client_gave_up_on_is_not_carried_out(table: StationsTable
     table.call(lambda rt: None)
     assert table.get("/api/station/1")[1]["wagers"] == {}
     assert table.get()[0] == 200  # the loop goes on
+
+
+def test_a_station_s_token_acts_for_its_own_station_only(table: StationsTable) -> None:
+    opened(table)
+    status, body = table.request("POST", "/api/station/2/command",
+                                 {"command": "wager", "spot": 1, "cents": 500, "seq": 1},
+                                 headers=station_auth(1))
+    assert (status, body) == (403, {"error": "station:1 may not act for station 2"})
+    assert table.request("GET", "/api/station/2", headers=station_auth(1))[0] == 403
+    assert table.kinds("console:refused") == [{
+        "by": "station:1", "path": "/api/station/2/command",
+        "why": "station:1 may not act for station 2"}]
+    assert table.model.wagers.spots == {}
+    assert table.station(2, "wager", spot=1, cents=500)[0] == 200
+    assert table.kinds("console:command")[-1] == {
+        "by": "station:2", "command": "wager", "station": 2, "spot": 1, "cents": 500}
+
+
+def test_a_replayed_or_reordered_station_command_is_refused(table: StationsTable) -> None:
+    opened(table)
+    wager = {"command": "wager", "spot": 1, "cents": 500, "seq": 7}
+    assert table.request("POST", "/api/station/1/command", wager,
+                         headers=station_auth(1))[0] == 200
+    for seq in (7, 6):  # the same command again, an older one
+        status, body = table.request("POST", "/api/station/1/command", {**wager, "seq": seq},
+                                     headers=station_auth(1))
+        assert (status, body["seq"]) == (409, 7)
+    assert table.model.wagers.spots[1] == {1: 500}  # taken once
+    status, body = table.request("POST", "/api/station/1/command",
+                                 {"command": "clear_all"}, headers=station_auth(1))
+    assert status == 400
+    assert "seq" in body["error"]
+    _, about = table.request("GET", "/api/session", headers=station_auth(1))
+    assert about == {"by": "station:1", "role": "station", "station": 1, "seq": 7}

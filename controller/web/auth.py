@@ -177,13 +177,16 @@ class Gate:
         legacy: The pit view's deprecated `(pit_user, pit_credential)`, or None.
         sessions: The open sessions (a test's, on its clock).
         backoff: The failed logins (a test's, on its clock).
+        hint: The 401's error: how to log in here.
     """
 
     def __init__(self, accounts: Accounts, cookie: str, journal: Journal, *,
                  legacy: tuple[str, str] | None = None, sessions: Sessions | None = None,
-                 backoff: Backoff | None = None) -> None:
+                 backoff: Backoff | None = None, hint: str = "") -> None:
         self.accounts = accounts
         self.cookie = cookie
+        self.hint = hint or ("log in first: POST /api/login with a user and password or a "
+                             "token, or send Authorization: Bearer TOKEN")
         self.journal = journal
         self.legacy = legacy
         self.sessions = sessions or Sessions()
@@ -229,6 +232,8 @@ class Gate:
         except (binascii.Error, UnicodeDecodeError):
             return None, Refusal(401, "malformed Basic credential")
         found, refusal = await self.login(name, password, client_address(request))
+        if refusal is not None and refusal.status == 401:
+            return None, None  # answered as no credential: log in first
         return found, refusal
 
     # ------------------------------------------------------------------ logging in

@@ -35,8 +35,9 @@ from controller.web.settings import DEFAULT_HOSTS
 SECURITY_HEADERS: Final = (
     (b"content-security-policy", b"default-src 'self'; frame-ancestors 'none'"),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
 )
+"""(No `Referrer-Policy: no-referrer`: under it Chromium sends a form's POST with
+`Origin: null`, which the origin check must refuse.)"""
 MAX_CLIENTS: Final = 4096
 """Client addresses whose rates are remembered (the least recent forgotten first)."""
 _SAFE: Final = frozenset({"GET", "HEAD", "OPTIONS"})

@@ -38,10 +38,15 @@ def login_fields(body: bytes) -> tuple[str, str] | None:
     return user[0], password[0]
 
 
-def cookie_header(name: str, token: str, request: Request) -> str:
-    """The `Set-Cookie` value of a new session (`Secure` over TLS)."""
+def cookie_header(name: str, token: str, request: Request, path: str = "/") -> str:
+    """The `Set-Cookie` value of a new session (`Secure` over TLS).
+
+    A station's session is sent only with its own paths (`/api/station/N`): a browser
+    holding several stations' pages keeps each page's session apart.
+    """
     secure = "; Secure" if request.url.scheme == "https" else ""
-    return f"{name}={token}; HttpOnly; SameSite=Strict; Path=/; Max-Age={SESSION_S}{secure}"
+    return (f"{name}={token}; HttpOnly; SameSite=Strict; Path={path}; Max-Age={SESSION_S}"
+            f"{secure}")
 
 
 def expired_cookie_header(name: str) -> str:

@@ -181,8 +181,7 @@ def guarded(gate: Gate, rule: Rule, handler: RouteHandler, *, page: str = "") ->
         if principal is None:
             if page:
                 return RedirectResponse(page, status_code=303)
-            return error(401, "log in first: POST /api/login with a user and password or a "
-                              "token, or send Authorization: Bearer TOKEN")
+            return error(401, gate.hint)
         why = rule(principal, request)
         if why:
             if request.method == "POST":
@@ -215,8 +214,9 @@ def _login_routes(gate: Gate, about: Callable[[Principal], JsonObject]) -> list[
         if refusal is not None or principal is None:
             return refused(refusal or Refusal(401, "refused"))
         answer = JSONResponse(about(principal))
+        path = f"/api/station/{principal.station}" if principal.role == "station" else "/"
         answer.headers["Set-Cookie"] = cookie_header(gate.cookie, gate.sessions.open(principal),
-                                                     request)
+                                                     request, path)
         return answer
 
     async def logout(request: Request) -> Response:
@@ -230,7 +230,8 @@ def _login_routes(gate: Gate, about: Callable[[Principal], JsonObject]) -> list[
 
     return [Route("/api/login", login, methods=["POST"]),
             Route("/api/logout", logout, methods=["POST"]),
-            Route("/api/session", guarded(gate, anyone, session))]
+            Route("/api/session", guarded(gate, anyone, session)),
+            Route("/api/station/{station:int}/session", guarded(gate, station_reader, session))]
 
 
 def _about(principal: Principal) -> JsonObject:
@@ -591,7 +592,8 @@ def pit_app(hub: ConsoleHub, accounts: Accounts, *, legacy: tuple[str, str] | No
     `legacy` is the deprecated `(pit_user, pit_credential)`, a supervisor (`pit:<user>`).
     """
     gate = Gate(accounts, SESSION_COOKIE, journal or hub_journal(hub), legacy=legacy,
-                sessions=sessions, backoff=backoff)
+                sessions=sessions, backoff=backoff,
+                hint="log in first: the supervisor's credential at /login")
     streams = StreamCount()
     reader = role_in(PIT_READERS, "follow the pit view")
 

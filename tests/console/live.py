@@ -20,7 +20,7 @@ from controller.console.pit_state import pit_state
 from controller.console.roulette_view import board_state
 from controller.service.loop import EventLoop
 from controller.service.runtime import RuntimeCall, TableRuntime
-from controller.web.accounts import Accounts
+from controller.web.accounts import Accounts, credentials_path, token_digest, write_file
 from controller.web.credentials import hash_password
 from controller.web.guard import GuardSettings, Rate
 from controller.web.routes import console_app, pit_app
@@ -47,6 +47,13 @@ def table_accounts() -> Accounts:
          "A3": ("attendant", hash_password(ATTENDANT_PASSWORD))},
         {"kiosk": KIOSK, "board": BOARD,
          **{f"station:{n}": token for n, token in STATION_TOKENS.items()}})
+
+
+def kiosk_beside(config: Path) -> dict[str, str]:
+    """The kiosk's token written beside the table file `config` (as `shoectl console token
+    kiosk` does); the header that carries it."""
+    write_file(credentials_path(config), {"users": {}, "tokens": {"kiosk": token_digest(KIOSK)}})
+    return dict(KIOSK_AUTH)
 
 
 def station_auth(n: int) -> dict[str, str]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from controller.console.commands import CommandError, Reply, attribute
-from controller.console.station_view import station_view
+from controller.console.station_view import CHIPS, station_view
 from controller.procedure.community_model import CommunityModel
 from controller.procedure.community_play import DECISIONS
 from controller.service.runtime import TableRuntime
@@ -62,6 +62,19 @@ def parse(command: object) -> dict[str, Any]:
                                "wager offered)")
         parsed["bet"] = command["bet"]
     return parsed
+
+
+def chip_refusal(command: dict[str, Any]) -> str:
+    """Why a station's wager is not one chip of the posted values ("" when it is).
+
+    The station server takes one chip a press (the page's DENOM): 1 cent, or 7.00, is no
+    chip a station has. (The simulator's bots place whole amounts through `execute`.)
+    """
+    if command["command"] != "wager" or command["cents"] in CHIPS:
+        return ""
+    offered = ", ".join(f"{chip // 100}.{chip % 100:02d}" for chip in CHIPS)
+    return (f"station {command['station']}: {command['cents']} cents is not a chip of this "
+            f"table ({offered})")
 
 
 def refusal(model: CommunityModel, command: dict[str, Any]) -> str:

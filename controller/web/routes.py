@@ -245,13 +245,25 @@ Attributed = Callable[[TableRuntime, JsonObject, str, str], Reply]
 """An executor that journals who gave the command: (runtime, command, source, by)."""
 
 
-class ReplayedError(CommandError):
+class ConflictError(CommandError):
+    """A well-formed command the station server refuses (409)."""
+
+    def answer(self) -> JSONResponse:
+        """The 409."""
+        return error(409, str(self))
+
+
+class ReplayedError(ConflictError):
     """A station command whose `seq` is not above the last one taken (409)."""
 
     def __init__(self, last: int) -> None:
         super().__init__(f"seq must increase: the last command taken had seq {last} "
                          "(a replayed or reordered command is refused)")
         self.last = last
+
+    def answer(self) -> JSONResponse:
+        """The 409, with the last `seq` taken (a page that lost count starts above it)."""
+        return error(409, str(self), seq=self.last)
 
 
 def _command(hub: ConsoleHub, check: Parser, carry_out: Attributed,
@@ -264,8 +276,8 @@ def _command(hub: ConsoleHub, check: Parser, carry_out: Attributed,
             parsed = check(body, request)
         except BodyError as exc:
             return error(exc.status, str(exc))
-        except ReplayedError as exc:
-            return error(409, str(exc), seq=exc.last)
+        except ConflictError as exc:
+            return exc.answer()
         except CommandError as exc:
             return error(400, str(exc))
         by = request.state.allowed.principal.by
@@ -332,6 +344,9 @@ def _station_command(seqs: StationSeqs) -> Parser:
                                f"station {station}")
         parsed = station_commands.parse({**fields, "station": station})
         seqs.take(request.state.allowed.principal.by, body.get("seq"))
+        not_a_chip = station_commands.chip_refusal(parsed)
+        if not_a_chip:
+            raise ConflictError(not_a_chip)
         return parsed
     return check
 

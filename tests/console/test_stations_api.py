@@ -21,6 +21,7 @@ from controller.console import station_commands
 from controller.console.hub import ConsoleHub
 from controller.console.pit_state import pit_state
 from controller.console.station_feed import StationFeed
+from controller.console.station_view import CHIPS
 from controller.journal.store import JournalStore
 from controller.procedure.community_model import CommunityModel
 from controller.procedure.table_model import Setup
@@ -63,6 +64,17 @@ class StationsTable(LiveTable):
         return self.request("POST", f"/api/station/{n}/command",
                             {"command": name, "seq": self.seq, **fields},
                             headers=station_auth(n))
+
+    def press(self, n: int, spot: int, cents: int) -> tuple[int, Any]:
+        """Station `n` presses spot `spot` with chips adding to `cents` (largest first)."""
+        answer: tuple[int, Any] = (0, None)
+        for chip in sorted(CHIPS, reverse=True):
+            while cents >= chip:
+                cents -= chip
+                answer = self.station(n, "wager", spot=spot, cents=chip)
+                assert answer[0] == 200, answer
+        assert cents == 0
+        return answer
 
     def credits(self, n: int, body: object, auth: bool = True) -> tuple[int, Any]:
         return self.request("POST", f"/api/pit/station/{n}/credits", body,
@@ -168,7 +180,7 @@ def test_credits_need_the_credential_and_bound_every_wager(table: StationsTable)
     assert table.credits(1, {"action": "in", "cents": 500}, auth=False)[0] == 401
     assert table.credits(1, {"action": "in", "cents": "5"})[0] == 400
     assert table.credits(1, {"action": "in", "cents": 0})[0] == 409
-    assert table.station(1, "wager", spot=1, cents=800)[0] == 200
+    assert table.press(1, 1, 800)[0] == 200
     status, body = table.station(1, "wager", spot=2, cents=500)
     assert status == 409
     assert "over its credits (200 cents available)" in body["error"]
@@ -208,7 +220,7 @@ def test_a_round_through_the_stations_settles_credits_and_meters(table: Stations
     stream = EventStream(table.server.port, "/api/station/2/events")
     assert stream.status == 200
     assert stream.next()["table"]["state"] == "betting"
-    assert table.station(1, "wager", spot=1, cents=1000)[0] == 200  # 15 v 18: loses
+    assert table.press(1, 1, 1000)[0] == 200  # 15 v 18: loses
     assert table.station(2, "wager", spot=3, cents=500)[0] == 200   # 18 v 18: pushes
     assert table.station(2, "wager", spot=2, cents=500)[0] == 200   # 13 v 18: loses
     play_round_standing(table)
@@ -258,8 +270,8 @@ def test_repeat_and_auto_repeat_place_the_last_wagers(table: StationsTable) -> N
 
 def test_a_station_away_when_its_time_runs_out_stands(table: StationsTable) -> None:
     opened(table)
-    assert table.station(1, "wager", spot=1, cents=1000)[0] == 200
-    assert table.station(3, "wager", spot=1, cents=1000)[0] == 200
+    assert table.press(1, 1, 1000)[0] == 200
+    assert table.press(3, 1, 1000)[0] == 200
     assert table.command("no_more_bets")[0] == 200
     table.draw(*NO_PEEK)
     assert table.station(3, "hit", spot=1)[0] == 200
@@ -279,10 +291,10 @@ def test_a_station_away_when_its_time_runs_out_stands(table: StationsTable) -> N
 
 def test_the_console_shows_who_decides_and_where_each_card_goes(table: StationsTable) -> None:
     opened(table)
-    assert table.station(1, "wager", spot=1, cents=1000)[0] == 200
-    assert table.station(1, "wager", spot=2, cents=1000)[0] == 200
-    assert table.station(2, "wager", spot=3, cents=1000)[0] == 200
-    assert table.station(3, "wager", spot=2, cents=1000)[0] == 200
+    assert table.press(1, 1, 1000)[0] == 200
+    assert table.press(1, 2, 1000)[0] == 200
+    assert table.press(2, 3, 1000)[0] == 200
+    assert table.press(3, 2, 1000)[0] == 200
     status, body = table.command("last_bets")
     assert status == 200
     assert body["community"]["last_call"] is True
@@ -358,3 +370,16 @@ def test_a_replayed_or_reordered_station_command_is_refused(table: StationsTable
     assert "seq" in body["error"]
     _, about = table.request("GET", "/api/session", headers=station_auth(1))
     assert about == {"by": "station:1", "role": "station", "station": 1, "seq": 7}
+
+
+def test_the_station_server_takes_only_the_posted_chips(table: StationsTable) -> None:
+    """A 1-cent main wager (once the ticket to a 100.00 side wager) is refused at the door."""
+    opened(table)
+    status, body = table.station(1, "wager", spot=1, cents=1)  # no chip is one cent
+    assert (status, body) == (409, {"error": "station 1: 1 cents is not a chip of this table "
+                                             "(1.00, 5.00, 25.00, 100.00, 500.00)"})
+    assert table.station(1, "wager", spot=1, cents=700)[0] == 409
+    assert table.station(1, "wager", spot=1, cents=100_000)[0] == 409
+    assert table.model.wagers.spots == {}
+    assert table.station(1, "wager", spot=1, cents=500)[0] == 200
+    assert table.model.wagers.spots == {1: {1: 500}}

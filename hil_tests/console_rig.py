@@ -18,7 +18,7 @@ from controller.service.runtime import RuntimeCall, TableRuntime
 from controller.sim.rig import RigSpec, start_rig_app
 from controller.web.settings import ConsoleSettings
 from controller.web.table_web import TableWeb, start_web
-from tests.console.live import KIOSK, table_accounts
+from tests.console.live import KIOSK, table_credentials
 
 
 @dataclass
@@ -71,7 +71,7 @@ def start_console_rig(tmp: Path, cards: list[str], seats: int = 5,
                         state_dir=tmp / "state", ports=tmp / "ports")
     assert app.runtime is not None
     web = start_web(ConsoleSettings(listen=("127.0.0.1", 0)), app.loop.post,
-                    accounts=table_accounts())
+                    credentials=table_credentials(tmp))
     web.attach(app.runtime)  # the loop thread has not started: this thread may touch it
     thread = threading.Thread(target=app.loop.run_forever, name="table-loop", daemon=True)
     thread.start()

@@ -20,7 +20,7 @@ from controller.sim.holdem_sim import RIG_CAMERA, RIG_LAMPS, RIG_VISION
 from controller.web.settings import ConsoleSettings
 from controller.web.table_web import TableWeb, start_web
 from drivers.registry import BuildOptions
-from tests.console.live import KIOSK, table_accounts
+from tests.console.live import KIOSK, table_credentials
 
 SPOTS = {"seat1.ante": 1, "seat1.bonus": 2, "seat2.ante": 3, "seat2.bonus": 4}
 """The layout board's bet spots of the rig."""
@@ -89,7 +89,7 @@ def start_holdem_rig(tmp: Path, seats: int = 3,
         raise
     assert app.runtime is not None
     web = start_web(ConsoleSettings(listen=("127.0.0.1", 0)), app.loop.post,
-                    accounts=table_accounts())
+                    credentials=table_credentials(tmp))
     web.attach(app.runtime)  # the loop thread has not started: this thread may touch it
     thread = threading.Thread(target=app.loop.run_forever, name="table-loop", daemon=True)
     thread.start()

@@ -24,7 +24,7 @@ from controller.web.credentials import hash_password
 from controller.web.settings import ConsoleSettings
 from controller.web.table_web import TableWeb, start_web
 from drivers.registry import BuildOptions
-from tests.console.live import BOARD, KIOSK, table_accounts
+from tests.console.live import BOARD, KIOSK, table_credentials
 
 PIT_PASSWORD = "pit-secret"
 WAIT_S = 60.0
@@ -132,7 +132,7 @@ def start_roulette_rig(tmp: Path, seed: int, *, faults: bool = True,
     try:
         web = start_web(ConsoleSettings(listen=("127.0.0.1", 0), pit_listen=("127.0.0.1", 0),
                                         pit_credential=hash_password(PIT_PASSWORD)),
-                        app.loop.post, accounts=table_accounts())
+                        app.loop.post, credentials=table_credentials(tmp))
     except BaseException:
         app.close("test failed")
         raise

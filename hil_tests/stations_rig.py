@@ -26,7 +26,7 @@ from controller.sim.rig import RigSpec, start_rig_app
 from controller.web.credentials import hash_password
 from controller.web.settings import ConsoleSettings
 from controller.web.table_web import TableWeb, start_web
-from tests.console.live import KIOSK, STATION_TOKENS, table_accounts
+from tests.console.live import KIOSK, STATION_TOKENS, table_credentials
 
 PIT_PASSWORD = "attendant-secret"
 STATIONS = 3
@@ -126,7 +126,7 @@ def start_stations_rig(tmp: Path, cards: list[str], decision_seconds: int) -> St
     settings = ConsoleSettings(listen=("127.0.0.1", 0), pit_listen=("127.0.0.1", 0),
                                pit_user="supervisor",
                                pit_credential=hash_password(PIT_PASSWORD))
-    web = start_web(settings, app.loop.post, stations=STATIONS, accounts=table_accounts())
+    web = start_web(settings, app.loop.post, stations=STATIONS, credentials=table_credentials(tmp))
     web.attach(app.runtime)  # the loop thread has not started: this thread may touch it
     thread = threading.Thread(target=app.loop.run_forever, name="table-loop", daemon=True)
     thread.start()

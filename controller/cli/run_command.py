@@ -113,7 +113,8 @@ def main(argv: list[str]) -> int:
         return EXIT_CONFIG
     try:
         settings = console_settings_from_mapping(table.document.get("console"))
-        accounts = Accounts(credentials_path(args.config))
+        credentials = credentials_path(args.config)
+        Accounts(credentials)  # a broken file is refused here, before anything starts
         app = build_app(table, allow_emulated=args.allow_emulated,
                         state_dir=journal_dir(table, args.state_dir),
                         hosting=appliance_hosting(require_authentic=not args.unverified_software))
@@ -127,7 +128,7 @@ def main(argv: list[str]) -> int:
                      ", ".join(app.devices.unauthenticated))
     try:
         web = start_web(settings, app.loop.post, stations=station_count(table),
-                        accounts=accounts)
+                        credentials=credentials)
     except WebServerError as exc:
         sys.stderr.write(f"shoectl run: {exc}\n")
         app.devices.close()

@@ -6,8 +6,9 @@
   origin is 403, whatever it carries; one carried by a cookie must also send an `Origin`
   (`controller.web.auth`).
 - A `Content-Length` over `MAX_BODY` is 413 at once, before any of the body is read.
-- Each client address may send `COMMANDS_PER_S` changes a second (a burst of
-  `COMMAND_BURST`) and `READS_PER_S` reads: beyond, 429 with `Retry-After`.
+- Each client address may send 20 changes a second (`COMMAND_RATE`, 40 at once) and 50
+  reads (`READ_RATE`): beyond, 429 with `Retry-After`, held back `TARPIT_S` so that a
+  flooding connection costs one answer a second.
 - Every answer carries `Content-Security-Policy: default-src 'self'; frame-ancestors 'none'`
   and `X-Content-Type-Options: nosniff` (no page of this server runs another site's script,
   none is framed by another site, and no answer is taken for another type than it says).
@@ -17,6 +18,7 @@ Every refusal is one JSON line `{"error": "..."}`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import time
@@ -38,6 +40,8 @@ SECURITY_HEADERS: Final = (
 )
 """(No `Referrer-Policy: no-referrer`: under it Chromium sends a form's POST with
 `Origin: null`, which the origin check must refuse.)"""
+TARPIT_S: Final = 1.0
+"""How long an answer 429 is held back: a connection over its rate is slowed, not served."""
 MAX_CLIENTS: Final = 4096
 """Client addresses whose rates are remembered (the least recent forgotten first)."""
 _SAFE: Final = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -125,6 +129,8 @@ class Guard:
         refusal = self._refusal(scope)
         if refusal is not None:
             status, text, retry = refusal
+            if status == 429:  # a client over its rate waits for its answer: a flooding
+                await asyncio.sleep(TARPIT_S)  # connection sends one request a second
             await _answer(send, status, text, retry)
             return
 

@@ -25,7 +25,7 @@ import threading
 import time
 import weakref
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Final
@@ -36,10 +36,9 @@ from starlette.responses import JSONResponse, RedirectResponse, Response, Stream
 from starlette.routing import Route
 
 from controller.console import commands, credit_commands, hit_commands, station_commands
-from controller.console.commands import CommandError, Reply
-from controller.console.hub import ConsoleHub, Executor, Published
+from controller.console.commands import CommandError
+from controller.console.hub import Hub, Published
 from controller.console.table_state import JsonObject
-from controller.service.runtime import TableRuntime
 from controller.web.accounts import Accounts, Principal
 from controller.web.auth import Backoff, Gate, Journal, Refusal, Session, Sessions, client_address
 from controller.web.guard import DEFAULT_GUARD, GuardSettings
@@ -94,7 +93,7 @@ def _page(name: str) -> RouteHandler:
     return page
 
 
-def _latest(hub: ConsoleHub) -> RouteHandler:
+def _latest(hub: Hub) -> RouteHandler:
     async def latest(request: Request) -> Response:
         published = hub.latest
         if published is None:
@@ -241,8 +240,6 @@ def _about(principal: Principal) -> JsonObject:
 # ---------------------------------------------------------------------- commands
 Parser = Callable[[object, Request], dict[str, Any]]
 """Checks a request's JSON body (and its path) into a command; raises `CommandError`."""
-Attributed = Callable[[TableRuntime, JsonObject, str, str], Reply]
-"""An executor that journals who gave the command: (runtime, command, source, by)."""
 
 
 class ConflictError(CommandError):
@@ -266,8 +263,9 @@ class ReplayedError(ConflictError):
         return error(409, str(self), seq=self.last)
 
 
-def _command(hub: ConsoleHub, check: Parser, carry_out: Attributed,
+def _command(hub: Hub, check: Parser, executor: str,
              source: Callable[[Request], str]) -> RouteHandler:
+    """POST a command: checked here, carried out by the hub's `executor` (`EXECUTORS`)."""
     async def command(request: Request) -> Response:
         if hub.latest is None:
             return error(503, "starting")
@@ -280,12 +278,8 @@ def _command(hub: ConsoleHub, check: Parser, carry_out: Attributed,
             return exc.answer()
         except CommandError as exc:
             return error(400, str(exc))
-        by = request.state.allowed.principal.by
-
-        def attributed(runtime: TableRuntime, command: JsonObject, src: str) -> Reply:
-            return carry_out(runtime, command, src, by)
-        executor: Executor = attributed
-        future = hub.submit(parsed, source(request), executor)
+        future = hub.submit_as(executor, parsed, source(request),
+                               request.state.allowed.principal.by)
         try:
             reply = await asyncio.wait_for(asyncio.wrap_future(future), COMMAND_TIMEOUT_S)
         except TimeoutError:
@@ -296,19 +290,6 @@ def _command(hub: ConsoleHub, check: Parser, carry_out: Attributed,
 
 def _console_command(body: object, _request: Request) -> dict[str, Any]:
     return commands.parse(body)
-
-
-def _executes(console: Callable[..., Reply]) -> Attributed:
-    def run(runtime: TableRuntime, command: JsonObject, source: str, by: str) -> Reply:
-        return console(runtime, command, source, by=by)
-    return run
-
-
-def _as_who(pit: Callable[[TableRuntime, JsonObject, str], Reply]) -> Attributed:
-    """A pit command journals who gave it in its own `who` (`supervisor:ANNA`)."""
-    def run(runtime: TableRuntime, command: JsonObject, _source: str, by: str) -> Reply:
-        return pit(runtime, command, by)
-    return run
 
 
 class StationSeqs:
@@ -359,8 +340,8 @@ def _hit_command(body: object, _request: Request) -> dict[str, Any]:
     return hit_commands.parse(body)
 
 
-def _per_station(stations: list[ConsoleHub],
-                 handler: Callable[[ConsoleHub], RouteHandler]) -> RouteHandler:
+def _per_station(stations: Sequence[Hub],
+                 handler: Callable[[Hub], RouteHandler]) -> RouteHandler:
     """The route of station N (from the path) on its own hub; 404 for no such station."""
     handlers = [handler(hub) for hub in stations]
 
@@ -372,24 +353,24 @@ def _per_station(stations: list[ConsoleHub],
     return route
 
 
-def station_routes(stations: list[ConsoleHub], gate: Gate, streams: StreamCount,
+def station_routes(stations: Sequence[Hub], gate: Gate, streams: StreamCount,
                    seqs: StationSeqs) -> list[Route]:
     """The player stations' pages, views, commands and event streams (STATIONS.md)."""
     page = _page("station.html")
     parse = _station_command(seqs)
 
-    def station_page(_hub: ConsoleHub) -> RouteHandler:
+    def station_page(_hub: Hub) -> RouteHandler:
         return page
 
-    def view(hub: ConsoleHub) -> RouteHandler:
+    def view(hub: Hub) -> RouteHandler:
         return guarded(gate, station_reader, _latest(hub))
 
-    def events(hub: ConsoleHub) -> RouteHandler:
+    def events(hub: Hub) -> RouteHandler:
         return guarded(gate, station_reader, _events(hub, streams))
 
-    def command(hub: ConsoleHub) -> RouteHandler:
-        return guarded(gate, station_itself, _command(
-            hub, parse, _executes(station_commands.execute), lambda _request: "station"))
+    def command(hub: Hub) -> RouteHandler:
+        return guarded(gate, station_itself, _command(hub, parse, "station",
+                                                      lambda _request: "station"))
     return [
         Route("/station/{station:int}", _per_station(stations, station_page)),
         Route("/station.js", _page("station.js")),
@@ -401,7 +382,7 @@ def station_routes(stations: list[ConsoleHub], gate: Gate, streams: StreamCount,
     ]
 
 
-def _events(hub: ConsoleHub, streams: StreamCount) -> RouteHandler:
+def _events(hub: Hub, streams: StreamCount) -> RouteHandler:
     async def events(request: Request) -> Response:
         if streams.full():
             return error(503, f"too many event streams (at most {streams.limit}): try again "
@@ -499,7 +480,7 @@ def _courier() -> _Courier:
     return courier
 
 
-async def _stream(hub: ConsoleHub, request: Request, streams: StreamCount
+async def _stream(hub: Hub, request: Request, streams: StreamCount
                   ) -> AsyncIterator[str]:
     """Every publication from now on, as Server-Sent Events (the current one first).
 
@@ -543,8 +524,8 @@ async def _stream(hub: ConsoleHub, request: Request, streams: StreamCount
 
 
 
-def console_app(hub: ConsoleHub, board: ConsoleHub | None = None,
-                stations: list[ConsoleHub] | None = None, *, accounts: Accounts,
+def console_app(hub: Hub, board: Hub | None = None,
+                stations: Sequence[Hub] | None = None, *, accounts: Accounts,
                 sessions: Sessions | None = None, backoff: Backoff | None = None,
                 journal: Journal | None = None, guard: GuardSettings = DEFAULT_GUARD
                 ) -> Starlette:
@@ -575,8 +556,7 @@ def console_app(hub: ConsoleHub, board: ConsoleHub | None = None,
         *_login_routes(gate, about),
         Route("/api/table", guarded(gate, reader, _latest(hub))),
         Route("/api/command", guarded(gate, role_in(DEALERS, "give the dealer's commands"),
-                                      _command(hub, _console_command,
-                                               _executes(commands.execute),
+                                      _command(hub, _console_command, "console",
                                                lambda _request: "console")),
               methods=["POST"]),
         Route("/api/events", guarded(gate, reader, _events(hub, streams))),
@@ -594,7 +574,7 @@ def console_app(hub: ConsoleHub, board: ConsoleHub | None = None,
     return Starlette(routes=routes, middleware=[guard.middleware()])
 
 
-def pit_app(hub: ConsoleHub, accounts: Accounts, *, legacy: tuple[str, str] | None = None,
+def pit_app(hub: Hub, accounts: Accounts, *, legacy: tuple[str, str] | None = None,
             stations: bool = False, sessions: Sessions | None = None,
             backoff: Backoff | None = None, journal: Journal | None = None,
             guard: GuardSettings = DEFAULT_GUARD) -> Starlette:
@@ -636,9 +616,8 @@ def pit_app(hub: ConsoleHub, accounts: Accounts, *, legacy: tuple[str, str] | No
         answer.headers["Set-Cookie"] = expired_cookie_header(gate.cookie)
         return answer
 
-    def command(check: Parser, carry_out: Callable[[TableRuntime, JsonObject, str], Reply]
-                ) -> RouteHandler:
-        return _command(hub, check, _as_who(carry_out), lambda _request: "pit")
+    def command(check: Parser, executor: str) -> RouteHandler:
+        return _command(hub, check, executor, lambda _request: "pit")
 
     return Starlette(routes=[
         Route("/login", _page("login.html")),
@@ -654,16 +633,16 @@ def pit_app(hub: ConsoleHub, accounts: Accounts, *, legacy: tuple[str, str] | No
         Route("/api/pit/events", guarded(gate, reader, _events(hub, streams))),
         Route("/api/pit/progressive/settle",
               guarded(gate, role_in(frozenset({"supervisor"}), "settle a hit by hand"),
-                      command(_hit_command, hit_commands.execute)), methods=["POST"]),
+                      command(_hit_command, "hit")), methods=["POST"]),
         *([Route("/api/pit/station/{station:int}/credits",
                  guarded(gate, role_in(ATTENDANTS, "add or cash out credits"),
-                         command(_credits_command, credit_commands.execute)),
+                         command(_credits_command, "credits")),
                  methods=["POST"])]
           if stations else []),
     ], middleware=[guard.middleware()])
 
 
-def hub_journal(hub: ConsoleHub) -> Journal:
+def hub_journal(hub: Hub) -> Journal:
     """Journal through the hub's table, at most `JOURNAL_BURST` records a minute.
 
     Beyond that the records are counted, not written; the next record written says how many

@@ -6,9 +6,10 @@ start-up, not a thread dying later) and serves on a daemon thread with its own a
 
 No client holds the server: a connection must send its request's headers within
 `HEADER_TIMEOUT_S` (from its opening, or from the end of its last answer), the server keeps
-at most `MAX_CONNECTIONS` (`MAX_PER_CLIENT` from one address) and answers 503 and closes
-beyond, headers are at most `MAX_HEADER_BYTES`, and the server's log lines are rate-limited
-(`RateLimitedLog`): a flood of bad requests cannot fill the system log.
+at most `MAX_CONNECTIONS` (`MAX_PER_CLIENT` from one address): beyond, a new connection takes
+the place of the oldest one that has sent nothing yet, or is answered 503 and closed when
+every place is busy; headers are at most `MAX_HEADER_BYTES`, and the server's log lines are
+rate-limited (`RateLimitedLog`): a flood of bad requests cannot fill the system log.
 """
 
 from __future__ import annotations
@@ -57,21 +58,41 @@ class BoundedH11(H11Protocol):
         self._deadline: asyncio.TimerHandle | None = None
         self._turned_away = False
         self.address = ""
+        self.silent_since: float | None = None
+        """Since when the connection waits for a request's headers (None: it is busy)."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        """Count the connection; over a cap, answer 503 and close it."""
+        """Count the connection; over a cap, close the oldest one still silent, else 503.
+
+        A connection that has not sent its request's headers holds a place for nothing: a
+        new one takes the place of the oldest such (of its own address when that address
+        is over its share), so 1,000 idle sockets cannot keep the kiosk out. Only when
+        every place is busy (streams, requests under way) is the new one turned away.
+        """
         super().connection_made(transport)
         self.address = self.client[0] if self.client else ""
-        same = sum(1 for c in self.connections
-                   if isinstance(c, BoundedH11) and c.address == self.address)
-        if len(self.connections) > self.max_connections or same > self.max_per_client:
+        mine = [c for c in self.connections
+                if isinstance(c, BoundedH11) and c.address == self.address]
+        crowded = (mine if len(mine) > self.max_per_client
+                   else list(self.connections) if len(self.connections) > self.max_connections
+                   else None)
+        if crowded is not None and not self._evict_from(crowded):
             self._turned_away = True
             _LOG.warning("too many connections (%d, %d from %s): turned away",
-                         len(self.connections), same, self.address)
+                         len(self.connections), len(mine), self.address)
             transport.write(_BUSY)
             transport.close()
             return
         self._arm()
+
+    def _evict_from(self, crowded: list[Any]) -> bool:
+        silent = [(c.silent_since, id(c), c) for c in crowded
+                  if isinstance(c, BoundedH11) and c is not self
+                  and c.silent_since is not None and not c.transport.is_closing()]
+        if not silent:
+            return False
+        min(silent)[2].transport.close()
+        return True
 
     def data_received(self, data: bytes) -> None:
         """Take the bytes (none from a connection turned away)."""
@@ -98,14 +119,17 @@ class BoundedH11(H11Protocol):
     def _arm(self) -> None:
         self._disarm()
         self._deadline = self.loop.call_later(self.header_timeout_s, self._too_slow)
+        self.silent_since = self.loop.time()
 
     def _disarm(self) -> None:
+        self.silent_since = None
         if self._deadline is not None:
             self._deadline.cancel()
             self._deadline = None
 
     def _too_slow(self) -> None:
         self._deadline = None
+        self.silent_since = None
         if not self.transport.is_closing():
             self.transport.close()
 
@@ -158,11 +182,7 @@ class WebServer:
         self._address = address
         self._socket = _bind(address, name)
         self.port: int = self._socket.getsockname()[1]
-        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
-                                timeout_graceful_shutdown=1, http=BoundedH11,
-                                timeout_keep_alive=KEEP_ALIVE_S,
-                                h11_max_incomplete_event_size=MAX_HEADER_BYTES)
-        self._server = uvicorn.Server(config)
+        self._server = uvicorn.Server(bounded_config(app))
         self._thread = threading.Thread(target=self._serve, name=f"web-{name}", daemon=True)
 
     @property
@@ -186,6 +206,59 @@ class WebServer:
         if self._thread.is_alive():
             self._thread.join(STOP_TIMEOUT_S)
         self._socket.close()
+
+
+def bounded_config(app: Starlette) -> uvicorn.Config:
+    """Uvicorn's settings for one of the table's servers (the bounds above)."""
+    return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                          timeout_graceful_shutdown=1, http=BoundedH11,
+                          timeout_keep_alive=KEEP_ALIVE_S,
+                          h11_max_incomplete_event_size=MAX_HEADER_BYTES)
+
+
+async def serve(served: list[tuple[Starlette, socket.socket, str]],
+                closed: threading.Event) -> None:
+    """Serve each application on its bound socket until `closed` is set."""
+    servers = [uvicorn.Server(bounded_config(app)) for app, _sock, _name in served]
+
+    async def watch() -> None:
+        await asyncio.to_thread(closed.wait)
+        for server in servers:
+            server.should_exit = True
+    watcher = asyncio.ensure_future(watch())
+    await asyncio.gather(*(server.serve(sockets=[sock])
+                           for server, (_app, sock, _name) in zip(servers, served, strict=True)))
+    watcher.cancel()
+
+
+class Listener:
+    """An address bound in the table's process, served by the web process.
+
+    Args:
+        address: (host, port); port 0 picks a free port (tests), see `port`.
+        name: What it serves, for log lines and errors.
+
+    Raises:
+        WebServerError: The address cannot be listened on (named).
+    """
+
+    def __init__(self, address: Address, name: str) -> None:
+        self.name = name
+        self._address = address
+        self.socket = _bind(address, name)
+        self.port: int = self.socket.getsockname()[1]
+        _LOG.info("%s listening on %s", name, self.url)
+
+    @property
+    def url(self) -> str:
+        """Where a browser reaches it."""
+        host = self._address[0]
+        shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        return f"http://{shown}:{self.port}/"
+
+    def stop(self) -> None:
+        """Close the socket (idempotent)."""
+        self.socket.close()
 
 
 def _bind(address: Address, name: str) -> socket.socket:

@@ -40,13 +40,28 @@ TEST_GUARD = GuardSettings(commands=Rate(10_000.0, 10_000.0), reads=Rate(10_000.
 """The tests send commands as fast as the table answers: no rate limit in the way."""
 
 
+def _users() -> dict[str, tuple[str, str]]:
+    return {"D17": ("dealer", hash_password(DEALER_PASSWORD)),
+            "A3": ("attendant", hash_password(ATTENDANT_PASSWORD))}
+
+
+_TOKENS = {"kiosk": KIOSK, "board": BOARD,
+           **{f"station:{n}": token for n, token in STATION_TOKENS.items()}}
+
+
 def table_accounts() -> Accounts:
     """A dealer D17, an attendant A3, the kiosk, the board and stations 1-3."""
-    return Accounts.of(
-        {"D17": ("dealer", hash_password(DEALER_PASSWORD)),
-         "A3": ("attendant", hash_password(ATTENDANT_PASSWORD))},
-        {"kiosk": KIOSK, "board": BOARD,
-         **{f"station:{n}": token for n, token in STATION_TOKENS.items()}})
+    return Accounts.of(_users(), _TOKENS)
+
+
+def table_credentials(directory: Path) -> Path:
+    """The same users and tokens as a credentials file in `directory` (its path)."""
+    path = credentials_path(directory / "table.toml")
+    write_file(path, {
+        "users": {name: {"role": role, "credential": credential}
+                  for name, (role, credential) in _users().items()},
+        "tokens": {key: token_digest(token) for key, token in _TOKENS.items()}})
+    return path
 
 
 def kiosk_beside(config: Path) -> dict[str, str]:

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from controller.web import accounts as accounts_module
+from controller.web import routes
 from controller.web.auth import Backoff, Sessions
 from tests.support.clock import FakeClock
 
@@ -144,7 +145,9 @@ def test_a_cookie_carried_change_needs_its_own_origin(table: LiveTable) -> None:
     assert table.get()[1]["phase"] == "shoe_loading"
 
 
-def test_a_logout_closes_the_session_s_event_streams(table: Clocked) -> None:
+def test_a_logout_closes_the_session_s_event_streams(table: Clocked,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(routes, "KEEPALIVE_S", 600.0)  # closed by the logout, not a timer
     _, headers, _ = log_in(table, {"user": "D17", "password": DEALER_PASSWORD})
     session = {"Cookie": cookie(headers)}
     stream = EventStream(table.server.port, headers=session)
@@ -162,7 +165,9 @@ def test_a_logout_closes_the_session_s_event_streams(table: Clocked) -> None:
         stream.close()
 
 
-def test_a_session_s_end_closes_its_streams(table: Clocked) -> None:
+def test_a_session_s_end_closes_its_streams(table: Clocked,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(routes, "KEEPALIVE_S", 600.0)
     _, headers, _ = log_in(table, {"user": "D17", "password": DEALER_PASSWORD})
     session = {"Cookie": cookie(headers)}
     stream = EventStream(table.server.port, headers=session)

@@ -24,7 +24,7 @@ from controller.web.limits import MAX_BODY, json_depth
 from controller.web.server import BoundedH11, RateLimitedLog
 from tests.support.clock import FakeClock
 
-from .live import KIOSK_AUTH, LiveTable, start
+from .live import KIOSK_AUTH, EventStream, LiveTable, start
 
 
 @pytest.fixture
@@ -114,7 +114,7 @@ def test_a_flood_of_commands_is_slowed_to_its_rate(tmp_path: Path) -> None:
     live = start(tmp_path, guard=GuardSettings(commands=Rate(2.0, 5.0), clock=clock))
     try:
         live.attach()
-        statuses = [live.command("no_more_bets")[0] for _ in range(8)]
+        statuses = [live.command("no_more_bets")[0] for _ in range(8)]  # 429s held 1 s
         assert statuses[:5] == [409] * 5  # taken (refused by the table: not betting)
         assert statuses[5:] == [429] * 3  # refused at the door
         status, headers, _ = raw(live.server.port, "POST", "/api/command", b"{}",
@@ -127,14 +127,35 @@ def test_a_flood_of_commands_is_slowed_to_its_rate(tmp_path: Path) -> None:
         live.close()
 
 
-def test_idle_sockets_are_cut_and_capped(table: LiveTable,
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(BoundedH11, "header_timeout_s", 0.5)
+def test_idle_sockets_are_cut_and_give_way(table: LiveTable,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Silent sockets hold nothing: a new connection takes the place of the oldest one, and
+    the server cuts each at the header timeout."""
+    monkeypatch.setattr(BoundedH11, "header_timeout_s", 1.0)
     monkeypatch.setattr(BoundedH11, "max_per_client", 20)
     idle = [socket.create_connection(("127.0.0.1", table.server.port)) for _ in range(20)]
     try:
+        assert raw(table.server.port, "GET", "/api/table", headers=KIOSK_AUTH)[0] == 200
+        idle[0].settimeout(30)
+        assert idle[0].recv(1) == b""  # the oldest silent one gave way
+        for sock in idle[1:]:  # no request's headers: closed by the server
+            sock.settimeout(30)
+            assert sock.recv(1) == b""
+        assert raw(table.server.port, "GET", "/api/table", headers=KIOSK_AUTH)[0] == 200
+    finally:
+        for sock in idle:
+            sock.close()
+
+
+def test_past_the_cap_with_every_place_busy_a_connection_is_503(
+        table: LiveTable, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(BoundedH11, "max_per_client", 2)
+    streams = [EventStream(table.server.port) for _ in range(2)]  # busy: not silent
+    try:
+        for stream in streams:
+            stream.next()
         extra = socket.create_connection(("127.0.0.1", table.server.port), timeout=30)
-        assert extra.recv(4096).startswith(b"HTTP/1.1 503 ")  # over the cap: at once
+        assert extra.recv(4096).startswith(b"HTTP/1.1 503 ")
         extra.close()
         other = socket.socket()
         other.bind(("127.0.0.2", 0))  # another client address: its own share
@@ -144,13 +165,9 @@ def test_idle_sockets_are_cut_and_capped(table: LiveTable,
         other.settimeout(30)
         assert other.recv(4096).startswith(b"HTTP/1.1 200 ")
         other.close()
-        for sock in idle:  # no request's headers: closed by the server
-            sock.settimeout(30)
-            assert sock.recv(1) == b""
-        assert raw(table.server.port, "GET", "/api/table", headers=KIOSK_AUTH)[0] == 200
     finally:
-        for sock in idle:
-            sock.close()
+        for stream in streams:
+            stream.close()
 
 
 def test_a_slow_header_is_cut_too(table: LiveTable, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -169,6 +186,8 @@ def test_a_slow_header_is_cut_too(table: LiveTable, monkeypatch: pytest.MonkeyPa
                     break
             except TimeoutError:
                 pass
+            except ConnectionResetError:
+                break
             assert time.monotonic() - started < 30, "the slow header was never cut"
 
 

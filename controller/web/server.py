@@ -39,6 +39,11 @@ MAX_CONNECTIONS: Final = 512
 MAX_PER_CLIENT: Final = 128
 """Connections one client address keeps open."""
 MAX_HEADER_BYTES: Final = 16 * 1024
+SILENT_GRACE_S: Final = 0.1
+"""A connection silent this long may give its place to a new one. A client that means to ask
+sends its headers at once; but the server accepts connections in batches, so one just
+accepted (its headers not read yet) is not taken for an idle one. An attacker would need
+over 1,280 new connections a second to keep 128 places all younger than this."""
 LOG_LINES: Final = 5
 """Lines of one kind a server logs a minute (more are counted, said with the next one)."""
 _BUSY: Final = (b'HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n'
@@ -64,10 +69,10 @@ class BoundedH11(H11Protocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Count the connection; over a cap, close the oldest one still silent, else 503.
 
-        A connection that has not sent its request's headers holds a place for nothing: a
-        new one takes the place of the oldest such (of its own address when that address
-        is over its share), so 1,000 idle sockets cannot keep the kiosk out. Only when
-        every place is busy (streams, requests under way) is the new one turned away.
+        A connection that has sent no request's headers for `SILENT_GRACE_S` holds a place
+        for nothing: a new one takes the place of the oldest such (of its own address when
+        that address is over its share), so 1,000 idle sockets cannot keep the kiosk out.
+        Only when no place is held that way is the new one turned away.
         """
         super().connection_made(transport)
         self.address = self.client[0] if self.client else ""
@@ -86,9 +91,11 @@ class BoundedH11(H11Protocol):
         self._arm()
 
     def _evict_from(self, crowded: list[Any]) -> bool:
+        quiet_before = self.loop.time() - SILENT_GRACE_S
         silent = [(c.silent_since, id(c), c) for c in crowded
                   if isinstance(c, BoundedH11) and c is not self
-                  and c.silent_since is not None and not c.transport.is_closing()]
+                  and c.silent_since is not None and c.silent_since <= quiet_before
+                  and not c.transport.is_closing()]
         if not silent:
             return False
         min(silent)[2].transport.close()

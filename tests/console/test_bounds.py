@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.web import server
 from controller.web.guard import GuardSettings, Rate
 from controller.web.limits import MAX_BODY, json_depth
 from controller.web.server import BoundedH11, RateLimitedLog
@@ -131,8 +132,9 @@ def test_idle_sockets_are_cut_and_give_way(table: LiveTable,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Silent sockets hold nothing: a new connection takes the place of the oldest one, and
     the server cuts each at the header timeout."""
-    monkeypatch.setattr(BoundedH11, "header_timeout_s", 1.0)
+    monkeypatch.setattr(BoundedH11, "header_timeout_s", 2.0)
     monkeypatch.setattr(BoundedH11, "max_per_client", 20)
+    monkeypatch.setattr(server, "SILENT_GRACE_S", 0.0)  # silent from the start
     idle = [socket.create_connection(("127.0.0.1", table.server.port)) for _ in range(20)]
     try:
         assert raw(table.server.port, "GET", "/api/table", headers=KIOSK_AUTH)[0] == 200

@@ -145,6 +145,13 @@ def test_a_cookie_carried_change_needs_its_own_origin(table: LiveTable) -> None:
     assert table.get()[1]["phase"] == "shoe_loading"
 
 
+def test_a_change_from_another_origin_is_refused_whatever_it_carries(table: LiveTable) -> None:
+    status, body = table.request("POST", "/api/command", {"command": "shuffle_done"},
+                                 headers={"Origin": "http://evil.example"})  # the kiosk's token
+    assert (status, body) == (403, {"error": "refused: sent from a page of another origin"})
+    assert table.get()[1]["phase"] == "shoe_loading"
+
+
 def test_a_logout_closes_the_session_s_event_streams(table: Clocked,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(routes, "KEEPALIVE_S", 600.0)  # closed by the logout, not a timer

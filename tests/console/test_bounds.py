@@ -93,6 +93,11 @@ def test_a_256_mib_body_is_refused_before_it_is_read(table: LiveTable) -> None:
         answer = sock.recv(4096)  # answered without a byte of the body sent
     assert answer.startswith(b"HTTP/1.1 413 ")
     assert rss_kib() - before < 16 * 1024
+    for path in ("/api/logout", "/nowhere"):  # refused at the door, whoever would read it
+        with socket.create_connection(("127.0.0.1", table.server.port), timeout=30) as sock:
+            sock.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                         "application/json\r\nContent-Length: 268435456\r\n\r\n".encode())
+            assert sock.recv(4096).startswith(b"HTTP/1.1 413 "), path
     chunked = b"x" * (MAX_BODY + 1)  # no length said: cut as it arrives
     status, _, text = raw(table.server.port, "POST", "/api/command", iter([chunked]),
                           {**KIOSK_AUTH, "Content-Type": "application/json"})
@@ -118,9 +123,11 @@ def test_a_flood_of_commands_is_slowed_to_its_rate(tmp_path: Path) -> None:
         statuses = [live.command("no_more_bets")[0] for _ in range(8)]  # 429s held 1 s
         assert statuses[:5] == [409] * 5  # taken (refused by the table: not betting)
         assert statuses[5:] == [429] * 3  # refused at the door
+        started = time.monotonic()
         status, headers, _ = raw(live.server.port, "POST", "/api/command", b"{}",
                                  {**KIOSK_AUTH, "Content-Type": "application/json"})
         assert (status, headers["retry-after"]) == (429, "1")
+        assert time.monotonic() - started >= 0.9  # held back: one answer a second
         assert live.get()[0] == 200  # reads have their own rate
         clock.advance(1.0)
         assert live.command("shuffle_done")[0] == 200

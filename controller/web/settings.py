@@ -4,6 +4,8 @@
     listen = "127.0.0.1:8420"   # the dealer's console; "" turns it off
     pit_listen = ""             # the pit view, off by default, e.g. "0.0.0.0:8421"
     hosts = ["table7.casino.lan"]  # more names a browser may use for them (`Host`)
+    commands_per_s = 20         # changes one client address may send a second (twice at once)
+    reads_per_s = 50            # reads one client address may ask for a second (4 times at once)
     # deprecated: the users of `shoectl console user add` log in to the pit view
     pit_user = "supervisor"
     pit_credential = "scrypt$16384$8$1$<salt hex>$<hash hex>"  # `shoectl console hash-password`
@@ -41,6 +43,8 @@ class ConsoleSettings:
         pit_user: The deprecated pit view user's name.
         pit_credential: Its hashed password ("": none; the users of the credentials file).
         hosts: The names `Host` may give besides the listen hosts, `localhost`, `127.0.0.1`.
+        commands_per_s: Each client address's changes a second (a burst of twice as many).
+        reads_per_s: Each client address's reads a second (a burst of four times as many).
     """
 
     listen: Address | None = ("127.0.0.1", 8420)
@@ -48,6 +52,8 @@ class ConsoleSettings:
     pit_user: str = "supervisor"
     pit_credential: str = ""
     hosts: tuple[str, ...] = ()
+    commands_per_s: int = 20
+    reads_per_s: int = 50
 
     def allowed_hosts(self) -> frozenset[str]:
         """Every name a request's `Host` may give (without the port), lower case."""
@@ -82,6 +88,8 @@ def console_settings_from_mapping(data: object) -> ConsoleSettings:
     user = reader.text("pit_user", "supervisor")
     credential = reader.text("pit_credential", "")
     hosts = reader.raw("hosts")
+    commands = reader.integer("commands_per_s", 20, minimum=1, maximum=100_000)
+    reads = reader.integer("reads_per_s", 50, minimum=1, maximum=100_000)
     reader.finish()
     if hosts is None:
         hosts = []
@@ -94,4 +102,4 @@ def console_settings_from_mapping(data: object) -> ConsoleSettings:
     if listen is not None and pit is not None and listen == pit:
         raise ConfigError("[console] pit_listen: the pit view needs its own address, not "
                           "the console's")
-    return ConsoleSettings(listen, pit, user, credential, tuple(hosts))
+    return ConsoleSettings(listen, pit, user, credential, tuple(hosts), commands, reads)

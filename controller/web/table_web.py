@@ -69,6 +69,7 @@ def start_web(settings: ConsoleSettings, post: Callable[[object], None],
     every: list[ConsoleHub] = []
     spec: dict[str, Any] = {"console": None, "pit": None,
                             "hosts": sorted(settings.allowed_hosts()),
+                            "rates": [settings.commands_per_s, settings.reads_per_s],
                             "credentials": str(credentials) if credentials else None}
     listeners = {}
     try:

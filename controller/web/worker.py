@@ -28,7 +28,7 @@ from controller.console.hub import Published, Subscriber
 from controller.console.table_state import JsonObject
 from controller.web.accounts import Accounts
 from controller.web.channel import Channel, ChannelClosedError
-from controller.web.guard import GuardSettings
+from controller.web.guard import GuardSettings, Rate
 from controller.web.routes import console_app, pit_app
 from controller.web.server import serve
 
@@ -150,7 +150,9 @@ def main(argv: list[str]) -> int:
     link = Link(Channel(socket.socket(fileno=spec["channel"])), spec["hubs"])
     credentials = spec["credentials"]
     accounts = Accounts(Path(credentials) if credentials else None)
-    guard = GuardSettings(hosts=frozenset(spec["hosts"]))
+    commands, reads = spec["rates"]
+    guard = GuardSettings(hosts=frozenset(spec["hosts"]), commands=Rate(commands, 2 * commands),
+                          reads=Rate(reads, 4 * reads))
     served = []
     if spec["console"] is not None:
         console = spec["console"]

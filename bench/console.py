@@ -416,10 +416,10 @@ def attack(kind: str, port: int) -> None:
 
 def login_timing(tries: int) -> None:
     """Medians of a wrong user name and of a wrong password, interleaved, over HTTP."""
-    from controller.web.auth import Backoff
+    from controller.web.auth import LoginBackoff
     from tests.console.live import start
 
-    class Unlocked(Backoff):
+    class Unlocked(LoginBackoff):
         """No lock-out: every try is checked, so each one's time is measured."""
 
         def failed(self, *keys: str) -> list[tuple[str, int, float]]:

@@ -8,7 +8,7 @@ each principal may do (403). A state-changing request carried by a cookie must c
 page of the same origin (`Origin` names the host the request was sent to); a bearer token is
 not sent by browsers on their own, so it needs no `Origin`.
 
-Failed logins back off (`Backoff`) per user name and per client address: after
+Failed logins back off (`LoginBackoff`) per user name and per client address: after
 `FREE_FAILURES` failures every attempt is refused unchecked with 429 and `Retry-After` for a
 time that doubles with each further failure, capped at `MAX_LOCK_S`; the start of each lock is
 journalled. A wrong user name costs the same scrypt as a wrong password
@@ -47,7 +47,7 @@ MAX_TRACKED: Final = 4096
 SCRYPT_AT_ONCE: Final = 2
 """Password checks running together (each takes 16 MiB and a core for tens of ms)."""
 
-Journal = Callable[[str, dict[str, object]], None]
+JournalRecorder = Callable[[str, dict[str, object]], None]
 """Appends one record to the table's journal (from the web loop; it posts to the table)."""
 
 
@@ -113,7 +113,7 @@ class Sessions:
         return session.principal.name if session is not None else None
 
 
-class Backoff:
+class LoginBackoff:
     """Failed logins per key (`user:NAME`, `address:IP`) and the lock they earn.
 
     Args:
@@ -180,9 +180,9 @@ class Gate:
         hint: The 401's error: how to log in here.
     """
 
-    def __init__(self, accounts: Accounts, cookie: str, journal: Journal, *,
+    def __init__(self, accounts: Accounts, cookie: str, journal: JournalRecorder, *,
                  legacy: tuple[str, str] | None = None, sessions: Sessions | None = None,
-                 backoff: Backoff | None = None, hint: str = "") -> None:
+                 backoff: LoginBackoff | None = None, hint: str = "") -> None:
         self.accounts = accounts
         self.cookie = cookie
         self.hint = hint or ("log in first: POST /api/login with a user and password or a "
@@ -190,7 +190,7 @@ class Gate:
         self.journal = journal
         self.legacy = legacy
         self.sessions = sessions or Sessions()
-        self.backoff = backoff or Backoff(self.sessions.clock)
+        self.backoff = backoff or LoginBackoff(self.sessions.clock)
         self._scrypt = asyncio.Semaphore(SCRYPT_AT_ONCE)
 
     # ------------------------------------------------------------------ who is asking

@@ -40,7 +40,15 @@ from controller.console.commands import CommandError
 from controller.console.hub import Hub, Published
 from controller.console.table_state import JsonObject
 from controller.web.accounts import Accounts, Principal
-from controller.web.auth import Backoff, Gate, Journal, Refusal, Session, Sessions, client_address
+from controller.web.auth import (
+    Gate,
+    JournalRecorder,
+    LoginBackoff,
+    Refusal,
+    Session,
+    Sessions,
+    client_address,
+)
 from controller.web.guard import DEFAULT_GUARD, GuardSettings
 from controller.web.limits import BodyError, capped_body, json_body
 from controller.web.pit_session import (
@@ -61,7 +69,7 @@ MAX_STREAMS: Final = 64
 """Event streams one server keeps open at once (503 beyond)."""
 
 RouteHandler = Callable[[Request], Awaitable[Response]]
-Rule = Callable[[Principal, Request], str]
+AccessRule = Callable[[Principal, Request], str]
 """Why `principal` may not do what the request asks ("" when it may)."""
 
 CONSOLE_READERS: Final = frozenset({"dealer", "supervisor", "surveillance", "kiosk"})
@@ -103,7 +111,7 @@ def _latest(hub: Hub) -> RouteHandler:
 
 
 # ---------------------------------------------------------------------- who may do what
-def role_in(roles: frozenset[str], what: str) -> Rule:
+def role_in(roles: frozenset[str], what: str) -> AccessRule:
     """Anyone of `roles` may; the refusal names `what`."""
     def rule(principal: Principal, _request: Request) -> str:
         return "" if principal.role in roles else f"{principal.by} may not {what}"
@@ -167,7 +175,7 @@ class Allowed:
         return self.principal.legacy or self.gate.accounts.valid(self.principal)
 
 
-def guarded(gate: Gate, rule: Rule, handler: RouteHandler, *, page: str = "") -> RouteHandler:
+def guarded(gate: Gate, rule: AccessRule, handler: RouteHandler, *, page: str = "") -> RouteHandler:
     """`handler` for a request with a credential that `rule` lets through.
 
     401 without a credential (a page: 303 to `page`), 403 when `rule` refuses (a refused
@@ -526,8 +534,8 @@ async def _stream(hub: Hub, request: Request, streams: StreamCount
 
 def console_app(hub: Hub, board: Hub | None = None,
                 stations: Sequence[Hub] | None = None, *, accounts: Accounts,
-                sessions: Sessions | None = None, backoff: Backoff | None = None,
-                journal: Journal | None = None, guard: GuardSettings = DEFAULT_GUARD
+                sessions: Sessions | None = None, backoff: LoginBackoff | None = None,
+                journal: JournalRecorder | None = None, guard: GuardSettings = DEFAULT_GUARD
                 ) -> Starlette:
     """The dealer's console, and the result board or the player stations beside it.
 
@@ -576,7 +584,7 @@ def console_app(hub: Hub, board: Hub | None = None,
 
 def pit_app(hub: Hub, accounts: Accounts, *, legacy: tuple[str, str] | None = None,
             stations: bool = False, sessions: Sessions | None = None,
-            backoff: Backoff | None = None, journal: Journal | None = None,
+            backoff: LoginBackoff | None = None, journal: JournalRecorder | None = None,
             guard: GuardSettings = DEFAULT_GUARD) -> Starlette:
     """The pit view, behind a login: supervisors, attendants and surveillance.
 
@@ -642,8 +650,8 @@ def pit_app(hub: Hub, accounts: Accounts, *, legacy: tuple[str, str] | None = No
     ], middleware=[guard.middleware()])
 
 
-def hub_journal(hub: Hub) -> Journal:
-    """Journal through the hub's table, at most `JOURNAL_BURST` records a minute.
+def hub_journal(hub: Hub) -> JournalRecorder:
+    """JournalRecorder through the hub's table, at most `JOURNAL_BURST` records a minute.
 
     Beyond that the records are counted, not written; the next record written says how many
     were left out (`"left_out": n`), so a flood of refusals cannot fill the journal.

@@ -43,7 +43,7 @@ first, so a card is read, journalled and shown before a flood's next request is 
 class RemoteHub:
     """A hub of the table's process, seen from here (`controller.console.hub.Hub`)."""
 
-    def __init__(self, index: int, link: Link) -> None:
+    def __init__(self, index: int, link: WebChannelLink) -> None:
         self.index = index
         self._link = link
         self._lock = threading.Lock()
@@ -87,7 +87,7 @@ class RemoteHub:
         self._link.send({"record": kind, "hub": self.index, "data": data})
 
 
-class Link:
+class WebChannelLink:
     """The channel to the table: commands out, replies and publications in."""
 
     def __init__(self, channel: Channel, hubs: int) -> None:
@@ -147,7 +147,7 @@ def main(argv: list[str]) -> int:
         logging.getLogger(noisy).setLevel(logging.WARNING)
     os.nice(WORKER_NICE)  # on a busy CPU the table's process runs first
     spec = json.loads(argv[0])
-    link = Link(Channel(socket.socket(fileno=spec["channel"])), spec["hubs"])
+    link = WebChannelLink(Channel(socket.socket(fileno=spec["channel"])), spec["hubs"])
     credentials = spec["credentials"]
     accounts = Accounts(Path(credentials) if credentials else None)
     commands, reads = spec["rates"]

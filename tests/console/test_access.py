@@ -20,7 +20,7 @@ import pytest
 
 from controller.web import accounts as accounts_module
 from controller.web import routes
-from controller.web.auth import Backoff, Sessions
+from controller.web.auth import LoginBackoff, Sessions
 from tests.support.clock import FakeClock
 
 from .live import (
@@ -40,7 +40,7 @@ class Clocked(LiveTable):
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Clocked]:
     clock = FakeClock(1000.0)
-    live = start(tmp_path, sessions=Sessions(clock, lifetime=600.0), backoff=Backoff(clock))
+    live = start(tmp_path, sessions=Sessions(clock, lifetime=600.0), backoff=LoginBackoff(clock))
     live.__class__ = Clocked
     assert isinstance(live, Clocked)
     live.clock = clock
@@ -209,7 +209,7 @@ def test_failed_logins_back_off_and_are_journalled(table: Clocked) -> None:
 
 def test_the_lock_doubles_up_to_fifteen_minutes() -> None:
     clock = FakeClock(0.0)
-    backoff = Backoff(clock)
+    backoff = LoginBackoff(clock)
     waits = []
     for _ in range(20):
         backoff.failed("user:x")

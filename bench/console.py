@@ -5,10 +5,20 @@
    from the emulated shoe, the time until every client has the event showing it; for each
    `seat`/`no_more_bets` command, the time until the layout emulator has the lamp frame.
    Beside them, the wire time of the frames at 115200 baud.
-2. Memory: `shoectl run` as its own process on three emulator processes, with 2 clients on
+2. Attacks (`--attacks`): the same card path, one client, while another process attacks
+   the console: `flood` (8 connections sending commands as fast as they are answered, with
+   the kiosk's token), `idle` (1,000 sockets opened and left idle, opened again when cut),
+   `bodies` (4 connections at a time declaring 256 MiB bodies, and 4 sending a chunked one).
+   For each: card -> journalled (the table's commit, published) and card -> event at the
+   client, p50 and p99, and what the attacker got back.
+3. Memory: `shoectl run` as its own process on three emulator processes, with 2 clients on
    its event stream while rounds are dealt; its peak RSS (VmHWM).
 
-    python bench/console.py [--cards 200]
+4. `--login-timing N`: a wrong user name and a wrong password, N of each, interleaved over
+   HTTP (no lock-out): their medians, which must not tell one from the other.
+
+    python bench/console.py [--cards 200] [--attacks none,flood,idle,bodies] [--no-memory]
+    python bench/console.py --login-timing 40
 """
 
 from __future__ import annotations
@@ -32,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without
 
 from controller.sim.rig import BASE_LAMPS
 from hil_tests.console_rig import ConsoleRig, start_console_rig
-from tests.console.live import EventStream
+from tests.console.live import KIOSK, KIOSK_AUTH, EventStream, kiosk_beside
 
 BAUD = 115200
 CARD_FRAME_BYTES = 20
@@ -53,7 +63,7 @@ class Client(threading.Thread):
 
     def __init__(self, port: int) -> None:
         super().__init__(daemon=True)
-        self.stream = EventStream(port)
+        self.stream = EventStream(port, headers=KIOSK_AUTH)
         self.events: queue.Queue[tuple[float, int]] = queue.Queue()
 
     def run(self) -> None:
@@ -70,14 +80,30 @@ def cards_in(table: dict) -> int:
                                                for h in s["hands"])
 
 
+RETRIES: dict[str, int] = {}
+"""Commands the bench's own client sent again (a connection refused or cut, a 503)."""
+
+
 def command(port: int, body: dict) -> int:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    conn.request("POST", "/api/command", json.dumps(body), {"Content-Type": "application/json"})
-    response = conn.getresponse()
-    status = response.status
-    command.last = response.read()  # type: ignore[attr-defined]
-    conn.close()
-    return status
+    """POST a command as the kiosk's page would, trying again as a browser's user would."""
+    for _ in range(50):
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("POST", "/api/command", json.dumps(body),
+                         {"Content-Type": "application/json", **KIOSK_AUTH})
+            response = conn.getresponse()
+            status = response.status
+            command.last = response.read()  # type: ignore[attr-defined]
+            conn.close()
+        except OSError as exc:
+            RETRIES[type(exc).__name__] = RETRIES.get(type(exc).__name__, 0) + 1
+            time.sleep(0.1)
+            continue
+        if status != 503:
+            return status
+        RETRIES["503"] = RETRIES.get("503", 0) + 1
+        time.sleep(0.1)
+    raise RuntimeError(f"the console refused the command 50 times: {RETRIES}")
 
 
 def ready_for_a_card(rig: ConsoleRig, port: int) -> bool:
@@ -217,6 +243,213 @@ def latency(cards: int) -> None:
             rig.close()
 
 
+class Journalled:
+    """When each publication of the console's hub was made (loop thread, after the commit)."""
+
+    def __init__(self, rig: ConsoleRig) -> None:
+        self.at: dict[int, float] = {}
+        rig.web.hubs[0].subscribe(lambda published: self.at.__setitem__(
+            published.seq, time.perf_counter()))
+
+
+def attacked_latency(cards: int, attack: str) -> None:
+    """Card -> journalled and card -> event, one client, while `attack` runs elsewhere."""
+    from controller.rules.cards import shoe
+    shoe_cards = [str(c) for c in shoe(6)] * 3
+    with tempfile.TemporaryDirectory() as tmp:
+        rig = start_console_rig(Path(tmp), shoe_cards, seats=3)
+        port = rig.web.servers[0].port
+        journalled = Journalled(rig)
+        client = Client(port)
+        client.start()
+        attacker = None
+        if attack != "none":
+            attacker = subprocess.Popen(
+                [sys.executable, __file__, "--attacker", attack, "--port", str(port)],
+                stdout=subprocess.PIPE, text=True)
+            time.sleep(3)  # the attack under way
+        found, committed = card_and_commit_latency(rig, [client], cards, journalled)
+        told = ""
+        if attacker is not None:
+            attacker.send_signal(signal.SIGINT)
+            told = attacker.communicate(timeout=60)[0].strip()
+        print(f"{attack:>6}: card -> journalled p50 {statistics.median(committed):.2f} ms, "
+              f"p99 {pct(committed, 0.99):.2f} ms; card -> event p50 "
+              f"{statistics.median(found):.2f} ms, p99 {pct(found, 0.99):.2f} ms "
+              f"({len(found)} cards){'; attacker: ' + told if told else ''}"
+              f"{'; the dealer tried again: ' + str(RETRIES) if RETRIES else ''}")
+        RETRIES.clear()
+        client.stream.close()
+        rig.close()
+
+
+def card_and_commit_latency(rig: ConsoleRig, clients: list[Client], cards: int,
+                            journalled: Journalled) -> tuple[list[float], list[float]]:
+    """As `card_latency`, and the ms from the card to its publication (after the commit)."""
+    port = rig.web.servers[0].port
+    hub = rig.web.hubs[0]
+    found: list[float] = []
+    committed: list[float] = []
+    while len(found) < cards:
+        if not ready_for_a_card(rig, port):
+            continue
+        before = cards_in(hub.latest.table)
+        for client in clients:
+            while not client.events.empty():
+                client.events.get_nowait()
+        start = time.perf_counter()
+        code = rig.shoe.draw()
+        if code is None:
+            break
+        shown = shown_seq(rig, before)
+        if code == "CUT" or shown is None:
+            continue
+        arrivals = [arrival(client, shown) for client in clients]
+        if all(a is not None for a in arrivals) and shown in journalled.at:
+            found.append((max(a for a in arrivals if a is not None) - start) * 1000)
+            committed.append((journalled.at[shown] - start) * 1000)
+    return found, committed
+
+
+Tally = dict[str, int]
+_TOKEN = f"Authorization: Bearer {KIOSK}\r\n".encode()
+
+
+def _count(answers: Tally, key: str) -> None:
+    answers[key] = answers.get(key, 0) + 1
+
+
+def _status(head: bytes) -> str:
+    parts = head.split(b" ", 2)
+    return parts[1].decode() if head.startswith(b"HTTP/") and len(parts) > 1 else "closed"
+
+
+def flood(port: int, stop: threading.Event, answers: Tally) -> None:
+    """Commands on one connection as fast as they are answered (a new one when cut)."""
+    body = b'{"command": "marker", "number": "1"}'  # refused by blackjack: harmless
+    request = (b"POST /api/command HTTP/1.1\r\nHost: 127.0.0.1\r\n" + _TOKEN +
+               b"Content-Type: application/json\r\nContent-Length: "
+               + str(len(body)).encode() + b"\r\n\r\n" + body)
+    while not stop.is_set():
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+                reader = sock.makefile("rb")
+                while not stop.is_set():
+                    sock.sendall(request)
+                    head = reader.readline()
+                    status = _status(head)
+                    _count(answers, status)
+                    length, closing = 0, False
+                    while (line := reader.readline()) not in (b"\r\n", b""):
+                        name, _, value = line.decode("latin-1").partition(":")
+                        if name.lower() == "content-length":
+                            length = int(value)
+                        closing |= name.lower() == "connection" and "close" in value
+                    reader.read(length)
+                    if closing or status == "closed":
+                        break
+        except OSError:
+            _count(answers, "error")
+
+
+def idle(port: int, stop: threading.Event, answers: Tally) -> None:
+    """1,000 sockets opened and left silent; each one the server cuts is opened again."""
+    held: list[socket.socket] = []
+    while not stop.is_set():
+        try:
+            while len(held) < 1000 and not stop.is_set():
+                held.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+                _count(answers, "opened")
+        except OSError:
+            _count(answers, "error")
+        for sock in list(held):
+            sock.setblocking(False)
+            try:
+                sock.recv(4096)  # the server closed it, or answered 503 and closed it
+            except BlockingIOError:
+                continue
+            except OSError:
+                pass
+            _count(answers, "cut")
+            held.remove(sock)
+            sock.close()
+        stop.wait(0.5)
+    for sock in held:
+        sock.close()
+
+
+def bodies(port: int, stop: threading.Event, answers: Tally) -> None:
+    """256 MiB bodies: declared (refused unread), or chunked (cut at the cap)."""
+    head = b"POST /api/command HTTP/1.1\r\nHost: 127.0.0.1\r\n" + _TOKEN
+    declared = head + b"Content-Type: application/json\r\nContent-Length: 268435456\r\n\r\n"
+    chunked = head + b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    chunk = b"100000\r\n" + b" " * 0x100000 + b"\r\n"
+    sent = 0
+    while not stop.is_set():
+        sent += 1
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+                sock.sendall(declared if sent % 2 else chunked)
+                if not sent % 2:
+                    for _ in range(256):
+                        sock.sendall(chunk)
+                _count(answers, _status(sock.recv(64)))
+        except OSError:
+            _count(answers, "cut")
+
+
+def attack(kind: str, port: int) -> None:
+    """Run one attack against the console at `port` until SIGINT; print what came back."""
+    answers: Tally = {}
+    stop = threading.Event()
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    work, count = {"flood": (flood, 8), "idle": (idle, 1), "bodies": (bodies, 4)}[kind]
+    threads = [threading.Thread(target=work, args=(port, stop, answers), daemon=True)
+               for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    stop.wait()
+    for thread in threads:
+        thread.join(15)
+    print(", ".join(f"{key} {count}" for key, count in sorted(answers.items())))
+
+
+def login_timing(tries: int) -> None:
+    """Medians of a wrong user name and of a wrong password, interleaved, over HTTP."""
+    from controller.web.auth import LoginBackoff
+    from tests.console.live import start
+
+    class Unlocked(LoginBackoff):
+        """No lock-out: every try is checked, so each one's time is measured."""
+
+        def failed(self, *keys: str) -> list[tuple[str, int, float]]:
+            return []
+
+    with tempfile.TemporaryDirectory() as tmp:
+        live = start(Path(tmp), backoff=Unlocked())
+        times: dict[str, list[float]] = {"wrong user name": [], "wrong password": []}
+        try:
+            for n in range(tries):
+                for label, user in (("wrong user name", f"nobody{n}"),
+                                    ("wrong password", "D17")):
+                    body = json.dumps({"user": user, "password": f"guess-{n}"})
+                    conn = http.client.HTTPConnection("127.0.0.1", live.server.port, timeout=30)
+                    start_at = time.perf_counter()
+                    conn.request("POST", "/api/login", body, {"Content-Type": "application/json"})
+                    response = conn.getresponse()
+                    response.read()
+                    times[label].append((time.perf_counter() - start_at) * 1000)
+                    conn.close()
+                    assert response.status == 401
+        finally:
+            live.close()
+    medians = {label: statistics.median(found) for label, found in times.items()}
+    low, high = sorted(medians.values())
+    print("login refused: " + ", ".join(f"{label} median {ms:.1f} ms"
+                                        for label, ms in medians.items())
+          + f" ({tries} each, interleaved; the two differ by {(high / low - 1) * 100:.1f}%)")
+
+
 def memory() -> None:
     repo = Path(__file__).resolve().parents[1]
     with tempfile.TemporaryDirectory() as tmp:
@@ -225,6 +458,7 @@ def memory() -> None:
         config = work / "table.toml"
         config.write_text((repo / "docs/examples/emulated-table.toml").read_text().replace(
             "127.0.0.1:8420", f"127.0.0.1:{port}"))
+        kiosk_beside(config)
         shoectl = [sys.executable, "-m", "controller"]
         procs = []
         (work / "shoe.in").touch()
@@ -282,7 +516,7 @@ def _wait_port(port: int) -> None:
     while time.monotonic() < deadline:
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/api/table")
+            conn.request("GET", "/api/table", headers=KIOSK_AUTH)
             if conn.getresponse().status == 200:
                 return
         except OSError:
@@ -294,10 +528,29 @@ def _wait_port(port: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", type=int, default=200)
+    parser.add_argument("--attacks", default="",
+                        help="comma-separated: none, flood, idle, bodies (skips the rest)")
+    parser.add_argument("--no-memory", action="store_true")
+    parser.add_argument("--login-timing", type=int, default=0, metavar="N",
+                        help="only the login timing: N wrong user names and N wrong passwords")
+    parser.add_argument("--attacker", choices=("flood", "idle", "bodies"),
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     os.environ.setdefault("PYTHONDONTWRITEBYTECODE", "1")
+    if args.attacker:
+        attack(args.attacker, args.port)
+        return
+    if args.login_timing:
+        login_timing(args.login_timing)
+        return
+    if args.attacks:
+        for kind in args.attacks.split(","):
+            attacked_latency(args.cards, kind)
+        return
     latency(args.cards)
-    memory()
+    if not args.no_memory:
+        memory()
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import itertools
 import json
 import os
 import signal
@@ -44,7 +45,16 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # runnable without installing
 
+from controller.web.accounts import (  # noqa: E402
+    credentials_path,
+    new_token,
+    token_digest,
+    write_file,
+)
 from controller.web.credentials import hash_password  # noqa: E402
+
+SEQ = itertools.count(1)
+"""Every station command's `seq` (increasing for each station, as the server requires)."""
 
 DECISION_S = 5
 WAIT_S = 30.0
@@ -68,6 +78,8 @@ firmware = ["emulated-1.0"]
 listen = "127.0.0.1:{port}"
 pit_listen = "127.0.0.1:{pit_port}"
 pit_credential = "{credential}"
+commands_per_s = 100000  # every station of the bench sends from this one address
+reads_per_s = 100000
 """
 PIT_PASSWORD = "bench-attendant"
 
@@ -80,16 +92,17 @@ def pct(values: list[float], q: float) -> float:
 class Station:
     """One station's event stream: the time of every event and its view."""
 
-    def __init__(self, port: int, number: int) -> None:
+    def __init__(self, port: int, number: int, token: str) -> None:
         self.port = port
         self.number = number
+        self.token = token
         self.events: list[tuple[float, bytes]] = []
         self.changed = asyncio.Event()
 
     async def listen(self) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
-        writer.write(f"GET /api/station/{self.number}/events HTTP/1.1\r\nHost: x\r\n\r\n"
-                     .encode())
+        writer.write(f"GET /api/station/{self.number}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     f"Authorization: Bearer {self.token}\r\n\r\n".encode())
         await writer.drain()
         while (await reader.readline()) not in (b"\r\n", b""):
             pass  # the response head
@@ -112,11 +125,13 @@ class Station:
         return table
 
 
-async def post(port: int, path: str, body: dict[str, Any], auth: str = "") -> int:
+async def post(port: int, path: str, body: dict[str, Any], auth: str = "",
+               bearer: str = "") -> int:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     payload = json.dumps(body).encode()
-    extra = f"Authorization: Basic {auth}\r\n" if auth else ""
-    writer.write(f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    extra = (f"Authorization: Basic {auth}\r\n" if auth
+             else f"Authorization: Bearer {bearer}\r\n" if bearer else "")
+    writer.write(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                  f"{extra}Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n"
                  .encode() + payload)
     await writer.drain()
@@ -161,6 +176,11 @@ class Table:
         (work / "table.toml").write_text(CONFIG.format(
             stations=stations, seconds=DECISION_S, port=self.port, pit_port=self.pit_port,
             credential=hash_password(PIT_PASSWORD)))
+        self.kiosk = new_token()
+        self.tokens = {n: new_token() for n in range(1, stations + 1)}
+        write_file(credentials_path(work / "table.toml"), {"users": {}, "tokens": {
+            "kiosk": token_digest(self.kiosk),
+            **{f"station:{n}": token_digest(t) for n, t in self.tokens.items()}}})
         shoectl = [sys.executable, "-m", "controller"]
         self.shoe = subprocess.Popen([*shoectl, "emulate", "shoe", "--link-dir", str(work),
                                       "--seed", "11"], stdin=subprocess.PIPE,
@@ -224,11 +244,12 @@ class Table:
         self.shoe.wait()
 
 
-async def wait_up(port: int) -> None:
+async def wait_up(port: int, kiosk: str) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if await post(port, "/api/command", {"command": "shuffle_done"}) in (200, 409):
+            if await post(port, "/api/command", {"command": "shuffle_done"},
+                          bearer=kiosk) in (200, 409):
                 return
         except OSError:
             pass
@@ -240,9 +261,11 @@ async def one_round(table: Table, stations: list[Station]) -> list[float]:
     """Wagers, no more bets, the deal, every timer out, the dealer; the card delays."""
     await asyncio.gather(*(post(table.port, f"/api/station/{s.number}/command",
                                 {"command": "wager", "spot": 1 + s.number % 3,
-                                 "cents": 500}) for s in stations))
+                                 "cents": 500, "seq": next(SEQ)}, bearer=s.token)
+                           for s in stations))
     await settle(stations)
-    assert await post(table.port, "/api/command", {"command": "no_more_bets"}) == 200
+    assert await post(table.port, "/api/command", {"command": "no_more_bets"},
+                      bearer=table.kiosk) == 200
     await settle(stations)
     delays: list[float] = []
     for _ in range(8):
@@ -286,10 +309,10 @@ async def measure(k: int, rounds: int) -> dict[str, float]:
 
 async def _measured(table: Table, k: int, rounds: int) -> None:
     """The rounds at K stations; the card delays, CPU and RSS into `table.figures`."""
-    await wait_up(table.port)
+    await wait_up(table.port, table.kiosk)
     table.draw()  # the burn after the shuffle
     await asyncio.sleep(1)
-    stations = [Station(table.port, n) for n in range(1, k + 1)]
+    stations = [Station(table.port, n, table.tokens[n]) for n in range(1, k + 1)]
     tasks = [asyncio.create_task(s.listen()) for s in stations]
     await all_after(stations, 0.0)
     await _credits(table, k)

@@ -20,6 +20,7 @@ from controller.sim.holdem_sim import RIG_CAMERA, RIG_LAMPS, RIG_VISION
 from controller.web.settings import ConsoleSettings
 from controller.web.table_web import TableWeb, start_web
 from drivers.registry import BuildOptions
+from tests.console.live import KIOSK, table_credentials
 
 SPOTS = {"seat1.ante": 1, "seat1.bonus": 2, "seat2.ante": 3, "seat2.bonus": 4}
 """The layout board's bet spots of the rig."""
@@ -38,6 +39,11 @@ class HoldemRig:
     @property
     def url(self) -> str:
         return self.web.servers[0].url
+
+    @property
+    def kiosk_url(self) -> str:
+        """The console as the kiosk opens it: logged in with its token at start."""
+        return f"{self.url}#token={KIOSK}"
 
     @property
     def camera(self) -> Any:
@@ -82,7 +88,8 @@ def start_holdem_rig(tmp: Path, seats: int = 3,
         app.devices.close()
         raise
     assert app.runtime is not None
-    web = start_web(ConsoleSettings(listen=("127.0.0.1", 0)), app.loop.post)
+    web = start_web(ConsoleSettings(listen=("127.0.0.1", 0)), app.loop.post,
+                    credentials=table_credentials(tmp))
     web.attach(app.runtime)  # the loop thread has not started: this thread may touch it
     thread = threading.Thread(target=app.loop.run_forever, name="table-loop", daemon=True)
     thread.start()

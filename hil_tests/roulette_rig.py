@@ -24,6 +24,7 @@ from controller.web.credentials import hash_password
 from controller.web.settings import ConsoleSettings
 from controller.web.table_web import TableWeb, start_web
 from drivers.registry import BuildOptions
+from tests.console.live import BOARD, KIOSK, table_credentials
 
 PIT_PASSWORD = "pit-secret"
 WAIT_S = 60.0
@@ -42,6 +43,16 @@ class RouletteRig:
     @property
     def url(self) -> str:
         return self.web.servers[0].url
+
+    @property
+    def kiosk_url(self) -> str:
+        """The console as the kiosk opens it: logged in with its token at start."""
+        return f"{self.url}#token={KIOSK}"
+
+    @property
+    def board_url(self) -> str:
+        """The result board as its screen opens it, with the board's token."""
+        return f"{self.url}board#token={BOARD}"
 
     @property
     def pit_url(self) -> str:
@@ -121,7 +132,7 @@ def start_roulette_rig(tmp: Path, seed: int, *, faults: bool = True,
     try:
         web = start_web(ConsoleSettings(listen=("127.0.0.1", 0), pit_listen=("127.0.0.1", 0),
                                         pit_credential=hash_password(PIT_PASSWORD)),
-                        app.loop.post)
+                        app.loop.post, credentials=table_credentials(tmp))
     except BaseException:
         app.close("test failed")
         raise

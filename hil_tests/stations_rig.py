@@ -26,6 +26,7 @@ from controller.sim.rig import RigSpec, start_rig_app
 from controller.web.credentials import hash_password
 from controller.web.settings import ConsoleSettings
 from controller.web.table_web import TableWeb, start_web
+from tests.console.live import KIOSK, STATION_TOKENS, table_credentials
 
 PIT_PASSWORD = "attendant-secret"
 STATIONS = 3
@@ -59,6 +60,10 @@ class StationsRig:
     @property
     def url(self) -> str:
         return self.web.servers[0].url
+
+    def station_url(self, station: int) -> str:
+        """Station `station`'s page as its terminal opens it, with its token."""
+        return f"{self.url}station/{station}#token={STATION_TOKENS[station]}"
 
     @property
     def shoe(self) -> Any:
@@ -94,7 +99,8 @@ class StationsRig:
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
         auth = base64.b64encode(f"supervisor:{PIT_PASSWORD}".encode()).decode()
         conn.request(method, path, body=None if body is None else json.dumps(body).encode(),
-                     headers={"Authorization": f"Basic {auth}"} if pit else {})
+                     headers={"Authorization": f"Basic {auth}" if pit else f"Bearer {KIOSK}",
+                              "Content-Type": "application/json"})
         response = conn.getresponse()
         text = response.read().decode()
         conn.close()
@@ -120,7 +126,7 @@ def start_stations_rig(tmp: Path, cards: list[str], decision_seconds: int) -> St
     settings = ConsoleSettings(listen=("127.0.0.1", 0), pit_listen=("127.0.0.1", 0),
                                pit_user="supervisor",
                                pit_credential=hash_password(PIT_PASSWORD))
-    web = start_web(settings, app.loop.post, stations=STATIONS)
+    web = start_web(settings, app.loop.post, stations=STATIONS, credentials=table_credentials(tmp))
     web.attach(app.runtime)  # the loop thread has not started: this thread may touch it
     thread = threading.Thread(target=app.loop.run_forever, name="table-loop", daemon=True)
     thread.start()

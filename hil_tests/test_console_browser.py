@@ -10,6 +10,8 @@ every button must be a touch target of at least 15 mm on that screen.
 
 from __future__ import annotations
 
+import http.server
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
+from tests.console.live import DEALER_PASSWORD
 from tests.oracle.dealer import Seat, Table, play_blackjack
 
 from .chromium import browser, until
@@ -110,7 +113,17 @@ def test_chromium_deals_two_rounds_through_the_console(rig: ConsoleRig,
                                                        screen: tuple[int, int]) -> None:
     driver = browser(*screen)
     try:
-        driver.get(rig.url)
+        if screen == (1280, 800):  # a dealer at a console of their own: the login form
+            by = "dealer:D17"
+            driver.get(rig.url)
+            log_in(driver, "D17", "not the password")
+            until(driver, "a wrong password refused", lambda d: d.find_element(
+                By.ID, "login-failed").is_displayed())
+            log_in(driver, "D17", DEALER_PASSWORD)
+        else:  # the kiosk: its token in the address, exchanged for a session at once
+            by = "kiosk"
+            driver.get(rig.kiosk_url)
+            until(driver, "the token out of the address", lambda d: "#" not in d.current_url)
         until(driver, "the shoe to load", lambda d: phase(d) == "shoe loading")
         tap_text(driver, "SHUFFLE DONE")
         until(driver, "betting open", lambda d: phase(d) == "betting")
@@ -163,5 +176,66 @@ def test_chromium_deals_two_rounds_through_the_console(rig: ConsoleRig,
         assert record["seats"][0]["hands"][0]["net"] == -1000
         assert record["seats"][1]["hands"][0]["net"] is None  # amount not known: by ratio
         assert "collect seat 2" in driver.find_element(By.ID, "prompt").text
+        given = rig.journal_records("console:command")
+        assert given
+        assert {record["by"] for record in given} == {by}
     finally:
         driver.quit()
+
+
+def log_in(driver: WebDriver, user: str, password: str) -> None:
+    """Type a user and password into the console's login form and send it."""
+    until(driver, "the login form", lambda d: d.find_elements(By.ID, "login-user"))
+    for field, text in (("login-user", user), ("login-password", password)):
+        element = driver.find_element(By.ID, field)
+        element.clear()
+        element.send_keys(text)
+    driver.find_element(By.ID, "login-go").click()
+
+
+class _Elsewhere(http.server.BaseHTTPRequestHandler):
+    """Another site's page that tries to deal at the console the browser is logged in to."""
+
+    target = ""
+
+    def do_GET(self) -> None:
+        page = f"""<!doctype html><title>elsewhere</title><script>
+        const body = JSON.stringify({{command: "shuffle_done"}});
+        Promise.allSettled([
+          fetch("{self.target}api/command", {{method: "POST", mode: "no-cors",
+                credentials: "include", headers: {{"Content-Type": "text/plain"}}, body}}),
+          fetch("{self.target}api/command", {{method: "POST", credentials: "include",
+                headers: {{"Content-Type": "application/json"}}, body}}),
+        ]).then(() => {{ document.title = "sent"; }});
+        </script>""".encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(page)))
+        self.end_headers()
+        self.wfile.write(page)
+
+    def log_message(self, *_args: object) -> None:
+        pass
+
+
+def test_a_page_of_another_origin_cannot_deal_at_the_console(rig: ConsoleRig) -> None:
+    """Chromium logged in to the console (the kiosk) opens a page of another site that
+    POSTs a command to it, as a plain form would and as a script would: both refused."""
+    _Elsewhere.target = rig.url
+    elsewhere = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Elsewhere)
+    serving = threading.Thread(target=elsewhere.serve_forever, daemon=True)
+    serving.start()
+    driver = browser(800, 480)
+    try:
+        driver.get(rig.kiosk_url)
+        until(driver, "the shoe to load", lambda d: phase(d) == "shoe loading")
+        driver.get(f"http://127.0.0.1:{elsewhere.server_port}/")
+        until(driver, "the other site's requests sent", lambda d: d.title == "sent")
+        assert table_json(rig)["phase"] == "shoe_loading"  # nothing was carried out
+        assert rig.journal_records("console:command") == []
+        refused = rig.journal_records("console:refused")
+        assert refused == []  # refused by the guard, before any credential was looked at
+    finally:
+        driver.quit()
+        elsewhere.shutdown()
+        elsewhere.server_close()

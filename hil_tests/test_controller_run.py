@@ -171,13 +171,16 @@ def test_a_community_table_runs_and_serves_its_station_pages(tmp_path: Path) -> 
     path.write_text(text + EMULATED_TABLE_DEVICES
                     + f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n'
                     + f'\n[console]\nlisten = "127.0.0.1:{port}"\n')
+    kiosk = subprocess.run(shoectl("console", "token", "kiosk", "--config", str(path)),
+                           capture_output=True, text=True, check=True).stdout.strip()
     process = subprocess.Popen(shoectl("run", "--allow-emulated", "--unverified-software",
                                        "--config", str(path)),
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        view = _get_json(port, "/api/station/3")
+        assert _get(port, "/api/station/3")[0] == 401  # no credential
+        view = _get_json(port, "/api/station/3", kiosk)
         assert (view["station"], view["state"]) == (3, "shoe_loading")
-        assert _get_json(port, "/api/table")["community"]["stations"] == 3
+        assert _get_json(port, "/api/table", kiosk)["community"]["stations"] == 3
         status, _ = _get(port, "/station/4")
         assert status == 404  # [rules.community] stations = 3
     finally:
@@ -192,12 +195,13 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _get(port: int, path: str) -> tuple[int, str]:
+def _get(port: int, path: str, token: str = "") -> tuple[int, str]:
     deadline = time.monotonic() + 60
     while True:
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            conn.request("GET", path)
+            conn.request("GET", path, headers={"Authorization": f"Bearer {token}"} if token
+                         else {})
             response = conn.getresponse()
             body = response.read().decode()
             conn.close()
@@ -210,8 +214,8 @@ def _get(port: int, path: str) -> tuple[int, str]:
         time.sleep(0.3)
 
 
-def _get_json(port: int, path: str) -> dict:
-    status, body = _get(port, path)
+def _get_json(port: int, path: str, token: str = "") -> dict:
+    status, body = _get(port, path, token)
     assert status == 200, body
     return json.loads(body)
 

@@ -59,7 +59,7 @@ def test_the_readme_rig_and_the_api_script_deal_a_round(tmp_path: Path) -> None:
     rig = subprocess.Popen(["bash", "-c", setup], cwd=REPO, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
-        wait_for_console(port, rig)
+        wait_for_console(port, rig, tmp_path / "kiosk.token")
         script = fenced((REPO / "controller/console/API.md").read_text(), "A round, dealt from")
         done = subprocess.run(["sh", "-c", script], cwd=tmp_path, capture_output=True,
                               text=True, timeout=240, check=False,
@@ -81,18 +81,13 @@ def test_the_readme_rig_and_the_api_script_deal_a_round(tmp_path: Path) -> None:
     assert verify.returncode == 0, verify.stdout + verify.stderr
 
 
-def wait_for_console(port: int, rig: subprocess.Popen[str]) -> None:
+def wait_for_console(port: int, rig: subprocess.Popen[str], token: Path) -> None:
     """Until the table answers on its console (it is 503 while the devices start)."""
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         assert rig.poll() is None, rig.stdout.read() if rig.stdout else ""
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
-                sock.sendall(b"GET /api/table HTTP/1.0\r\n\r\n")
-                if b" 200 " in sock.recv(64):
-                    return
-        except OSError:
-            pass
+        if answers(port, token):
+            return
         time.sleep(0.5)
     pytest.fail("the console never answered")
 
@@ -117,11 +112,13 @@ def console_base() -> int:
     pytest.fail("no three free ports for the consoles")
 
 
-def answers(port: int) -> bool:
-    """The table's console answers `GET /api/table` with 200."""
+def answers(port: int, token: Path) -> bool:
+    """The table's console answers `GET /api/table` with 200 (with the kiosk's token)."""
     try:
+        request = (f"GET /api/table HTTP/1.0\r\nHost: 127.0.0.1\r\n"
+                   f"Authorization: Bearer {token.read_text().strip()}\r\n\r\n")
         with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
-            sock.sendall(b"GET /api/table HTTP/1.0\r\n\r\n")
+            sock.sendall(request.encode())
             return b" 200 " in sock.recv(64)
     except OSError:
         return False
@@ -162,7 +159,8 @@ def test_the_readme_three_linked_tables_share_one_meter(tmp_path: Path) -> None:
     floor = tmp_path / "floor"
     try:
         deadline = time.monotonic() + 180
-        while not all(answers(base * 10 + n) for n in (1, 2, 3)):
+        while not all(answers(base * 10 + n, floor / f"t{n}" / "kiosk.token")
+                      for n in (1, 2, 3)):
             assert time.monotonic() < deadline, "the three consoles never answered"
             time.sleep(0.5)
         done = subprocess.run(["bash", "-c", deal], capture_output=True, text=True,

@@ -119,7 +119,7 @@ def test_chromium_deals_a_holdem_round_through_the_console(he_rig: HoldemRig,
                                                            screen: tuple[int, int]) -> None:
     driver = browser(*screen)
     try:
-        driver.get(he_rig.url)
+        driver.get(he_rig.kiosk_url)
         until(driver, "the shuffle", lambda d: phase(d) == "shuffling")
         tap_text(driver, "SHUFFLE DONE")
         until(driver, "betting open", lambda d: phase(d) == "betting")
@@ -228,7 +228,7 @@ def test_chromium_dealer_confirms_the_cameras_guess(doubtful_rig: HoldemRig) -> 
     rig = doubtful_rig
     driver = browser(800, 480)
     try:
-        driver.get(rig.url)
+        driver.get(rig.kiosk_url)
         until(driver, "the shuffle", lambda d: phase(d) == "shuffling")
         tap_text(driver, "SHUFFLE DONE")
         until(driver, "betting open", lambda d: phase(d) == "betting")

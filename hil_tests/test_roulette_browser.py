@@ -82,7 +82,7 @@ def test_the_result_board_on_the_marquee_display(rig: RouletteRig,
     rig.live()
     driver = browser(*screen)
     try:
-        driver.get(rig.url + "board")
+        driver.get(rig.board_url)
         until(driver, "20 numbers on the board", lambda d: len(d.find_elements(
             By.CSS_SELECTOR, "#history li")) == 20)
         board = rig.board()
@@ -139,7 +139,7 @@ def test_the_dealer_deals_a_spin_at_the_console(tmp_path: Path) -> None:
     driver = browser(1280, 800)
     try:
         rig.live()
-        driver.get(rig.url)
+        driver.get(rig.kiosk_url)
         while rig.table()["phase"] != "betting":
             assert rig.step()
         until(driver, "betting open", lambda d: text(d, "#phase") == "betting")

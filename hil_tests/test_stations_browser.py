@@ -25,8 +25,10 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
+from tests.console.live import ATTENDANT_PASSWORD
+
 from .chromium import browser, until
-from .stations_rig import PIT_PASSWORD, STATIONS, StationsRig, start_stations_rig
+from .stations_rig import STATIONS, StationsRig, start_stations_rig
 
 DECISION_S = 120
 """The decision limit: long, so people at the pages are never hurried by a busy machine;
@@ -65,7 +67,7 @@ class Stations:
 
     def open(self, station: int) -> WebDriver:
         self.driver.switch_to.new_window("window")
-        self.driver.get(f"{self.rig.url}station/{station}")
+        self.driver.get(self.rig.station_url(station))
         self.windows[station] = self.driver.current_window_handle
         until(self.driver, f"station {station} connected",
               lambda d: d.find_element(By.ID, "link").text == "connected")
@@ -164,26 +166,32 @@ def test_three_stations_play_two_rounds_at_once(rig: StationsRig) -> None:
     driver = browser()
     pages = Stations(driver, rig)
     try:
-        # The attendant logs in to the pit view (the supervisor's credential typed into the
-        # login form: never in the address) and gives each station 200.00 of credits.
+        # The attendant A3 logs in to the pit view (their credential typed into the login
+        # form: never in the address) and gives each station 200.00 of credits.
         pit = rig.web.servers[1].url
         driver.get(pit)
         until(driver, "the login page", lambda d: d.current_url == f"{pit}login")
+        user = driver.find_element(By.ID, "user")
+        user.clear()
+        user.send_keys("A3")
         driver.find_element(By.ID, "password").send_keys("not the password")
         tap(driver, "#log-in")
         until(driver, "a wrong password refused", lambda d: d.find_element(
             By.ID, "failed").is_displayed())
+        user = driver.find_element(By.ID, "user")  # the page came back afresh
+        user.clear()
+        user.send_keys("A3")
         password = driver.find_element(By.ID, "password")
         password.clear()
-        password.send_keys(PIT_PASSWORD)
+        password.send_keys(ATTENDANT_PASSWORD)
         tap(driver, "#log-in")
         until(driver, "logged in", lambda d: d.current_url == pit)
-        assert PIT_PASSWORD not in driver.current_url
+        assert ATTENDANT_PASSWORD not in driver.current_url
         session = driver.get_cookie("shoectl_pit")
         assert session is not None
         assert session["httpOnly"] is True
         assert session.get("sameSite") == "Strict"
-        assert PIT_PASSWORD not in session["value"]
+        assert ATTENDANT_PASSWORD not in session["value"]
         until(driver, "the pit's stations", lambda d: d.find_element(
             By.ID, "stations").is_displayed())
         for station in range(1, STATIONS + 1):

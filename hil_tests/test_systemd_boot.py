@@ -37,6 +37,7 @@ from controller.cli import install_command
 from controller.journal import audit, keys
 from controller.journal.store import JournalStore
 from controller.rules.money import format_cents
+from controller.web.accounts import token_digest
 
 REPO = Path(__file__).resolve().parents[1]
 SUITE = "bookworm"
@@ -190,13 +191,16 @@ LIVE_ROUND_DIAMONDS = ("7D", "7D", "7D", "9S", "KS")
 LIVE_SHOE = (*LIVE_ROUND_CLUBS, *LIVE_ROUND_DIAMONDS, *("2S", "3H", "4D", "5C") * 10)
 
 # Waits, inside the container, until the dealer console's prompt contains the given text.
+RIG_KIOSK_TOKEN = "rig-kiosk-token-".ljust(43, "k")
 TABLE_WAIT_SCRIPT = """\
 #!/opt/shoectl/venv/bin/python
 import json, sys, time, urllib.request
 want, deadline, prompt = sys.argv[1], time.monotonic() + 120, ""
 while time.monotonic() < deadline:
     try:
-        with urllib.request.urlopen("http://127.0.0.1:8420/api/table", timeout=5) as answer:
+        asking = urllib.request.Request("http://127.0.0.1:8420/api/table", headers={
+            "Authorization": "Bearer RIG_KIOSK_TOKEN"})
+        with urllib.request.urlopen(asking, timeout=5) as answer:
             prompt = json.load(answer).get("prompt") or ""
     except OSError as exc:
         prompt = f"(no answer: {exc})"
@@ -363,7 +367,12 @@ def prepare_container(root: Path, results: Path) -> None:
     _write(root / "etc/shoectl/config.toml", RIG_CONFIG, 0o640)
     _write(root / "usr/local/sbin/shoectl-rig-emulator", EMULATOR_SCRIPT, 0o755)
     _write(root / "usr/local/sbin/shoectl-rig-wait", WAIT_SCRIPT, 0o755)
-    _write(root / "usr/local/sbin/shoectl-rig-table", TABLE_WAIT_SCRIPT, 0o755)
+    _write(root / "usr/local/sbin/shoectl-rig-table",
+           TABLE_WAIT_SCRIPT.replace("RIG_KIOSK_TOKEN", RIG_KIOSK_TOKEN), 0o755)
+    # The console's credentials (the kiosk's token), readable by the service's user, whose
+    # uid the container makes only when it boots.
+    _write(root / "etc/shoectl/config.credentials.json", json.dumps(
+        {"users": {}, "tokens": {"kiosk": token_digest(RIG_KIOSK_TOKEN)}}), 0o644)
     _write(root / "usr/local/sbin/shoectl-rig-meter-hits", METER_WAIT_SCRIPT, 0o755)
     _write(root / "etc/shoectl-rig/shoe.txt", " ".join(LIVE_SHOE) + "\n")
     _write(root / "etc/systemd/system/shoectl-emulator@.service", EMULATOR_UNIT)

@@ -1,7 +1,17 @@
-"""`shoectl console hash-password`: the `[console] pit_credential` value for a password.
+"""`shoectl console`: the console's users and device tokens, and the pit's legacy credential.
 
-The password is read from standard input (one line; a terminal does not echo it), so it
-appears in no process list or shell history; the credential printed is a salted scrypt hash.
+    shoectl console user add NAME --role dealer|supervisor|attendant|surveillance --config FILE
+    shoectl console user list --config FILE
+    shoectl console user remove NAME --config FILE
+    shoectl console token kiosk|board --config FILE
+    shoectl console token station N --config FILE
+    shoectl console hash-password            # the deprecated `[console] pit_credential`
+
+Users and tokens live in the credentials file beside the configuration
+(`controller.web.accounts`). A password is read twice, from the terminal (not echoed) or as
+two lines of standard input, so it appears in no process list or shell history. A token is
+printed once, on one line (the file keeps only its digest); making it again replaces the
+old one. Exit 0 done, 2 refused (the reason on one line).
 """
 
 from __future__ import annotations
@@ -9,31 +19,109 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
+from pathlib import Path
 
+from controller.rules.errors import ConfigError
+from controller.web.accounts import (
+    NAME_PATTERN,
+    ROLES,
+    credentials_path,
+    device_key,
+    new_token,
+    read_file,
+    token_digest,
+    write_file,
+)
 from controller.web.credentials import hash_password
 
 MIN_PASSWORD = 8
+MAX_STATION = 200
+
+
+class RefusedError(Exception):
+    """The command cannot be carried out (one line, said on standard error)."""
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="shoectl console",
-                                     description="Tools for the dealer console and pit view.")
+                                     description="The console's users and device tokens.")
     sub = parser.add_subparsers(dest="action", required=True)
-    sub.add_parser("hash-password", help="print the pit_credential value for a password "
-                                         "read from standard input")
+    sub.add_parser("hash-password", help="print a pit_credential value (deprecated: use "
+                                         "`shoectl console user add`)")
+    user = sub.add_parser("user", help="add, list or remove a person's credential")
+    user_sub = user.add_subparsers(dest="user_action", required=True)
+    add = user_sub.add_parser("add", help="add a user (or change their role and password)")
+    add.add_argument("name")
+    add.add_argument("--role", required=True, choices=ROLES)
+    listing = user_sub.add_parser("list", help="the users and their roles")
+    remove = user_sub.add_parser("remove", help="remove a user")
+    remove.add_argument("name")
+    token = sub.add_parser("token", help="make a device's token (printed once)")
+    token.add_argument("device", choices=("kiosk", "board", "station"))
+    token.add_argument("station", nargs="?", type=int, help="the station's number")
+    for command in (add, listing, remove, token):
+        command.add_argument("--config", type=Path, required=True,
+                             help="the table file (TOML); the credentials sit beside it")
     return parser
 
 
 def main(argv: list[str]) -> int:
     """Run `shoectl console`."""
-    _parser().parse_args(argv)
-    if sys.stdin.isatty():
-        password = getpass.getpass("pit view password: ")
-    else:
-        password = sys.stdin.readline().rstrip("\n")
-    if len(password) < MIN_PASSWORD:
-        sys.stderr.write(f"shoectl console: the password needs at least {MIN_PASSWORD} "
-                         "characters\n")
+    args = _parser().parse_args(argv)
+    try:
+        if args.action == "hash-password":
+            sys.stdout.write(hash_password(_password(twice=False)) + "\n")
+        elif args.action == "user":
+            _user(args)
+        else:
+            sys.stdout.write(_token(args) + "\n")
+    except (RefusedError, ConfigError) as exc:
+        sys.stderr.write(f"shoectl console: {exc}\n")
         return 2
-    sys.stdout.write(hash_password(password) + "\n")
     return 0
+
+
+def _password(*, twice: bool) -> str:
+    if sys.stdin.isatty():
+        first = getpass.getpass("password: ")
+        again = getpass.getpass("again: ") if twice else first
+    else:
+        first = sys.stdin.readline().rstrip("\n")
+        again = sys.stdin.readline().rstrip("\n") if twice else first
+    if len(first) < MIN_PASSWORD:
+        raise RefusedError(f"the password needs at least {MIN_PASSWORD} characters")
+    if first != again:
+        raise RefusedError("the two passwords differ")
+    return first
+
+
+def _user(args: argparse.Namespace) -> None:
+    path = credentials_path(args.config)
+    data = read_file(path)
+    if args.user_action == "list":
+        for name, entry in sorted(data["users"].items()):
+            sys.stdout.write(f"{name} {entry['role']}\n")
+        return
+    if not NAME_PATTERN.fullmatch(args.name):
+        raise RefusedError(f"user {args.name!r}: a name is 1-32 letters, digits, '.', '_' or '-'")
+    if args.user_action == "remove":
+        if data["users"].pop(args.name, None) is None:
+            raise RefusedError(f"no user {args.name!r} in {path}")
+    else:
+        data["users"][args.name] = {"role": args.role,
+                                    "credential": hash_password(_password(twice=True))}
+    write_file(path, data)
+
+
+def _token(args: argparse.Namespace) -> str:
+    if args.device == "station":
+        if args.station is None or not 1 <= args.station <= MAX_STATION:
+            raise RefusedError(f"token station N: N is the station's number, 1 to {MAX_STATION}")
+    elif args.station is not None:
+        raise RefusedError(f"token {args.device}: takes no number")
+    path = credentials_path(args.config)
+    data = read_file(path)
+    token = new_token()
+    data["tokens"][device_key(args.device, args.station or 0)] = token_digest(token)
+    write_file(path, data)
+    return token

@@ -49,6 +49,7 @@ from controller.service.crash import TableCrashError
 from controller.service.hosting import Hosting
 from controller.service.runtime import TableRuntime
 from controller.service.tableconfig import TableFile, load_table_file
+from controller.web.accounts import Accounts, credentials_path
 from controller.web.server import WebServerError
 from controller.web.settings import console_settings_from_mapping
 from controller.web.table_web import TableWeb, start_web
@@ -112,6 +113,8 @@ def main(argv: list[str]) -> int:
         return EXIT_CONFIG
     try:
         settings = console_settings_from_mapping(table.document.get("console"))
+        credentials = credentials_path(args.config)
+        Accounts(credentials)  # a broken file is refused here, before anything starts
         app = build_app(table, allow_emulated=args.allow_emulated,
                         state_dir=journal_dir(table, args.state_dir),
                         hosting=appliance_hosting(require_authentic=not args.unverified_software))
@@ -121,7 +124,8 @@ def main(argv: list[str]) -> int:
     if app.devices.emulated:
         _LOG.warning("EMULATED devices: %s", ", ".join(app.devices.emulated))
     try:
-        web = start_web(settings, app.loop.post, stations=station_count(table))
+        web = start_web(settings, app.loop.post, stations=station_count(table),
+                        credentials=credentials)
     except WebServerError as exc:
         sys.stderr.write(f"shoectl run: {exc}\n")
         app.devices.close()

@@ -3,8 +3,9 @@
 A command is a JSON object `{"command": NAME, ...fields}`. `parse` refuses a malformed one
 (unknown command, missing or wrong field: HTTP 400); `execute`, on the loop thread, refuses
 one the procedure does not take now (HTTP 409, with what to do instead) and otherwise fires
-its trigger, journalled with `source: "console"` (or the bots' `"bot"`), and answers with the
-table as it is afterwards. The layout's buttons fire the same triggers (source `layout`).
+its trigger, journalled with `source: "console"` (or the bots' `"bot"`) and, given over the
+API, a `console:command` record naming who gave it (`"by": "dealer:D17"`), and answers with
+the table as it is afterwards. The layout's buttons fire the same triggers (source `layout`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, Final
 from controller.console.prompts import prompt
 from controller.console.table_state import JsonObject, table_state
 from controller.procedure.blackjack_model import BlackjackModel
+from controller.procedure.effects import Journal
 from controller.procedure.holdem_model import HoldemModel
 from controller.procedure.roulette_model import RouletteModel
 from controller.procedure.table_model import TableModel
@@ -208,8 +210,21 @@ def table_now(runtime: TableRuntime) -> JsonObject:
     return table_state(model, accepting(model), display)
 
 
-def execute(runtime: TableRuntime, command: JsonObject, source: str = "console") -> Reply:
-    """Carry out a parsed command on the loop thread; the reply to send back."""
+def attribute(runtime: TableRuntime, command: JsonObject, by: str) -> None:
+    """Journal who gave `command` (`console:command`, `by`), in the commit of its trigger.
+
+    Called just before the trigger is fired: the record goes out with the trigger's own.
+    """
+    if by:
+        runtime.model.emit(Journal("console:command", {"by": by, **command}))
+
+
+def execute(runtime: TableRuntime, command: JsonObject, source: str = "console",
+            by: str = "") -> Reply:
+    """Carry out a parsed command on the loop thread; the reply to send back.
+
+    `by` names who gave it (`dealer:D17`, `kiosk`), journalled with the trigger's records.
+    """
     model = runtime.model
     spec = COMMANDS[command["command"]]
     why = spec.refusal(model, command) if spec.refusal else ""
@@ -219,6 +234,7 @@ def execute(runtime: TableRuntime, command: JsonObject, source: str = "console")
         why = f"{command['command']} is not taken now (phase {model.state})"
     if why:
         return Reply(409, {"error": why, "what_to_do": prompt(model)})
+    attribute(runtime, command, by)
     runtime.fire(trigger, **kwargs, source=source)
     return Reply(200, table_now(runtime))
 

@@ -14,7 +14,9 @@ import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from typing import Protocol
 
+from controller.console import credit_commands, hit_commands, station_commands
 from controller.console.commands import Reply, execute, table_now
 from controller.console.table_state import JsonObject
 from controller.service.runtime import RuntimeCall, TableRuntime
@@ -82,8 +84,52 @@ class Published:
 Executor = Callable[[TableRuntime, JsonObject, str], Reply]
 """Carries out a parsed command on the loop thread: (runtime, command, source) -> reply."""
 
+def _console(runtime: TableRuntime, command: JsonObject, source: str, by: str) -> Reply:
+    return execute(runtime, command, source, by=by)
+
+
+def _station(runtime: TableRuntime, command: JsonObject, source: str, by: str) -> Reply:
+    return station_commands.execute(runtime, command, source, by=by)
+
+
+def _credits(runtime: TableRuntime, command: JsonObject, _source: str, by: str) -> Reply:
+    return credit_commands.execute(runtime, command, by)
+
+
+def _hit(runtime: TableRuntime, command: JsonObject, _source: str, by: str) -> Reply:
+    return hit_commands.execute(runtime, command, by)
+
+
+Attributed = Callable[[TableRuntime, JsonObject, str, str], Reply]
+"""Carries out a command and journals who gave it: (runtime, command, source, by)."""
+EXECUTORS: dict[str, Attributed] = {
+    "console": _console, "station": _station, "credits": _credits, "hit": _hit}
+"""The commands a client may give, by name (a name crosses a process; a function does not).
+The pit's (`credits`, `hit`) journal who gave them in their own `who`."""
+
 Subscriber = Callable[[Published], None]
 """Called (on the loop thread) with every new state; must only hand it over, quickly."""
+
+
+class Hub(Protocol):
+    """What the web server needs of a hub: here (`ConsoleHub`) or across a process."""
+
+    @property
+    def latest(self) -> Published | None:
+        """The last published table (None until the table has started)."""
+
+    def subscribe(self, subscriber: Subscriber) -> Published | None:
+        """Receive every publication from now on; returns the current one."""
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        """Stop receiving publications (idempotent)."""
+
+    def submit_as(self, executor: str, command: JsonObject, source: str, by: str
+                  ) -> Future[Reply]:
+        """Carry out a parsed command with the executor named `executor`, journalled `by`."""
+
+    def record(self, kind: str, data: dict[str, object]) -> None:
+        """Append one journal record on the loop thread."""
 
 
 class ConsoleHub:
@@ -153,6 +199,21 @@ class ConsoleHub:
         with self._lock:
             if subscriber in self._subscribers:
                 self._subscribers.remove(subscriber)
+
+    def record(self, kind: str, data: dict[str, object]) -> None:
+        """Append one journal record on the loop thread (a lock-out, a refused command)."""
+        def run(runtime: TableRuntime) -> None:
+            runtime.record(kind, dict(data))
+        self._post(RuntimeCall(run))
+
+    def submit_as(self, executor: str, command: JsonObject, source: str, by: str
+                  ) -> Future[Reply]:
+        """Carry out a parsed command with the executor named `executor`, journalled `by`."""
+        carry_out = EXECUTORS[executor]
+
+        def attributed(runtime: TableRuntime, parsed: JsonObject, src: str) -> Reply:
+            return carry_out(runtime, parsed, src, by)
+        return self.submit(command, source, attributed)
 
     def submit(self, command: JsonObject, source: str = "console",
                carry_out: Executor = execute) -> Future[Reply]:

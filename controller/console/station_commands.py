@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from controller.console.commands import CommandError, Reply
-from controller.console.station_view import station_view
+from controller.console.commands import CommandError, Reply, attribute
+from controller.console.station_view import CHIPS, station_view
 from controller.procedure.community_model import CommunityModel
 from controller.procedure.community_play import DECISIONS
 from controller.service.runtime import TableRuntime
@@ -64,6 +64,19 @@ def parse(command: object) -> dict[str, Any]:
     return parsed
 
 
+def chip_refusal(command: dict[str, Any]) -> str:
+    """Why a station's wager is not one chip of the posted values ("" when it is).
+
+    The station server takes one chip a press (the page's DENOM): 1 cent, or 7.00, is no
+    chip a station has. (The simulator's bots place whole amounts through `execute`.)
+    """
+    if command["command"] != "wager" or command["cents"] in CHIPS:
+        return ""
+    offered = ", ".join(f"{chip // 100}.{chip % 100:02d}" for chip in CHIPS)
+    return (f"station {command['station']}: {command['cents']} cents is not a chip of this "
+            f"table ({offered})")
+
+
 def refusal(model: CommunityModel, command: dict[str, Any]) -> str:
     """Why the table cannot take the command now ("" when it can)."""
     name = command["command"]
@@ -86,8 +99,9 @@ def refusal(model: CommunityModel, command: dict[str, Any]) -> str:
     return model.play.decision_refusal(name, command)
 
 
-def execute(runtime: TableRuntime, command: dict[str, Any], source: str = "station") -> Reply:
-    """Carry out a parsed command on the loop thread."""
+def execute(runtime: TableRuntime, command: dict[str, Any], source: str = "station",
+            by: str = "") -> Reply:
+    """Carry out a parsed command on the loop thread (`by`: who gave it, `station:N`)."""
     model = runtime.model
     if not isinstance(model, CommunityModel):
         return Reply(409, {"error": "this table plays no community game"})
@@ -95,5 +109,6 @@ def execute(runtime: TableRuntime, command: dict[str, Any], source: str = "stati
     if why:
         return Reply(409, {"error": why})
     fields = {k: v for k, v in command.items() if k != "command"}
+    attribute(runtime, command, by)
     runtime.fire(command["command"], **fields, source=source)
     return Reply(200, station_view(model, command["station"]))

@@ -20,13 +20,60 @@ from controller.console.pit_state import pit_state
 from controller.console.roulette_view import board_state
 from controller.service.loop import EventLoop
 from controller.service.runtime import RuntimeCall, TableRuntime
+from controller.web.accounts import Accounts, credentials_path, token_digest, write_file
 from controller.web.credentials import hash_password
+from controller.web.guard import GuardSettings, Rate
 from controller.web.routes import console_app, pit_app
 from controller.web.server import WebServer
 from drivers import events as ev
 from tests.controller.helpers import runtime
 
 PIT_PASSWORD = "floor-secret"
+DEALER_PASSWORD = "dealer-secret-17"
+ATTENDANT_PASSWORD = "attendant-secret-3"
+KIOSK = "k" * 43
+BOARD = "b" * 43
+STATION_TOKENS = {n: f"station{n}".ljust(43, "s") for n in range(1, 4)}
+"""Device tokens of the test tables (43 URL-safe characters, as `new_token` makes)."""
+KIOSK_AUTH = {"Authorization": f"Bearer {KIOSK}"}
+TEST_GUARD = GuardSettings(commands=Rate(10_000.0, 10_000.0), reads=Rate(10_000.0, 10_000.0))
+"""The tests send commands as fast as the table answers: no rate limit in the way."""
+
+
+def _users() -> dict[str, tuple[str, str]]:
+    return {"D17": ("dealer", hash_password(DEALER_PASSWORD)),
+            "A3": ("attendant", hash_password(ATTENDANT_PASSWORD))}
+
+
+_TOKENS = {"kiosk": KIOSK, "board": BOARD,
+           **{f"station:{n}": token for n, token in STATION_TOKENS.items()}}
+
+
+def table_accounts() -> Accounts:
+    """A dealer D17, an attendant A3, the kiosk, the board and stations 1-3."""
+    return Accounts.of(_users(), _TOKENS)
+
+
+def table_credentials(directory: Path) -> Path:
+    """The same users and tokens as a credentials file in `directory` (its path)."""
+    path = credentials_path(directory / "table.toml")
+    write_file(path, {
+        "users": {name: {"role": role, "credential": credential}
+                  for name, (role, credential) in _users().items()},
+        "tokens": {key: token_digest(token) for key, token in _TOKENS.items()}})
+    return path
+
+
+def kiosk_beside(config: Path) -> dict[str, str]:
+    """The kiosk's token written beside the table file `config` (as `shoectl console token
+    kiosk` does); the header that carries it."""
+    write_file(credentials_path(config), {"users": {}, "tokens": {"kiosk": token_digest(KIOSK)}})
+    return dict(KIOSK_AUTH)
+
+
+def station_auth(n: int) -> dict[str, str]:
+    """The header of station `n`'s token."""
+    return {"Authorization": f"Bearer {STATION_TOKENS[n]}"}
 
 
 @dataclass
@@ -78,16 +125,26 @@ class LiveTable:
     def request(self, method: str, path: str, body: object = None, *, port: int | None = None,
                 headers: dict[str, str] | None = None, raw: bytes | None = None
                 ) -> tuple[int, Any]:
-        """One HTTP request; the status and the decoded JSON (every text kept in `seen`)."""
+        """One HTTP request; the status and the decoded JSON (every text kept in `seen`).
+
+        Sent with the kiosk's token unless `headers` names another `Authorization`.
+        """
         conn = http.client.HTTPConnection("127.0.0.1", port or self.server.port, timeout=30)
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
         conn.request(method, path, body=data, headers={"Content-Type": "application/json",
-                                                       **(headers or {})})
+                                                       **KIOSK_AUTH, **(headers or {})})
         response = conn.getresponse()
         text = response.read().decode()
         conn.close()
         self.seen.append(text)
         return response.status, json.loads(text) if text.startswith(("{", "[")) else text
+
+    def kinds(self, kind: str) -> list[dict[str, Any]]:
+        """The data of every journal record of `kind`, in order."""
+        found: list[dict[str, Any]] = []
+        self.call(lambda rt: found.extend(e.data for e in rt.journal.entries()
+                                          if e.kind == kind))
+        return found
 
     def get(self, path: str = "/api/table") -> tuple[int, Any]:
         return self.request("GET", path)
@@ -103,16 +160,22 @@ class LiveTable:
         self.runtime.journal.close()
 
 
-def start(tmp: Path, game: str = "blackjack") -> LiveTable:
-    """A started table (not yet attached: the console answers 503 until `attach`)."""
+def start(tmp: Path, game: str = "blackjack", **options: Any) -> LiveTable:
+    """A started table (not yet attached: the console answers 503 until `attach`).
+
+    `options` go to both applications (`sessions`, `backoff`, `guard`, `journal`).
+    """
     rt = runtime(tmp, game, return_to_betting=True)
     loop = EventLoop(rt.handle)
     hub = ConsoleHub(loop.post)
     pit_hub = ConsoleHub(loop.post, view=pit_state)
     board_hub = ConsoleHub(loop.post, view=board_state)
-    server = WebServer(console_app(hub, board_hub), ("127.0.0.1", 0), "console")
-    pit = WebServer(pit_app(pit_hub, "supervisor", hash_password(PIT_PASSWORD)),
-                    ("127.0.0.1", 0), "pit view")
+    accounts = table_accounts()
+    options = {"guard": TEST_GUARD, **options}
+    server = WebServer(console_app(hub, board_hub, accounts=accounts, **options),
+                       ("127.0.0.1", 0), "console")
+    pit = WebServer(pit_app(pit_hub, accounts, legacy=("supervisor", hash_password(PIT_PASSWORD)),
+                            **options), ("127.0.0.1", 0), "pit view")
     server.start()
     pit.start()
     thread = threading.Thread(target=loop.run_forever, name="table-loop", daemon=True)
@@ -126,7 +189,7 @@ class EventStream:
     def __init__(self, port: int, path: str = "/api/events",
                  headers: dict[str, str] | None = None) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.conn.request("GET", path, headers=headers or {})
+        self.conn.request("GET", path, headers=headers if headers is not None else KIOSK_AUTH)
         self.response = self.conn.getresponse()
         self.status = self.response.status
 

@@ -226,7 +226,9 @@ def test_the_hole_card_is_in_no_response_or_event_before_it_is_turned(table: Liv
 
 def test_the_pit_view_needs_its_credential(table: LiveTable) -> None:
     table.attach()
-    assert table.request("GET", "/api/pit", port=table.pit.port)[0] == 401
+    assert table.request("GET", "/api/pit", port=table.pit.port,
+                         headers={"Authorization": ""})[0] == 401
+    assert table.request("GET", "/api/pit", port=table.pit.port)[0] == 403  # the kiosk's
     wrong = {"Authorization": "Basic " + base64.b64encode(b"supervisor:guess").decode()}
     assert table.request("GET", "/api/pit", port=table.pit.port, headers=wrong)[0] == 401
     right = {"Authorization": "Basic " + base64.b64encode(

@@ -1,7 +1,9 @@
 """The pit view's login over real HTTP: the credential typed into the form (a POST body,
 never a URL), a session cookie after it, 303 to the login page or 401 without, the session's
 end (log out, its life), a cross-origin POST refused, HTTP Basic still taken for scripts, and
-the password in no log line (controller/web/pit_session.py)."""
+the password in no log line (controller/web/pit_session.py, controller/web/auth.py). The
+deprecated `pit_user` / `pit_credential` logs in as before; the users of the credentials file
+log in by role (supervisor, attendant, surveillance; a dealer is refused)."""
 
 from __future__ import annotations
 
@@ -14,13 +16,18 @@ from urllib.parse import urlencode
 import pytest
 
 from controller.console.hub import ConsoleHub
+from controller.web.accounts import Accounts
+from controller.web.auth import Sessions
 from controller.web.credentials import hash_password
-from controller.web.pit_session import SESSION_COOKIE, PitSessions
+from controller.web.pit_session import SESSION_COOKIE
 from controller.web.routes import pit_app
 from controller.web.server import WebServer
 from tests.support.clock import FakeClock
 
+from .live import TEST_GUARD
+
 PASSWORD = "pit-secret-4711"
+ANNA = "anna-supervises-9"
 
 
 class Pit:
@@ -30,9 +37,13 @@ class Pit:
         self.clock = FakeClock(100.0)
         hub = ConsoleHub(lambda _event: None)
         hub.publish({"table": "CC-01", "stations": []})
-        self.sessions = PitSessions(self.clock, lifetime=60.0)
-        self.server = WebServer(pit_app(hub, "supervisor", hash_password(PASSWORD),
-                                        stations=True, sessions=self.sessions),
+        self.sessions = Sessions(self.clock, lifetime=60.0)
+        accounts = Accounts.of({"ANNA": ("supervisor", hash_password(ANNA)),
+                                "D17": ("dealer", hash_password(ANNA))}, {})
+        self.server = WebServer(pit_app(hub, accounts, legacy=("supervisor",
+                                                               hash_password(PASSWORD)),
+                                        stations=True, sessions=self.sessions,
+                                        guard=TEST_GUARD),
                                 ("127.0.0.1", 0), "pit view")
         self.server.start()
 
@@ -105,6 +116,15 @@ def test_log_out_and_the_session_s_life_end_it(pit: Pit) -> None:
     assert pit.request("GET", "/api/pit", headers={"Cookie": cookie}).status == 200
     pit.clock.advance(1.0)
     assert pit.request("GET", "/api/pit", headers={"Cookie": cookie}).status == 401
+
+
+def test_the_users_of_the_credentials_file_log_in_by_role(pit: Pit) -> None:
+    anna = pit.log_in(ANNA, user="ANNA")
+    assert (anna.status, anna.getheader("Location")) == (303, "/")
+    assert pit.request("GET", "/api/pit", headers={"Cookie": cookie_of(anna)}).status == 200
+    dealer = pit.log_in(ANNA, user="D17")  # the right password, the wrong role
+    assert dealer.getheader("Location") == "/login?failed=1"
+    assert dealer.getheader("Set-Cookie") is None
 
 
 def test_a_post_from_another_origin_is_refused_even_with_the_cookie(pit: Pit) -> None:

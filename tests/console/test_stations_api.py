@@ -21,6 +21,7 @@ from controller.console import station_commands
 from controller.console.hub import ConsoleHub
 from controller.console.pit_state import pit_state
 from controller.console.station_feed import StationFeed
+from controller.console.station_view import CHIPS
 from controller.journal.store import JournalStore
 from controller.procedure.community_model import CommunityModel
 from controller.procedure.table_model import Setup
@@ -32,7 +33,15 @@ from controller.web.server import WebServer
 from tests.controller.community_helpers import community_config
 from tests.support.clock import FakeClock
 
-from .live import PIT_PASSWORD, EventStream, LiveTable, scripts_of
+from .live import (
+    PIT_PASSWORD,
+    TEST_GUARD,
+    EventStream,
+    LiveTable,
+    scripts_of,
+    station_auth,
+    table_accounts,
+)
 
 AUTH = {"Authorization": "Basic " + base64.b64encode(f"supervisor:{PIT_PASSWORD}".encode())
         .decode()}
@@ -47,12 +56,29 @@ class StationsTable(LiveTable):
     feed: StationFeed
     clock: FakeClock
 
+    seq: int = 0
+
     def station(self, n: int, name: str, **fields: Any) -> tuple[int, Any]:
-        return self.request("POST", f"/api/station/{n}/command", {"command": name, **fields})
+        """Station `n`'s command, with its token and the next `seq`."""
+        self.seq += 1
+        return self.request("POST", f"/api/station/{n}/command",
+                            {"command": name, "seq": self.seq, **fields},
+                            headers=station_auth(n))
+
+    def press(self, n: int, spot: int, cents: int) -> tuple[int, Any]:
+        """Station `n` presses spot `spot` with chips adding to `cents` (largest first)."""
+        answer: tuple[int, Any] = (0, None)
+        for chip in sorted(CHIPS, reverse=True):
+            while cents >= chip:
+                cents -= chip
+                answer = self.station(n, "wager", spot=spot, cents=chip)
+                assert answer[0] == 200, answer
+        assert cents == 0
+        return answer
 
     def credits(self, n: int, body: object, auth: bool = True) -> tuple[int, Any]:
         return self.request("POST", f"/api/pit/station/{n}/credits", body,
-                            port=self.pit.port, headers=AUTH if auth else None)
+                            port=self.pit.port, headers=AUTH if auth else {"Authorization": ""})
 
     def wait(self, seconds: float) -> None:
         """Let `seconds` pass on the loop's clock; what falls due runs before this returns."""
@@ -87,9 +113,12 @@ def table(tmp_path: Path) -> Iterator[StationsTable]:
     hub = ConsoleHub(loop.post)
     stations = [ConsoleHub(loop.post) for _ in (1, 2, 3)]
     pit_hub = ConsoleHub(loop.post, view=pit_state)
-    server = WebServer(console_app(hub, None, stations), ("127.0.0.1", 0), "console")
-    pit = WebServer(pit_app(pit_hub, "supervisor", hash_password(PIT_PASSWORD),
-                            stations=True), ("127.0.0.1", 0), "pit view")
+    accounts = table_accounts()
+    server = WebServer(console_app(hub, None, stations, accounts=accounts, guard=TEST_GUARD),
+                       ("127.0.0.1", 0), "console")
+    pit = WebServer(pit_app(pit_hub, accounts,
+                            legacy=("supervisor", hash_password(PIT_PASSWORD)), stations=True,
+                            guard=TEST_GUARD), ("127.0.0.1", 0), "pit view")
     server.start()
     pit.start()
     thread = threading.Thread(target=loop.run_forever, name="table-loop", daemon=True)
@@ -140,7 +169,8 @@ def test_each_station_has_its_page_view_and_a_404_beyond(table: StationsTable) -
 def test_malformed_station_commands_are_400(table: StationsTable, body: object,
                                             why: str) -> None:
     opened(table)
-    status, reply = table.request("POST", "/api/station/1/command", body)
+    status, reply = table.request("POST", "/api/station/1/command", body,
+                                  headers=station_auth(1))
     assert status == 400
     assert why in reply["error"]
 
@@ -150,7 +180,7 @@ def test_credits_need_the_credential_and_bound_every_wager(table: StationsTable)
     assert table.credits(1, {"action": "in", "cents": 500}, auth=False)[0] == 401
     assert table.credits(1, {"action": "in", "cents": "5"})[0] == 400
     assert table.credits(1, {"action": "in", "cents": 0})[0] == 409
-    assert table.station(1, "wager", spot=1, cents=800)[0] == 200
+    assert table.press(1, 1, 800)[0] == 200
     status, body = table.station(1, "wager", spot=2, cents=500)
     assert status == 409
     assert "over its credits (200 cents available)" in body["error"]
@@ -190,7 +220,7 @@ def test_a_round_through_the_stations_settles_credits_and_meters(table: Stations
     stream = EventStream(table.server.port, "/api/station/2/events")
     assert stream.status == 200
     assert stream.next()["table"]["state"] == "betting"
-    assert table.station(1, "wager", spot=1, cents=1000)[0] == 200  # 15 v 18: loses
+    assert table.press(1, 1, 1000)[0] == 200  # 15 v 18: loses
     assert table.station(2, "wager", spot=3, cents=500)[0] == 200   # 18 v 18: pushes
     assert table.station(2, "wager", spot=2, cents=500)[0] == 200   # 13 v 18: loses
     play_round_standing(table)
@@ -240,8 +270,8 @@ def test_repeat_and_auto_repeat_place_the_last_wagers(table: StationsTable) -> N
 
 def test_a_station_away_when_its_time_runs_out_stands(table: StationsTable) -> None:
     opened(table)
-    assert table.station(1, "wager", spot=1, cents=1000)[0] == 200
-    assert table.station(3, "wager", spot=1, cents=1000)[0] == 200
+    assert table.press(1, 1, 1000)[0] == 200
+    assert table.press(3, 1, 1000)[0] == 200
     assert table.command("no_more_bets")[0] == 200
     table.draw(*NO_PEEK)
     assert table.station(3, "hit", spot=1)[0] == 200
@@ -261,10 +291,10 @@ def test_a_station_away_when_its_time_runs_out_stands(table: StationsTable) -> N
 
 def test_the_console_shows_who_decides_and_where_each_card_goes(table: StationsTable) -> None:
     opened(table)
-    assert table.station(1, "wager", spot=1, cents=1000)[0] == 200
-    assert table.station(1, "wager", spot=2, cents=1000)[0] == 200
-    assert table.station(2, "wager", spot=3, cents=1000)[0] == 200
-    assert table.station(3, "wager", spot=2, cents=1000)[0] == 200
+    assert table.press(1, 1, 1000)[0] == 200
+    assert table.press(1, 2, 1000)[0] == 200
+    assert table.press(2, 3, 1000)[0] == 200
+    assert table.press(3, 2, 1000)[0] == 200
     status, body = table.command("last_bets")
     assert status == 200
     assert body["community"]["last_call"] is True
@@ -306,3 +336,50 @@ def test_a_command_the_client_gave_up_on_is_not_carried_out(table: StationsTable
     table.call(lambda rt: None)
     assert table.get("/api/station/1")[1]["wagers"] == {}
     assert table.get()[0] == 200  # the loop goes on
+
+
+def test_a_station_s_token_acts_for_its_own_station_only(table: StationsTable) -> None:
+    opened(table)
+    status, body = table.request("POST", "/api/station/2/command",
+                                 {"command": "wager", "spot": 1, "cents": 500, "seq": 1},
+                                 headers=station_auth(1))
+    assert (status, body) == (403, {"error": "station:1 may not act for station 2"})
+    assert table.request("GET", "/api/station/2", headers=station_auth(1))[0] == 403
+    assert table.kinds("console:refused") == [{
+        "by": "station:1", "path": "/api/station/2/command",
+        "why": "station:1 may not act for station 2"}]
+    assert table.model.wagers.spots == {}
+    assert table.station(2, "wager", spot=1, cents=500)[0] == 200
+    assert table.kinds("console:command")[-1] == {
+        "by": "station:2", "command": "wager", "station": 2, "spot": 1, "cents": 500}
+
+
+def test_a_replayed_or_reordered_station_command_is_refused(table: StationsTable) -> None:
+    opened(table)
+    wager = {"command": "wager", "spot": 1, "cents": 500, "seq": 7}
+    assert table.request("POST", "/api/station/1/command", wager,
+                         headers=station_auth(1))[0] == 200
+    for seq in (7, 6):  # the same command again, an older one
+        status, body = table.request("POST", "/api/station/1/command", {**wager, "seq": seq},
+                                     headers=station_auth(1))
+        assert (status, body["seq"]) == (409, 7)
+    assert table.model.wagers.spots[1] == {1: 500}  # taken once
+    status, body = table.request("POST", "/api/station/1/command",
+                                 {"command": "clear_all"}, headers=station_auth(1))
+    assert status == 400
+    assert "seq" in body["error"]
+    _, about = table.request("GET", "/api/session", headers=station_auth(1))
+    assert about == {"by": "station:1", "role": "station", "station": 1, "seq": 7}
+
+
+def test_the_station_server_takes_only_the_posted_chips(table: StationsTable) -> None:
+    """A 1-cent main wager (once the ticket to a 100.00 side wager) is refused at the door."""
+    opened(table)
+    status, body = table.station(1, "wager", spot=1, cents=1)  # no chip is one cent
+    assert (status, body) == (409, {"error": "station 1: 1 cents is not a chip of this table "
+                                             "(1.00, 5.00, 25.00, 100.00, 500.00)"})
+    assert table.station(1, "wager", spot=1, cents=700)[0] == 409
+    assert table.station(1, "wager", spot=1, cents=100_000)[0] == 409
+    assert table.model.wagers.spots == {}
+    assert table.station(1, "wager", spot=1, cents=500)[0] == 200
+    assert table.model.wagers.spots == {1: {1: 500}}

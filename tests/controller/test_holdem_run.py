@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.console.live import KIOSK_AUTH, kiosk_beside
 from tests.controller.test_roulette_run import free_port
 from tests.support.journal_read import journal_records
 
@@ -23,7 +24,7 @@ def _call(port: int, method: str, path: str, body: dict[str, Any] | None = None
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         conn.request(method, path, json.dumps(body) if body is not None else None,
-                     {"Content-Type": "application/json"})
+                     {"Content-Type": "application/json", **KIOSK_AUTH})
         response = conn.getresponse()
         data = json.loads(response.read())
         conn.close()
@@ -46,6 +47,7 @@ def test_a_round_is_dealt_through_the_console_over_http(tmp_path: Path) -> None:
     path = tmp_path / "table.toml"
     path.write_text(text + f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n',
                     encoding="utf-8")
+    kiosk_beside(path)
     with subprocess.Popen([sys.executable, "-m", "controller", "run", "--config", str(path),
                            "--allow-emulated", "--unverified-software"],
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import run_command
+from tests.console.live import KIOSK_AUTH, kiosk_beside
 from tests.support.journal_read import journal_records
 
 TABLE = """
@@ -78,7 +79,7 @@ def free_port() -> int:
 def board(port: int) -> dict | None:
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        conn.request("GET", "/api/board")
+        conn.request("GET", "/api/board", headers=KIOSK_AUTH)
         response = conn.getresponse()
         body = response.read()
         conn.close()
@@ -90,6 +91,7 @@ def board(port: int) -> dict | None:
 def test_the_table_runs_on_the_emulated_wheel_and_journals_each_spin(tmp_path: Path) -> None:
     port = free_port()
     path = table_file(tmp_path, WHEEL, f"127.0.0.1:{port}")
+    kiosk_beside(path)
     with subprocess.Popen([sys.executable, "-m", "controller", "run", "--config", str(path),
                            "--allow-emulated", "--unverified-software"], stdout=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True) as process:

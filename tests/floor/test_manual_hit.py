@@ -23,6 +23,7 @@ from controller.console.pit_state import pit_state
 from controller.procedure.effects import ShowSign
 from controller.service.floor_link import FloorAttachment
 from controller.service.runtime import RecordingOutputs, TableRuntime
+from controller.web.accounts import Accounts
 from controller.web.credentials import hash_password
 from controller.web.routes import pit_app
 from controller.web.server import WebServer
@@ -56,7 +57,8 @@ class PitView:
         self.loop = attachment.loop
         self.hub = ConsoleHub(self.loop.post, view=pit_state)
         self.hub.attach(rt)  # this thread is the table's loop thread
-        self.server = WebServer(pit_app(self.hub, "supervisor", hash_password(PASSWORD)),
+        self.server = WebServer(pit_app(self.hub, Accounts(None),
+                                        legacy=("supervisor", hash_password(PASSWORD))),
                                 ("127.0.0.1", 0), "pit view")
         self.server.start()
         self.pool = ThreadPoolExecutor(1)

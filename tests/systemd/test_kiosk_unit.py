@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -55,3 +56,26 @@ def test_the_installer_enables_the_kiosk_only_when_asked(tmp_path: Path, kiosk: 
     wanted = tmp_path / "etc/systemd/system/graphical.target.wants/shoectl-kiosk.service"
     assert wanted.is_symlink() is kiosk
     assert "shoectl-kiosk:" in (tmp_path / "etc/passwd").read_text()
+
+
+MAX_EXPOSURE = 6.0
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze is not installed (Debian package systemd)")
+def test_the_kiosk_is_sandboxed(tmp_path: Path) -> None:
+    unit = tmp_path / "shoectl-kiosk.service"
+    unit.write_text(UNIT.read_text())
+    done = subprocess.run(["systemd-analyze", "security", "--offline=yes", "--no-pager",
+                           str(unit)], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path, check=False)
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d)", done.stdout + done.stderr)
+    assert found, done.stdout + done.stderr
+    assert float(found.group(1)) <= MAX_EXPOSURE, done.stdout
+
+
+def test_the_kiosk_logs_in_with_its_token_from_systemd_credentials() -> None:
+    text = UNIT.read_text()
+    assert "LoadCredential=kiosk-token:/etc/shoectl/kiosk.token" in text
+    assert '"--app=http://127.0.0.1:8420/#token=$$(cat %d/kiosk-token)"' in text
+    assert "IPAddressAllow=localhost" in text  # the console on loopback, nothing else

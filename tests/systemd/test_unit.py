@@ -80,6 +80,7 @@ def test_unit_is_the_appliance_the_issue_asks_for() -> None:
     assert keys["StateDirectory"] == ["shoectl"]
     assert keys["ConfigurationDirectory"] == ["shoectl"]
     assert keys["NoNewPrivileges"] == ["yes"]
+    assert int(keys["LimitNOFILE"][0]) >= 4096  # the console's caps, not the descriptors
     assert "PrivateDevices" not in keys
     allowed = " ".join(keys["DeviceAllow"])
     for device in ("ttyUSB", "ttyACM", "usb_device", "gpiochip", "video4linux"):

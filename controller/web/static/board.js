@@ -1,7 +1,6 @@
 // shoectl result board: renders what /api/board/events pushes (read-only).
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const GROUPS = [["red", "RED"], ["black", "BLACK"], ["green", "ZERO"], ["odd", "ODD"],
   ["even", "EVEN"], ["low", "1-18"], ["high", "19-36"], ["dozen1", "1st 12"],
   ["dozen2", "2nd 12"], ["dozen3", "3rd 12"]];
@@ -78,7 +77,7 @@ function connect() {
     render(data.table);
     document.body.dataset.seq = data.seq;
   };
-  events.onerror = () => { $("link").textContent = "reconnecting"; };
+  events.onerror = () => { $("link").textContent = "reconnecting"; checkSession(); };
 }
 
-connect();
+signIn().then(connect);

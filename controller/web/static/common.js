@@ -19,3 +19,69 @@ function cardEl(code) {
   el.textContent = code.replace("T", "10");
   return el;
 }
+
+/**
+ * Logs the page in and resolves with who it is (the session path's answer).
+ *
+ * A device opens its page as `URL#token=TOKEN` (the kiosk, a station terminal): the token is
+ * taken out of the address at once, kept for this tab only (sessionStorage: a reload, or a
+ * session that ended, logs in again with it) and exchanged for a session cookie. A person
+ * gets a form (user, password). The cookie is HttpOnly: this script never holds a session.
+ */
+async function signIn(sessionPath = "/api/session") {
+  const given = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (given) {
+    history.replaceState(null, "", location.pathname + location.search);
+    sessionStorage.setItem("shoectl.token", given);
+  }
+  let session = await fetch(sessionPath, { cache: "no-store" });
+  const token = sessionStorage.getItem("shoectl.token");
+  if (!session.ok && token) {
+    const tried = await login({ token });
+    if (tried.status === 401) sessionStorage.removeItem("shoectl.token");
+    session = await fetch(sessionPath, { cache: "no-store" });
+  }
+  if (session.ok) return session.json();
+  return new Promise((resolve) => loginForm(resolve));
+}
+
+async function login(credential) {
+  const answer = await fetch("/api/login", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(credential),
+  });
+  const body = await answer.json().catch(() => ({}));
+  return { status: answer.status, body, retry: answer.headers.get("Retry-After") };
+}
+
+function loginForm(resolve) {
+  const form = document.createElement("form");
+  form.id = "login-form";
+  form.className = "login-overlay";
+  form.autocomplete = "off";
+  form.innerHTML = '<h2>LOG IN</h2><label>user <input id="login-user" required></label>' +
+    '<label>password <input id="login-password" type="password" required></label>' +
+    '<button id="login-go" class="go" type="submit">LOG IN</button>' +
+    '<span id="login-failed" class="bad" hidden></span>';
+  document.body.appendChild(form);
+  $("login-user").focus();
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const tried = await login({ user: $("login-user").value, password: $("login-password").value });
+    $("login-password").value = "";
+    if (tried.status === 200) {
+      form.remove();
+      resolve(tried.body);
+      return;
+    }
+    $("login-failed").textContent = tried.status === 429
+      ? `too many tries: wait ${tried.retry} s` : "wrong user or password";
+    $("login-failed").hidden = false;
+  });
+}
+
+/** After a stream error: a page whose session ended logs in again (or shows the form). */
+async function checkSession(sessionPath = "/api/session") {
+  const session = await fetch(sessionPath, { cache: "no-store" }).catch(() => null);
+  if (session && session.status === 401) location.reload();
+}

@@ -384,7 +384,10 @@ function connect() {
     render(data.table);
     document.body.dataset.seq = data.seq;
   };
-  events.onerror = () => { $("link").textContent = "reconnecting"; $("link").className = "link down"; };
+  events.onerror = () => {
+    $("link").textContent = "reconnecting"; $("link").className = "link down";
+    checkSession();
+  };
 }
 
-connect();
+signIn().then(connect);

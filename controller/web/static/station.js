@@ -9,6 +9,7 @@ const HOLD_MS = 3000;
 const ACTIONS = ["hit", "stand", "double", "split"];
 
 let view = null;
+let seq = 0;  // each command's "seq": above the last the server took from this station
 let denom = Number(sessionStorage.getItem(`shoectl.denom.${STATION}`)) || 0;
 let timerAt = 0;
 
@@ -21,15 +22,17 @@ function showError(text) {
 }
 
 async function send(command) {
+  seq += 1;
   const response = await fetch(`${API}/command`, {
     method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(command),
+    body: JSON.stringify({ ...command, seq }),
   });
   const body = await response.json();
   if (response.status === 200) {
     showError("");
     render(body);
   } else {
+    if (response.status === 409 && Number.isInteger(body.seq)) seq = Math.max(seq, body.seq);
     showError(body.error || `refused (${response.status})`);
   }
   return response.status;
@@ -262,10 +265,13 @@ function connect() {
   const events = new EventSource(`${API}/events`);
   events.onopen = () => { $("link").textContent = "connected"; $("link").classList.remove("down"); };
   events.onmessage = (e) => render(JSON.parse(e.data).table);
-  events.onerror = () => { $("link").textContent = "reconnecting"; $("link").classList.add("down"); };
+  events.onerror = () => {
+    $("link").textContent = "reconnecting"; $("link").classList.add("down");
+    checkSession(`${API}/session`);
+  };
 }
 
 $("clear-last").addEventListener("click", () => send({ command: "clear_last" }));
 $("clear-all").addEventListener("click", () => send({ command: "clear_all" }));
 wireRepeat();
-connect();
+signIn(`${API}/session`).then((session) => { seq = session.seq || 0; connect(); });

@@ -1,0 +1,80 @@
+"""Frames between the table's process and its web server's process, over a Unix socket.
+
+A frame is a 4-byte big-endian length and that many bytes of compact JSON. The table sends
+publications (`{"pub": HUB, "seq": N, "text": TABLE}`) and replies
+(`{"reply": ID, "status": S, "body": {...}}`); the web server sends commands
+(`{"cmd": ID, "hub": HUB, "executor": NAME, "command": {...}, "source": S, "by": BY}`) and
+journal records (`{"record": KIND, "hub": HUB, "data": {...}}`). `Channel.send` may be
+called from any thread; one thread reads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import struct
+import threading
+from typing import Any, Final
+
+MAX_FRAME: Final = 64 * 1024 * 1024
+"""The largest frame taken (a table of 200 stations is well under)."""
+_LENGTH: Final = struct.Struct(">I")
+
+
+class ChannelClosedError(EOFError):
+    """The other process closed its end (or sent a frame that is not one)."""
+
+
+class Channel:
+    """One end of the socket.
+
+    Args:
+        sock: A connected `AF_UNIX` stream socket (blocking).
+    """
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self._sending = threading.Lock()
+        self._file = sock.makefile("rb", buffering=1024 * 1024)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send one frame (any thread; whole frames, never interleaved).
+
+        Raises:
+            ChannelClosedError: The other end is gone.
+        """
+        data = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode()
+        with self._sending:
+            try:
+                self.sock.sendall(_LENGTH.pack(len(data)) + data)
+            except OSError as exc:
+                raise ChannelClosedError(str(exc)) from None
+
+    def receive(self) -> dict[str, Any]:
+        """The next frame (the reading thread only).
+
+        Raises:
+            ChannelClosedError: The other end closed, or sent something not a frame.
+        """
+        head = self._file.read(_LENGTH.size)
+        if len(head) < _LENGTH.size:
+            raise ChannelClosedError("the other process closed the channel")
+        (size,) = _LENGTH.unpack(head)
+        if size > MAX_FRAME:
+            raise ChannelClosedError(f"a frame of {size} bytes (at most {MAX_FRAME})")
+        data = self._file.read(size)
+        if len(data) < size:
+            raise ChannelClosedError("the other process closed the channel mid-frame")
+        message = json.loads(data)
+        if not isinstance(message, dict):
+            raise ChannelClosedError("a frame that is not a JSON object")
+        return message
+
+    def close(self) -> None:
+        """Close this end (idempotent); the reading thread sees the channel closed."""
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        with contextlib.suppress(OSError, ValueError):  # the reader may be in it
+            self._file.close()
+        self.sock.close()

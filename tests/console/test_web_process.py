@@ -1,0 +1,115 @@
+"""The web server's own process (controller/web/worker.py, bridge.py): it serves the table
+it is told about, its commands reach the table's loop and are journalled there, its journal
+records too, and a web process that dies is started again with the table as it is now."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.service.loop import EventLoop
+from controller.service.runtime import RuntimeCall, TableRuntime
+from controller.web.settings import ConsoleSettings
+from controller.web.table_web import TableWeb, start_web
+from tests.controller.helpers import runtime
+
+from .live import KIOSK_AUTH, table_credentials
+
+WAIT_S = 60.0
+"""A limit for a process that does not start, not a speed."""
+
+
+class Served:
+    def __init__(self, tmp: Path) -> None:
+        self.runtime = runtime(tmp, "blackjack", return_to_betting=True)
+        self.loop = EventLoop(self.runtime.handle)
+        self.web: TableWeb = start_web(
+            ConsoleSettings(listen=("127.0.0.1", 0), pit_listen=("127.0.0.1", 0)),
+            self.loop.post, credentials=table_credentials(tmp))
+        self.web.attach(self.runtime)  # the loop has not started: this thread may touch it
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def request(self, method: str, path: str, body: object = None,
+                headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        """One request, tried again while the web process is (re)starting."""
+        deadline = time.monotonic() + WAIT_S
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.web.servers[0].port,
+                                                  timeout=30)
+                conn.request(method, path, None if body is None else json.dumps(body),
+                             {"Content-Type": "application/json", **KIOSK_AUTH,
+                              **(headers or {})})
+                response = conn.getresponse()
+                text = response.read().decode()
+                conn.close()
+                if response.status != 503:
+                    return response.status, json.loads(text)
+            except (OSError, http.client.HTTPException):
+                pass
+            assert time.monotonic() < deadline, f"{path}: no answer"
+            time.sleep(0.2)
+
+    def journalled(self, kind: str) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        done = threading.Event()
+
+        def read(rt: TableRuntime) -> None:
+            found.extend(e.data for e in rt.journal.entries() if e.kind == kind)
+            done.set()
+        self.loop.post(RuntimeCall(read))
+        assert done.wait(WAIT_S)
+        return found
+
+    def close(self) -> None:
+        self.web.stop()
+        self.loop.stop()
+        self.thread.join(10)
+        self.runtime.journal.close()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    table = Served(tmp_path)
+    try:
+        yield table
+    finally:
+        table.close()
+
+
+def test_commands_cross_to_the_table_and_are_journalled_there(served: Served) -> None:
+    assert served.request("GET", "/api/table")[1]["phase"] == "shoe_loading"
+    status, table = served.request("POST", "/api/command", {"command": "shuffle_done"})
+    assert (status, table["phase"]) == (200, "betting")
+    assert served.journalled("console:command") == [{"by": "kiosk",
+                                                      "command": "shuffle_done"}]
+    refused = served.request("POST", "/api/command", {"command": "stand"})
+    assert refused[0] == 409  # the table's own refusal, carried back
+    for n in range(5):  # failed logins: the lock-out is journalled by the table
+        assert served.request("POST", "/api/login", {"user": "D17", "password": f"x{n}"},
+                              headers={"Authorization": ""})[0] == 401
+    deadline = time.monotonic() + WAIT_S
+    while not served.journalled("console:login_locked"):
+        assert time.monotonic() < deadline, "the lock-out was never journalled"
+        time.sleep(0.2)
+
+
+def test_a_web_process_that_dies_is_started_again(served: Served) -> None:
+    assert served.request("POST", "/api/command", {"command": "shuffle_done"})[0] == 200
+    process = served.web.process
+    assert process is not None
+    assert process.process is not None
+    first = process.process
+    first.kill()
+    first.wait(WAIT_S)
+    status, table = served.request("GET", "/api/table")  # tried until the new one answers
+    assert (status, table["phase"]) == (200, "betting")  # the table as it is now
+    assert process.process is not first

@@ -416,6 +416,13 @@ class BoardConnection:
         current = FrameFaults.of(client.stats()) if client is not None else FrameFaults()
         return self._faults_before + current
 
+    def resume_events(self, baseline: EventBaseline) -> None:
+        """Before `start`: counted events up to `baseline` were handled by an earlier run.
+
+        The board's repeats of them are then duplicates, acknowledged and not delivered.
+        """
+        self._baseline = baseline
+
     def event_position(self) -> EventBaseline | None:
         """Where counted events stand (to persist and pass back after a restart)."""
         client = self._client

@@ -41,10 +41,14 @@ class BoardNumbering:
     Attributes:
         boot_id: The board power-up the numbers belong to (its `identify_response`).
         base: Added to the board's `card_no` (0 unless the board restarted mid-shoe).
+        handled: The board's event count up to which every event is handled once the record
+            that carries this is (0: none of this boot): a restarted host takes the board's
+            events up to it as repeats, never as new ones (PROTOCOL.md 9).
     """
 
     boot_id: int
     base: int
+    handled: int = 0
 
 
 @dataclass(frozen=True, slots=True)

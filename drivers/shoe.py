@@ -58,7 +58,7 @@ from drivers.events import (
 )
 from drivers.interfaces import ShoeState
 from drivers.timing import Scheduler
-from firmware_bridge import Message
+from firmware_bridge import EventBaseline, Message
 
 _LOG = logging.getLogger(__name__)
 POSTED_LIMIT: Final = 1024
@@ -128,6 +128,8 @@ class BridgeShoe(BoardDriver):
         self._known_boot = self._boot_id = numbering.boot_id
         self._base = numbering.base
         self._cards_out = max(last - numbering.base, 0)
+        if numbering.handled:  # the board's repeats of what the journal holds are not new
+            self._board.resume_events(EventBaseline(numbering.boot_id, numbering.handled))
 
     def handled(self, record: DriverEvent) -> None:
         """The owner has durably handled `record` (and every record posted before it).
@@ -178,8 +180,22 @@ class BridgeShoe(BoardDriver):
                     f"are numbered on from {last + 1}")
 
     def _numbering(self) -> BoardNumbering | None:
-        """The board numbering the events handled now belong to (None before a handshake)."""
-        return None if self._boot_id is None else BoardNumbering(self._boot_id, self._base)
+        """The board numbering the events handled now belong to (None before a handshake).
+
+        Its `handled` is the count the record in hand is acknowledged with (`_track`).
+        """
+        if self._boot_id is None:
+            return None
+        return BoardNumbering(self._boot_id, self._base, self._ack_count(before_card=False))
+
+    def _ack_count(self, before_card: bool) -> int:
+        """The board count to acknowledge with the record posted now.
+
+        The count of the message that produced it, or, while a card's read waits for its
+        `card_out`, the count before that card's first message.
+        """
+        waiting = before_card or self._card_waiting()
+        return self._settled if waiting else self._count
 
     # ------------------------------------------------------------ handlers (worker thread)
 
@@ -207,8 +223,7 @@ class BridgeShoe(BoardDriver):
 
     def _track(self, record: DriverEvent, before_card: bool) -> bool:
         """Note the count to acknowledge with `record`; True when the limit is first reached."""
-        waiting = before_card or self._card_waiting()
-        count = self._settled if waiting else self._count
+        count = self._ack_count(before_card)
         with self._posted_lock:
             if len(self._posted) < POSTED_LIMIT:
                 self._posted.append((record, self._boot_id, count))

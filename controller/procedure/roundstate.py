@@ -73,10 +73,11 @@ class ShoeTally:
     reported again can be told from another card under the same number.
 
     `board_boot` and `board_base` are the shoe board's numbering of the last card recorded
-    (its boot id, and what is added to its own card numbers after it restarted mid-shoe);
-    they are committed with that card, and a restarted host numbers on from them
-    (PROTOCOL.md sections 9 and 12). They outlast a shuffle: only the board's own
-    `shoe_loaded` sets the base back to 0.
+    (its boot id, and what is added to its own card numbers after it restarted mid-shoe),
+    and `board_handled` the board's event count handled with it; they are committed with
+    that card (or shoe), and a restarted host numbers on from them and takes the board's
+    events up to that count as repeats (PROTOCOL.md sections 9 and 12). They outlast a
+    shuffle: only the board's own `shoe_loaded` sets the base back to 0.
     """
 
     seen: dict[str, int] = field(default_factory=dict)
@@ -88,6 +89,7 @@ class ShoeTally:
     recent: list[str] = field(default_factory=list)
     board_boot: int | None = None
     board_base: int = 0
+    board_handled: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data."""

@@ -35,7 +35,7 @@ class ShoeTracker:
         model = self.model
         old = self.tally
         self.tally = ShoeTally(shuffles=old.shuffles + 1, board_boot=old.board_boot,
-                               board_base=old.board_base)
+                               board_base=old.board_base, board_handled=old.board_handled)
         model.emit(Journal("shoe:shuffled", {"shuffle": self.tally.shuffles,
                                              "decks": model.setup.config.table.decks}),
                    OpLog("shoe shuffled"))

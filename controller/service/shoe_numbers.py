@@ -93,6 +93,7 @@ class ShoeNumbers:
         if numbering is not None:
             tally = self._tally()
             tally.board_boot, tally.board_base = numbering.boot_id, numbering.base
+            tally.board_handled = numbering.handled
 
 
 def resume_numbering(shoe: ShoeScanner, critical: dict[str, Any] | None) -> None:
@@ -105,5 +106,6 @@ def resume_numbering(shoe: ShoeScanner, critical: dict[str, Any] | None) -> None
     tally = procedure.get("shoe") if isinstance(procedure, dict) else None
     if not isinstance(tally, dict) or tally.get("board_boot") is None:
         return
-    shoe.resume(ev.BoardNumbering(int(tally["board_boot"]), int(tally.get("board_base", 0))),
+    shoe.resume(ev.BoardNumbering(int(tally["board_boot"]), int(tally.get("board_base", 0)),
+                                  int(tally.get("board_handled", 0))),
                 int(tally.get("last_card_no", 0)))

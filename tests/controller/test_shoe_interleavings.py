@@ -10,7 +10,15 @@ once, in the order drawn, under consecutive numbers (PROTOCOL.md sections 9 and 
 
 from __future__ import annotations
 
-from tests.support.shoe_link_rig import run_many, summary
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from controller.journal.store import JournalStore
+from drivers.emulated.shoe import ShoeEmulator
+from drivers.emulated.shoe_model import ShoeContents
+from firmware_bridge import PairingKey
+from tests.support.shoe_link_rig import FAST, WAIT, Host, MemoryLine, run_many, summary
 
 INTERLEAVINGS = 200
 
@@ -24,3 +32,46 @@ def test_every_card_is_journalled_once_in_order_across_kills_and_power_cycles() 
     assert totals["host kills"] >= INTERLEAVINGS // 2
     assert totals["board power cycles"] >= INTERLEAVINGS // 2
     assert totals["cards"] == INTERLEAVINGS * 104
+
+
+def test_records_committed_but_never_acknowledged_are_not_taken_again(tmp_path: Path) -> None:
+    """The host dies between its commits and its acknowledgements: the board repeats
+    `shoe_loaded` and the cards to the next host, which must take none of them again."""
+    key = PairingKey.generate()
+    line = MemoryLine()
+    board = ShoeEmulator(ShoeContents.scripted(["AS", "KH", "7D", "2C"]), usb=line,
+                         pairing=key, timing=FAST)  # type: ignore[arg-type]
+    board.start()
+    try:
+        mute = Host(line, tmp_path / "state", key)
+        mute.acknowledge = False  # commits, but its acknowledgements never leave
+        board.load()
+        board.draw()
+        board.draw()
+        wait_until(lambda: len(taken(mute)) == 2)
+        mute.kill(line)
+        host = Host(line, tmp_path / "state", key)
+        wait_until(lambda: board.stats().events_pending == 0)
+        board.draw()
+        wait_until(lambda: board.stats().events_pending == 0)
+        host.kill(line)
+    finally:
+        board.close()
+    journal = JournalStore(tmp_path / "state", clock=time.monotonic)
+    loaded = list(journal.entries(["shoe:loaded"]))
+    cards = [e.data for e in journal.entries(["card:taken"])]
+    journal.close()
+    assert len(loaded) == 1  # the repeated shoe_loaded did not start the numbering again
+    assert cards == [{"card_no": 1, "card": "AS"}, {"card_no": 2, "card": "KH"},
+                     {"card_no": 3, "card": "7D"}]
+
+
+def taken(host: Host) -> list[object]:
+    return list(host.journal.entries(["card:taken"]))
+
+
+def wait_until(condition: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + WAIT
+    while not condition():
+        assert time.monotonic() < deadline, "not within the wait"
+        time.sleep(0.002)

@@ -162,6 +162,9 @@ class Host:
         self.tally = ShoeTally(**shoe) if shoe else ShoeTally()
         self.numbers = ShoeNumbers(lambda: self.tally)
         self.restarts_seen = 0
+        self.acknowledge = True
+        """False: records are committed but the board is never told (a host that dies
+        between its commits and its acknowledgements)."""
         self.link = LinkOptions("memory:shoe", table_catalogue(), link_timing(750, FAST),
                                 transport_factory=line.transport, pairing=key)
         self.shoe = BridgeShoe("shoe", self.link, self.handle, emulated=True,
@@ -195,7 +198,8 @@ class Host:
         else:
             return
         self.journal.commit(records, {"procedure": {"shoe": self.tally.to_json()}})
-        self.shoe.handled(event)  # only once the journal holds it
+        if self.acknowledge:
+            self.shoe.handled(event)  # only once the journal holds it
 
     def kill(self, line: MemoryLine) -> None:
         """As `kill -9`: the line first (nothing more is said), then the threads, the journal."""

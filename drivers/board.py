@@ -316,8 +316,7 @@ class BoardConnection:
         self._pairing = link.pairing
         self.identity: BoardIdentity | None = None
         self.handshake_authenticated: bool | None = None
-        """How the last handshake that passed was authenticated: True with the pairing key,
-        False in auth mode `none`; None before any handshake passed."""
+        """The last passed handshake's auth: True paired, False `none`, None: no handshake."""
 
     # ------------------------------------------------------------ owner API
 
@@ -417,10 +416,7 @@ class BoardConnection:
         return self._faults_before + current
 
     def resume_events(self, baseline: EventBaseline) -> None:
-        """Before `start`: counted events up to `baseline` were handled by an earlier run.
-
-        The board's repeats of them are then duplicates, acknowledged and not delivered.
-        """
+        """Before `start`: events up to `baseline` were handled before (repeats: duplicates)."""
         self._baseline = baseline
 
     def event_position(self) -> EventBaseline | None:

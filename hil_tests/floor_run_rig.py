@@ -183,6 +183,11 @@ class RunTable:
             + f'\n[console]\nlisten = "127.0.0.1:{self.port}"\n', encoding="utf-8")
         self.journal = JournalCopy(name, self.dir / "state")
         self.process: subprocess.Popen[bytes] | None = None
+        # The console answers only with a credential: the kiosk's token, as the dealer's
+        # screen logs in (`shoectl console token kiosk`).
+        self.token = subprocess.run(
+            [sys.executable, "-m", "controller", "console", "token", "kiosk", "--config",
+             str(self.config)], capture_output=True, text=True, check=True).stdout.strip()
 
     def start(self) -> None:
         """Start the table's service; wait until its console answers."""
@@ -211,7 +216,8 @@ class RunTable:
         """`GET /api/table` ({} while the console does not answer)."""
         try:
             connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-            connection.request("GET", "/api/table")
+            connection.request("GET", "/api/table",
+                               headers={"Authorization": f"Bearer {self.token}"})
             response = connection.getresponse()
             body = response.read()
             connection.close()
@@ -223,7 +229,8 @@ class RunTable:
         """`POST /api/command`; the table must carry it out."""
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         connection.request("POST", "/api/command", json.dumps(body),
-                           {"Content-Type": "application/json"})
+                           {"Content-Type": "application/json",
+                            "Authorization": f"Bearer {self.token}"})
         response = connection.getresponse()
         reply = response.read()
         connection.close()

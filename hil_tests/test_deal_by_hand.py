@@ -1,7 +1,7 @@
-"""The README's "Deal a round by hand" and "Three linked tables", as written, and API.md's
+"""The guides "Deal a round by hand" and "Three linked tables", as written, and API.md's
 curl script dealing a round.
 
-The README's shell block starts the three emulators as processes (commands appended to
+The guide's shell block starts the three emulators as processes (commands appended to
 files) and `shoectl run` on them; API.md's script then deals one round through the console
 with curl, as a person or a third-party client would. The test only swaps in a scratch
 folder and a free console port, and checks the round the script prints and the journal.
@@ -51,7 +51,7 @@ def test_the_readme_rig_and_the_api_script_deal_a_round(tmp_path: Path) -> None:
     config = tmp_path / "emulated-table.toml"
     config.write_text((REPO / "docs/examples/emulated-table.toml").read_text().replace(
         'listen = "127.0.0.1:8420"', f'listen = "127.0.0.1:{port}"'))
-    setup = fenced((REPO / "README.md").read_text(), "## Deal a round by hand")
+    setup = fenced((REPO / "docs/guides/deal-by-hand.md").read_text(), "# Deal a round by hand")
     setup = setup.replace("make demo >/dev/null", ":").replace("/tmp/table", str(tmp_path))
     setup = setup.replace("$REPO/docs/examples/emulated-table.toml", str(config))
     setup = setup.replace("REPO=$PWD;", f"REPO={REPO};").replace(
@@ -145,7 +145,8 @@ def test_the_readme_three_linked_tables_share_one_meter(tmp_path: Path) -> None:
         text = (REPO / "docs/examples" / name).read_text()
         (examples / name).write_text(text.replace(":8883", f":{broker}").replace(
             '"127.0.0.1:8431"', f'"127.0.0.1:{base}1"'))
-    setup, deal = blocks((REPO / "README.md").read_text(), "## Three linked tables")
+    setup, deal = blocks((REPO / "docs/guides/linked-tables.md").read_text(),
+                         "# Three linked tables")
     swaps = [("/tmp/floor", str(tmp_path / "floor")),
              ("$REPO/docs/examples/", f"{examples}/"), ("REPO=$PWD;", f"REPO={REPO};"),
              ("PATH=$REPO/.venv/bin:$PATH", f"PATH={Path(sys.executable).parent}:$PATH"),

@@ -154,7 +154,8 @@ def test_a_table_file_that_is_not_text_is_one_line(
 
 
 def test_the_money_ceilings_are_the_documented_figures() -> None:
-    # README "Bounds" and controller/rules/limits.py: a regulator reads these figures.
+    # docs/reference/configuration.md "Bounds" and controller/rules/limits.py: a regulator
+    # reads these figures.
     assert limits.MAX_WAGER_CENTS == 100_000_000  # 1,000,000.00
     assert limits.SIGN_MAX_CENTS == sign.MAX_CENTS == 2**32 - 1  # the sign's u32
     assert limits.DEFAULT_MAX_ODDS == 1_000_000

@@ -1,4 +1,5 @@
-"""The README's "Three linked tables" example files load, with the group and broker it says.
+"""The guide "Three linked tables" (docs/guides/linked-tables.md): its example files load,
+with the group and broker it says.
 
 `docs/examples/linked-table.toml` is a linked table's file and `docs/examples/progressive.toml`
 the progressive controller's: both name group `bank-a` on `mqtts://127.0.0.1:8883` and the
@@ -30,7 +31,7 @@ def test_the_linked_table_and_its_controller_share_one_group() -> None:
     assert controller.link.tls is not None
     assert (link.tls.cert.name, controller.link.tls.cert.name) == (
         "T1.pem", "progressive-bank-a.pem")
-    # The README copies the table's file one folder below the controller's: one certs/.
+    # The guide copies the table's file one folder below the controller's: one certs/.
     assert link.tls.ca == EXAMPLES / ".." / "certs" / "ca.pem"
     assert controller.link.tls.ca == EXAMPLES / "certs" / "ca.pem"
     assert controller.tables == ("T1", "T2", "T3")

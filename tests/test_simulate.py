@@ -1,4 +1,4 @@
-"""The simulate JSON contract (decisions.md "Simulate JSON and money").
+"""The simulate JSON contract (decision 107 "Simulate JSON and money").
 
 One validator checks every round record: what the reference dealer's `as_record` returns and
 what `shoectl simulate --json` prints (the controller's output must map 1:1 onto it).
@@ -29,7 +29,7 @@ def is_card(code: object) -> bool:
 
 
 def check_record(record: dict[str, object]) -> None:
-    """Raise AssertionError unless `record` is a decisions.md round record."""
+    """Raise AssertionError unless `record` is a decision 107 round record."""
     assert isinstance(record["round"], int)
     assert record["round"] >= 1
     seats = record["seats"]
@@ -97,7 +97,7 @@ def test_same_seed_same_rounds(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_a_shoe_file_that_runs_out_voids_the_round_in_progress(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # decisions.md "Shoe": exactly the listed cards; the unfinished round is not reported.
+    # decision 106 "Shoe": exactly the listed cards; the unfinished round is not reported.
     path = tmp_path / "shoe.txt"
     path.write_text("\n".join(["KS", "QH", "9D", "8C", "2S"]) + "\n")
     assert simulate_command.main(["--game", "baccarat", "--seats", "1", "--rounds", "5",

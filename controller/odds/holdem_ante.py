@@ -43,7 +43,7 @@ ANTE_STRATEGY: Final = (
     "else check."
 )
 """The strategy the simulated players follow: the tables of `controller.odds.holdem_strategy`
-in words (docs/decisions.md compares it with optimal play)."""
+in words (decision 135 compares it with optimal play)."""
 
 RECORD: Final = "holdem_ante.json"
 """The recorded simulation beside this module."""

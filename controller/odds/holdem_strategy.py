@@ -11,7 +11,7 @@ after the turn a bet of one ante is worth its chance of winning less its chance 
 against the dealer's unseen cards (the dealer always plays, and a bet changes no other
 wager), so a rule bets when the hands that meet it win more often than they lose;
 pre-flop, a hand folds when playing it on (ante, flop bet and the later bets by these tables)
-loses more than the ante a fold forfeits. docs/decisions.md records the figures.
+loses more than the ante a fold forfeits. Decision 135 records the figures.
 """
 
 from __future__ import annotations

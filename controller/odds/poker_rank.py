@@ -2,7 +2,7 @@
 
 `phevaluator` (a perfect-hash evaluator in C) ranks every five-card hand 1 (a royal flush)
 to 7462 (7-5-4-3-2 offsuit); `best_hand` turns that into the rules' `PokerHand` (higher
-`strength` is stronger) with its category. docs/decisions.md says why this library.
+`strength` is stronger) with its category. Decision 133 says why this library.
 AxMan keeps its own reading (`controller.rules.axman`): its wild king is no standard hand.
 """
 

@@ -106,7 +106,7 @@ class TableModel(ProcedureModel):
         """Take `proceed` steps while their conditions hold (deal complete, dealer done...).
 
         Then, if the shoe reported its last card and a card is now wanted, the round is out
-        of cards (docs/decisions.md "Shoe"): a shoe that ran out matters only
+        of cards (decision 106 "Shoe"): a shoe that ran out matters only
         once a card is due.
         """
         for _ in range(64):

@@ -149,7 +149,7 @@ def _common(S: Any, in_round: list[Any],  # noqa: N803 (S: the family's state en
         # Irregularities that do not stop the table (RULES.md).
         _t("face_up_card", live, None, after="shoe.discard_face_up"),
         _t("cut_card", live, None, after="shoe.note_cut_card"),
-        # The shoe is empty: that matters only once a card is due (decisions.md "Shoe"). A
+        # The shoe is empty: that matters only once a card is due (decision 106 "Shoe"). A
         # round that completes with the cards dealt is settled; one that wants a card that
         # is not there waits for the discards (a live table) or is voided (a shoe file).
         _t("shoe_empty", _names(in_round), S.RESHUFFLE_DISCARDS, "shoe.card_is_wanted",

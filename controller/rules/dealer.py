@@ -70,7 +70,7 @@ class BlackjackRoundResult:
     cards_used: tuple[Card, ...]
 
     def as_record(self, round_no: int) -> dict[str, object]:
-        """The round in the simulate JSON format (decisions.md); `meter` only with a meter."""
+        """The round in the simulate JSON format (decision 107); `meter` only with a meter."""
         record: dict[str, object] = {
             "round": round_no,
             "dealer": [str(card) for card in self.dealer],
@@ -97,7 +97,7 @@ class BaccaratRoundResult:
     cards_used: tuple[Card, ...]
 
     def as_record(self, round_no: int) -> dict[str, object]:
-        """The coup in the simulate JSON format (decisions.md)."""
+        """The coup in the simulate JSON format (decision 107)."""
         return {
             "round": round_no,
             "player": [str(card) for card in self.player],

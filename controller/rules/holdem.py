@@ -12,7 +12,7 @@ rules only compare strengths and read the category, so they stay pure.
   forfeits it unpaid (rule 4).
 * Showdown: a player win pays flop, turn and river bets 1:1 and the ante 1:1 on a straight or
   better, else the ante pushes; a dealer win takes every wager; a tie pushes every wager
-  (the seed is silent on ties: docs/decisions.md).
+  (the seed is silent on ties: decision 134).
 """
 
 from __future__ import annotations

@@ -91,7 +91,7 @@ COMMUNITY_SIDE_BETS: Final = (SideBet.PERFECT_PAIRS, SideBet.LUCKY_LADIES,
                                SideBet.MATCH_THE_DEALER)
 """The side wagers a community spot may offer (`[rules.community] side_bets`): those settled
 on the spot's two starting cards and the dealer's up card (or blackjack), the same for every
-station; docs/decisions.md "Community side wagers"."""
+station; decision 144 "Community side wagers"."""
 
 BLACKJACK_RULES: Final = BlackjackRules()
 SPANISH21_RULES: Final = replace(BLACKJACK_RULES, game=Game.SPANISH21, even_money=False,

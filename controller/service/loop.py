@@ -9,7 +9,7 @@ queue is dropped, one error line names the queue and its bound, and the loop rai
 `EventQueueFullError` before it handles anything more, so the table stops (outputs safe, the
 crash journalled) instead of growing without limit. Nothing a board counts is lost by the
 drop: the shoe's board keeps every event until the journal holds it and repeats it to the
-next run (docs/decisions.md "Acknowledge when handled").
+next run (decision 120 "Acknowledge when handled").
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ MAIN_SPOTS: Final = 16
 SIM_BUTTONS: Final = tuple(sorted(BUTTONS - {"seat_no_card", "seat_one_card"}))
 BUTTON_NUMBERS: Final = {name: number for number, name in enumerate(SIM_BUTTONS)}
 """The simulated layout board's button numbers."""
-"""Cards behind the cut card of a baccarat shoe (decisions.md "Shoe")."""
+"""Cards behind the cut card of a baccarat shoe (decision 106 "Shoe")."""
 
 
 class SimulationError(RuntimeError):

@@ -1,4 +1,4 @@
-"""The shoe's last card, and a void round (decisions.md "Shoe"; R13).
+"""The shoe's last card, and a void round (decision 106 "Shoe"; R13).
 
 The shoe reports `shoe_empty` together with its last card. That matters only once a card is
 due: a round that completes with the cards dealt is settled and reported; a round that wants a

@@ -1,7 +1,7 @@
-"""An independent oracle dealer: RULES.md + decisions.md, written without the product's rules.
+"""An independent oracle dealer: RULES.md + docs/decisions/, written without the product's rules.
 
 It deals stacked shoes for the `--strategy stand` policy (no insurance, no even money, no
-surrender, every hand stands on its first two cards) and produces the decisions.md JSON round
+surrender, every hand stands on its first two cards) and produces the JSON round of decision 107
 records. Test code only: it exists so the differential tests can compare the product's
 reference dealer and `shoectl simulate --shoe-file` against a second reading of the rules.
 
@@ -25,7 +25,7 @@ TEN_VALUE = frozenset("TJQK")
 RED = frozenset("HD")
 POKER_RANK = {r: i for i, r in enumerate("23456789TJQKA", start=2)}
 
-# RULES.md "Match the Dealer" + decisions.md: per-match (unsuited, suited) by deck count.
+# RULES.md "Match the Dealer" + decision 104: per-match (unsuited, suited) by deck count.
 MATCH_TABLES = {
     "blackjack": {8: (3, 14), 6: (4, 11), 5: (3, 15), 4: (4, 12), 2: (4, 19)},
     "spanish21": dict.fromkeys((1, 2, 4, 5, 6, 8), (3, 12)),  # no deck count posted
@@ -280,7 +280,7 @@ def _settle_seat(table: Table, s: Seat, hand: list[str], dealer: list[str],
 
 def _settle_blazing(table: Table, seats: Sequence[Seat], hands: dict[int, list[str]],
                     up: str, records: dict[int, dict[str, Any]]) -> None:
-    """Counter-clockwise: the highest seat number first (decisions.md "Meter")."""
+    """Counter-clockwise: the highest seat number first (decision 105 "Meter")."""
     for s in sorted(seats, key=lambda s: s.seat, reverse=True):
         if "blazing7s" not in s.side:
             continue
@@ -388,7 +388,7 @@ def settle_baccarat(bets: dict[str, int], player: list[str], banker: list[str]) 
 
 def play_baccarat(seats: dict[int, dict[str, int]], cards: Iterator[str],
                   number: int) -> dict[str, Any]:
-    """One coup as a decisions.md record.
+    """One coup as a decision 107 record.
 
     Raises:
         OutOfCardsError: the shoe ran out.

@@ -1,6 +1,6 @@
 """Hand-worked rounds for the rare lines, each checked against BOTH dealers.
 
-The expected nets are worked out by hand from RULES.md and decisions.md (the line cited in
+The expected nets are worked out by hand from RULES.md and docs/decisions/ (the line cited in
 each case), so these pin the oracle too: a reading both dealers share would still fail here.
 Each shoe holds exactly one round, laid out in dealing order: every seat's first card, the up
 card, every seat's second card, the hole card, then the dealer's draws.
@@ -50,12 +50,12 @@ class Round:
 B7 = {"blazing7s": 500}
 AX = {"axman": 100}
 ROUNDS = [
-    # RULES.md Blazing 7's "three 7D 100% of the meter"; decisions.md net = meter - 500.
+    # RULES.md Blazing 7's "three 7D 100% of the meter"; decision 105: net = meter - 500.
     Round("three 7D take the whole meter", {1: (1000, {**B7, "match-the-dealer": 100},
                                                 ("7D", "7D"))},
           ("7D", "KS"), {1: (-1000, {"blazing7s": 1_234_667 - 500, "match-the-dealer": 2800})},
           meter=(1_234_567, M, 100), meter_after=M),
-    # decisions.md Meter: counter-clockwise, highest seat first; the next winner is paid from
+    # decision 105 "Meter": counter-clockwise, highest seat first; the next winner is paid from
     # the reset meter.
     Round("two 100% hits in one round", {2: (1000, B7, ("7D", "7D")), 5: (1000, B7, ("7D", "7D"))},
           ("7D", "9C", "TC"),
@@ -98,7 +98,7 @@ ROUNDS = [
           {1: (-1000, {"perfect-pairs": 2500}), 2: (-1000, {"perfect-pairs": 1200}),
            3: (-1000, {"perfect-pairs": 600}), 4: (-1000, {"perfect-pairs": -100})},
           peeked=True),
-    # Match the Dealer by deck count (decisions.md), summed over both cards.
+    # Match the Dealer by deck count (decision 104), summed over both cards.
     *(Round(f"Match the Dealer, {decks} decks",
             {1: (1000, {"match-the-dealer": 100}, ("9H", "9C"))}, ("9H", "8S"),
             {1: (1000, {"match-the-dealer": 100 * (unsuited + suited)})}, decks=decks)

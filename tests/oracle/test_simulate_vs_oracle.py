@@ -1,7 +1,7 @@
 """The real `shoectl simulate --shoe-file ... --strategy stand --json` against the oracle.
 
 A handful of stacked shoes only: each run starts the whole controller on emulated devices.
-Also the shoe-file semantics (decisions.md "Shoe"): exactly the listed cards in order, no
+Also the shoe-file semantics (decision 106 "Shoe"): exactly the listed cards in order, no
 burn, no cut card; the round the shoe cannot finish is void and not printed, and the run ends.
 """
 

@@ -1,4 +1,4 @@
-"""Blazing 7's meter arithmetic (RULES.md "Progressive meter", decisions.md "Meter")."""
+"""Blazing 7's meter arithmetic (RULES.md "Progressive meter", decision 105 "Meter")."""
 
 from controller.rules.meter import (
     MeterState,
@@ -45,7 +45,7 @@ def test_full_hit_resets_and_applies_filed_settings_only_then() -> None:
 
 
 def test_several_winners_settled_counter_clockwise() -> None:
-    # decisions.md: highest seat first; a 100% hit resets, the next is paid from the reset.
+    # decision 105 "Meter": highest seat first; a 100% hit resets, the next is paid from the reset.
     meter = MeterState(1_234_000, SETTINGS)
     wins = [ProgressiveWin(2, 500, MeterShare(10)), ProgressiveWin(6, 500, MeterShare(100)),
             ProgressiveWin(4, 500, ForOne(500)), ProgressiveWin(1, 500, None)]

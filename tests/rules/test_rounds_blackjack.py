@@ -219,7 +219,7 @@ def test_failed_peek_collects_only_the_original_wager() -> None:
 
 
 def test_blazing7s_two_winners_one_round_counter_clockwise() -> None:
-    # decisions.md "Meter": the 100% winner at seat 3 is paid first, seat 1 from the reset.
+    # decision 105 "Meter": the 100% winner at seat 3 is paid first, seat 1 from the reset.
     meter = MeterState(1_234_567, ProgressiveSettings(reset=1_000_000, increment=100))
     table = replace(TABLE, decks=8)
     bets = [SeatBets(1, 1000, {"blazing7s": 500}), SeatBets(3, 1000, {"blazing7s": 500})]

@@ -67,7 +67,8 @@ def test_lucky_ladies_lines(cards: str, dealer_bj: bool, line: LuckyLadiesLine |
         assert PAYS.lucky_ladies.odds(line).winnings(500) == winnings
 
 
-# RULES.md:49-51 and decisions.md: per match, keyed by deck count, summed over both cards.
+# RULES.md:49-51 and decision 104 "Match the Dealer": per match, keyed by deck count, summed
+# over both cards.
 @pytest.mark.parametrize(("decks", "unsuited", "suited"), [
     (8, 3, 14), (6, 4, 11), (5, 3, 15), (4, 4, 12), (2, 4, 19)])
 def test_match_the_dealer_blackjack_tables(decks: int, unsuited: int, suited: int) -> None:

@@ -1,1 +1,1 @@
-"""cli."""
+"""The `shoectl` commands: argument parsing and exit codes only."""

@@ -1,1 +1,1 @@
-"""procedure."""
+"""The dealing procedures: transition tables, one model per game family, effects, meters."""

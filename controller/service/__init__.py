@@ -1,1 +1,1 @@
-"""service."""
+"""The running table: event loop, runtime (journal first, then devices), composition root."""

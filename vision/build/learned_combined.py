@@ -31,7 +31,7 @@ writes the pair as a profile (version 2, `vision.profile`), for measuring
 (`bench/vision_learned.py --profile FILE`). The shipped generic profile is such a pair,
 under `either-card` (`SHIPPED_RULE`): `vision.build.generic` builds the perceptrons and pairs
 them with the committed nets, and its `--check` verifies both halves (`perceptron_half`,
-`pair_problems`; docs/decisions.md, "Vision: two opinions of every glyph").
+`pair_problems`; decision 163 "Vision: two opinions of every glyph").
 """
 
 from __future__ import annotations

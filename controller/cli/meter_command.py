@@ -29,8 +29,10 @@ T = TypeVar("T")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="shoectl meter",
-                                     description="Show the Blazing 7's progressive meters.")
+    parser = argparse.ArgumentParser(
+        prog="shoectl meter",
+        description="Show the Blazing 7's progressive meters, or a community table's station "
+                    "credits and meters (show --station N).")
     sub = parser.add_subparsers(dest="action", required=True)
     for name, text in (("show", "current meters"), ("history", "the last 25 hits")):
         cmd = sub.add_parser(name, help=text)

@@ -7,6 +7,7 @@ a command imports only what it needs (OpenCV, for one, is slow to import).
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import sys
 from typing import Final, Protocol, cast
 
@@ -15,7 +16,7 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
                "bridge console|pair|stats: a board's traffic live; pair a board; the frames "
                "each board's line refused"),
     "console": ("controller.cli.console_command",
-                "make the pit view's credential (hash-password)"),
+                "the console's users and device tokens: user add|list|remove, token"),
     "diagram": ("controller.cli.diagram_command",
                 "draw a game's procedure state machine (mermaid/svg/png)"),
     "emulate": ("drivers.emulated.cli", "run a byte-level shoe, layout or sign emulator on a pty"),
@@ -25,9 +26,10 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "install": ("controller.cli.install_command",
                 "install as a systemd service: venv, unit, udev, manifest"),
     "journal": ("controller.cli.journal_command", "verify or export the secured audit journal"),
-    "meter": ("controller.cli.meter_command", "show the progressive meters and the last 25 hits"),
+    "meter": ("controller.cli.meter_command",
+              "show the progressive meters and the last 25 hits, or a station's meters"),
     "odds": ("controller.cli.odds_command",
-             "par sheet of a wager: exact line probabilities, house edge"),
+             "par sheet of a wager: line probabilities, house edge"),
     "selftest": ("controller.cli.selftest_command",
                  "start-of-day self-test of every device (R2), journalled"),
     "progressive": ("controller.cli.progressive_command",
@@ -43,10 +45,18 @@ class _CommandModule(Protocol):
     def main(self, argv: list[str]) -> int: ...
 
 
+def version() -> str:
+    """The installed distribution's version ("unknown" outside an installed tree)."""
+    try:
+        return importlib.metadata.version("shoectl")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def usage() -> str:
     """Return the top-level help text listing every command."""
     width = max((len(name) for name in COMMANDS), default=0)
-    lines = ["usage: shoectl COMMAND [ARGS...]", "", "commands:"]
+    lines = ["usage: shoectl COMMAND [ARGS...] | shoectl --version", "", "commands:"]
     lines += [f"  {name:<{width}}  {summary}" for name, (_, summary) in sorted(COMMANDS.items())]
     lines += ["", "Run `shoectl COMMAND --help` for a command's options."]
     return "\n".join(lines)
@@ -55,6 +65,9 @@ def usage() -> str:
 def main(argv: list[str] | None = None) -> int:
     """Run one `shoectl` command and return its exit status."""
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--version"]:
+        sys.stdout.write(f"shoectl {version()}\n")
+        return 0
     if not args or args[0] in {"-h", "--help", "help"}:
         sys.stdout.write(usage() + "\n")
         return 0 if args else 2

@@ -26,10 +26,8 @@ from controller.web.accounts import (
     NAME_PATTERN,
     ROLES,
     credentials_path,
-    device_key,
-    new_token,
+    issue_token,
     read_file,
-    token_digest,
     write_file,
 )
 from controller.web.credentials import hash_password
@@ -119,9 +117,4 @@ def _token(args: argparse.Namespace) -> str:
             raise RefusedError(f"token station N: N is the station's number, 1 to {MAX_STATION}")
     elif args.station is not None:
         raise RefusedError(f"token {args.device}: takes no number")
-    path = credentials_path(args.config)
-    data = read_file(path)
-    token = new_token()
-    data["tokens"][device_key(args.device, args.station or 0)] = token_digest(token)
-    write_file(path, data)
-    return token
+    return issue_token(args.config, args.device, args.station or 0)

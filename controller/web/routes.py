@@ -76,6 +76,7 @@ CONSOLE_READERS: Final = frozenset({"dealer", "supervisor", "surveillance", "kio
 DEALERS: Final = frozenset({"dealer", "kiosk"})
 PIT_READERS: Final = frozenset({"supervisor", "attendant", "surveillance"})
 ATTENDANTS: Final = frozenset({"supervisor", "attendant"})
+DEVICE_ROLES: Final = frozenset({"kiosk", "board", "station"})
 
 
 def error(status: int, text: str, **more: object) -> JSONResponse:
@@ -139,6 +140,18 @@ def station_itself(principal: Principal, request: Request) -> str:
     if principal.role == "station" and principal.station == number:
         return ""
     return f"{principal.by} may not act for station {number}"
+
+
+def bearer_device(gate: Gate) -> AccessRule:
+    """Only a device's own token, sent as `Authorization: Bearer`, may.
+
+    Not a session: a one-time code stands for the token, so only the token's holder asks.
+    """
+    def rule(principal: Principal, request: Request) -> str:
+        if principal.role in DEVICE_ROLES and gate.bearer(request) == principal:
+            return ""
+        return f"{principal.by} may not ask for a login code (a device's bearer token may)"
+    return rule
 
 
 @dataclass
@@ -212,12 +225,14 @@ def _login_routes(gate: Gate, about: Callable[[Principal], JsonObject]) -> list[
         address = client_address(request)
         if isinstance(body, dict) and set(body) == {"token"} and isinstance(body["token"], str):
             principal, refusal = await gate.token_login(body["token"], address)
+        elif isinstance(body, dict) and set(body) == {"code"} and isinstance(body["code"], str):
+            principal, refusal = await gate.code_login(body["code"], address)
         elif isinstance(body, dict) and set(body) == {"user", "password"} \
                 and isinstance(body["user"], str) and isinstance(body["password"], str):
             principal, refusal = await gate.login(body["user"], body["password"], address)
         else:
-            return error(400, "a login is {\"user\": NAME, \"password\": PW} or "
-                              "{\"token\": TOKEN}")
+            return error(400, "a login is {\"user\": NAME, \"password\": PW}, "
+                              "{\"token\": TOKEN} or {\"code\": CODE}")
         if refusal is not None or principal is None:
             return refused(refusal or Refusal(401, "refused"))
         answer = JSONResponse(about(principal))
@@ -225,6 +240,10 @@ def _login_routes(gate: Gate, about: Callable[[Principal], JsonObject]) -> list[
         answer.headers["Set-Cookie"] = cookie_header(gate.cookie, gate.sessions.open(principal),
                                                      request, path)
         return answer
+
+    async def login_code(request: Request) -> Response:
+        return JSONResponse({"code": gate.codes.issue(request.state.allowed.principal),
+                             "expires_in": int(gate.codes.lifetime)})
 
     async def logout(request: Request) -> Response:
         gate.sessions.close(request.cookies.get(gate.cookie))
@@ -236,6 +255,8 @@ def _login_routes(gate: Gate, about: Callable[[Principal], JsonObject]) -> list[
         return JSONResponse(about(request.state.allowed.principal))
 
     return [Route("/api/login", login, methods=["POST"]),
+            Route("/api/login/code", guarded(gate, bearer_device(gate), login_code),
+                  methods=["POST"]),
             Route("/api/logout", logout, methods=["POST"]),
             Route("/api/session", guarded(gate, anyone, session)),
             Route("/api/station/{station:int}/session", guarded(gate, station_reader, session))]

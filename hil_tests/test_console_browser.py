@@ -251,8 +251,8 @@ def test_the_kiosk_s_launcher_opens_the_console_logged_in(rig: ConsoleRig,
                                                           tmp_path: Path) -> None:
     """The kiosk unit's path: `shoectl console kiosk` reads the token from systemd's
     credentials directory and hands the browser only a one-time code, which the page trades
-    for its session; when that session ends, the page closes its window (the unit starts the
-    launcher again with a fresh code)."""
+    for its session; when that session ends, or the code is refused, the page closes its
+    window (the unit starts the launcher again with a fresh code)."""
     secrets = tmp_path / "credentials"
     secrets.mkdir()
     (secrets / "kiosk-token").write_text(KIOSK + "\n")
@@ -284,3 +284,8 @@ def test_the_kiosk_s_launcher_opens_the_console_logged_in(rig: ConsoleRig,
         until(driver, "the window closed for a fresh code", lambda d: d.window_handles == [])
     finally:
         driver.quit()
+    again = browser(800, 480, app=url)  # the same code again: used up, so a fresh one
+    try:
+        until(again, "the window closed on a used code", lambda d: d.window_handles == [])
+    finally:
+        again.quit()

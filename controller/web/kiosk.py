@@ -127,7 +127,7 @@ def browser_command(command: Sequence[str], console: str, code: str) -> list[str
     """
     if not any(URL_FIELD in argument for argument in command):
         raise KioskError(f"the browser's command names no {URL_FIELD} (where the page goes)")
-    url = f"{console.rstrip('/')}/#code={code}"
+    url = f"{console}#code={code}"
     return [argument.replace(URL_FIELD, url) for argument in command]
 
 

@@ -95,8 +95,10 @@ def test_a_launcher_without_a_working_token_says_why_in_one_line(
 def test_the_browser_s_command_must_say_where_the_page_goes() -> None:
     with pytest.raises(kiosk.KioskError, match=r"names no \{url\}"):
         kiosk.browser_command(["chromium", "--kiosk"], "http://127.0.0.1:8420/", "c")
-    assert kiosk.browser_command(["b", "--app={url}"], "http://127.0.0.1:8420", "c") == [
+    assert kiosk.browser_command(["b", "--app={url}"], "http://127.0.0.1:8420/", "c") == [
         "b", "--app=http://127.0.0.1:8420/#code=c"]
+    assert kiosk.browser_command(["b", "--app={url}"], "http://127.0.0.1:8420/station/3",
+                                 "c") == ["b", "--app=http://127.0.0.1:8420/station/3#code=c"]
 
 
 def test_the_launcher_waits_for_the_console_then_gives_up(tmp_path: Path) -> None:

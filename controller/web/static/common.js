@@ -27,9 +27,10 @@ function cardEl(code) {
  * taken out of the address at once, kept for this tab only (sessionStorage: a reload, or a
  * session that ended, logs in again with it) and exchanged for a session cookie. The kiosk's
  * launcher (`shoectl console kiosk`) opens it as `URL#code=CODE` instead: a one-time code,
- * traded for the session at once and kept nowhere. When that session ends, the page closes
- * its window: the kiosk unit starts the launcher again, which brings a fresh code (a window
- * that cannot be closed shows the form). A person gets a form (user, password). The cookie is
+ * traded for the session at once and kept nowhere. When that session ends, or the code is
+ * refused (used, or expired before the browser came up), the page closes its window: the
+ * kiosk unit starts the launcher again, which brings a fresh code (a window that cannot be
+ * closed shows the form). A person gets a form (user, password). The cookie is
  * HttpOnly: this script never holds a session.
  */
 async function signIn(sessionPath = "/api/session") {
@@ -50,7 +51,7 @@ async function signIn(sessionPath = "/api/session") {
     session = await fetch(sessionPath, { cache: "no-store" });
   }
   if (session.ok) return session.json();
-  if (!code && sessionStorage.getItem("shoectl.launched")) window.close();
+  if (sessionStorage.getItem("shoectl.launched")) window.close();
   return new Promise((resolve) => loginForm(resolve));
 }
 

@@ -350,10 +350,14 @@ def install_kiosk_token(layout: InstallPaths, tokens: KioskTokens, *, renew: boo
                     "a new one (the old one stops working)")
         owner = _user_ids(layout.on_disk("/etc/passwd"), SERVICE_USER)
         token = tokens.issue(config, owner if os.geteuid() == 0 else None)
-    except (RuntimeError, OSError) as exc:  # ConfigError is a RuntimeError
+    except (ValueError, OSError) as exc:  # ConfigError is a ValueError
         raise InstallError(f"kiosk token: {exc}") from None
     _write_secret(path, token + "\n")
-    return f"kiosk token {path} made (mode 0600, root's; the kiosk unit reads it)"
+    made = f"kiosk token {path} made (mode 0600, root's; the kiosk unit reads it)"
+    if owner is None:
+        made += (f"; once the user {SERVICE_USER} exists, `chown {SERVICE_USER}: "
+                 f"{layout.config_dir}/{config.stem}.credentials.json` (the service reads it)")
+    return made
 
 
 def _write_secret(path: Path, text: str) -> None:

@@ -31,8 +31,7 @@ from controller.web.credentials import parse_credential
 from controller.web.routes import RecordLimiter
 
 _LOG = logging.getLogger(__name__)
-FLOOR_COOKIE = "shoectl_floor"
-"""Unused: the floor view keeps no session, every request carries HTTP Basic."""
+_NO_COOKIE = "shoectl_floor"  # the Gate's cookie: unused, every request carries Basic
 
 
 def floor_app(view: FloorView, user: str, credential: str,
@@ -43,7 +42,7 @@ def floor_app(view: FloorView, user: str, credential: str,
         ConfigError: `credential` is not one `shoectl console hash-password` made.
     """
     parse_credential("view", "credential", credential)
-    gate = Gate(Accounts(None), FLOOR_COOKIE, _lock_log(), legacy=(user, credential),
+    gate = Gate(Accounts(None), _NO_COOKIE, _lock_log(), legacy=(user, credential),
                 backoff=backoff)
 
     async def refusal(request: Request) -> Response | None:

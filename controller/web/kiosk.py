@@ -84,7 +84,7 @@ def request_code(console: str, token: str, timeout: float = 10.0) -> str:
                          f"{{\"code\": ...}}: {text[:80]!r}") from None
     if not isinstance(code, str):
         raise KioskError(f"{console}: the login code is not a string")
-    return str(code)
+    return code
 
 
 class _RefusedError(KioskError):
@@ -143,7 +143,6 @@ def launch(command: Sequence[str], console: str = DEFAULT_CONSOLE,
         raise KioskError("no browser command after --")
     token = read_token(credential)
     argv = browser_command(command, console, wait_for_code(console, token, wait_s))
-    del token
     try:
         os.execvp(argv[0], argv)
     except OSError as exc:

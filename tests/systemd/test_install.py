@@ -269,3 +269,17 @@ def test_a_kiosk_token_file_opened_to_others_is_closed_again(tmp_path: Path) -> 
     token_file.chmod(0o644)
     assert install_command.main(args) == 0
     assert _mode(token_file) == 0o600
+
+
+def test_a_broken_credentials_file_stops_the_install_saying_where(tmp_path: Path,
+                                                                  capsys) -> None:
+    (tmp_path / "opt/shoectl/venv").mkdir(parents=True)
+    (tmp_path / "etc/shoectl").mkdir(parents=True)
+    (tmp_path / "etc/shoectl/config.credentials.json").write_text("{not json")
+    args = ["--root", str(tmp_path), "--source", str(REPO), "--no-venv", "--no-activate"]
+    assert install_command.main(args) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("shoectl install: kiosk token: ")
+    assert "config.credentials.json: not a credentials file" in err
+    assert len(err.splitlines()) == 1
+    assert not (tmp_path / "etc/shoectl/kiosk.token").exists()

@@ -28,14 +28,18 @@ _FLAGS: Final = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-q
                  "--disable-background-timer-throttling", "--disable-renderer-backgrounding")
 
 
-def browser(width: int = 1280, height: int = 800) -> WebDriver:
-    """A headless Chromium whose page is `width` x `height` CSS pixels at scale 1."""
+def browser(width: int = 1280, height: int = 800, app: str = "") -> WebDriver:
+    """A headless Chromium whose page is `width` x `height` CSS pixels at scale 1.
+
+    With `app`, Chromium opens that address as the kiosk does (`--app=URL`): its first page,
+    with no history before it.
+    """
     if shutil.which("chromium") is None or shutil.which("chromedriver") is None:
         pytest.fail("Debian's chromium and chromium-driver are not installed "
                     "(.ci/sysdeps installs them)", pytrace=False)
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in (*_FLAGS, f"--window-size={width},{height}"):
+    for flag in (*_FLAGS, f"--window-size={width},{height}", *([f"--app={app}"] if app else [])):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {

@@ -35,7 +35,8 @@ class ConsoleRig:
 
     @property
     def kiosk_url(self) -> str:
-        """The console as the kiosk opens it: logged in with its token at start."""
+        """The console opened with the kiosk's token in the address (a browser by hand; the
+        kiosk unit's launcher opens it with a one-time code instead)."""
         return f"{self.url}#token={KIOSK}"
 
     @property

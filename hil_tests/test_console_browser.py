@@ -11,6 +11,8 @@ every button must be a touch target of at least 15 mm on that screen.
 from __future__ import annotations
 
 import http.server
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +22,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from tests.console.live import DEALER_PASSWORD
+from tests.console.live import DEALER_PASSWORD, KIOSK
 from tests.oracle.dealer import Seat, Table, play_blackjack
 
 from .chromium import browser, until
@@ -239,3 +241,51 @@ def test_a_page_of_another_origin_cannot_deal_at_the_console(rig: ConsoleRig) ->
         driver.quit()
         elsewhere.shutdown()
         elsewhere.server_close()
+
+
+_RECORD_URL = ("import pathlib, sys; pathlib.Path(sys.argv[1]).write_text("
+               "sys.argv[2].removeprefix('--app='))")
+
+
+def test_the_kiosk_s_launcher_opens_the_console_logged_in(rig: ConsoleRig,
+                                                          tmp_path: Path) -> None:
+    """The kiosk unit's path: `shoectl console kiosk` reads the token from systemd's
+    credentials directory and hands the browser only a one-time code, which the page trades
+    for its session; when that session ends, or the code is refused, the page closes its
+    window (the unit starts the launcher again with a fresh code)."""
+    secrets = tmp_path / "credentials"
+    secrets.mkdir()
+    (secrets / "kiosk-token").write_text(KIOSK + "\n")
+    record = tmp_path / "url"
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("shoectl")), "console", "kiosk", "--console",
+         rig.url, "--", sys.executable, "-c", _RECORD_URL, str(record), "--app={url}"],
+        env={"PATH": "/usr/bin:/bin", "CREDENTIALS_DIRECTORY": str(secrets)},
+        capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    url = record.read_text()
+    assert "#code=" in url
+    assert KIOSK not in url
+    driver = browser(800, 480, app=url)
+    try:
+        until(driver, "the code out of the address", lambda d: "#" not in d.current_url)
+        until(driver, "the shoe to load", lambda d: phase(d) == "shoe loading")
+        assert driver.find_elements(By.ID, "login-form") == []
+        assert driver.execute_script(  # the code was used up by the page
+            "return fetch('/api/login', {method: 'POST', headers: {'Content-Type': "
+            "'application/json'}, body: JSON.stringify({code: arguments[0]})})"
+            ".then(r => r.status)", url.partition("#code=")[2]) == 401
+        tap_text(driver, "SHUFFLE DONE")
+        until(driver, "betting open", lambda d: phase(d) == "betting")
+        assert rig.journal_records("console:command")[-1]["by"] == "kiosk"
+        driver.execute_script(
+            "return fetch('/api/logout', {method: 'POST', headers: {'Content-Type': "
+            "'application/json'}, body: '{}'}).then(() => location.reload())")
+        until(driver, "the window closed for a fresh code", lambda d: d.window_handles == [])
+    finally:
+        driver.quit()
+    again = browser(800, 480, app=url)  # the same code again: used up, so a fresh one
+    try:
+        until(again, "the window closed on a used code", lambda d: d.window_handles == [])
+    finally:
+        again.quit()

@@ -18,6 +18,13 @@ development environment). The steps:
    written under a key can only be checked with that key, so it is never replaced): 32
    random bytes, owned by the service user, mode 0400, in the root-owned configuration
    directory, which the service cannot write (ProtectSystem=strict).
+7. the kiosk's token (`shoectl console token kiosk`): its digest in the credentials file
+   beside the configuration (made now if missing: mode 0600, the service user's), the token
+   in CONFIG_DIR/kiosk.token, root's alone (mode 0600), where the kiosk unit's
+   `LoadCredential=` has systemd read it. A token already there that the credentials file
+   still holds is kept; a new one is made only when the kiosk has none, or when asked
+   (`--renew-kiosk-token`, which ends the old token's sessions). A kiosk.token the
+   credentials no longer hold (the token was made again by hand) is left alone and said.
 
 With `--root DIR` everything is written under DIR instead (a scratch root for tests, or an
 image being built for the same architecture) and activation is done offline
@@ -31,7 +38,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -54,6 +61,8 @@ COMMAND_LINK: Final = "/usr/local/bin/shoectl"
 SERVICE_GROUP: Final = "shoectl"
 SERVICE_USER: Final = "shoectl"
 KEY_NAME: Final = "journal.key"
+KIOSK_TOKEN_NAME: Final = "kiosk.token"
+"""The kiosk's token, beside the configuration (the kiosk unit's `LoadCredential=`)."""
 _SOURCE_SKIP: Final = (".venv", ".git", "build", "dist", "__pycache__", ".mypy_cache",
                        ".ruff_cache", ".pytest_cache", ".hypothesis", "*.egg-info")
 _JOURNALD_DROP_IN: Final = """\
@@ -305,9 +314,82 @@ def install_journal_key(layout: InstallPaths) -> str:
     return f"journal key {path} made for the user {SERVICE_USER} (mode 0400)"
 
 
+@dataclass(frozen=True, slots=True)
+class KioskTokens:
+    """The credentials file's hold on the kiosk's token (`controller.web.accounts`).
+
+    Attributes:
+        issue: Make a new kiosk token for the table configured by a path; the owner
+            (uid, gid) the credentials file gets if it is made now; returns the token.
+        holds: Whether a token is the kiosk's current one.
+        exists: Whether the kiosk has a token at all.
+    """
+
+    issue: Callable[[Path, tuple[int, int] | None], str]
+    holds: Callable[[Path, str], bool]
+    exists: Callable[[Path], bool]
+
+
+def install_kiosk_token(layout: InstallPaths, tokens: KioskTokens, *, renew: bool = False
+                        ) -> str:
+    """Give the kiosk a token unless it has a working one; return what was done.
+
+    Raises:
+        InstallError: The credentials file cannot be read or written.
+    """
+    config = layout.on_disk(f"{layout.config_dir}/config.toml")
+    path = layout.on_disk(f"{layout.config_dir}/{KIOSK_TOKEN_NAME}")
+    try:
+        kept = path.read_text(encoding="utf-8").strip() if path.exists() else ""
+        if not renew and kept and tokens.holds(config, kept):
+            _secure_token_file(path)
+            return f"keeping the kiosk's token {path}"
+        if not renew and tokens.exists(config):
+            return (f"the kiosk's token in the credentials beside {config} is not in {path}: "
+                    "the kiosk will not log in; `shoectl install --renew-kiosk-token` makes "
+                    "a new one (the old one stops working)")
+        owner = _user_ids(layout.on_disk("/etc/passwd"), SERVICE_USER)
+        token = tokens.issue(config, owner if os.geteuid() == 0 else None)
+    except (ValueError, OSError) as exc:  # ConfigError is a ValueError
+        raise InstallError(f"kiosk token: {exc}") from None
+    _write_secret(path, token + "\n")
+    made = f"kiosk token {path} made (mode 0600, root's; the kiosk unit reads it)"
+    if owner is None:
+        made += (f"; once the user {SERVICE_USER} exists, `chown {SERVICE_USER}: "
+                 f"{layout.config_dir}/{config.stem}.credentials.json` (the service reads it)")
+    return made
+
+
+def _write_secret(path: Path, text: str) -> None:
+    """Replace `path` atomically with `text`, mode 0600, the installer's own (root's)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            os.fchmod(out.fileno(), 0o600)
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _secure_token_file(path: Path) -> None:
+    """A kept token file made readable by others (by hand) is made root's alone again."""
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o600)
+        _log.warning("%s was readable by others: mode 0600 now", path)
+
+
 def install(layout: InstallPaths, *, python: str, make_venv: bool, activate_units: bool,
-            kiosk: bool = False) -> str:
-    """Run every step; return the software signature (the manifest's SHA-256)."""
+            kiosk: bool = False, kiosk_tokens: KioskTokens | None = None,
+            renew_kiosk_token: bool = False) -> str:
+    """Run every step; return the software signature (the manifest's SHA-256).
+
+    `kiosk_tokens` gives the kiosk its token (step 7; None: that step is left out).
+    """
     if not (layout.source / "pyproject.toml").is_file():
         raise InstallError(f"{layout.source} is not a shoectl source checkout (no pyproject.toml)")
     if make_venv:
@@ -321,4 +403,6 @@ def install(layout: InstallPaths, *, python: str, make_venv: bool, activate_unit
         for line in activate(layout, kiosk=kiosk):
             _log.info("%s", line)
     _log.info("%s", install_journal_key(layout))
+    if kiosk_tokens is not None:
+        _log.info("%s", install_kiosk_token(layout, kiosk_tokens, renew=renew_kiosk_token))
     return signature

@@ -6,12 +6,15 @@
     shoectl console token kiosk|board --config FILE
     shoectl console token station N --config FILE
     shoectl console hash-password            # the deprecated `[console] pit_credential`
+    shoectl console kiosk [--console URL] [--credential NAME] -- BROWSER... {url} ...
 
 Users and tokens live in the credentials file beside the configuration
 (`controller.web.accounts`). A password is read twice, from the terminal (not echoed) or as
 two lines of standard input, so it appears in no process list or shell history. A token is
 printed once, on one line (the file keeps only its digest); making it again replaces the
-old one. Exit 0 done, 2 refused (the reason on one line).
+old one. `kiosk` is the kiosk unit's launcher (`controller.web.kiosk`): the token from
+systemd's credentials, a one-time login code in the browser's address. Exit 0 done, 2
+refused (the reason on one line).
 """
 
 from __future__ import annotations
@@ -26,13 +29,19 @@ from controller.web.accounts import (
     NAME_PATTERN,
     ROLES,
     credentials_path,
-    device_key,
-    new_token,
+    issue_token,
     read_file,
-    token_digest,
     write_file,
 )
 from controller.web.credentials import hash_password
+from controller.web.kiosk import (
+    DEFAULT_CONSOLE,
+    DEFAULT_CREDENTIAL,
+    URL_FIELD,
+    WAIT_S,
+    KioskError,
+    launch,
+)
 
 MIN_PASSWORD = 8
 MAX_STATION = 200
@@ -59,6 +68,15 @@ def _parser() -> argparse.ArgumentParser:
     token = sub.add_parser("token", help="make a device's token (printed once)")
     token.add_argument("device", choices=("kiosk", "board", "station"))
     token.add_argument("station", nargs="?", type=int, help="the station's number")
+    kiosk = sub.add_parser("kiosk", help="open the console in a browser, logged in with "
+                                         "the kiosk's token from systemd's credentials")
+    kiosk.add_argument("--console", default=DEFAULT_CONSOLE, help="the console's address")
+    kiosk.add_argument("--credential", default=DEFAULT_CREDENTIAL,
+                       help="the token's name in $CREDENTIALS_DIRECTORY")
+    kiosk.add_argument("--wait", type=float, default=WAIT_S,
+                       help="seconds to wait for the console to answer")
+    kiosk.add_argument("browser", nargs=argparse.REMAINDER,
+                       help=f"-- then the browser's command; {URL_FIELD} is the page")
     for command in (add, listing, remove, token):
         command.add_argument("--config", type=Path, required=True,
                              help="the table file (TOML); the credentials sit beside it")
@@ -73,9 +91,12 @@ def main(argv: list[str]) -> int:
             sys.stdout.write(hash_password(_password(twice=False)) + "\n")
         elif args.action == "user":
             _user(args)
+        elif args.action == "kiosk":
+            browser = args.browser[1:] if args.browser[:1] == ["--"] else args.browser
+            launch(browser, args.console, args.credential, args.wait)
         else:
             sys.stdout.write(_token(args) + "\n")
-    except (RefusedError, ConfigError) as exc:
+    except (RefusedError, ConfigError, KioskError) as exc:
         sys.stderr.write(f"shoectl console: {exc}\n")
         return 2
     return 0
@@ -119,9 +140,4 @@ def _token(args: argparse.Namespace) -> str:
             raise RefusedError(f"token station N: N is the station's number, 1 to {MAX_STATION}")
     elif args.station is not None:
         raise RefusedError(f"token {args.device}: takes no number")
-    path = credentials_path(args.config)
-    data = read_file(path)
-    token = new_token()
-    data["tokens"][device_key(args.device, args.station or 0)] = token_digest(token)
-    write_file(path, data)
-    return token
+    return issue_token(args.config, args.device, args.station or 0)

@@ -15,8 +15,10 @@ from controller.appliance.installer import (
     DEFAULT_PREFIX,
     InstallError,
     InstallPaths,
+    KioskTokens,
     install,
 )
+from controller.web import accounts
 
 SOURCE_CHECKOUT: Final = Path(__file__).resolve().parents[2]
 """The checkout this command runs from (the default `--source`)."""
@@ -41,7 +43,17 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--kiosk", action="store_true",
                         help="also enable shoectl-kiosk.service: the dealer console full "
                              "screen on the touchscreen (needs cage and chromium)")
+    parser.add_argument("--renew-kiosk-token", action="store_true",
+                        help="make the kiosk a new token even if it has a working one (the "
+                             "old one stops working)")
     return parser
+
+
+KIOSK_TOKENS: Final = KioskTokens(
+    issue=lambda config, owner: accounts.issue_token(config, "kiosk", owner=owner),
+    holds=lambda config, token: accounts.holds_token(config, "kiosk", token),
+    exists=lambda config: accounts.has_token(config, "kiosk"))
+"""The kiosk's token in the credentials file beside the configuration."""
 
 
 def main(argv: list[str]) -> int:
@@ -55,7 +67,8 @@ def main(argv: list[str]) -> int:
                     args.source.resolve())
     try:
         signature = install(layout, python=args.python, make_venv=not args.no_venv,
-                            activate_units=not args.no_activate, kiosk=args.kiosk)
+                            activate_units=not args.no_activate, kiosk=args.kiosk,
+                            kiosk_tokens=KIOSK_TOKENS, renew_kiosk_token=args.renew_kiosk_token)
     except (InstallError, integrity.IntegrityError, OSError) as exc:
         sys.stderr.write(f"shoectl install: {exc}\n")
         return 1

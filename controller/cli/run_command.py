@@ -115,8 +115,8 @@ def main(argv: list[str]) -> int:
         settings = console_settings_from_mapping(table.document.get("console"))
         credentials = credentials_path(args.config)
         Accounts(credentials)  # a broken file is refused here, before anything starts
-        app = build_app(table, allow_emulated=args.allow_emulated,
-                        state_dir=journal_dir(table, args.state_dir),
+        state_dir = journal_dir(table, args.state_dir)
+        app = build_app(table, allow_emulated=args.allow_emulated, state_dir=state_dir,
                         hosting=appliance_hosting(require_authentic=not args.unverified_software))
     except (ConfigError, DriverError) as exc:
         sys.stderr.write(f"shoectl run: {args.config}: {exc}\n")
@@ -125,7 +125,7 @@ def main(argv: list[str]) -> int:
         _LOG.warning("EMULATED devices: %s", ", ".join(app.devices.emulated))
     try:
         web = start_web(settings, app.loop.post, stations=station_count(table),
-                        credentials=credentials)
+                        credentials=credentials, state_dir=state_dir)
     except WebServerError as exc:
         sys.stderr.write(f"shoectl run: {exc}\n")
         app.devices.close()

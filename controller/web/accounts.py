@@ -213,16 +213,19 @@ def read_file(path: Path) -> dict[str, Any]:
     return data
 
 
-def write_file(path: Path, data: dict[str, Any]) -> None:
-    """Replace the file atomically, mode 0600, owned as its directory (when run as root)."""
+def write_file(path: Path, data: dict[str, Any], owner: tuple[int, int] | None = None) -> None:
+    """Replace the file atomically, mode 0600.
+
+    Run as root, the file keeps the owner it had (the installer makes it the service
+    user's), else it gets `owner` (uid, gid), else its directory's.
+    """
     directory = path.parent
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             os.fchmod(out.fileno(), 0o600)
             if os.geteuid() == 0:
-                owner = directory.stat()
-                os.fchown(out.fileno(), owner.st_uid, owner.st_gid)
+                os.fchown(out.fileno(), *_owner_of(path, owner))
             json.dump(data, out, indent=1, sort_keys=True)
             out.write("\n")
             out.flush()
@@ -232,3 +235,50 @@ def write_file(path: Path, data: dict[str, Any]) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
         raise
+
+
+def _owner_of(path: Path, owner: tuple[int, int] | None) -> tuple[int, int]:
+    try:
+        kept = path.stat()
+    except FileNotFoundError:
+        if owner is not None:
+            return owner
+        kept = path.parent.stat()
+    return kept.st_uid, kept.st_gid
+
+
+def issue_token(config: Path, device: str, station: int = 0,
+                owner: tuple[int, int] | None = None) -> str:
+    """Make a fresh token for a device of the table configured by `config`; return it.
+
+    The credentials file keeps its digest (replacing the device's old token, whose
+    sessions end); `owner` is the file's owner if it is made now (`write_file`).
+
+    Raises:
+        ConfigError: The credentials file is not one.
+    """
+    path = credentials_path(config)
+    data = read_file(path)
+    token = new_token()
+    data["tokens"][device_key(device, station)] = token_digest(token)
+    write_file(path, data, owner)
+    return token
+
+
+def holds_token(config: Path, device: str, token: str, station: int = 0) -> bool:
+    """Whether `token` is the current token of the device (False: replaced, or none).
+
+    Raises:
+        ConfigError: The credentials file is not one.
+    """
+    kept = read_file(credentials_path(config))["tokens"].get(device_key(device, station))
+    return isinstance(kept, str) and hmac.compare_digest(kept, token_digest(token))
+
+
+def has_token(config: Path, device: str, station: int = 0) -> bool:
+    """Whether the device has a token at all.
+
+    Raises:
+        ConfigError: The credentials file is not one.
+    """
+    return device_key(device, station) in read_file(credentials_path(config))["tokens"]

@@ -8,6 +8,10 @@ each principal may do (403). A state-changing request carried by a cookie must c
 page of the same origin (`Origin` names the host the request was sent to); a bearer token is
 not sent by browsers on their own, so it needs no `Origin`.
 
+A device's launcher (the kiosk's: `shoectl console kiosk`) trades its token for a one-time
+login code (`LoginCodes`: 256 random bits, good once, for `CODE_S`), so that the page is
+opened with the code in its address and the token is on no command line.
+
 Failed logins back off (`LoginBackoff`) per user name and per client address: after
 `FREE_FAILURES` failures every attempt is refused unchecked with 429 and `Retry-After` for a
 time that doubles with each further failure, capped at `MAX_LOCK_S`; the start of each lock is
@@ -20,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import hashlib
 import hmac
 import math
 import secrets
@@ -113,6 +118,45 @@ class Sessions:
         return session.principal.name if session is not None else None
 
 
+CODE_S: Final = 30.0
+"""How long a one-time login code is good for (a launcher opens its page at once)."""
+MAX_CODES: Final = 16
+"""One-time codes not yet used that one server keeps (the oldest forgotten first)."""
+
+
+class LoginCodes:
+    """One-time login codes: each logs in once as the device that asked for it (web loop).
+
+    A code is kept as its SHA-256, so looking it up says nothing of codes by its timing.
+
+    Args:
+        clock: Monotonic seconds (the sessions').
+        lifetime: How long a code is good for.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 lifetime: float = CODE_S) -> None:
+        self.clock = clock
+        self.lifetime = lifetime
+        self._open: OrderedDict[bytes, tuple[Principal, float]] = OrderedDict()
+
+    def issue(self, principal: Principal) -> str:
+        """A new code that logs in as `principal` once, within `lifetime`."""
+        code = secrets.token_urlsafe(32)
+        self._open[hashlib.sha256(code.encode()).digest()] = (principal,
+                                                              self.clock() + self.lifetime)
+        while len(self._open) > MAX_CODES:
+            self._open.popitem(last=False)
+        return code
+
+    def redeem(self, code: str) -> Principal | None:
+        """Who `code` logs in as (None: unknown, used already, or expired); used up now."""
+        kept = self._open.pop(hashlib.sha256(code.encode()).digest(), None)
+        if kept is None or self.clock() >= kept[1]:
+            return None
+        return kept[0]
+
+
 class LoginBackoff:
     """Failed logins per key (`user:NAME`, `address:IP`) and the lock they earn.
 
@@ -191,6 +235,7 @@ class Gate:
         self.legacy = legacy
         self.sessions = sessions or Sessions()
         self.backoff = backoff or LoginBackoff(self.sessions.clock)
+        self.codes = LoginCodes(self.sessions.clock)
         self._scrypt = asyncio.Semaphore(SCRYPT_AT_ONCE)
 
     # ------------------------------------------------------------------ who is asking
@@ -272,18 +317,39 @@ class Gate:
 
         Tokens cannot be guessed, but a client trying them is refused all the same.
         """
+        return self._device_login(self.accounts.token, token, address, "unknown token")
+
+    async def code_login(self, code: str, address: str
+                         ) -> tuple[Principal | None, Refusal | None]:
+        """Redeem a one-time login code, backing off per address as a token does.
+
+        The code's device must still hold its token (one replaced since is refused).
+        """
+        def redeem(given: str) -> Principal | None:
+            found = self.codes.redeem(given)
+            return found if found is not None and self.accounts.valid(found) else None
+        return self._device_login(redeem, code, address,
+                                  "unknown, used or expired login code")
+
+    def _device_login(self, check: Callable[[str], Principal | None], given: str,
+                      address: str, unknown: str) -> tuple[Principal | None, Refusal | None]:
         key = f"address:{address}"
         wait = self.backoff.wait_s(key)
         if wait > 0:
             return None, Refusal(429, "too many failed logins: try again later",
                                  math.ceil(wait))
-        found = self.accounts.token(token)
+        found = check(given)
         if found is None:
             for locked, failures, seconds in self.backoff.failed(key):
                 self.journal("console:login_locked", {"key": locked, "failures": failures,
                                                       "seconds": seconds})
-            return None, Refusal(401, "unknown token")
+            return None, Refusal(401, unknown)
         return found, None
+
+    def bearer(self, request: Request) -> Principal | None:
+        """The device whose token the request carries as a bearer token (None: none)."""
+        scheme, _, value = request.headers.get("authorization", "").partition(" ")
+        return self.accounts.token(value.strip()) if scheme.lower() == "bearer" else None
 
 
 def client_address(request: Request) -> str:

@@ -1,14 +1,11 @@
 """The pit view's credential: a password stored as a salted scrypt hash, never in clear.
 
 `hash_password` makes the `[console] pit_credential` value (`shoectl console hash-password`);
-`check_password` compares a given password in constant time; `basic_authorised` checks an
-HTTP Basic `Authorization` header against the user and the stored credential.
+`check_password` compares a given password in constant time.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import hmac
 import secrets
@@ -56,19 +53,3 @@ def check_password(credential: str, password: str) -> bool:
     given = hashlib.scrypt(password.encode(), salt=salt, n=n, r=r, p=p, dklen=len(digest),
                            maxmem=256 * 1024 * 1024)
     return hmac.compare_digest(given, digest)
-
-
-def basic_authorised(header: str, user: str, credential: str) -> bool:
-    """Whether an `Authorization` header value is HTTP Basic for `user` and its password.
-
-    The password must match `credential`; any other scheme, or a value that does not decode,
-    is refused (False).
-    """
-    scheme, _, encoded = header.partition(" ")
-    if scheme.lower() != "basic":
-        return False
-    try:
-        name, _, password = base64.b64decode(encoded).decode().partition(":")
-    except (binascii.Error, UnicodeDecodeError):
-        return False
-    return name == user and check_password(credential, password)

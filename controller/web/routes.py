@@ -21,6 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import logging
+import os
+import re
+import tempfile
 import threading
 import time
 import weakref
@@ -28,6 +33,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
+from pathlib import Path
 from typing import Any, Final
 
 from starlette.applications import Starlette
@@ -59,6 +65,8 @@ from controller.web.pit_session import (
     login_fields,
 )
 
+_LOG = logging.getLogger(__name__)
+
 COMMAND_TIMEOUT_S: Final = 10.0
 """How long a command waits for the loop thread before the client is told it is busy."""
 EVENT_QUEUE: Final = 256
@@ -76,6 +84,7 @@ CONSOLE_READERS: Final = frozenset({"dealer", "supervisor", "surveillance", "kio
 DEALERS: Final = frozenset({"dealer", "kiosk"})
 PIT_READERS: Final = frozenset({"supervisor", "attendant", "surveillance"})
 ATTENDANTS: Final = frozenset({"supervisor", "attendant"})
+DEVICE_ROLES: Final = frozenset({"kiosk", "board", "station"})
 
 
 def error(status: int, text: str, **more: object) -> JSONResponse:
@@ -139,6 +148,18 @@ def station_itself(principal: Principal, request: Request) -> str:
     if principal.role == "station" and principal.station == number:
         return ""
     return f"{principal.by} may not act for station {number}"
+
+
+def bearer_device(gate: Gate) -> AccessRule:
+    """Only a device's own token, sent as `Authorization: Bearer`, may.
+
+    Not a session: a one-time code stands for the token, so only the token's holder asks.
+    """
+    def rule(principal: Principal, request: Request) -> str:
+        if principal.role in DEVICE_ROLES and gate.bearer(request) == principal:
+            return ""
+        return f"{principal.by} may not ask for a login code (a device's bearer token may)"
+    return rule
 
 
 @dataclass
@@ -212,12 +233,14 @@ def _login_routes(gate: Gate, about: Callable[[Principal], JsonObject]) -> list[
         address = client_address(request)
         if isinstance(body, dict) and set(body) == {"token"} and isinstance(body["token"], str):
             principal, refusal = await gate.token_login(body["token"], address)
+        elif isinstance(body, dict) and set(body) == {"code"} and isinstance(body["code"], str):
+            principal, refusal = await gate.code_login(body["code"], address)
         elif isinstance(body, dict) and set(body) == {"user", "password"} \
                 and isinstance(body["user"], str) and isinstance(body["password"], str):
             principal, refusal = await gate.login(body["user"], body["password"], address)
         else:
-            return error(400, "a login is {\"user\": NAME, \"password\": PW} or "
-                              "{\"token\": TOKEN}")
+            return error(400, "a login is {\"user\": NAME, \"password\": PW}, "
+                              "{\"token\": TOKEN} or {\"code\": CODE}")
         if refusal is not None or principal is None:
             return refused(refusal or Refusal(401, "refused"))
         answer = JSONResponse(about(principal))
@@ -225,6 +248,10 @@ def _login_routes(gate: Gate, about: Callable[[Principal], JsonObject]) -> list[
         answer.headers["Set-Cookie"] = cookie_header(gate.cookie, gate.sessions.open(principal),
                                                      request, path)
         return answer
+
+    async def login_code(request: Request) -> Response:
+        return JSONResponse({"code": gate.codes.issue(request.state.allowed.principal),
+                             "expires_in": int(gate.codes.lifetime)})
 
     async def logout(request: Request) -> Response:
         gate.sessions.close(request.cookies.get(gate.cookie))
@@ -236,6 +263,8 @@ def _login_routes(gate: Gate, about: Callable[[Principal], JsonObject]) -> list[
         return JSONResponse(about(request.state.allowed.principal))
 
     return [Route("/api/login", login, methods=["POST"]),
+            Route("/api/login/code", guarded(gate, bearer_device(gate), login_code),
+                  methods=["POST"]),
             Route("/api/logout", logout, methods=["POST"]),
             Route("/api/session", guarded(gate, anyone, session)),
             Route("/api/station/{station:int}/session", guarded(gate, station_reader, session))]
@@ -256,6 +285,14 @@ class ConflictError(CommandError):
     def answer(self) -> JSONResponse:
         """The 409."""
         return error(409, str(self))
+
+
+class UnavailableError(ConflictError):
+    """A command the station server cannot take now (503)."""
+
+    def answer(self) -> JSONResponse:
+        """The 503."""
+        return error(503, str(self))
 
 
 class ReplayedError(ConflictError):
@@ -300,26 +337,85 @@ def _console_command(body: object, _request: Request) -> dict[str, Any]:
     return commands.parse(body)
 
 
-class StationSeqs:
-    """The last `seq` taken from each station's credential (web loop only)."""
+SEQ_FILE: Final = "station-seqs.json"
+"""The last `seq` taken from each station, in the table's state directory."""
 
-    def __init__(self) -> None:
+
+class StationSeqs:
+    """The last `seq` taken from each station's credential (web loop only).
+
+    With `path` (the state directory's `SEQ_FILE`), each `seq` taken is written there,
+    atomically and synced, before its command goes to the table, and read back at start: a
+    command captured before a restart is still a replay after it. A file that cannot be read
+    is said in one line and every station command is refused (503) until an engineer removes
+    it: starting the count again would let a captured command through.
+
+    Args:
+        path: Where the counts are kept (None: in memory only).
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path
         self.last: dict[str, int] = {}
+        self.broken = ""
+        if path is not None:
+            self._load(path)
+
+    def _load(self, path: Path) -> None:
+        try:
+            data = json.loads(path.read_text("utf-8"))
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError) as exc:
+            self.broken = f"{path}: the stations' last seq cannot be read ({exc})"
+        else:
+            if isinstance(data, dict) and all(
+                    re.fullmatch(r"station:[1-9][0-9]{0,2}", key) and type(value) is int
+                    and 0 < value < 2**53 for key, value in data.items()):
+                self.last = dict(data)
+            else:
+                self.broken = (f"{path}: the stations' last seq: expected "
+                               "{\"station:N\": SEQ, ...}")
+        if self.broken:
+            _LOG.error("%s; station commands are refused until it is removed", self.broken)
 
     def take(self, by: str, seq: object) -> None:
-        """Accept `seq` from `by` if it is above the last one.
+        """Accept `seq` from `by` if it is above the last one (kept before this returns).
 
         Raises:
             CommandError: No integer `seq`.
             ReplayedError: Not above the last one taken.
+            UnavailableError: The counts cannot be read or written.
         """
+        if self.broken:
+            raise UnavailableError(self.broken)
         if not isinstance(seq, int) or isinstance(seq, bool) or not 0 < seq < 2**53:
             raise CommandError("a station command carries \"seq\", an integer from 1 that "
                                "increases with each command")
         last = self.last.get(by, 0)
         if seq <= last:
             raise ReplayedError(last)
+        if self.path is not None:
+            try:
+                _write_atomically(self.path, json.dumps({**self.last, by: seq},
+                                                        sort_keys=True))
+            except OSError as exc:
+                raise UnavailableError(f"{self.path}: the station's seq cannot be kept "
+                                       f"({exc.strerror}); the command was not taken") from None
         self.last[by] = seq
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def _station_command(seqs: StationSeqs) -> Parser:
@@ -532,21 +628,31 @@ async def _stream(hub: Hub, request: Request, streams: StreamCount
 
 
 
+@dataclass(frozen=True)
+class Stations:
+    """A community table's player stations: one hub each, and their last `seq`s."""
+
+    hubs: Sequence[Hub]
+    seqs: StationSeqs = field(default_factory=StationSeqs)
+
+
 def console_app(hub: Hub, board: Hub | None = None,
-                stations: Sequence[Hub] | None = None, *, accounts: Accounts,
+                stations: Stations | None = None, *, accounts: Accounts,
                 sessions: Sessions | None = None, backoff: LoginBackoff | None = None,
                 journal: JournalRecorder | None = None, guard: GuardSettings = DEFAULT_GUARD
                 ) -> Starlette:
     """The dealer's console, and the result board or the player stations beside it.
 
-    With `board`: the result board of a roulette table; with `stations` (one hub a station):
-    the player stations of a community table. `accounts` holds who may log in; `journal`
+    With `board`: the result board of a roulette table; with `stations`: the player
+    stations of a community table (their `seq`s kept in the state directory by
+    `shoectl run`). `accounts` holds who may log in; `journal`
     records lock-outs and refusals (by default through the hub, at most `JOURNAL_BURST` a
     minute); `guard` the hosts and rates every request is checked against.
     """
     gate = Gate(accounts, CONSOLE_COOKIE, journal or hub_journal(hub), sessions=sessions,
                 backoff=backoff)
-    streams, seqs = StreamCount(), StationSeqs()
+    streams = StreamCount()
+    seqs = stations.seqs if stations is not None else StationSeqs()
 
     def about(principal: Principal) -> JsonObject:
         told = _about(principal)
@@ -577,8 +683,8 @@ def console_app(hub: Hub, board: Hub | None = None,
             Route("/api/board", guarded(gate, anyone, _latest(board))),
             Route("/api/board/events", guarded(gate, anyone, _events(board, streams))),
         ]
-    if stations:
-        routes += station_routes(stations, gate, streams, seqs)
+    if stations is not None and stations.hubs:
+        routes += station_routes(stations.hubs, gate, streams, seqs)
     return Starlette(routes=routes, middleware=[guard.middleware()])
 
 

@@ -21,6 +21,7 @@ from controller.console.roulette_view import board_state
 from controller.console.station_feed import StationFeed
 from controller.service.runtime import TableRuntime
 from controller.web.bridge import WebProcess
+from controller.web.routes import SEQ_FILE
 from controller.web.server import Listener
 from controller.web.settings import ConsoleSettings
 
@@ -55,12 +56,14 @@ class TableWeb:
 
 
 def start_web(settings: ConsoleSettings, post: Callable[[object], None],
-              stations: int = 0, credentials: Path | None = None) -> TableWeb:
+              stations: int = 0, credentials: Path | None = None,
+              state_dir: Path | None = None) -> TableWeb:
     """Start the console (and the pit view) as the settings say.
 
     `stations` player station pages are served beside the console (a community table's
     `[rules.community] stations`); `credentials` is the file of who may log in (None:
-    nobody but the pit view's deprecated `pit_user`).
+    nobody but the pit view's deprecated `pit_user`); `state_dir` keeps the stations' last
+    `seq` across restarts (`routes.SEQ_FILE`; None: in memory).
 
     Raises:
         WebServerError: An address cannot be listened on (named).
@@ -70,7 +73,8 @@ def start_web(settings: ConsoleSettings, post: Callable[[object], None],
     spec: dict[str, Any] = {"console": None, "pit": None,
                             "hosts": sorted(settings.allowed_hosts()),
                             "rates": [settings.commands_per_s, settings.reads_per_s],
-                            "credentials": str(credentials) if credentials else None}
+                            "credentials": str(credentials) if credentials else None,
+                            "seqs": str(state_dir / SEQ_FILE) if state_dir else None}
     listeners = {}
     try:
         if settings.listen is not None:

@@ -29,7 +29,7 @@ from controller.console.table_state import JsonObject
 from controller.web.accounts import Accounts
 from controller.web.channel import Channel, ChannelClosedError
 from controller.web.guard import GuardSettings, Rate
-from controller.web.routes import console_app, pit_app
+from controller.web.routes import Stations, StationSeqs, console_app, pit_app
 from controller.web.server import serve
 
 _LOG = logging.getLogger(__name__)
@@ -158,7 +158,8 @@ def main(argv: list[str]) -> int:
         console = spec["console"]
         board = link.hubs[console["board"]] if console["board"] is not None else None
         stations = [link.hubs[i] for i in console["stations"]]
-        served.append((console_app(link.hubs[console["hub"]], board, stations,
+        seqs = StationSeqs(Path(spec["seqs"]) if spec.get("seqs") else None)
+        served.append((console_app(link.hubs[console["hub"]], board, Stations(stations, seqs),
                                    accounts=accounts, guard=guard),
                        socket.socket(fileno=console["fd"]), "console"))
     if spec["pit"] is not None:

@@ -244,3 +244,52 @@ def test_a_device_logs_in_with_its_token(table: LiveTable) -> None:
     for malformed in ({}, {"token": 5}, {"user": "D17"}, {"user": "D17", "password": "x",
                                                           "token": KIOSK}):
         assert log_in(table, malformed)[0] == 400  # type: ignore[arg-type]
+
+
+def ask_code(table: LiveTable, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
+    status, _, text = raw(table.server.port, "POST", "/api/login/code", b"{}",
+                          {"Content-Type": "application/json", **headers})
+    return status, json.loads(text)
+
+
+def test_a_one_time_code_logs_the_kiosk_in_once(table: Clocked) -> None:
+    status, given = ask_code(table, {"Authorization": f"Bearer {KIOSK}"})
+    assert status == 200
+    assert given["expires_in"] == 30
+    assert KIOSK not in given["code"]
+    status, headers, about = log_in(table, {"code": given["code"]})
+    assert (status, about) == (200, {"by": "kiosk", "role": "kiosk"})
+    assert table.request("GET", "/api/table", headers={"Cookie": cookie(headers),
+                                                      "Authorization": ""})[0] == 200
+    status, _, body = log_in(table, {"code": given["code"]})  # not twice
+    assert (status, body) == (401, {"error": "unknown, used or expired login code"})
+
+
+def test_a_one_time_code_expires_after_thirty_seconds(table: Clocked) -> None:
+    late = ask_code(table, {"Authorization": f"Bearer {KIOSK}"})[1]["code"]
+    in_time = ask_code(table, {"Authorization": f"Bearer {KIOSK}"})[1]["code"]
+    table.clock.advance(29.9)
+    assert log_in(table, {"code": in_time})[0] == 200
+    table.clock.advance(0.1)
+    assert log_in(table, {"code": late})[0] == 401
+    assert log_in(table, {"code": "z" * 43})[0] == 401  # never issued
+
+
+def test_only_a_device_s_bearer_token_asks_for_a_code(table: Clocked) -> None:
+    assert ask_code(table, NOBODY)[0] == 401
+    _, headers, _ = log_in(table, {"user": "D17", "password": DEALER_PASSWORD})
+    dealer = {"Cookie": cookie(headers), "Authorization": "", **origin(table)}
+    assert ask_code(table, dealer)[0] == 403
+    _, headers, _ = log_in(table, {"token": KIOSK})
+    kiosk_session = {"Cookie": cookie(headers), "Authorization": "", **origin(table)}
+    assert ask_code(table, kiosk_session)[0] == 403  # a session cannot mint a new one
+    status, given = ask_code(table, {"Authorization": f"Bearer {BOARD}"})
+    assert status == 200
+    assert log_in(table, {"code": given["code"]})[2] == {"by": "board", "role": "board"}
+
+
+def test_guessed_codes_back_off_like_tokens(table: Clocked) -> None:
+    statuses = [log_in(table, {"code": f"guess-{n}".ljust(43, "x")})[0] for n in range(8)]
+    assert statuses == [401] * 5 + [429] * 3
+    code = ask_code(table, {"Authorization": f"Bearer {KIOSK}"})[1]["code"]
+    assert log_in(table, {"code": code})[0] == 429  # the right code too, while locked

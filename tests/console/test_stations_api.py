@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -28,7 +29,7 @@ from controller.procedure.table_model import Setup
 from controller.service.loop import EventLoop
 from controller.service.runtime import RecordingOutputs, RuntimeCall, TableRuntime
 from controller.web.credentials import hash_password
-from controller.web.routes import console_app, pit_app
+from controller.web.routes import SEQ_FILE, Stations, StationSeqs, console_app, pit_app
 from controller.web.server import WebServer
 from tests.controller.community_helpers import community_config
 from tests.support.clock import FakeClock
@@ -114,8 +115,9 @@ def table(tmp_path: Path) -> Iterator[StationsTable]:
     stations = [ConsoleHub(loop.post) for _ in (1, 2, 3)]
     pit_hub = ConsoleHub(loop.post, view=pit_state)
     accounts = table_accounts()
-    server = WebServer(console_app(hub, None, stations, accounts=accounts, guard=TEST_GUARD),
-                       ("127.0.0.1", 0), "console")
+    seqs = StationSeqs(tmp_path / SEQ_FILE)
+    server = WebServer(console_app(hub, None, Stations(stations, seqs), accounts=accounts,
+                                   guard=TEST_GUARD), ("127.0.0.1", 0), "console")
     pit = WebServer(pit_app(pit_hub, accounts,
                             legacy=("supervisor", hash_password(PIT_PASSWORD)), stations=True,
                             guard=TEST_GUARD), ("127.0.0.1", 0), "pit view")
@@ -370,6 +372,56 @@ def test_a_replayed_or_reordered_station_command_is_refused(table: StationsTable
     assert "seq" in body["error"]
     _, about = table.request("GET", "/api/session", headers=station_auth(1))
     assert about == {"by": "station:1", "role": "station", "station": 1, "seq": 7}
+
+
+def restarted(table: StationsTable, state_dir: Path) -> WebServer:
+    """The console's server again, as a restart makes it: a new application, new counts
+    read from the same state directory (the old server stopped)."""
+    table.server.stop()
+    server = WebServer(console_app(table.hub, None, Stations(table.stations,
+                                                             StationSeqs(state_dir / SEQ_FILE)),
+                                   accounts=table_accounts(), guard=TEST_GUARD),
+                       ("127.0.0.1", 0), "console")
+    server.start()
+    table.server = server
+    return server
+
+
+def test_a_station_command_replayed_after_a_restart_is_refused(table: StationsTable,
+                                                                tmp_path: Path) -> None:
+    opened(table)
+    wager = {"command": "wager", "spot": 1, "cents": 500, "seq": 5}
+    assert table.request("POST", "/api/station/1/command", wager,
+                         headers=station_auth(1))[0] == 200
+    assert json.loads((tmp_path / SEQ_FILE).read_text()) == {"station:1": 5}
+    restarted(table, tmp_path)
+    status, body = table.request("POST", "/api/station/1/command", wager,
+                                 headers=station_auth(1))
+    assert (status, body["seq"]) == (409, 5)
+    assert table.model.wagers.spots[1] == {1: 500}  # taken once, restart or not
+    _, about = table.request("GET", "/api/session", headers=station_auth(1))
+    assert about["seq"] == 5  # the page counts on from here
+    assert table.request("POST", "/api/station/1/command", {**wager, "seq": 6},
+                         headers=station_auth(1))[0] == 200
+    assert table.request("POST", "/api/station/2/command", {**wager, "seq": 1},
+                         headers=station_auth(2))[0] == 200  # each station its own count
+    assert json.loads((tmp_path / SEQ_FILE).read_text()) == {"station:1": 6, "station:2": 1}
+
+
+@pytest.mark.parametrize("text", ["{\"station:1\": 5", "[5]", "{\"station:1\": \"5\"}",
+                                  "{\"kiosk\": 5}"])
+def test_an_unreadable_seq_file_refuses_station_commands_saying_why(
+        table: StationsTable, tmp_path: Path, text: str, caplog: pytest.LogCaptureFixture) -> None:
+    opened(table)
+    (tmp_path / SEQ_FILE).write_text(text)
+    restarted(table, tmp_path)
+    status, body = table.request("POST", "/api/station/1/command",
+                                 {"command": "wager", "spot": 1, "cents": 500, "seq": 99},
+                                 headers=station_auth(1))
+    assert status == 503
+    assert f"{tmp_path / SEQ_FILE}: the stations' last seq" in body["error"]
+    assert table.model.wagers.spots == {}
+    assert "station commands are refused until it is removed" in caplog.text
 
 
 def test_the_station_server_takes_only_the_posted_chips(table: StationsTable) -> None:

@@ -4,6 +4,7 @@ records too, and a web process that dies is started again with the table as it i
 
 from __future__ import annotations
 
+import functools
 import http.client
 import json
 import threading
@@ -113,3 +114,46 @@ def test_a_web_process_that_dies_is_started_again(served: Served) -> None:
     status, table = served.request("GET", "/api/table")  # tried until the new one answers
     assert (status, table["phase"]) == (200, "betting")  # the table as it is now
     assert process.process is not first
+
+
+def test_a_station_s_seq_outlives_the_web_process(tmp_path: Path) -> None:
+    """`shoectl run`'s path: the web process keeps each station's last seq in the state
+    directory, so a station command captured before a restart is refused after it."""
+    from controller.console.station_feed import StationFeed
+    from controller.journal.store import JournalStore
+    from controller.procedure.community_model import CommunityModel
+    from controller.procedure.table_model import Setup
+    from controller.service.runtime import RecordingOutputs
+    from controller.web.routes import SEQ_FILE
+    from tests.controller.community_helpers import community_config
+
+    from .live import station_auth
+
+    rt = TableRuntime(Setup(community_config(), burn=False),
+                      JournalStore(tmp_path, clock=time.monotonic), RecordingOutputs(),
+                      functools.partial(CommunityModel, stations=3), "test")
+    served = Served.__new__(Served)
+    served.runtime, served.loop = rt, EventLoop(rt.handle)
+    served.web = start_web(ConsoleSettings(listen=("127.0.0.1", 0)), served.loop.post,
+                           stations=3, credentials=table_credentials(tmp_path),
+                           state_dir=tmp_path)
+    assert isinstance(served.web.stations, StationFeed)
+    served.web.attach(rt)
+    served.thread = threading.Thread(target=served.loop.run_forever, daemon=True)
+    served.thread.start()
+    try:
+        wager = {"command": "wager", "spot": 1, "cents": 500, "seq": 5}
+        first = served.request("POST", "/api/station/1/command", wager, station_auth(1))
+        assert "seq" not in first[1]  # taken (the table may refuse it: no credits yet)
+        assert json.loads((tmp_path / SEQ_FILE).read_text()) == {"station:1": 5}
+        process = served.web.process
+        assert process is not None
+        assert process.process is not None
+        old = process.process
+        old.kill()
+        old.wait(WAIT_S)
+        status, body = served.request("POST", "/api/station/1/command", wager, station_auth(1))
+        assert (status, body.get("seq")) == (409, 5)
+        assert process.process is not old
+    finally:
+        served.close()

@@ -1,5 +1,6 @@
 """The floor's pit view over real HTTP: nothing without the supervisor's credential (HTTP
-Basic), a wrong user or password refused, the right one served (controller/web/floor_web.py)."""
+Basic), a wrong user or password refused, the right one served, and guessing backs off per
+user and per address as the console's login does (controller/web/floor_web.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from collections.abc import Iterator
 import pytest
 
 from controller.floor.floor_view import FloorView
+from controller.web.auth import LoginBackoff
 from controller.web.credentials import hash_password
 from controller.web.floor_web import floor_app
 from controller.web.server import WebServer
+from tests.support.clock import FakeClock
 
 PASSWORD = "floor-secret-0815"
 
@@ -60,3 +63,65 @@ def test_the_floor_view_serves_the_supervisor(port: int) -> None:
     status, _, page = get(port, "/", basic("supervisor", PASSWORD))
     assert status == 200
     assert b"<html" in page.lower()
+
+
+@pytest.fixture
+def clocked() -> Iterator[tuple[int, FakeClock]]:
+    clock = FakeClock(1000.0)
+    server = WebServer(floor_app(FloorView(), "supervisor", hash_password(PASSWORD),
+                                 backoff=LoginBackoff(clock)), ("127.0.0.1", 0), "floor view")
+    server.start()
+    try:
+        yield server.port, clock
+    finally:
+        server.stop()
+
+
+def get_retry(port: int, authorization: str) -> tuple[int, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("GET", "/api/floor", headers={"Authorization": authorization})
+    response = conn.getresponse()
+    response.read()
+    conn.close()
+    return response.status, response.getheader("Retry-After") or ""
+
+
+def test_failed_logins_back_off_and_the_right_password_waits_too(
+        clocked: tuple[int, FakeClock], caplog: pytest.LogCaptureFixture) -> None:
+    port, clock = clocked
+    caplog.set_level("WARNING", logger="controller.web.floor_web")
+    statuses = [get_retry(port, basic("supervisor", f"guess-{n}"))[0] for n in range(8)]
+    assert statuses == [401] * 5 + [429] * 3  # refused unchecked once locked
+    assert get_retry(port, basic("supervisor", PASSWORD)) == (429, "1")  # right, but locked
+    clock.advance(1.0)
+    assert get_retry(port, basic("supervisor", "guess-again"))[0] == 401
+    assert get_retry(port, basic("supervisor", PASSWORD)) == (429, "2")  # doubled
+    clock.advance(2.0)
+    assert get_retry(port, basic("supervisor", PASSWORD))[0] == 200
+    assert "floor view: login locked for user:supervisor after 5 failures: 1.0 s" in caplog.text
+    assert "login locked for address:127.0.0.1 after 6 failures: 2.0 s" in caplog.text
+
+
+def test_guesses_at_other_names_lock_the_address(clocked: tuple[int, FakeClock]) -> None:
+    port, _clock = clocked
+    for n in range(5):
+        assert get_retry(port, basic(f"nobody-{n}", PASSWORD))[0] == 401
+    assert get_retry(port, basic("supervisor", PASSWORD)) == (429, "1")
+
+
+def test_a_wrong_user_name_costs_the_same_scrypt_as_a_wrong_password(
+        port: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from controller.web import accounts, auth
+
+    calls: list[str] = []
+    real = auth.check_password
+
+    def counted(credential: str, password: str) -> bool:
+        calls.append(credential.rsplit("$", 2)[0])  # the parameters, not the salt
+        return real(credential, password)
+    monkeypatch.setattr(auth, "check_password", counted)
+    monkeypatch.setattr(accounts, "check_password", counted)
+    assert get(port, "/api/floor", basic("dealer", "guess-1"))[0] == 401
+    assert get(port, "/api/floor", basic("supervisor", "guess-1"))[0] == 401
+    assert len(calls) == 2
+    assert calls[0] == calls[1]

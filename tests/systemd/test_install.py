@@ -193,3 +193,93 @@ def test_the_journal_key_is_made_once_for_the_service_user_alone(root: Path) -> 
     unit = (root / "etc/systemd/system/shoectl.service").read_text()
     assert "Environment=SHOECTL_JOURNAL_KEY=/etc/shoectl/journal.key\n" in unit
     assert "RestartPreventExitStatus=2 3 4\n" in unit
+
+
+def _kiosk_token(root: Path) -> str:
+    return (root / "etc/shoectl/kiosk.token").read_text().strip()
+
+
+def test_the_kiosk_gets_a_token_the_table_knows_readable_by_root_alone(root: Path) -> None:
+    from controller.web.accounts import Accounts, credentials_path
+
+    token_file = root / "etc/shoectl/kiosk.token"
+    assert _mode(token_file) == 0o600
+    assert token_file.stat().st_uid == os.geteuid()  # root's on a real install
+    credentials = credentials_path(root / "etc/shoectl/config.toml")
+    assert _mode(credentials) == 0o600
+    passwd = (root / "etc/passwd").read_text()
+    if "\nshoectl:x:" in passwd and os.geteuid() == 0:  # the service reads its credentials
+        uid = int(passwd.split("\nshoectl:x:")[1].split(":")[0])
+        assert credentials.stat().st_uid == uid
+    token = _kiosk_token(root)
+    principal = Accounts(credentials).token(token)
+    assert principal is not None
+    assert principal.role == "kiosk"
+    unit = (root / "etc/systemd/system/shoectl-kiosk.service").read_text()
+    assert f"LoadCredential=kiosk-token:/etc/shoectl/{installer.KIOSK_TOKEN_NAME}\n" in unit
+    manifest = (root / "opt/shoectl/manifest.sha256").read_text()
+    assert token not in manifest
+    assert "kiosk.token" not in manifest
+
+
+def test_a_reinstall_keeps_a_working_kiosk_token_and_renews_it_only_when_asked(
+        root: Path) -> None:
+    from controller.web.accounts import Accounts, credentials_path
+
+    accounts = Accounts(credentials_path(root / "etc/shoectl/config.toml"))
+    again = ["--root", str(root), "--source", str(REPO), "--no-venv", "--no-activate"]
+    first = _kiosk_token(root)
+    assert install_command.main(again) == 0
+    assert _kiosk_token(root) == first
+    assert accounts.token(first) is not None  # still working
+    assert install_command.main([*again, "--renew-kiosk-token"]) == 0
+    renewed = _kiosk_token(root)
+    assert renewed != first
+    assert accounts.token(first) is None
+    assert accounts.token(renewed) is not None
+    assert _mode(root / "etc/shoectl/kiosk.token") == 0o600
+
+
+def test_a_kiosk_token_replaced_by_hand_is_left_alone_and_said(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from controller.cli import console_command
+    from controller.web.accounts import Accounts, credentials_path
+
+    (tmp_path / "opt/shoectl/venv").mkdir(parents=True)
+    args = ["--root", str(tmp_path), "--source", str(REPO), "--no-venv", "--no-activate"]
+    assert install_command.main(args) == 0
+    config = tmp_path / "etc/shoectl/config.toml"
+    assert console_command.main(["token", "kiosk", "--config", str(config)]) == 0
+    by_hand = Accounts(credentials_path(config))
+    stale = _kiosk_token(tmp_path)
+    assert by_hand.token(stale) is None
+    caplog.set_level("INFO")
+    assert install_command.main(args) == 0
+    assert _kiosk_token(tmp_path) == stale  # not replaced: the hand-made token keeps working
+    assert "the kiosk will not log in; `shoectl install --renew-kiosk-token`" in caplog.text
+    assert install_command.main([*args, "--renew-kiosk-token"]) == 0
+    assert by_hand.token(_kiosk_token(tmp_path)) is not None
+
+
+def test_a_kiosk_token_file_opened_to_others_is_closed_again(tmp_path: Path) -> None:
+    (tmp_path / "opt/shoectl/venv").mkdir(parents=True)
+    args = ["--root", str(tmp_path), "--source", str(REPO), "--no-venv", "--no-activate"]
+    assert install_command.main(args) == 0
+    token_file = tmp_path / "etc/shoectl/kiosk.token"
+    token_file.chmod(0o644)
+    assert install_command.main(args) == 0
+    assert _mode(token_file) == 0o600
+
+
+def test_a_broken_credentials_file_stops_the_install_saying_where(tmp_path: Path,
+                                                                  capsys) -> None:
+    (tmp_path / "opt/shoectl/venv").mkdir(parents=True)
+    (tmp_path / "etc/shoectl").mkdir(parents=True)
+    (tmp_path / "etc/shoectl/config.credentials.json").write_text("{not json")
+    args = ["--root", str(tmp_path), "--source", str(REPO), "--no-venv", "--no-activate"]
+    assert install_command.main(args) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("shoectl install: kiosk token: ")
+    assert "config.credentials.json: not a credentials file" in err
+    assert len(err.splitlines()) == 1
+    assert not (tmp_path / "etc/shoectl/kiosk.token").exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,7 +15,7 @@ from controller.web.settings import DEFAULT_LISTEN
 
 REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "systemd" / "shoectl-kiosk.service"
-KIOSK_TOOLS = ("/usr/bin/cage", "/usr/bin/chromium")
+KIOSK_TOOLS = ("/usr/bin/cage", "/usr/bin/chromium", "/opt/shoectl/venv/bin/shoectl")
 """On a build machine the kiosk's programs may be missing; verify may say only that."""
 
 
@@ -34,7 +35,8 @@ def test_verify_has_nothing_to_say_but_missing_kiosk_programs(tmp_path: Path) ->
 
 def test_the_kiosk_shows_the_console_where_it_listens_by_default() -> None:
     text = UNIT.read_text()
-    assert f"--app=http://{DEFAULT_LISTEN}/" in text
+    assert f"shoectl console kiosk --console http://{DEFAULT_LISTEN}/ --" in text
+    assert "--app={url}" in text
     assert "User=shoectl-kiosk" in text
     assert "--disable-background-networking" in text  # a table does not call home
 
@@ -74,8 +76,20 @@ def test_the_kiosk_is_sandboxed(tmp_path: Path) -> None:
     assert float(found.group(1)) <= MAX_EXPOSURE, done.stdout
 
 
-def test_the_kiosk_logs_in_with_its_token_from_systemd_credentials() -> None:
+def exec_start(text: str) -> list[str]:
+    """The unit's ExecStart, split into its words as systemd does (no shell here)."""
+    line = text.split("\nExecStart=", 1)[1].split("\n\n", 1)[0].split("\n#", 1)[0]
+    return shlex.split(line.replace("\\\n", " "))
+
+
+def test_the_kiosk_logs_in_through_its_launcher_never_with_its_token_in_argv() -> None:
     text = UNIT.read_text()
     assert "LoadCredential=kiosk-token:/etc/shoectl/kiosk.token" in text
-    assert '"--app=http://127.0.0.1:8420/#token=$$(cat %d/kiosk-token)"' in text
+    argv = exec_start(text)
+    assert argv[:4] == ["/opt/shoectl/venv/bin/shoectl", "console", "kiosk", "--console"]
+    browser = argv[argv.index("--") + 1:]
+    assert browser[:4] == ["/usr/bin/cage", "-s", "--", "/usr/bin/chromium"]
+    assert "--app={url}" in browser  # the launcher puts the one-time code there
+    assert not [word for word in argv if "%d" in word or "$" in word or "token" in word]
+    assert "ExecStart=/bin/sh" not in text  # no shell reading the credential into a command line
     assert "IPAddressAllow=localhost" in text  # the console on loopback, nothing else

@@ -25,14 +25,23 @@ function cardEl(code) {
  *
  * A device opens its page as `URL#token=TOKEN` (the kiosk, a station terminal): the token is
  * taken out of the address at once, kept for this tab only (sessionStorage: a reload, or a
- * session that ended, logs in again with it) and exchanged for a session cookie. A person
- * gets a form (user, password). The cookie is HttpOnly: this script never holds a session.
+ * session that ended, logs in again with it) and exchanged for a session cookie. The kiosk's
+ * launcher (`shoectl console kiosk`) opens it as `URL#code=CODE` instead: a one-time code,
+ * traded for the session at once and kept nowhere. When that session ends, or the code is
+ * refused (used, or expired before the browser came up), the page closes its window: the
+ * kiosk unit starts the launcher again, which brings a fresh code (a window that cannot be
+ * closed shows the form). A person gets a form (user, password). The cookie is
+ * HttpOnly: this script never holds a session.
  */
 async function signIn(sessionPath = "/api/session") {
-  const given = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (given) {
-    history.replaceState(null, "", location.pathname + location.search);
-    sessionStorage.setItem("shoectl.token", given);
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const given = fragment.get("token");
+  const code = fragment.get("code");
+  if (given || code) history.replaceState(null, "", location.pathname + location.search);
+  if (given) sessionStorage.setItem("shoectl.token", given);
+  if (code) {
+    sessionStorage.setItem("shoectl.launched", "1");
+    await login({ code });
   }
   let session = await fetch(sessionPath, { cache: "no-store" });
   const token = sessionStorage.getItem("shoectl.token");
@@ -42,6 +51,7 @@ async function signIn(sessionPath = "/api/session") {
     session = await fetch(sessionPath, { cache: "no-store" });
   }
   if (session.ok) return session.json();
+  if (sessionStorage.getItem("shoectl.launched")) window.close();
   return new Promise((resolve) => loginForm(resolve));
 }
 

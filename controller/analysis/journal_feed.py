@@ -5,7 +5,8 @@ observations of `controller.analysis.advantage` and returns the alerts they rais
 counter can know is all it uses: a card dealt face up counts when dealt, the burn card never,
 the hole card when it is turned over (`card:hole_revealed`); a seat's main wager is the one
 it had when betting closed (`round:no_more_bets`). A decision is judged on a seat's first
-hand while its cards are known (before any split of that seat in the round).
+hand while its cards are known (before any split of that seat in the round). A journal of
+another game (baccarat's cards go to "player" and "banker") turns the feed off: no count.
 """
 
 from __future__ import annotations
@@ -59,10 +60,13 @@ class JournalFeed:
         self.round = RoundView()
         self.last_wager: dict[int, int] = {}
         self.records = 0
+        self.blackjack = True
 
     def take(self, kind: str, data: Mapping[str, Any]) -> list[Alert]:
         """One journal record; the alerts it raised (usually none)."""
         self.records += 1
+        if not self.blackjack:
+            return []
         alerts = []
         for observation in self._observations(kind, data):
             alert = self.watch.observe(observation)
@@ -78,7 +82,7 @@ class JournalFeed:
             "shoe:shuffled": lambda: [Shuffled(int(data["decks"]))],
             "shoe:burn": lambda: [Unseen()],
             "round:no_more_bets": lambda: self._wagers(data),
-            "card:dealt": lambda: [self._dealt(data)],
+            "card:dealt": lambda: self._dealt(data),
             "card:hole_revealed": lambda: [Turned(Card.parse(str(data["card"])))]}
         if kind in simple:
             return simple[kind]()
@@ -91,7 +95,10 @@ class JournalFeed:
     def _wagers(self, data: Mapping[str, Any]) -> list[Observation]:
         number = int(data.get("round", self.round.number))
         wagers: list[Observation] = []
-        for seat, main, *_ in data.get("bets", ()):
+        bets = data.get("bets", ())
+        if isinstance(bets, Mapping):  # baccarat's {seat: {wager: cents}}: no count kept
+            return []
+        for seat, main, *_ in bets:
             if not main:
                 continue
             seat = int(seat)
@@ -101,17 +108,21 @@ class JournalFeed:
             wagers.append(Wagered(number, seat, int(main)))
         return wagers
 
-    def _dealt(self, data: Mapping[str, Any]) -> Observation:
+    def _dealt(self, data: Mapping[str, Any]) -> list[Observation]:
         card = Card.parse(str(data["card"]))
-        seat, hand, face_down = data["to"]
+        to = data.get("to")
+        if not isinstance(to, list) or len(to) != 3:  # baccarat's "player"/"banker"
+            self.blackjack = False
+            return []
+        seat, hand, face_down = to
         if face_down:
-            return Unseen()
+            return [Unseen()]
         if seat == 0:
             if self.round.up_card is None:
                 self.round.up_card = card
         else:
             self.round.hands.setdefault((int(seat), int(hand)), []).append(card)
-        return Exposed(card)
+        return [Exposed(card)]
 
     def _decided(self, action: Action, data: Mapping[str, Any]) -> list[Observation]:
         seat, hand = (int(part) for part in data["turn"])

@@ -14,7 +14,8 @@ The seats: a Hi-Lo counter spreading 1-8 units (`controller.rules.counting`), a 
 bettor and a random bettor (1-8 units drawn at random each round), each playing basic
 strategy but the counter, who plays the index plays and insures from +3. Prints the share
 of counters flagged within C rounds, the rounds-to-alert distribution, the share of honest
-seats flagged within R rounds, and the watcher's speed on journal-shaped records.
+seats flagged within R rounds, and how many rows a second of a real table's journal
+(`shoectl simulate --in-process`, 7 seats) the advantage feed and the shift figures read.
 """
 
 from __future__ import annotations
@@ -22,8 +23,16 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator
+from datetime import datetime
+from pathlib import Path
+
+# bench/controller.py would shadow the package: the repository's root comes first.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from controller.analysis.advantage import (
     AdvantageWatch,
@@ -36,6 +45,10 @@ from controller.analysis.advantage import (
     Unseen,
     Wagered,
 )
+from controller.analysis.journal_feed import JournalFeed
+from controller.analysis.shift import Row, shift_figures
+from controller.journal.audit import export_entries
+from controller.journal.chain import Entry
 from controller.rules.blackjack import BlackjackTable, Decision, SeatBets
 from controller.rules.cards import Card, shoe
 from controller.rules.counting import (
@@ -170,21 +183,32 @@ def percentile(values: list[int], share: float) -> int:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def speed(records: int) -> float:
-    """Observations a second the watcher takes (one core)."""
-    rng = random.Random(7)
-    cards = list(shoe(DECKS))
-    watch = AdvantageWatch("T1", BLACKJACK_RULES, DECKS)
-    observations: list[Observation] = [Shuffled(DECKS)]
-    for n in range(records):
-        if n % 8 == 0:
-            observations.append(Wagered(n // 8, 1 + n % 7, rng.randint(1, 8) * UNIT))
-        else:
-            observations.append(Exposed(rng.choice(cards)))
+def journal_rows(rounds: int) -> list[Entry]:
+    """A real table's journal: `shoectl simulate --in-process`, 7 seats, read back."""
+    with tempfile.TemporaryDirectory() as folder:
+        state = Path(folder) / "state"
+        subprocess.run([sys.executable, "-m", "controller", "simulate", "--in-process",
+                        "--seats", "7", "--rounds", str(rounds), "--seed", "3", "--pace", "0",
+                        "--json", "--state-dir", str(state)],
+                       check=True, capture_output=True, timeout=3600)
+        entries, report = export_entries(state)
+        assert report.ok
+        return entries
+
+
+def speed(entries: list[Entry], tables: int) -> tuple[float, float]:
+    """Journal rows a second on one core: (advantage feed, shift figures), `tables` copies."""
     start = time.process_time()
-    for observation in observations:
-        watch.observe(observation)
-    return len(observations) / (time.process_time() - start)
+    for table in range(tables):
+        feed = JournalFeed(f"T{table}", BLACKJACK_RULES, DECKS)
+        for entry in entries:
+            feed.take(entry.kind, entry.data)
+    feed_rate = tables * len(entries) / (time.process_time() - start)
+    rows = [Row(datetime.fromisoformat(entry.wall), entry.kind, entry.data) for entry in entries]
+    start = time.process_time()
+    for _ in range(tables):
+        shift_figures(rows)
+    return feed_rate, tables * len(rows) / (time.process_time() - start)
 
 
 def main() -> int:
@@ -193,6 +217,8 @@ def main() -> int:
     parser.add_argument("--seeds", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--counter-rounds", type=int, default=300)
+    parser.add_argument("--journal-rounds", type=int, default=200,
+                        help="rounds of the real journal read for the speed figures")
     args = parser.parse_args()
     started = time.monotonic()
     counter_rounds: list[int] = []
@@ -221,7 +247,16 @@ def main() -> int:
     print(f"  honest seats flagged within {args.rounds} rounds: flat "
           f"{honest_flagged['flat']} of {args.seeds}, random {honest_flagged['random']} of "
           f"{2 * args.seeds} ({honest_flagged['random'] / (2 * args.seeds):.1%})")
-    print(f"  watcher speed: {speed(200_000):,.0f} observations/s on one core")
+    entries = journal_rows(args.journal_rounds)
+    feed_rate, shift_rate = speed(entries, 10)
+    hours = (datetime.fromisoformat(entries[-1].wall)
+             - datetime.fromisoformat(entries[0].wall)).total_seconds()
+    print(f"  journal rows a second, one core (a {args.journal_rounds}-round 7-seat journal, "
+          f"{len(entries)} rows, read 10 times): advantage feed {feed_rate:,.0f}, shift "
+          f"figures {shift_rate:,.0f}")
+    per_table = len(entries) / args.journal_rounds * 60 / 3600
+    print(f"  200 tables at 60 rounds an hour write about {200 * per_table:,.0f} rows a second "
+          f"({hours:.0f} s of simulated dealing here)")
     print(f"  took {time.monotonic() - started:.0f} s")
     return 0
 

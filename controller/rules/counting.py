@@ -13,6 +13,7 @@ estimates the discard tray by the half deck would).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Final
 
@@ -152,7 +153,7 @@ class CountingPolicy:
     with every card the counter has seen.
     """
 
-    def __init__(self, count: ShoeCountSource) -> None:
+    def __init__(self, count: Callable[[], ShoeCount]) -> None:
         self._count = count
 
     def insurance(self, seat: int, cards: tuple[Card, ...], up_card: Card,

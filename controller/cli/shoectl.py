@@ -34,6 +34,8 @@ COMMANDS: Final[dict[str, tuple[str, str]]] = {
                  "start-of-day self-test of every device (R2), journalled"),
     "progressive": ("controller.cli.progressive_command",
                     "the linked progressive's controller: serve, show, verify"),
+    "report": ("controller.cli.report_command",
+               "a shift's figures for the pit; advantage-play alerts for surveillance"),
     "run": ("controller.cli.run_command", "run the table service on its configured devices"),
     "simulate": ("controller.cli.simulate_command",
                  "deal rounds through the whole table, emulated, with bots"),

@@ -28,12 +28,15 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from controller.floor.protocol import FloorProtocolError, check_name
+from controller.floor.surveillance import ALERTS_TOPIC, SURVEILLANCE_NAME
 
 VALID_DAYS: Final = 365
 CONTROLLER_PREFIX: Final = "progressive-"
 """A group's controller's certificate is `progressive-GROUP`."""
 FLOOR_NAME: Final = "floor"
 """The floor process's certificate (`shoectl floor serve`: the journals and the pit view)."""
+SURVEILLANCE_TOPICS: Final = ALERTS_TOPIC.rsplit("/", 1)[0] + "/#"
+"""What the floor alone writes and `surveillance` alone reads."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +125,8 @@ def acl_text(groups: dict[str, list[str]]) -> str:
     """
     journal = "shoectl/journal"
     out = [f"user {FLOOR_NAME}", f"topic readwrite {journal}/#",
-           "topic readwrite shoectl/floor-store/status", "topic read shoectl/pit/#"]
+           "topic readwrite shoectl/floor-store/status", "topic read shoectl/pit/#",
+           f"topic write {SURVEILLANCE_TOPICS}"]
     for group in sorted(groups):
         base = f"shoectl/floor/{group}"
         out += [f"topic read {base}/{t}" for t in ("meter", "alarms", "controller/status")]
@@ -144,6 +148,7 @@ def acl_text(groups: dict[str, list[str]]) -> str:
                     f"topic read {journal}/{table}/stored",
                     f"topic readwrite {journal}/{table}/status",
                     f"topic write shoectl/pit/{table}/state"]
+    out += ["", f"user {SURVEILLANCE_NAME}", f"topic read {SURVEILLANCE_TOPICS}"]
     return "\n".join(out) + "\n"
 
 
@@ -173,8 +178,8 @@ def _groups(directory: Path) -> dict[str, list[str]]:
 def make_floor_certs(directory: Path, tables: list[str], group: str) -> list[Issued]:
     """Write the certificates and keys of a group, and the ACL of every group so far.
 
-    The CA (unless there), the broker's, the group's controller's, the floor's and each
-    table's.
+    The CA (unless there), the broker's, the group's controller's, the floor's, surveillance's
+    and each table's.
 
     Returns:
         Every file pair written (CA first).
@@ -184,7 +189,8 @@ def make_floor_certs(directory: Path, tables: list[str], group: str) -> list[Iss
     elsewhere = {t: g for g, names in groups.items() if g != group for t in names}
     for table in tables:
         check_name("table", table)
-        if table in (FLOOR_NAME, "broker", "ca") or table.startswith(CONTROLLER_PREFIX):
+        if table in (FLOOR_NAME, SURVEILLANCE_NAME, "broker", "ca") or \
+                table.startswith(CONTROLLER_PREFIX):
             raise FloorProtocolError(f"table {table!r}: the name of one of the floor's own "
                                      "certificates")
         if table in elsewhere:
@@ -194,7 +200,8 @@ def make_floor_certs(directory: Path, tables: list[str], group: str) -> list[Iss
     directory.mkdir(parents=True, exist_ok=True)
     authority = FloorTestCA(directory)
     issued = [authority.files, authority.issue("broker", server=True),
-              authority.issue(controller_name(group)), authority.issue(FLOOR_NAME)]
+              authority.issue(controller_name(group)), authority.issue(FLOOR_NAME),
+              authority.issue(SURVEILLANCE_NAME)]
     issued += [authority.issue(table) for table in tables]
     groups[group] = list(tables)
     (directory / "groups.json").write_text(json.dumps(groups, indent=1, sort_keys=True) + "\n",

@@ -30,6 +30,7 @@ from controller.floor.journal_protocol import (
 )
 from controller.floor.link import connect, make_client
 from controller.floor.protocol import FloorProtocolError, decode, encode
+from controller.floor.surveillance import ALERTS_TOPIC, SurveillanceWatch
 
 _LOG = logging.getLogger(__name__)
 CLIENT_ID: Final = "floor"
@@ -46,8 +47,10 @@ class FloorReceiver:
         self.settings = settings
         self.store = FloorStore(settings.store)
         self.view = view or FloorView()
+        self.surveillance = SurveillanceWatch()
         for table in self.store.tables():
             self.view.stored(self.store.copy(table))
+            self.surveillance.replay(table, self.store.entries(table))
         self.client = make_client(CLIENT_ID, settings.broker, settings.tls,
                                   (STATUS_TOPIC, encode({"state": "offline"})), manual_ack=True)
         self.client.on_connect = self._on_connect
@@ -124,8 +127,10 @@ class FloorReceiver:
             self._reopen()
             return False
         self.client.ack(msg.mid, msg.qos)  # the broker may forget it only now
-        self.view.stored(held, [e for e in message.records
-                                if before < e.seq <= held.tip.records])
+        new = [e for e in message.records if before < e.seq <= held.tip.records]
+        self.view.stored(held, new)
+        for alert in self.surveillance.stored(table, new):
+            self.client.publish(ALERTS_TOPIC, encode(alert.as_record()), qos=1)
         self.client.publish(stored_topic(table), encode(held.message(gap=gap).to_json()),
                             qos=1, retain=True)
         return True

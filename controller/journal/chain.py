@@ -107,17 +107,18 @@ def entry_of(row: tuple[Any, ...]) -> Entry:
     return Entry(seq, wall, float(mono), kind, payload, prev, digest)
 
 
-def entries(db: sqlite3.Connection, kinds: tuple[str, ...] = ()) -> Iterator[Entry]:
-    """Every record in order, optionally only the given kinds.
+def entries(db: sqlite3.Connection, kinds: tuple[str, ...] = (),
+            after: int = 0) -> Iterator[Entry]:
+    """Every record in order after seq `after`, optionally only the given kinds.
 
     Raises:
         UnreadableRecordError: a row is not a record.
         sqlite3.DatabaseError: the file is damaged.
     """
-    sql = "SELECT seq, wall, mono, kind, data, prev, hash FROM journal"
+    sql = "SELECT seq, wall, mono, kind, data, prev, hash FROM journal WHERE seq > ?"
     if kinds:
-        sql += f" WHERE kind IN ({','.join('?' * len(kinds))})"
-    for row in db.execute(sql + " ORDER BY seq", kinds):
+        sql += f" AND kind IN ({','.join('?' * len(kinds))})"
+    for row in db.execute(sql + " ORDER BY seq", (after, *kinds)):
         yield entry_of(row)
 
 

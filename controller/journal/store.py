@@ -242,14 +242,14 @@ class JournalStore:
         """True when both stored copies of the critical state are identical and intact."""
         return read_critical(self._db, self.key, self._tip).agree
 
-    def entries(self, kinds: Sequence[str] = ()) -> Iterator[Entry]:
-        """Every record in order, optionally only the given kinds.
+    def entries(self, kinds: Sequence[str] = (), after: int = 0) -> Iterator[Entry]:
+        """Every record in order after seq `after`, optionally only the given kinds.
 
         Raises:
             JournalError: a stored row cannot be read.
         """
         try:
-            yield from chain_entries(self._db, tuple(kinds))
+            yield from chain_entries(self._db, tuple(kinds), after)
         except (UnreadableRecordError, sqlite3.Error, UnicodeError) as exc:
             raise JournalError(f"journal {self.path}: {exc}") from None
 

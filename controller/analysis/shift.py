@@ -1,0 +1,244 @@
+"""A table's shift in figures, from its journal alone: pace, time lost, play and money.
+
+Pure: `shift_figures` reads records (`Row`: when, kind, data) in journal order and never
+changes the game. The definitions, which `docs/reference/metrics.md` gives to the pit:
+
+- **A round** is one that was settled (`round:settled`; at roulette a spin whose winners were
+  paid, `spin:winners_paid`) within the window; a voided one (`round:void`, `spin:void`)
+  is counted apart. Its **seconds** run from betting opening for it (`round:open`; at
+  roulette the previous spin's payment or the first record) to its settlement.
+- **Rounds per hour** are the window's rounds over the hours the table was open in it: the
+  time from its first record to its last, less the time it was shuffling or in a fault.
+- **Shuffle time** is the time in the states `shoe_loading`, `burn`, `reshuffle_discards`
+  and (hold'em) `shuffling`; **fault time** the time in `fault`, `shoe_error`,
+  `card_in_error` and `card_hold`, each from the `procedure:state` record entering the
+  state to the next one (or the window's end).
+- **Hands per seat** count the hands settled at each seat (a split makes two).
+- **Decisions per minute** are the players' decisions (`decision:*`, station decisions)
+  over the minutes the table waited on players (`players`, `decisions`, `insurance`).
+- **Drop** of a wager kind is every amount wagered on it (as betting closed, plus doubles
+  and splits on the main wager); **win** is the house's (the negated sum of the players'
+  nets); **hold** is win over drop.
+- **A dealer** is who gave the console's commands (`console:command` `by`: `dealer:D17`,
+  or `kiosk` for the table's own screen); a round is the dealer's who gave the last
+  command before it was settled.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final
+
+SHUFFLE_STATES: Final = frozenset({"shoe_loading", "burn", "reshuffle_discards", "shuffling"})
+FAULT_STATES: Final = frozenset({"fault", "shoe_error", "card_in_error", "card_hold"})
+PLAYER_STATES: Final = frozenset({"players", "decisions", "insurance"})
+SETTLED: Final = frozenset({"round:settled", "spin:winners_paid"})
+VOIDED: Final = frozenset({"round:void", "spin:void"})
+OPENED: Final = frozenset({"round:open", "spin:winners_paid"})
+NO_DEALER: Final = "kiosk"
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One journal record: when it was written, its kind and its data."""
+
+    wall: datetime
+    kind: str
+    data: Mapping[str, Any]
+
+
+@dataclass(slots=True)
+class Money:
+    """One wager kind's drop and win, cents."""
+
+    drop: int = 0
+    win: int = 0
+
+    def as_record(self) -> dict[str, object]:
+        """Drop, win and hold (None with no drop)."""
+        return {"drop": self.drop, "win": self.win,
+                "hold": round(self.win / self.drop, 4) if self.drop else None}
+
+
+@dataclass(slots=True)
+class ShiftFigures:
+    """The figures of one window of one table's journal."""
+
+    start: datetime | None = None
+    end: datetime | None = None
+    rounds: int = 0
+    voids: int = 0
+    round_seconds: list[float] = field(default_factory=list)
+    shuffle_seconds: float = 0.0
+    fault_seconds: float = 0.0
+    player_seconds: float = 0.0
+    decisions: int = 0
+    hands_per_seat: Counter[int] = field(default_factory=Counter)
+    money: dict[str, Money] = field(default_factory=lambda: defaultdict(Money))
+    dealers: Counter[str] = field(default_factory=Counter)
+    rounds_by_hour: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def open_seconds(self) -> float:
+        """Seconds the table was open for play in the window."""
+        if self.start is None or self.end is None:
+            return 0.0
+        return max((self.end - self.start).total_seconds() - self.shuffle_seconds
+                   - self.fault_seconds, 0.0)
+
+    def as_record(self) -> dict[str, object]:
+        """The figures as JSON (`shoectl report shift --json`)."""
+        hours = self.open_seconds / 3600
+        minutes = self.player_seconds / 60
+        ordered = sorted(self.round_seconds)
+        return {
+            "from": self.start.isoformat() if self.start else None,
+            "to": self.end.isoformat() if self.end else None,
+            "rounds": self.rounds, "voids": self.voids,
+            "rounds_per_hour": round(self.rounds / hours, 1) if hours else None,
+            "seconds_per_round": {
+                "median": round(statistics.median(ordered), 1) if ordered else None,
+                "p90": round(ordered[math.ceil(0.9 * len(ordered)) - 1], 1) if ordered else None},
+            "shuffle_seconds": round(self.shuffle_seconds, 1),
+            "fault_seconds": round(self.fault_seconds, 1),
+            "hands_per_seat": {str(seat): n for seat, n in sorted(self.hands_per_seat.items())},
+            "decisions": self.decisions,
+            "decisions_per_minute": round(self.decisions / minutes, 1) if minutes else None,
+            "wagers": {kind: money.as_record() for kind, money in sorted(self.money.items())},
+            "dealers": dict(sorted(self.dealers.items())),
+            "rounds_by_hour": dict(sorted(self.rounds_by_hour.items())),
+        }
+
+
+class ShiftReader:
+    """Reads one table's records in order and keeps the figures of one window."""
+
+    def __init__(self, start: datetime | None = None, end: datetime | None = None) -> None:
+        self.window = (start, end)
+        self.figures = ShiftFigures()
+        self.state = ""
+        self.state_since: datetime | None = None
+        self.round_opened: datetime | None = None
+        self.dealer = NO_DEALER
+        self.main_stakes: dict[int, int] = {}
+        self.first_seen: datetime | None = None
+        self.last_seen: datetime | None = None
+
+    def inside(self, when: datetime) -> bool:
+        """True for a time within the window."""
+        start, end = self.window
+        return (start is None or when >= start) and (end is None or when < end)
+
+    def take(self, row: Row) -> None:
+        """One record (records outside the window only keep the state and the dealer)."""
+        kind, data = row.kind, row.data
+        self.first_seen = self.first_seen or row.wall
+        self.last_seen = row.wall
+        if kind == "procedure:state":
+            self._leave_state(row.wall)
+            self.state, self.state_since = str(data.get("to", "")), row.wall
+        elif kind == "console:command" and str(data.get("by", "")).startswith("dealer:"):
+            self.dealer = str(data["by"])
+        elif kind in OPENED and kind not in SETTLED:
+            self.round_opened = row.wall
+        if not self.inside(row.wall):
+            if kind in SETTLED:
+                self.round_opened = row.wall if kind == "spin:winners_paid" else None
+            return
+        figures = self.figures
+        if kind == "round:no_more_bets":
+            self._wagered(data)
+        elif kind.startswith("decision:") and kind != "decision:no_insurance":
+            figures.decisions += 1
+            self._doubled_or_split(kind, data)
+        elif kind in VOIDED:
+            figures.voids += 1
+        elif kind in SETTLED:
+            self._settled(row)
+
+    def finish(self) -> ShiftFigures:
+        """The figures, the window clipped to the journal, the state in force up to its end."""
+        start, end = self.window
+        if self.first_seen is None or self.last_seen is None:
+            return self.figures
+        self.figures.start = max(start, self.first_seen) if start else self.first_seen
+        self.figures.end = min(end, self.last_seen) if end else self.last_seen
+        if self.figures.end > self.figures.start:
+            self._leave_state(self.figures.end)
+        else:
+            self.figures.start = self.figures.end = None
+        return self.figures
+
+    def _leave_state(self, until: datetime) -> None:
+        if self.state_since is None:
+            return
+        start, end = self.window
+        since = max(self.state_since, start) if start else self.state_since
+        stop = min(until, end) if end else until
+        seconds = max((stop - since).total_seconds(), 0.0)
+        if self.state in SHUFFLE_STATES:
+            self.figures.shuffle_seconds += seconds
+        elif self.state in FAULT_STATES:
+            self.figures.fault_seconds += seconds
+        elif self.state in PLAYER_STATES:
+            self.figures.player_seconds += seconds
+        self.state_since = until
+
+    def _wagered(self, data: Mapping[str, Any]) -> None:
+        bets = data.get("bets", ())
+        self.main_stakes = {}
+        if isinstance(bets, Mapping):  # baccarat: {seat: {wager: cents}}
+            for wagers in bets.values():
+                for kind, cents in wagers.items():
+                    self.figures.money[kind].drop += int(cents)
+            return
+        for seat, main, sides, *_ in bets:  # blackjack family: [seat, main, {side: cents}]
+            self.main_stakes[int(seat)] = int(main)
+            self.figures.money["main"].drop += int(main)
+            for kind, cents in dict(sides).items():
+                self.figures.money[kind].drop += int(cents)
+
+    def _doubled_or_split(self, kind: str, data: Mapping[str, Any]) -> None:
+        if kind not in {"decision:double", "decision:split"}:
+            return
+        turn = data.get("turn") or ()
+        seat = int(turn[0]) if turn else 0
+        cents = data.get("cents")
+        self.figures.money["main"].drop += int(cents) if cents else self.main_stakes.get(seat, 0)
+
+    def _settled(self, row: Row) -> None:
+        figures = self.figures
+        figures.rounds += 1
+        figures.dealers[self.dealer] += 1
+        figures.rounds_by_hour[row.wall.strftime("%Y-%m-%dT%H:00")] += 1
+        if self.round_opened is not None:
+            figures.round_seconds.append((row.wall - self.round_opened).total_seconds())
+        self.round_opened = row.wall if row.kind == "spin:winners_paid" else None
+        for seat in row.data.get("seats", ()):
+            self._seat_settled(seat)
+
+    def _seat_settled(self, seat: Mapping[str, Any]) -> None:
+        money = self.figures.money
+        if "hands" in seat:
+            self.figures.hands_per_seat[int(seat["seat"])] += len(seat["hands"])
+            money["main"].win -= sum(int(hand.get("net", 0)) for hand in seat["hands"])
+            if "insurance" in seat:
+                money["insurance"].win -= int(seat["insurance"])
+        for kind, net in dict(seat.get("side_bets", {})).items():
+            money[kind].win -= int(net)
+        for kind, net in dict(seat.get("bets", {})).items():
+            money[kind].win -= int(net)
+
+
+def shift_figures(rows: Iterable[Row], start: datetime | None = None,
+                  end: datetime | None = None) -> ShiftFigures:
+    """The figures of the records within [start, end) (either open)."""
+    reader = ShiftReader(start, end)
+    for row in rows:
+        reader.take(row)
+    return reader.finish()

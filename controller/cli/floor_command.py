@@ -38,11 +38,13 @@ from controller.floor.floor_store import FloorStore, FloorStoreError
 from controller.floor.floor_view import FloorView
 from controller.floor.protocol import FloorProtocolError, check_name
 from controller.floor.settings import FloorConfigError, PlainLinkError
+from controller.floor.surveillance import SurveillanceWatch
 from controller.journal import audit, keys
 from controller.journal.chain import Entry
 from controller.journal.errors import JournalError
 from controller.journal.readonly import journal_present
 from controller.rules.errors import ConfigError
+from controller.web.accounts import Accounts, credentials_path
 from controller.web.floor_web import floor_app
 from controller.web.server import WebServer, WebServerError
 
@@ -90,7 +92,7 @@ def main(argv: list[str]) -> int:
         return EXIT_CANNOT_CHECK
     try:
         if args.action == "serve":
-            return _serve(settings)
+            return _serve(settings, args.config)
         table = check_name("table", args.table)
         if args.action == "export":
             return _export(settings, table)
@@ -124,24 +126,27 @@ def _certs(args: argparse.Namespace) -> int:
     return 0
 
 
-def _serve(settings: FloorSettings) -> int:
+def _serve(settings: FloorSettings, config: Path) -> int:
     if isinstance(sys.stdout, io.TextIOWrapper):
         sys.stdout.reconfigure(line_buffering=True)  # each log line reaches the journal at once
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stdout)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    view, server = FloorView(), None
+    view, surveillance, server = FloorView(), SurveillanceWatch(), None
     if settings.view is not None:
         try:
-            server = WebServer(floor_app(view, settings.view.user, settings.view.credential),
+            users = credentials_path(config)
+            accounts = Accounts(users if users.exists() else None)
+            server = WebServer(floor_app(view, settings.view.user, settings.view.credential,
+                                         accounts=accounts, alerts=surveillance.alerts),
                                settings.view.listen, "floor view")
         except (ConfigError, WebServerError) as exc:
             sys.stderr.write(f"shoectl floor: {exc}\n")
             return EXIT_CANNOT_CHECK
         server.start()
     try:
-        receiver.serve(settings, stop, view)
+        receiver.serve(settings, stop, view, surveillance)
     finally:
         if server is not None:
             server.stop()

@@ -43,11 +43,12 @@ RETRY_S: Final = 1.0
 class FloorReceiver:
     """Receive every table's journal rows and keep them in the store."""
 
-    def __init__(self, settings: FloorSettings, view: FloorView | None = None) -> None:
+    def __init__(self, settings: FloorSettings, view: FloorView | None = None,
+                 surveillance: SurveillanceWatch | None = None) -> None:
         self.settings = settings
         self.store = FloorStore(settings.store)
         self.view = view or FloorView()
-        self.surveillance = SurveillanceWatch()
+        self.surveillance = surveillance or SurveillanceWatch()
         for table in self.store.tables():
             self.view.stored(self.store.copy(table))
             self.surveillance.replay(table, self.store.entries(table))
@@ -142,13 +143,16 @@ class FloorReceiver:
             _LOG.error("%s", exc)
 
 
-def serve(settings: FloorSettings, stop: threading.Event, view: FloorView | None = None) -> None:
-    """Run the floor process until `stop` is set (feeding `view`, the pit view's model).
+def serve(settings: FloorSettings, stop: threading.Event, view: FloorView | None = None,
+          surveillance: SurveillanceWatch | None = None) -> None:
+    """Run the floor process until `stop` is set, feeding the pit view's and surveillance's.
+
+    `view` is the pit view's model, `surveillance` the advantage-play alerts.
 
     Raises:
         FloorStoreError: the store cannot be opened at the start.
     """
-    receiver = FloorReceiver(settings, view)
+    receiver = FloorReceiver(settings, view, surveillance)
     receiver.start()
     try:
         stop.wait()

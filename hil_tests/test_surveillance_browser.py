@@ -4,7 +4,7 @@ A real Mosquitto, the floor process (`shoectl floor serve` with `[view]` and a c
 file beside its configuration holding a surveillance user and an attendant), and a table
 whose seat 1 bets by the count, its journal shipped by its real shipper. Surveillance sees
 the seat flagged on its page; the attendant gets no alert on that page and none on the
-floor's.
+floor's, where today's figures and the rounds by hour are drawn.
 """
 
 from __future__ import annotations
@@ -60,6 +60,13 @@ def test_surveillance_sees_the_counter_and_the_attendant_does_not(tmp_path: Path
             cell.text == "T1" for cell in d.find_elements(By.CSS_SELECTOR, "#tables td.name")))
         assert "spearman" not in driver.page_source
         assert "rho" not in driver.find_element(By.TAG_NAME, "body").text
+        # Today's figures, and the rounds by hour drawn by the page as bars.
+        until(driver, "T1's 36 rounds today", lambda d: [
+            c.text for c in d.find_elements(By.CSS_SELECTOR,
+                                            "#today tr[data-table='T1'] td.rounds")] == ["36"])
+        bars = driver.find_elements(By.CSS_SELECTOR, "#today tr[data-table='T1'] svg rect")
+        assert len(bars) == 24
+        assert sum(int(bar.get_attribute("data-rounds") or 0) for bar in bars) == 36
     finally:
         driver.quit()
         table.close()

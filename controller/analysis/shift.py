@@ -26,6 +26,7 @@ changes the game. The definitions, which `docs/reference/metrics.md` gives to th
 
 from __future__ import annotations
 
+import copy
 import math
 import statistics
 from collections import Counter, defaultdict
@@ -160,6 +161,14 @@ class ShiftReader:
             figures.voids += 1
         elif kind in SETTLED:
             self._settled(row)
+
+    def so_far(self) -> dict[str, object]:
+        """The figures of what was read so far, as JSON; the reader reads on."""
+        snapshot = ShiftReader(*self.window)
+        snapshot.figures = copy.deepcopy(self.figures)
+        snapshot.state, snapshot.state_since = self.state, self.state_since
+        snapshot.first_seen, snapshot.last_seen = self.first_seen, self.last_seen
+        return snapshot.finish().as_record()
 
     def finish(self) -> ShiftFigures:
         """The figures, the window clipped to the journal, the state in force up to its end."""

@@ -6,7 +6,9 @@ topics' last wills, each group's retained meter and controller status) and from 
 records whose answer paid an amount; one from a row at or after a conflict in the table's
 copy is marked `disputed`) and each group's controller's alarms (tables refused). Public: a
 table's state is what it shows anyway (no card of a round in play); of the journals only
-counts, heads and verdicts, never rows.
+counts, heads and verdicts, never rows; and each table's figures of the UTC day of its
+newest row (`controller.analysis.shift`: rounds, rounds per hour, seconds per round, shuffle
+and fault time, hold, rounds by hour), read from its stored rows.
 Thread-safe: paho's thread and the writer update it, the web server reads `snapshot`.
 """
 
@@ -14,10 +16,12 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
+from controller.analysis.shift import Row, ShiftReader
 from controller.floor.floor_store import TableCopy
 from controller.floor.journal_protocol import JOURNAL_PREFIX, PIT_PREFIX, table_state_topic
 from controller.floor.protocol import PREFIX
@@ -39,6 +43,29 @@ class _Table:
     group: str = ""
     link: str = "unknown"
     copy: TableCopy | None = None
+    day: str = ""
+    today: ShiftReader | None = None
+
+    def read(self, entries: Sequence[Entry]) -> None:
+        """Rows stored: today's figures go on (a new UTC day starts them again)."""
+        for entry in entries:
+            when = datetime.fromisoformat(entry.wall) if entry.wall else None
+            if when is None:
+                continue
+            day = when.astimezone(UTC).date().isoformat()
+            if day != self.day or self.today is None:
+                start = datetime.fromisoformat(day).replace(tzinfo=UTC)
+                self.day, self.today = day, ShiftReader(start, start + timedelta(days=1))
+            self.today.take(Row(when, entry.kind, entry.data))
+
+    def figures(self) -> dict[str, Any] | None:
+        """Today's figures (None before any row)."""
+        if self.today is None:
+            return None
+        record = self.today.so_far()
+        wagers: dict[str, dict[str, Any]] = record.pop("wagers")  # type: ignore[assignment]
+        record["hold"] = {kind: money["hold"] for kind, money in wagers.items()}
+        return {"day": self.day, **record}
 
 
 @dataclass
@@ -88,10 +115,18 @@ class FloorView:
         with self._lock:
             table = self._table(copy.table)
             table.copy = copy
+            table.read(new)
             for entry in new:
                 hit = _hit_of(copy.table, entry)
                 if hit is not None:
                     self._groups.setdefault(table.group or "?", _Group()).hits.appendleft(hit)
+
+    def read_stored(self, table: str, entries: Iterable[Entry]) -> Iterator[Entry]:
+        """At start: the rows the store already holds, for today's figures (each passed on)."""
+        for entry in entries:
+            with self._lock:
+                self._table(table).read((entry,))
+            yield entry
 
     def snapshot(self) -> dict[str, Any]:
         """The view as JSON (docs/floor-protocol.md "The floor's pit view")."""
@@ -143,4 +178,5 @@ def _table_json(name: str, table: _Table) -> dict[str, Any]:
             "group": table.group, "link": table.link,
             # a linked table ships over its link's connection, whose last will is the link's
             "shipping": "offline" if table.link == "offline" else table.shipping,
-            "journal": _journal_json(table.copy)}
+            "journal": _journal_json(table.copy), "today": table.figures()}
+

@@ -51,7 +51,8 @@ class FloorReceiver:
         self.surveillance = surveillance or SurveillanceWatch()
         for table in self.store.tables():
             self.view.stored(self.store.copy(table))
-            self.surveillance.replay(table, self.store.entries(table))
+            self.surveillance.replay(table, self.view.read_stored(table,
+                                                                   self.store.entries(table)))
         self.client = make_client(CLIENT_ID, settings.broker, settings.tls,
                                   (STATUS_TOPIC, encode({"state": "offline"})), manual_ack=True)
         self.client.on_connect = self._on_connect

@@ -42,6 +42,7 @@ from typing import Any, Final, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from confkeys import DevicePhrases, Section
 from drivers.device import Device
 from drivers.errors import DeviceClosedError, DeviceConfigError, DeviceUnavailableError, DriverError
 from firmware_bridge.clock import Clock
@@ -683,60 +684,60 @@ def build_camera(name: str, kind: str, options: Mapping[str, Any], *,
                                 f"{kind!r}: expected one of {', '.join(CAMERA_KINDS)}")
     reader = _Options(name, kind, options)
     source = _BUILDERS[kind](reader, render, clock)
-    reader.refuse_unknown()
+    reader.finish()
     return source
 
 
-class _Options:
-    """Typed access to a camera section's keys, remembering which were used."""
+class CameraPhrases(DevicePhrases):
+    """The camera section's wording: Python type names, and the kind named."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+
+    def expected(self, kinds: Sequence[type]) -> str:
+        """`int or str`."""
+        return " or ".join(kind.__name__ for kind in kinds)
+
+    def wrong_type(self, kinds: Sequence[type], value: object) -> str:
+        """The value quoted."""
+        return f"expected {self.expected(kinds)}, got {value!r}"
+
+    def missing(self) -> str:
+        """A key this kind needs."""
+        return f"required for kind {self.kind!r}"
+
+    def unknown_key(self, known: Sequence[str]) -> str:
+        """A key this kind does not take."""
+        return f"unknown key for kind {self.kind!r}"
+
+
+class _Options(Section):
+    """A camera section's keys (other than `kind`), read for one camera kind."""
 
     def __init__(self, name: str, kind: str, options: Mapping[str, Any]) -> None:
-        self.name, self.kind, self.options = name, kind, options
-        self.used: set[str] = set()
-
-    def get(self, key: str, types: tuple[type, ...], default: Any = None,
-            required: bool = False) -> Any:
-        self.used.add(key)
-        if key not in self.options:
-            if required:
-                raise DeviceConfigError(self.name, key, f"required for kind {self.kind!r}")
-            return default
-        value = self.options[key]
-        if (isinstance(value, bool) and bool not in types) or not isinstance(value, types):
-            expected = " or ".join(t.__name__ for t in types)
-            raise DeviceConfigError(self.name, key, f"expected {expected}, got {value!r}")
-        return value
+        super().__init__(name, options, phrases=CameraPhrases(kind), error=DeviceConfigError)
+        self.kind = kind
 
     def read_timeout(self, default: float) -> float:
         """`read_timeout_ms` in seconds (50 ms to 60 s), or `default`."""
-        value = self.get("read_timeout_ms", (int,))
-        if value is None:
+        if not self.has("read_timeout_ms"):
+            self.raw("read_timeout_ms")
             return default
-        if not 50 <= value <= 60_000:
-            raise DeviceConfigError(self.name, "read_timeout_ms",
-                                    f"{value} is out of range 50..60000")
-        return float(value) / 1000
+        return float(self.integer("read_timeout_ms", minimum=50, maximum=60_000)) / 1000
 
     def positive(self, key: str, default: int | None = None) -> int | None:
-        value = self.get(key, (int,), default)
+        """A positive integer, or `default` when absent."""
+        value: int | None = self.get(key, int, default)
         if value is not None and value <= 0:
-            raise DeviceConfigError(self.name, key, f"must be positive, got {value}")
+            raise self.error(key, f"must be positive, got {value}")
         return value
-
-    def refuse_unknown(self) -> None:
-        unknown = sorted(set(self.options) - self.used)
-        if unknown:
-            raise DeviceConfigError(self.name, unknown[0], f"unknown key for kind {self.kind!r}")
 
 
 def _v4l2(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
     _no_render(options, render)
-    device = options.get("device", (int, str), required=True)
-    fps = options.get("fps", (int, float))
-    flush = options.get("flush_frames", (int,), 1)
-    if not 0 <= flush <= MAX_FLUSH_FRAMES:
-        raise DeviceConfigError(options.name, "flush_frames",
-                                f"{flush} is out of range 0..{MAX_FLUSH_FRAMES}")
+    device = options.get("device", (int, str))
+    fps = options.get("fps", (int, float), None)
+    flush = options.integer("flush_frames", 1, minimum=0, maximum=MAX_FLUSH_FRAMES)
     return OpenCVCamera(options.name, device, width=options.positive("width"),
                         height=options.positive("height"), fps=fps, clock=clock,
                         read_timeout=options.read_timeout(CAMERA_READ_TIMEOUT),
@@ -753,13 +754,13 @@ def _picamera2(options: _Options, render: Render | None, clock: Clock | None) ->
 
 def _file(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
     _no_render(options, render)
-    return FileCamera(options.name, options.get("path", (str,), required=True), clock=clock,
+    return FileCamera(options.name, options.get("path", str), clock=clock,
                       read_timeout=options.read_timeout(FILE_READ_TIMEOUT))
 
 
 def _folder(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
     _no_render(options, render)
-    return FolderCamera(options.name, options.get("path", (str,), required=True),
+    return FolderCamera(options.name, options.get("path", str),
                         pattern=options.get("pattern", (str,), "*"),
                         loop=options.get("loop", (bool,), False), clock=clock,
                         read_timeout=options.read_timeout(FILE_READ_TIMEOUT))
@@ -767,7 +768,7 @@ def _folder(options: _Options, render: Render | None, clock: Clock | None) -> Ca
 
 def _video(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
     _no_render(options, render)
-    return VideoFileCamera(options.name, options.get("path", (str,), required=True),
+    return VideoFileCamera(options.name, options.get("path", str),
                            loop=options.get("loop", (bool,), False), clock=clock,
                            read_timeout=options.read_timeout(FILE_READ_TIMEOUT))
 
@@ -778,8 +779,8 @@ passes them to `vision.build.synth.LayoutRenderer`; see `emulated_render_options
 
 
 def _emulated(options: _Options, render: Render | None, clock: Clock | None) -> CameraSource:
-    emulated_render_options(options.name, options.options)
-    options.used.update(EMULATED_RENDER_KEYS)
+    emulated_render_options(options.name, {key: options.raw(key)
+                                           for key in EMULATED_RENDER_KEYS if options.has(key)})
     if render is None:
         raise DeviceConfigError(options.name, "kind", "the emulated camera needs a layout renderer "
                           "from the composition root (vision.build.synth.LayoutRenderer)")
@@ -805,13 +806,13 @@ def emulated_render_options(name: str, options: Mapping[str, Any]) -> dict[str, 
                           "give both width and height, or neither")
     if width is not None:
         found["size"] = (width, height)
-    card_width = reader.get("card_width", (int, float))
+    card_width = reader.get("card_width", (int, float), None)
     if card_width is not None:
         if card_width <= 0:
             raise DeviceConfigError(name, "card_width", f"must be positive, got {card_width}")
         found["card_width"] = float(card_width)
     for key, types in (("background", (str,)), ("seed", (int,))):
-        value = reader.get(key, types)
+        value = reader.get(key, types, None)
         if value is not None:
             found[key] = value
     return found

@@ -41,6 +41,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Final
 
+from confkeys import DEVICE, Section
 from drivers.emulated.shoe_file import ShoeFileError, shoe_file_cards
 from drivers.emulated.shoe_model import PENETRATION_PERCENT
 from drivers.errors import DeviceConfigError
@@ -88,81 +89,21 @@ def stands_in(role: str, kind: str) -> bool:
     return is_emulated(kind) or (role == "camera" and kind in RECORDED_CAMERA_KINDS)
 
 
-class Section:
-    """Typed, access-tracked reads from one `[devices.<name>]` mapping.
+def _numbers(section: Section, key: str, low: int, high: int) -> dict[str, int]:
+    """A `{name = number}` table, each number in [low, high].
 
-    Every getter records the key it read; `finish()` refuses any key nobody read, which is
-    how a misspelt option is caught at start-up instead of being silently ignored.
+    Nested tables flatten to dotted names, so `seat3.turn = 17` (which TOML reads as
+    `{seat3 = {turn = 17}}`) names the lamp `seat3.turn`.
     """
-
-    def __init__(self, name: str, raw: Mapping[str, Any]) -> None:
-        self.name = name
-        self._raw = raw
-        self._read: set[str] = set()
-
-    def error(self, key: str, message: str) -> DeviceConfigError:
-        """Return the error for `key` in this section."""
-        return DeviceConfigError(self.name, key, message)
-
-    def has(self, key: str) -> bool:
-        """True when the key is present (and mark it read)."""
-        self._read.add(key)
-        return key in self._raw
-
-    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
-        """Return the value of `key`, checking its TOML type; `default` when absent.
-
-        Raises:
-            DeviceConfigError: The key is missing with no default, or has the wrong type.
-        """
-        self._read.add(key)
-        if key not in self._raw:
-            if default is ...:
-                raise self.error(key, "missing (required)")
-            return default
-        value = self._raw[key]
-        kinds = kind if isinstance(kind, tuple) else (kind,)
-        if isinstance(value, bool) and bool not in kinds:
-            raise self.error(key, f"expected {_type_names(kinds)}, got a boolean")
-        if not isinstance(value, kinds):
-            raise self.error(key, f"expected {_type_names(kinds)}, got {type(value).__name__}")
-        return value
-
-    def integer(self, key: str, low: int, high: int, default: int | None = None) -> int:
-        """Return an integer key checked to lie in [low, high]."""
-        value: int = self.get(key, int, ... if default is None else default)
-        if not low <= value <= high:
-            raise self.error(key, f"{value} is out of range {low}..{high}")
-        return value
-
-    def choice(self, key: str, choices: tuple[str, ...], default: str | None = None) -> str:
-        """Return a string key that must be one of `choices`."""
-        value: str = self.get(key, str, ... if default is None else default)
-        if value not in choices:
-            raise self.error(key, f"{value!r} is not one of {', '.join(choices)}")
-        return value
-
-    def names(self, key: str, low: int, high: int) -> dict[str, int]:
-        """Return a `{name = number}` table, each number in [low, high].
-
-        Nested tables flatten to dotted names, so `seat3.turn = 17` (which TOML reads as
-        `{seat3 = {turn = 17}}`) names the lamp `seat3.turn`.
-        """
-        table: Mapping[str, Any] = self.get(key, dict, {})
-        result: dict[str, int] = {}
-        for label, number in _flatten(table):
-            if isinstance(number, bool) or not isinstance(number, int):
-                raise self.error(f"{key}.{label}", f"expected an integer, got {number!r}")
-            if not low <= number <= high:
-                raise self.error(f"{key}.{label}", f"{number} is out of range {low}..{high}")
-            result[label] = number
-        return result
-
-    def finish(self) -> None:
-        """Refuse every key that no getter read."""
-        unknown = sorted(set(self._raw) - self._read)
-        if unknown:
-            raise self.error(unknown[0], "unknown key")
+    table: Mapping[str, Any] = section.get(key, dict, {})
+    result: dict[str, int] = {}
+    for label, number in _flatten(table):
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise section.error(f"{key}.{label}", f"expected an integer, got {number!r}")
+        if not low <= number <= high:
+            raise section.error(f"{key}.{label}", f"{number} is out of range {low}..{high}")
+        result[label] = number
+    return result
 
 
 def _flatten(table: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
@@ -173,10 +114,9 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]
     return items
 
 
-def _type_names(kinds: tuple[type, ...]) -> str:
-    names = {str: "a string", int: "an integer", float: "a number", bool: "a boolean",
-             dict: "a table", list: "an array"}
-    return " or ".join(names.get(kind, kind.__name__) for kind in kinds)
+def device_section(name: str, raw: Mapping[str, Any]) -> Section:
+    """A `[devices.<name>]` section read with the device wording and `DeviceConfigError`."""
+    return Section(name, raw, phrases=DEVICE, error=DeviceConfigError)
 
 
 # ---------------------------------------------------------------- ports
@@ -212,7 +152,7 @@ class UsbPortConfig:
 
 
 def _timeout(section: Section) -> int:
-    return section.integer("timeout_ms", 50, 60_000, DEFAULT_TIMEOUT_MS)
+    return section.integer("timeout_ms", DEFAULT_TIMEOUT_MS, minimum=50, maximum=60_000)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +216,7 @@ def read_serial_port(section: Section) -> SerialPortConfig:
     url: str = section.get("url", str)
     if not url.strip():
         raise section.error("url", "empty")
-    baud = section.integer("baud", 1200, 4_000_000, 115200)
+    baud = section.integer("baud", 115200, minimum=1200, maximum=4_000_000)
     if baud not in BAUD_RATES:
         raise section.error("baud", f"{baud} is not one of {', '.join(map(str, BAUD_RATES))}")
     return SerialPortConfig(url=url, baud=baud)
@@ -285,8 +225,8 @@ def read_serial_port(section: Section) -> SerialPortConfig:
 def read_usb_port(section: Section) -> UsbPortConfig:
     """Read `vid`, `pid` and `serial_number`."""
     return UsbPortConfig(
-        vid=section.integer("vid", 0, 0xFFFF),
-        pid=section.integer("pid", 0, 0xFFFF),
+        vid=section.integer("vid", minimum=0, maximum=0xFFFF),
+        pid=section.integer("pid", minimum=0, maximum=0xFFFF),
         serial_number=section.get("serial_number", str, None),
     )
 
@@ -350,11 +290,11 @@ def read_shoe(section: Section, kind: str) -> ShoeConfig:
 
 def read_shoe_emulation(section: Section) -> ShoeEmulation:
     """Read the emulated shoe's keys (`decks`, `deck`, `seed`, `penetration`, ...)."""
-    decks = section.integer("decks", 1, 8, 6)
+    decks = section.integer("decks", 6, minimum=1, maximum=8)
     if decks not in DECK_COUNTS:
         raise section.error("decks", f"{decks} is not one of {', '.join(map(str, DECK_COUNTS))}")
     low, high = PENETRATION_PERCENT
-    penetration = section.integer("penetration", low, high, 75)
+    penetration = section.integer("penetration", 75, minimum=low, maximum=high)
     from_end = section.get("cut_card_from_end", int, None)
     if from_end is not None and not 1 <= from_end < decks * 48:
         raise section.error("cut_card_from_end", f"{from_end} does not fit a {decks}-deck shoe")
@@ -450,9 +390,9 @@ def read_layout(section: Section, kind: str) -> LayoutConfig:
     gpio = kind in ("gpio", "emulated-gpio")
     if gpio:
         low, high = GPIO_PINS.start, GPIO_PINS.stop - 1
-        tables = {key: section.names(key, low, high) for key in _LAYOUT_TABLES}
+        tables = {key: _numbers(section, key, low, high) for key in _LAYOUT_TABLES}
     else:
-        tables = {key: section.names(key, 0, top) for key, top in _BOARD_CHANNELS.items()}
+        tables = {key: _numbers(section, key, 0, top) for key, top in _BOARD_CHANNELS.items()}
         tables["key_switches"] = dict(BOARD_KEY_POSITIONS)
     if KEY_NORMAL in tables["key_switches"]:
         raise section.error(f"key_switches.{KEY_NORMAL}",
@@ -463,7 +403,7 @@ def read_layout(section: Section, kind: str) -> LayoutConfig:
         raise section.error("lamps", "at least one lamp is required")
     port = read_serial_port(section) if kind == "serial" else None
     timeout = _timeout(section) if not gpio else DEFAULT_TIMEOUT_MS
-    debounce = section.integer("debounce_ms", 0, 1000, 20) if gpio else 20
+    debounce = section.integer("debounce_ms", 20, minimum=0, maximum=1000) if gpio else 20
     pull = section.choice("pull", ("up", "down"), "up") if gpio else "up"
     blink = float(section.get("blink_hz", (float, int), 2.0)) if gpio else 2.0
     if not 0.1 <= blink <= 20.0:
@@ -634,37 +574,37 @@ def read_wheel(section: Section, kind: str) -> WheelConfig:
         line = _read_line_settings(section)
     return WheelConfig(
         section.name, kind, url, line,
-        timeout_ms=section.integer("timeout_ms", 500, 60_000, 3000),
+        timeout_ms=section.integer("timeout_ms", 3000, minimum=500, maximum=60_000),
         number_line=bool(section.get("number_line", bool, True)),
-        no_ball_lines=section.integer("no_ball_lines", 1, 1000, 10),
+        no_ball_lines=section.integer("no_ball_lines", 10, minimum=1, maximum=1000),
         dialect=section.choice("dialect", WHEEL_DIALECTS, "ss2"),
         emulation=_read_wheel_emulation(section) if kind != "serial" else None)
 
 
 def _read_line_settings(section: Section) -> LineSettings:
-    baud = section.integer("baud", 300, 4_000_000, 9600)
+    baud = section.integer("baud", 9600, minimum=300, maximum=4_000_000)
     if baud not in WHEEL_BAUD_RATES:
         raise section.error("baud", f"{baud} is not one of "
                                     f"{', '.join(map(str, WHEEL_BAUD_RATES))}")
-    bytesize = section.integer("bytesize", 5, 8, 8)
+    bytesize = section.integer("bytesize", 8, minimum=5, maximum=8)
     if bytesize not in (7, 8):
         raise section.error("bytesize", f"{bytesize} is not 7 or 8")
-    stopbits = section.integer("stopbits", 1, 2, 1)
+    stopbits = section.integer("stopbits", 1, minimum=1, maximum=2)
     return LineSettings(baud, bytesize, section.choice("parity", ("none", "even", "odd"), "none"),
                         stopbits, section.choice("flow", ("none", "rtscts", "xonxoff"), "none"))
 
 
 def _read_wheel_emulation(section: Section) -> WheelEmulation:
-    pockets = section.integer("pockets", 37, 38, 38)
+    pockets = section.integer("pockets", 38, minimum=37, maximum=38)
     replay = section.get("replay", str, None)
     if replay is not None and not Path(replay).is_file():
         raise section.error("replay", f"no such file: {replay}")
     return WheelEmulation(
         seed=section.get("seed", int, None), pockets=pockets,
-        pace_ms=section.integer("pace_ms", 0, 10_000, 500),
+        pace_ms=section.integer("pace_ms", 500, minimum=0, maximum=10_000),
         faults=bool(section.get("faults", bool, True)),
-        nmb_lines=section.integer("nmb_lines", 1, 500, 50),
-        spins=section.integer("spins", 0, 1_000_000, 0),
+        nmb_lines=section.integer("nmb_lines", 50, minimum=1, maximum=500),
+        spins=section.integer("spins", 0, minimum=0, maximum=1_000_000),
         replay=Path(replay) if replay is not None else None)
 
 
@@ -743,7 +683,7 @@ def parse_device(
     if name not in roles:
         raise DeviceConfigError(name, "", f"unknown device; expected one of {', '.join(roles)}")
     role = Role(name)
-    section = Section(name, raw)
+    section = device_section(name, raw)
     kinds = camera_kinds if role is Role.CAMERA else KINDS[role]
     kind = section.choice("kind", kinds) if kinds else section.get("kind", str)
     if not kinds:

@@ -17,7 +17,6 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import locate
 from vision.build.composite import CompositeOptions, composite, cut_outs
 from vision.build.evaluate import iou, stress_scene
 from vision.build.synth import (
@@ -33,7 +32,8 @@ from vision.build.synth import (
 )
 from vision.dataset import read_image, read_labels
 from vision.edges import Quad
-from vision.locate import (
+from vision.locate import finder as locate
+from vision.locate.finder import (
     LocateParams,
     _split_if_two,
     find_cards,

@@ -17,7 +17,7 @@ from vision.build.synth import (
     scatter,
     table_background,
 )
-from vision.locate import find_cards, order_corners
+from vision.locate.finder import find_cards, order_corners
 
 
 @pytest.mark.parametrize("background", BACKGROUNDS)
@@ -124,7 +124,7 @@ def _plain_along_frame_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
 
 
 def test_the_frame_edge_test_in_python_floats_is_numpys() -> None:
-    from vision.locate import _along_frame_edge
+    from vision.locate.finder import _along_frame_edge
 
     rng = np.random.default_rng(12)
     along = 0

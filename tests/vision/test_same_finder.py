@@ -18,13 +18,13 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import locate
 from vision.build.composite import SURFACES, CompositeOptions, composite, cut_outs
 from vision.build.synth import BACKGROUNDS, CardStyle, Effects, compose, scatter
 from vision.corners import covered_cards
 from vision.dataset import read_image, read_labels
 from vision.edges import Quad, min_channel
-from vision.locate import (
+from vision.locate import finder as locate
+from vision.locate.finder import (
     LocateParams,
     _along_frame_edge,
     _candidate,

@@ -17,7 +17,7 @@ from vision.build.synth import (
     scatter,
     table_background,
 )
-from vision.locate.finder import find_cards, order_corners
+from vision.locate import find_cards, order_corners
 
 
 @pytest.mark.parametrize("background", BACKGROUNDS)

@@ -27,14 +27,8 @@ from vision.classify import NearestNeighbours, NearestSamples, Perceptron
 from vision.corners import Corner, _sharpened, covered_cards
 from vision.edges import Quad, intersect, rolled, vector_length
 from vision.index import _Ink, _paper_colour, _percentiles
-from vision.locate.finder import (
-    LocateParams,
-    _paper_masks,
-    locate_cards,
-    paper_contrast,
-    paper_levels,
-    work_image,
-)
+from vision.locate import LocateParams, locate_cards, paper_contrast, paper_levels, work_image
+from vision.locate.paper import _paper_masks
 from vision.recognize import _reading_order
 
 from .plain_forms import plain_paper_contrast
@@ -498,7 +492,8 @@ def _plain_refined(frame: np.ndarray, quad: Quad, reach: float) -> Quad:
 def test_the_four_sides_fitted_at_once_are_each_sides_own_fit() -> None:
     import cv2
 
-    from vision.locate.finder import _quadrilateral, fit_sides
+    from vision.locate import fit_sides
+    from vision.locate.finder import _quadrilateral
 
     fitted = 0
     for frame, _ in _drawn_cards(seed=5, count=40):
@@ -520,7 +515,7 @@ def test_the_four_sides_fitted_at_once_are_each_sides_own_fit() -> None:
 
 
 def test_the_four_edges_sampled_at_once_are_each_edges_own_samples() -> None:
-    from vision.locate.finder import refine_edges
+    from vision.locate import refine_edges
 
     rng = np.random.default_rng(6)
     moved = 0
@@ -535,7 +530,7 @@ def test_the_four_edges_sampled_at_once_are_each_edges_own_samples() -> None:
 
 
 def test_lines_meet_where_intersect_says() -> None:
-    from vision.locate.finder import meeting_point
+    from vision.locate import meeting_point
 
     rng = np.random.default_rng(8)
     met = 0

@@ -11,7 +11,7 @@ import pytest
 
 from vision.cards import all_codes
 from vision.dataset import read_image, read_labels
-from vision.enroll import (
+from vision.enroll.enrol import (
     GLARE_PEAK,
     EnrolReport,
     Sample,

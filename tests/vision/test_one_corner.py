@@ -10,7 +10,7 @@ import pytest
 
 from vision.cards import RANKS, SUITS, all_codes
 from vision.classify import NearestNeighbours
-from vision.enroll import (
+from vision.enroll.enrol import (
     ONE_CORNER_CEILING,
     EnrolOptions,
     Sample,

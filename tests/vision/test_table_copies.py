@@ -11,7 +11,7 @@ import pytest
 from vision.build.evaluate import iou
 from vision.cards import all_codes
 from vision.dataset import read_image, read_labels
-from vision.enroll import (
+from vision.enroll.enrol import (
     TABLE_CARD_WIDTH,
     EnrolReport,
     Sample,

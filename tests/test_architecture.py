@@ -35,7 +35,7 @@ NO_IO_BUILTINS = frozenset({"open", "print", "input", "exec", "eval", "compile",
 MAY_IMPORT_VISION_BUILD = ("vision.build", "controller.camera.emulated", "controller.sim")
 """Profile building, the emulated camera's renderer and the simulation (which lays cards)."""
 
-SAME_MEANING = {"Image": {"drivers.camera", "vision.edges"}}
+SAME_MEANING = {"Image": {"drivers.camera.source", "vision.edges"}}
 """One name defined twice with one meaning, in packages that may not import each other."""
 
 MAX_CLASS_LINES = 300

@@ -28,30 +28,26 @@ its keys' schema beside its class; `build.build_camera` validates a section's op
 builds the source; `CAMERA_KINDS` lists the kinds for the device registry.
 """
 
-from drivers.camera.source import (
-    CAMERA_KINDS,
-    CAMERA_READ_TIMEOUT,
+from drivers.camera.build import CAMERA_KINDS, build_camera
+from drivers.camera.emulated import (
     EMULATED_RENDER_KEYS,
-    FILE_READ_TIMEOUT,
-    IMAGE_SUFFIXES,
-    MAX_FLUSH_FRAMES,
-    PICAMERA2_MISSING,
-    CameraPhrases,
-    CameraSource,
-    CapturedFrame,
     EmulatedLayoutCamera,
-    EndOfFramesError,
-    FileCamera,
-    FolderCamera,
-    FrameReadError,
-    Image,
-    OpenCVCamera,
-    Picamera2Camera,
-    Render,
-    VideoFileCamera,
-    build_camera,
     emulated_render_options,
 )
+from drivers.camera.options import CameraPhrases
+from drivers.camera.picam import PICAMERA2_MISSING, Picamera2Camera
+from drivers.camera.recorded import IMAGE_SUFFIXES, FileCamera, FolderCamera, VideoFileCamera
+from drivers.camera.source import (
+    CAMERA_READ_TIMEOUT,
+    FILE_READ_TIMEOUT,
+    CameraSource,
+    CapturedFrame,
+    EndOfFramesError,
+    FrameReadError,
+    Image,
+    Render,
+)
+from drivers.camera.v4l2 import MAX_FLUSH_FRAMES, OpenCVCamera
 
 __all__ = ["CAMERA_KINDS", "CAMERA_READ_TIMEOUT", "EMULATED_RENDER_KEYS", "FILE_READ_TIMEOUT",
            "IMAGE_SUFFIXES", "MAX_FLUSH_FRAMES", "PICAMERA2_MISSING", "CameraPhrases",

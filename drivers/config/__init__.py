@@ -1,0 +1,61 @@
+"""The `[devices.*]` sections of the table configuration, validated into frozen records.
+
+Each section's name is the device's role (`shoe`, `layout`, `sign`, `camera`, `wheel`) and its
+`kind` picks the implementation. `parse_devices` reads them all with `confkeys.Section` in the
+device wording; every refusal is a `DeviceConfigError` naming the section and the key.
+"""
+
+from drivers.config.devices import (
+    AUTH_MODES,
+    BAUD_RATES,
+    BOARD_KEY_POSITIONS,
+    DECK_COUNTS,
+    DECK_TYPES,
+    DEFAULT_TIMEOUT_MS,
+    EMULATED,
+    GPIO_PINS,
+    KEY_DIR,
+    KEY_NORMAL,
+    KINDS,
+    MAX_FIRMWARE_TEXT,
+    RECORDED_CAMERA_KINDS,
+    WHEEL_BAUD_RATES,
+    WHEEL_DIALECTS,
+    BoardTrust,
+    CameraConfig,
+    DeviceConfig,
+    DevicesConfig,
+    LayoutConfig,
+    LineSettings,
+    Role,
+    SerialPortConfig,
+    ShoeConfig,
+    ShoeEmulation,
+    SignConfig,
+    UsbPortConfig,
+    WheelConfig,
+    WheelEmulation,
+    device_section,
+    is_emulated,
+    parse_device,
+    parse_devices,
+    read_layout,
+    read_serial_port,
+    read_shoe,
+    read_shoe_emulation,
+    read_sign,
+    read_trust,
+    read_usb_port,
+    read_wheel,
+    stands_in,
+)
+
+__all__ = ["AUTH_MODES", "BAUD_RATES", "BOARD_KEY_POSITIONS", "BoardTrust", "CameraConfig",
+           "DECK_COUNTS", "DECK_TYPES", "DEFAULT_TIMEOUT_MS", "DeviceConfig", "DevicesConfig",
+           "EMULATED", "GPIO_PINS", "KEY_DIR", "KEY_NORMAL", "KINDS", "LayoutConfig",
+           "LineSettings", "MAX_FIRMWARE_TEXT", "RECORDED_CAMERA_KINDS", "Role",
+           "SerialPortConfig", "ShoeConfig", "ShoeEmulation", "SignConfig", "UsbPortConfig",
+           "WHEEL_BAUD_RATES", "WHEEL_DIALECTS", "WheelConfig", "WheelEmulation", "device_section",
+           "is_emulated", "parse_device", "parse_devices", "read_layout", "read_serial_port",
+           "read_shoe", "read_shoe_emulation", "read_sign", "read_trust", "read_usb_port",
+           "read_wheel", "stands_in"]

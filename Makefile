@@ -23,7 +23,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy --strict controller firmware_bridge
+	$(BIN)/mypy --strict controller firmware_bridge confkeys
 	$(BIN)/mypy drivers vision
 
 contracts: $(STAMP)

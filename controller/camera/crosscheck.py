@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from confkeys import Section
 from controller.procedure.effects import CameraCheck, Effect, Journal, OpLog
-from controller.rules.errors import ConfigError
+from controller.rules.errors import ConfigError, config_error
 from controller.rules.hands import Game
-from controller.rules.reader import SectionReader
 
 
 class CameraPolicy(StrEnum):
@@ -74,7 +74,7 @@ def vision_settings_from_mapping(data: object) -> VisionSettings:
     Raises:
         ConfigError: An unknown key, a wrong type or value, naming `[vision] key`.
     """
-    reader = SectionReader("vision", data)
+    reader = Section("vision", data, error=config_error)
     policies = [p.value for p in CameraPolicy]
     settings = VisionSettings(
         on_camera_down=CameraPolicy(reader.text("on_camera_down", CameraPolicy.STOP, policies)),
@@ -88,7 +88,7 @@ def vision_settings_from_mapping(data: object) -> VisionSettings:
     return settings
 
 
-def _positions(section: SectionReader) -> tuple[tuple[str, float, float], ...]:
+def _positions(section: Section) -> tuple[tuple[str, float, float], ...]:
     found = []
     for name in section.names():
         value = section.raw(name)

@@ -13,12 +13,12 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from confkeys import Section
 from controller.floor.floor_store import FloorStoreError, StoreUrl
 from controller.floor.link import BrokerUrl, TlsFiles
 from controller.floor.protocol import FloorProtocolError
 from controller.floor.settings import FloorConfigError, PlainLinkError, require_private
-from controller.rules.errors import ConfigError
-from controller.rules.reader import SectionReader
+from controller.rules.errors import ConfigError, config_error
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +43,7 @@ class FloorSettings:
 def _view(data: object) -> ViewSettings | None:
     if data is None:
         return None
-    reader = SectionReader("view", data)
+    reader = Section("view", data, error=config_error)
     text = reader.text("listen", "")
     user = reader.text("user", "supervisor")
     credential = reader.text("credential", "")
@@ -59,7 +59,7 @@ def _view(data: object) -> ViewSettings | None:
 
 
 def _broker(data: object, base: Path) -> tuple[BrokerUrl, TlsFiles | None]:
-    reader = SectionReader("link", data)
+    reader = Section("link", data, error=config_error)
     try:
         broker = BrokerUrl.parse(reader.text("broker", ""))
     except FloorProtocolError as exc:
@@ -73,7 +73,7 @@ def _broker(data: object, base: Path) -> tuple[BrokerUrl, TlsFiles | None]:
 
 
 def _store(data: object, base: Path) -> StoreUrl:
-    reader = SectionReader("store", data)
+    reader = Section("store", data, error=config_error)
     text = reader.text("url", "")
     reader.finish()
     try:

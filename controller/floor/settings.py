@@ -16,13 +16,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from confkeys import Section
 from controller.floor.ledger import MAX_BOOTS_PER_DAY
 from controller.floor.link import BrokerUrl, TlsFiles
 from controller.floor.protocol import FloorProtocolError, check_name
-from controller.rules.errors import ConfigError
+from controller.rules.errors import ConfigError, config_error
 from controller.rules.meter import ProgressiveSettings, progressive_from_mapping
 from controller.rules.options import LINK_KEYS
-from controller.rules.reader import SectionReader
 
 
 class FloorConfigError(ValueError):
@@ -80,8 +80,8 @@ class ServerSettings:
 
 def _tables(section: Mapping[str, object]) -> tuple[tuple[str, ...], int]:
     """`[link] tables` (required) and `max_boots_per_day` (default 10)."""
-    reader = SectionReader("link", {k: section[k] for k in ("tables", "max_boots_per_day")
-                                    if k in section})
+    reader = Section("link", {k: section[k] for k in ("tables", "max_boots_per_day")
+                              if k in section}, error=config_error)
     boots = reader.integer("max_boots_per_day", MAX_BOOTS_PER_DAY, minimum=1, maximum=10_000)
     names = section.get("tables")
     if (not isinstance(names, list) or not names
@@ -99,7 +99,7 @@ def _tables(section: Mapping[str, object]) -> tuple[tuple[str, ...], int]:
 
 def link_from_mapping(data: object, base: Path) -> LinkSettings:
     """Validate a `[link]` section (`ConfigError` names the key)."""
-    reader = SectionReader("link", data)
+    reader = Section("link", data, error=config_error)
     try:
         broker = BrokerUrl.parse(reader.text("broker", ""))
         group = check_name("group", reader.text("group", ""))

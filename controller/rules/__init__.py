@@ -5,7 +5,7 @@ Modules (public names are stable; read their docstrings):
 * `cards`      Card, Rank, Suit, decks and shoes; `Card.parse("QH")`.
 * `money`      Odds ("3:2", to 1), ForOne ("500 for 1"), MeterShare ("10%"), commission.
 * `errors`     ConfigError (bad table configuration), RulesError (a step not allowed now).
-* `reader`     SectionReader: a configuration section read key by key (errors name the key).
+* `reader`     SectionReader: `confkeys.Section` plus pay lines and odds (errors name the key).
 * `hands`      Game, hand_value, initial_deal_order, peek_eligible (R4), dealer_must_draw.
 * `sidebets`   classifiers: perfect_pairs_line, lucky_ladies_line, match_the_dealer,
                blazing7s_line, spanish21_bonus, is_super_bonus; SideBet names.

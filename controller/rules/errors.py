@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from confkeys import error_line
+
 
 class ConfigError(ValueError):
     """A table configuration value that is unknown, mistyped or impossible.
@@ -13,3 +15,8 @@ class ConfigError(ValueError):
 
 class RulesError(ValueError):
     """A step the rules do not allow at this point of the round (e.g. a double on 21)."""
+
+
+def config_error(section: str, key: str, message: str) -> ConfigError:
+    """The `ConfigError` a table-file section raises: `[section] key: message`."""
+    return ConfigError(error_line(section, key, message))

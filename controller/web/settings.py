@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from controller.rules.errors import ConfigError
-from controller.rules.reader import SectionReader
+from confkeys import Section
+from controller.rules.errors import ConfigError, config_error
 from controller.web.credentials import parse_credential
 
 DEFAULT_LISTEN: Final = "127.0.0.1:8420"
@@ -82,7 +82,7 @@ def console_settings_from_mapping(data: object) -> ConsoleSettings:
     Raises:
         ConfigError: An unknown key, a bad address, a bad host or a malformed credential.
     """
-    reader = SectionReader("console", data if data is not None else {})
+    reader = Section("console", data, error=config_error)
     listen = parse_address("console", "listen", reader.text("listen", DEFAULT_LISTEN))
     pit = parse_address("console", "pit_listen", reader.text("pit_listen", ""))
     user = reader.text("pit_user", "supervisor")

@@ -17,7 +17,6 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import locate
 from vision.build.composite import CompositeOptions, composite, cut_outs
 from vision.build.evaluate import iou, stress_scene
 from vision.build.synth import (
@@ -35,13 +34,14 @@ from vision.dataset import read_image, read_labels
 from vision.edges import Quad
 from vision.locate import (
     LocateParams,
-    _split_if_two,
     find_cards,
+    finder,
     neutral_paper,
     paper_levels,
     split_at_gap,
     work_image,
 )
+from vision.locate.finder import _split_if_two
 
 from .conftest import dev_fold
 
@@ -357,7 +357,7 @@ def test_cards_the_least_channel_finds_keep_their_outlines(background: str,
     frame = compose(placements, SIZE, CardStyle(), background, Effects(blur=0.8, noise=2.0),
                     seed=2).frame
     found = find_cards(frame)
-    monkeypatch.setattr(locate, "_neutral_candidates", lambda *arguments: [])
+    monkeypatch.setattr(finder, "_neutral_candidates", lambda *arguments: [])
     without = find_cards(frame)
     assert len(found) == len(without) == 4
     assert all(np.array_equal(mine, theirs) for mine, theirs in zip(found, without, strict=True))
@@ -370,8 +370,8 @@ def test_a_grey_card_shaped_patch_on_a_pale_plank_is_no_card() -> None:
     patch = np.array([[260, 170], [340, 170], [340, 284], [260, 284]], np.int32)
     cv2.fillConvexPoly(canvas, patch, (96.0, 96.0, 96.0))
     frame = _photographed(canvas)
-    reduced, _ = locate._reduced(frame, LocateParams().work_width)
-    assert locate._neutral_candidates(reduced, LocateParams())  # the colourless source sees it
+    reduced, _ = finder._reduced(frame, LocateParams().work_width)
+    assert finder._neutral_candidates(reduced, LocateParams())  # the colourless source sees it
     assert find_cards(frame) == []
 
 
@@ -379,7 +379,7 @@ def test_a_fanned_hand_is_not_taken_for_one_colourless_card() -> None:
     # three overlapping cards on wood: their colourless union's stepped outline overruns a
     # card-shaped quadrilateral by 10%; taken for a whole card, it hid the hand's cards
     scene = stress_scene("overlap", 513)
-    located = locate.locate_cards(scene.frame)
+    located = finder.locate_cards(scene.frame)
     assert len(located) == 3
     assert all(card.covered for card in located)
     for truth in scene.quads:

@@ -11,14 +11,8 @@ import pytest
 
 from vision.cards import all_codes
 from vision.dataset import read_image, read_labels
-from vision.enroll import (
-    GLARE_PEAK,
-    EnrolReport,
-    Sample,
-    _cross_validate,
-    _held_out_folds,
-    glare_copy,
-)
+from vision.enroll import GLARE_PEAK, EnrolReport, Sample, glare_copy
+from vision.enroll.tuning import _cross_validate, _held_out_folds
 from vision.features import RANK_BOX, SUIT_BOX, feature_length
 from vision.index import IndexLayout, read_corners
 from vision.locate import find_cards, long_over_short

@@ -115,7 +115,7 @@ def test_cards_whose_corners_all_but_touch_are_told_apart(angle: float, right_x:
 
 
 def _plain_along_frame_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
-    """`vision.locate._along_frame_edge` as first written, in numpy."""
+    """`vision.locate.finder._along_frame_edge` as first written, in numpy."""
     limits = np.array([shape[1] - 1, shape[0] - 1], np.float32)
     on_low = quad <= 1.5
     on_high = quad >= limits - 1.5
@@ -124,7 +124,7 @@ def _plain_along_frame_edge(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
 
 
 def test_the_frame_edge_test_in_python_floats_is_numpys() -> None:
-    from vision.locate import _along_frame_edge
+    from vision.locate.finder import _along_frame_edge
 
     rng = np.random.default_rng(12)
     along = 0

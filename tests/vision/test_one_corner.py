@@ -10,14 +10,8 @@ import pytest
 
 from vision.cards import RANKS, SUITS, all_codes
 from vision.classify import NearestNeighbours
-from vision.enroll import (
-    ONE_CORNER_CEILING,
-    EnrolOptions,
-    Sample,
-    _choose_threshold,
-    _Tuning,
-    one_corner_threshold,
-)
+from vision.enroll import ONE_CORNER_CEILING, EnrolOptions, Sample, one_corner_threshold
+from vision.enroll.tuning import _choose_threshold, _Tuning
 from vision.errors import ProfileError
 from vision.features import RANK_BOX, SUIT_BOX, feature_length
 from vision.index import IndexLayout

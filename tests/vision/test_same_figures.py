@@ -27,14 +27,8 @@ from vision.classify import NearestNeighbours, NearestSamples, Perceptron
 from vision.corners import Corner, _sharpened, covered_cards
 from vision.edges import Quad, intersect, rolled, vector_length
 from vision.index import _Ink, _paper_colour, _percentiles
-from vision.locate import (
-    LocateParams,
-    _paper_masks,
-    locate_cards,
-    paper_contrast,
-    paper_levels,
-    work_image,
-)
+from vision.locate import LocateParams, locate_cards, paper_contrast, paper_levels, work_image
+from vision.locate.paper import _paper_masks
 from vision.recognize import _reading_order
 
 from .plain_forms import plain_paper_contrast
@@ -498,7 +492,8 @@ def _plain_refined(frame: np.ndarray, quad: Quad, reach: float) -> Quad:
 def test_the_four_sides_fitted_at_once_are_each_sides_own_fit() -> None:
     import cv2
 
-    from vision.locate import _quadrilateral, fit_sides
+    from vision.locate import fit_sides
+    from vision.locate.finder import _quadrilateral
 
     fitted = 0
     for frame, _ in _drawn_cards(seed=5, count=40):

@@ -18,25 +18,16 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import locate
 from vision.build.composite import SURFACES, CompositeOptions, composite, cut_outs
 from vision.build.synth import BACKGROUNDS, CardStyle, Effects, compose, scatter
 from vision.corners import covered_cards
 from vision.dataset import read_image, read_labels
 from vision.edges import Quad, min_channel
 from vision.locate import (
+    Located,
     LocateParams,
-    _along_frame_edge,
-    _candidate,
-    _fewest_points,
-    _hull_corners,
-    _middle,
-    _overlap_of,
-    _paper_masks,
-    _probe_columns,
-    _quadrilateral,
-    _refined,
-    _threshold_candidates,
+    find_cards,
+    finder,
     fit_sides,
     locate_cards,
     long_over_short,
@@ -44,7 +35,20 @@ from vision.locate import (
     order_corners,
     paper_levels,
     refine_edges,
+    work_image,
 )
+from vision.locate.finder import (
+    _along_frame_edge,
+    _candidate,
+    _fewest_points,
+    _hull_corners,
+    _overlap_of,
+    _quadrilateral,
+    _threshold_candidates,
+)
+from vision.locate.paper import _levels_and_paper, _middle, _paper_masks
+from vision.locate.refine import _refined
+from vision.locate.split import _probe_columns
 
 from .conftest import dev_fold
 from .plain_forms import plain_paper_contrast
@@ -166,11 +170,11 @@ def _plain_merged(candidates: list[_Plain]) -> list[Quad]:
 def _plain_locate(frame: np.ndarray) -> list[tuple[Quad, bool]]:
     """`locate_cards` with the default parameters, as first written."""
     params = LocateParams()
-    reduced, scale = locate._reduced(frame, params.work_width)
+    reduced, scale = finder._reduced(frame, params.work_width)
     small = cv2.GaussianBlur(min_channel(reduced), (3, 3), 0)
     levels = paper_levels(small)
     kept = _plain_merged(_plain_without_unions(_plain_candidates(small, reduced, params)))
-    cards = [part for quad in kept for part in locate._split_if_two(small, quad, levels, params)]
+    cards = [part for quad in kept for part in finder._split_if_two(small, quad, levels, params)]
     paper, bright = _paper_masks(small, levels)
     min_side = float(np.sqrt(params.min_area * small.shape[0] * small.shape[1] / 1.4))
     whole = [refine_edges(frame, np.asarray(q / scale, dtype=np.float32), 1.0 / scale)
@@ -179,7 +183,7 @@ def _plain_locate(frame: np.ndarray) -> list[tuple[Quad, bool]]:
     return [(q, False) for q in whole] + [(order_corners(q), True) for q in covered]
 
 
-def _same(found: list[locate.Located], plain: list[tuple[Quad, bool]]) -> bool:
+def _same(found: list[Located], plain: list[tuple[Quad, bool]]) -> bool:
     return len(found) == len(plain) and all(
         card.covered == covered and np.array_equal(card.quad, quad)
         for card, (quad, covered) in zip(found, plain, strict=True))
@@ -224,7 +228,7 @@ def test_the_finder_finds_the_plain_finders_outlines_on_real_cards(dev_photos: P
 def _contours(count: int) -> Iterator[tuple[np.ndarray, tuple[int, ...]]]:
     """Every contour of the three sources' images of drawn frames, with the image's shape."""
     for frame in _scattered(count):
-        small, _ = locate.work_image(frame, 400)
+        small, _ = work_image(frame, 400)
         edges = cv2.dilate(cv2.Canny(small, 20, 60), EDGE_KERNEL)
         contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
         _, mask = cv2.threshold(small, 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -241,7 +245,7 @@ def test_the_outlines_of_contours_are_the_plain_ones() -> None:
     for shape_contours in _grouped(_contours(8)):
         contours, shape = shape_contours
         for already in ((), found_already):
-            quick = locate._quads_of(contours, shape, params,
+            quick = finder._quads_of(contours, shape, params,
                                      [_candidate(c.quad, c.fill, c.area) for c in already])
             plain = _plain_quads_of(contours, shape, params, already)
             assert len(quick) == len(plain)
@@ -338,7 +342,7 @@ def test_a_frames_cards_refined_together_are_each_refined_alone() -> None:
     rng = np.random.default_rng(6)
     moved = 0
     for frame in _scattered(10):
-        found = locate.find_cards(frame)
+        found = find_cards(frame)
         rough = [(quad + rng.normal(0, 1.5, quad.shape)).astype(np.float32) for quad in found]
         # a side too short to place a line: left as it is, the others still refined
         rough.insert(len(rough) // 2, np.array([[300, 200], [305, 200], [305, 260], [300, 260]],
@@ -369,7 +373,7 @@ def test_the_colourless_image_is_the_plain_one_from_the_split_channels() -> None
 def test_otsus_mask_given_gives_the_outlines_it_gives_computed() -> None:
     params = LocateParams()
     for frame in _scattered(8):
-        small, _ = locate.work_image(frame, params.work_width)
+        small, _ = work_image(frame, params.work_width)
         level, _ = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
         mask = (small > level).astype(np.uint8)
         given = _threshold_candidates(small, params, mask)
@@ -377,7 +381,7 @@ def test_otsus_mask_given_gives_the_outlines_it_gives_computed() -> None:
         assert given
         assert len(given) == len(computed)
         assert all(np.array_equal(a.quad, b.quad) for a, b in zip(given, computed, strict=True))
-        levels, paper = locate._levels_and_paper(small)
+        levels, paper = _levels_and_paper(small)
         assert levels == paper_levels(small)
         assert np.array_equal(paper, mask)
         assert np.array_equal(paper, _paper_masks(small, levels)[1])
@@ -417,7 +421,7 @@ def test_corners_matched_at_once_are_the_plain_match() -> None:
         costs = [float(np.abs(np.roll(quad, -shift, axis=0) - reference).sum())
                  for shift in range(4)]
         plain = np.roll(quad, -int(np.argmin(costs)), axis=0)
-        assert np.array_equal(locate._match_corners(reference, quad), plain)
+        assert np.array_equal(finder._match_corners(reference, quad), plain)
 
 
 def _plain_order_corners(points: np.ndarray) -> Quad:

@@ -11,13 +11,8 @@ import pytest
 from vision.build.evaluate import iou
 from vision.cards import all_codes
 from vision.dataset import read_image, read_labels
-from vision.enroll import (
-    TABLE_CARD_WIDTH,
-    EnrolReport,
-    Sample,
-    _held_out_folds,
-    table_copy,
-)
+from vision.enroll import TABLE_CARD_WIDTH, EnrolReport, Sample, table_copy
+from vision.enroll.tuning import _held_out_folds
 from vision.features import RANK_BOX, SUIT_BOX, feature_length
 from vision.index import IndexLayout, read_corners
 from vision.locate import find_cards, long_over_short

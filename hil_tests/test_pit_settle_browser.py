@@ -5,7 +5,8 @@ seat 1 hit the Blazing 7's 100% line; the progressive controller's `reject` is c
 the floor link commits it (tests/floor/test_manual_hit.py runs that part through the real
 link and controller). The supervisor logs in through the form, sees the rejected hit, is
 refused a negative amount in one line, then settles it by hand; the journal holds the
-settlement once, with the supervisor as `who`.
+settlement once, with the supervisor as `who`. The page's Today section shows the round
+settled and draws its hour.
 """
 
 from __future__ import annotations
@@ -73,6 +74,11 @@ def test_the_supervisor_settles_a_rejected_hit_on_the_pit_page(table: LiveTable)
         until(driver, "logged in", lambda d: d.current_url == pit)
         until(driver, "the rejected hits shown", lambda d: d.find_element(
             By.ID, "rejected").is_displayed())
+        # Today's figures: the one round settled, and its hour drawn as a bar.
+        assert text(driver, "today-rounds") == "1 / 0"
+        bars = driver.find_elements(By.CSS_SELECTOR, "#today-chart svg rect")
+        assert len(bars) == 24
+        assert sum(int(bar.get_attribute("data-rounds") or 0) for bar in bars) == 1
         row = driver.find_element(By.CSS_SELECTOR, "#rejected-hits tbody tr").text
         assert row == f"1 1 100% 5.00 {REASON}"
         assert driver.find_element(By.ID, "settle-round").get_attribute("value") == "1"

@@ -3,10 +3,9 @@
 Pure: `shift_figures` reads records (`Row`: when, kind, data) in journal order and never
 changes the game. The definitions, which `docs/reference/metrics.md` gives to the pit:
 
-- **A round** is one that was settled (`round:settled`; at roulette a spin whose winners were
-  paid, `spin:winners_paid`) within the window; a voided one (`round:void`, `spin:void`)
-  is counted apart. Its **seconds** run from betting opening for it (`round:open`; at
-  roulette the previous spin's payment or the first record) to its settlement.
+- **A round** is one that was settled (`round:settled`; at roulette a spin) within the
+  window; a voided one (`round:void`, `spin:void`) is counted apart. Its **seconds** run
+  from betting opening for it (`round:open`) to its settlement.
 - **Rounds per hour** are the window's rounds over the hours the table was open in it: the
   time from its first record to its last, less the time it was shuffling or in a fault.
 - **Shuffle time** is the time in the states `shoe_loading`, `burn`, `reshuffle_discards`
@@ -26,21 +25,20 @@ changes the game. The definitions, which `docs/reference/metrics.md` gives to th
 
 from __future__ import annotations
 
-import copy
 import math
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, Final
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final, Protocol
 
 SHUFFLE_STATES: Final = frozenset({"shoe_loading", "burn", "reshuffle_discards", "shuffling"})
 FAULT_STATES: Final = frozenset({"fault", "shoe_error", "card_in_error", "card_hold"})
 PLAYER_STATES: Final = frozenset({"players", "decisions", "insurance"})
-SETTLED: Final = frozenset({"round:settled", "spin:winners_paid"})
+SETTLED: Final = frozenset({"round:settled"})
 VOIDED: Final = frozenset({"round:void", "spin:void"})
-OPENED: Final = frozenset({"round:open", "spin:winners_paid"})
+OPENED: Final = frozenset({"round:open"})
 NO_DEALER: Final = "kiosk"
 
 
@@ -164,11 +162,13 @@ class ShiftReader:
 
     def so_far(self) -> dict[str, object]:
         """The figures of what was read so far, as JSON; the reader reads on."""
-        snapshot = ShiftReader(*self.window)
-        snapshot.figures = copy.deepcopy(self.figures)
-        snapshot.state, snapshot.state_since = self.state, self.state_since
-        snapshot.first_seen, snapshot.last_seen = self.first_seen, self.last_seen
-        return snapshot.finish().as_record()
+        figures = self.figures
+        kept = (figures.start, figures.end, figures.shuffle_seconds, figures.fault_seconds,
+                figures.player_seconds, self.state_since)
+        record = self.finish().as_record()
+        (figures.start, figures.end, figures.shuffle_seconds, figures.fault_seconds,
+         figures.player_seconds, self.state_since) = kept
+        return record
 
     def finish(self) -> ShiftFigures:
         """The figures, the window clipped to the journal, the state in force up to its end."""
@@ -227,21 +227,42 @@ class ShiftReader:
         figures.rounds_by_hour[row.wall.strftime("%Y-%m-%dT%H:00")] += 1
         if self.round_opened is not None:
             figures.round_seconds.append((row.wall - self.round_opened).total_seconds())
-        self.round_opened = row.wall if row.kind == "spin:winners_paid" else None
-        for seat in row.data.get("seats", ()):
-            self._seat_settled(seat)
+        self.round_opened = None
+        seats = row.data.get("seats", ())
+        if isinstance(seats, Mapping):  # hold'em: {seat: {...}}
+            seats = [{"seat": seat, **dict(held)} for seat, held in seats.items()
+                     if isinstance(held, Mapping)]
+        for seat in seats:
+            if isinstance(seat, Mapping):
+                self._seat_settled(seat)
 
     def _seat_settled(self, seat: Mapping[str, Any]) -> None:
+        """One seat's nets, in each game's shape of `round:settled`.
+
+        A net still pending (a linked hit's, before the controller answers) counts nothing.
+        """
         money = self.figures.money
-        if "hands" in seat:
+        if "hands" in seat:  # the blackjack family: its drop came with no more bets
             self.figures.hands_per_seat[int(seat["seat"])] += len(seat["hands"])
-            money["main"].win -= sum(int(hand.get("net", 0)) for hand in seat["hands"])
-            if "insurance" in seat:
-                money["insurance"].win -= int(seat["insurance"])
+            money["main"].win -= sum(_cents(hand.get("net")) for hand in seat["hands"])
+            money["insurance"].win -= _cents(seat.get("insurance"))
         for kind, net in dict(seat.get("side_bets", {})).items():
-            money[kind].win -= int(net)
-        for kind, net in dict(seat.get("bets", {})).items():
-            money[kind].win -= int(net)
+            money[kind].win -= _cents(net)
+        for kind, net in dict(seat.get("bets", {})).items():  # baccarat
+            money[kind].win -= _cents(net)
+        for wager in seat.get("wagers", ()) if isinstance(seat.get("wagers"), list) else ():
+            money[str(wager["bet"])].drop += _cents(wager.get("cents"))  # roulette
+            money[str(wager["bet"])].win -= _cents(wager.get("net"))
+        if isinstance(seat.get("nets"), Mapping):  # hold'em: wagers and nets by kind
+            for kind, cents in dict(seat.get("wagers", {})).items():
+                money[kind].drop += _cents(cents)
+            for kind, net in dict(seat["nets"]).items():
+                money[kind].win -= _cents(net)
+
+
+def _cents(value: object) -> int:
+    """An amount of a record, or 0 for none (a pending net, a flag)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def shift_figures(rows: Iterable[Row], start: datetime | None = None,
@@ -251,3 +272,63 @@ def shift_figures(rows: Iterable[Row], start: datetime | None = None,
     for row in rows:
         reader.take(row)
     return reader.finish()
+
+
+class StoredRow(Protocol):
+    """A journal row as the store gives it (`controller.journal.chain.Entry`)."""
+
+    @property
+    def seq(self) -> int:
+        """Its place in the journal."""
+        ...
+
+    @property
+    def wall(self) -> str:
+        """When it was written, ISO 8601."""
+        ...
+
+    @property
+    def kind(self) -> str:
+        """Its kind."""
+        ...
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """Its data."""
+        ...
+
+
+class DayFigures:
+    """A table's figures of the UTC day of its newest row, read on as rows come.
+
+    `read` takes rows in journal order (a new day starts the figures again); `figures` gives
+    the day's figures so far, the wagers' money reduced to each kind's hold (what the pit
+    and floor views show: no drop or win in cents on a public page).
+    """
+
+    def __init__(self) -> None:
+        self.day = ""
+        self.reader: ShiftReader | None = None
+        self.last_seq = 0
+
+    def read(self, rows: Iterable[StoredRow]) -> None:
+        """Rows in order."""
+        for row in rows:
+            self.last_seq = row.seq
+            if not row.wall:
+                continue
+            when = datetime.fromisoformat(row.wall).astimezone(UTC)
+            day = when.date().isoformat()
+            if day != self.day or self.reader is None:
+                start = datetime.fromisoformat(day).replace(tzinfo=UTC)
+                self.day, self.reader = day, ShiftReader(start, start + timedelta(days=1))
+            self.reader.take(Row(when, row.kind, row.data))
+
+    def figures(self) -> dict[str, Any] | None:
+        """The day's figures so far (None before any row)."""
+        if self.reader is None:
+            return None
+        record = self.reader.so_far()
+        wagers: dict[str, dict[str, Any]] = record.pop("wagers")  # type: ignore[assignment]
+        record["hold"] = {kind: money["hold"] for kind, money in wagers.items()}
+        return {"day": self.day, **record}

@@ -4,18 +4,55 @@ Public: the same information the table shows (no card of a round in play), plus 
 progressive meter (R11), the last 25 hits and the journal's state; at a community table each
 station's credits and meters (the attendant adds and cashes out credits there); at a linked
 table the hits the progressive controller rejected (the supervisor settles them by hand).
-Built on the loop thread after every commit, like the dealer's console.
+Built on the loop thread after every commit, like the dealer's console; `PitView` adds the
+day's figures (docs/reference/metrics.md).
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import asdict
 
+from controller.analysis.shift import DayFigures
 from controller.console.prompts import faults
 from controller.console.roulette_view import wheel_bias
 from controller.console.table_state import JsonObject
 from controller.procedure.community_model import CommunityModel
 from controller.service.runtime import TableRuntime
+
+_LOG = logging.getLogger(__name__)
+
+
+class PitView:
+    """The pit view's table object with today's figures (`"today"`), read on from the journal.
+
+    One a table: it remembers how far it has read the journal, so each commit reads only
+    the rows it added (`controller.analysis.shift.DayFigures`).
+    """
+
+    def __init__(self) -> None:
+        self.day = DayFigures()
+        self.failed = False
+
+    def __call__(self, runtime: TableRuntime) -> JsonObject:
+        """The pit view's object now (loop thread)."""
+        return {**pit_state(runtime), "today": self._today(runtime)}
+
+    def _today(self, runtime: TableRuntime) -> JsonObject | None:
+        """Today's figures; None, logged once, if a record cannot be read as one.
+
+        A figure is never worth stopping the table's loop.
+        """
+        if self.failed:
+            return None
+        try:
+            self.day.read(runtime.journal.entries(after=self.day.last_seq))
+            return self.day.figures()
+        except (KeyError, TypeError, ValueError) as exc:
+            self.failed = True
+            _LOG.error("pit view: today's figures stopped at journal seq %s: %s",
+                       self.day.last_seq, exc)
+            return None
 
 
 def pit_state(runtime: TableRuntime) -> JsonObject:

@@ -18,10 +18,9 @@ import threading
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
-from controller.analysis.shift import Row, ShiftReader
+from controller.analysis.shift import DayFigures
 from controller.floor.floor_store import TableCopy
 from controller.floor.journal_protocol import JOURNAL_PREFIX, PIT_PREFIX, table_state_topic
 from controller.floor.protocol import PREFIX
@@ -43,29 +42,7 @@ class _Table:
     group: str = ""
     link: str = "unknown"
     copy: TableCopy | None = None
-    day: str = ""
-    today: ShiftReader | None = None
-
-    def read(self, entries: Sequence[Entry]) -> None:
-        """Rows stored: today's figures go on (a new UTC day starts them again)."""
-        for entry in entries:
-            when = datetime.fromisoformat(entry.wall) if entry.wall else None
-            if when is None:
-                continue
-            day = when.astimezone(UTC).date().isoformat()
-            if day != self.day or self.today is None:
-                start = datetime.fromisoformat(day).replace(tzinfo=UTC)
-                self.day, self.today = day, ShiftReader(start, start + timedelta(days=1))
-            self.today.take(Row(when, entry.kind, entry.data))
-
-    def figures(self) -> dict[str, Any] | None:
-        """Today's figures (None before any row)."""
-        if self.today is None:
-            return None
-        record = self.today.so_far()
-        wagers: dict[str, dict[str, Any]] = record.pop("wagers")  # type: ignore[assignment]
-        record["hold"] = {kind: money["hold"] for kind, money in wagers.items()}
-        return {"day": self.day, **record}
+    today: DayFigures = field(default_factory=DayFigures)
 
 
 @dataclass
@@ -115,7 +92,7 @@ class FloorView:
         with self._lock:
             table = self._table(copy.table)
             table.copy = copy
-            table.read(new)
+            table.today.read(new)
             for entry in new:
                 hit = _hit_of(copy.table, entry)
                 if hit is not None:
@@ -125,7 +102,7 @@ class FloorView:
         """At start: the rows the store already holds, for today's figures (each passed on)."""
         for entry in entries:
             with self._lock:
-                self._table(table).read((entry,))
+                self._table(table).today.read((entry,))
             yield entry
 
     def snapshot(self) -> dict[str, Any]:
@@ -178,5 +155,5 @@ def _table_json(name: str, table: _Table) -> dict[str, Any]:
             "group": table.group, "link": table.link,
             # a linked table ships over its link's connection, whose last will is the link's
             "shipping": "offline" if table.link == "offline" else table.shipping,
-            "journal": _journal_json(table.copy), "today": table.figures()}
+            "journal": _journal_json(table.copy), "today": table.today.figures()}
 

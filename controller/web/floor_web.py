@@ -96,6 +96,7 @@ def floor_app(view: FloorView, user: str, credential: str,
 
     return Starlette(routes=[static("floor.html", "text/html", PIT_ROLES),
                              static("floor.js", "text/javascript", PIT_ROLES),
+                             static("hours_chart.js", "text/javascript", PIT_ROLES),
                              static("surveillance.html", "text/html", SURVEILLANCE_ROLES),
                              static("surveillance.js", "text/javascript", SURVEILLANCE_ROLES),
                              static("console.css", "text/css", ANY_ROLE),

@@ -741,6 +741,7 @@ def pit_app(hub: Hub, accounts: Accounts, *, legacy: tuple[str, str] | None = No
         *_login_routes(gate, _about),
         Route("/", guarded(gate, reader, _page("pit.html"), page="/login")),
         Route("/pit.js", _page("pit.js")),
+        Route("/hours_chart.js", _page("hours_chart.js")),
         Route("/common.js", _page("common.js")),
         Route("/console.css", _page("console.css")),
         Route("/api/pit", guarded(gate, reader, _latest(hub))),

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.console.hub import ConsoleHub
-from controller.console.pit_state import pit_state
+from controller.console.pit_state import PitView
 from controller.console.roulette_view import board_state
 from controller.console.station_feed import StationFeed
 from controller.service.runtime import TableRuntime
@@ -90,7 +90,7 @@ def start_web(settings: ConsoleSettings, post: Callable[[object], None],
             web.servers.append(listener)
             listeners["console"] = listener.socket
         if settings.pit_listen is not None:
-            pit = web.pit = ConsoleHub(post, view=pit_state)
+            pit = web.pit = ConsoleHub(post, view=PitView())
             every.append(pit)
             legacy = ([settings.pit_user, settings.pit_credential]
                       if settings.pit_credential else None)

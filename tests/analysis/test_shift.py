@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from controller.analysis.shift import Row, shift_figures
+from controller.analysis.shift import Row, ShiftReader, shift_figures
 
 T0 = datetime(2026, 12, 6, 18, 0, tzinfo=UTC)
 
@@ -83,3 +83,26 @@ def test_a_window_after_the_journal_has_no_figures() -> None:
     assert record["rounds"] == 0
     assert record["from"] is None
     assert record["rounds_per_hour"] is None
+
+
+def test_figures_so_far_leave_the_reader_reading_on() -> None:
+    reader = ShiftReader()
+    rows = shift()
+    for row in rows[:12]:
+        reader.take(row)
+    early = reader.so_far()
+    assert reader.so_far() == early  # asking twice changes nothing
+    for row in rows[12:]:
+        reader.take(row)
+    assert reader.so_far() == shift_figures(rows).as_record()
+
+
+def test_a_pending_net_counts_nothing_and_breaks_nothing() -> None:
+    rows = [at(0, "round:open", round=1),
+            at(5, "round:no_more_bets", round=1, bets=[[1, 1000, {"blazing7s": 500}]]),
+            at(60, "round:settled", round=1, seats=[{
+                "seat": 1, "hands": [{"cards": [], "net": -1000}],
+                "side_bets": {"blazing7s": None}}])]  # a linked hit awaiting the controller
+    record = shift_figures(rows).as_record()
+    assert record["wagers"]["blazing7s"] == {"drop": 500, "win": 0, "hold": 0.0}  # type: ignore[index]
+    assert record["wagers"]["main"]["win"] == 1000  # type: ignore[index]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.console.hub import ConsoleHub
-from controller.console.pit_state import pit_state
+from controller.console.pit_state import PitView
 from controller.console.roulette_view import board_state
 from controller.service.loop import EventLoop
 from controller.service.runtime import RuntimeCall, TableRuntime
@@ -168,7 +168,7 @@ def start(tmp: Path, game: str = "blackjack", **options: Any) -> LiveTable:
     rt = runtime(tmp, game, return_to_betting=True)
     loop = EventLoop(rt.handle)
     hub = ConsoleHub(loop.post)
-    pit_hub = ConsoleHub(loop.post, view=pit_state)
+    pit_hub = ConsoleHub(loop.post, view=PitView())
     board_hub = ConsoleHub(loop.post, view=board_state)
     accounts = table_accounts()
     options = {"guard": TEST_GUARD, **options}

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from controller.console.commands import table_now
-from controller.console.pit_state import pit_state
+from controller.console.pit_state import PitView
 from controller.rules.cards import deck
 from tests.controller.holdem_helpers import Table, table
+from tests.support.pit_compare import comparable
 
 PAIRS = 20
 
@@ -28,8 +29,9 @@ class Observer:
     def __init__(self, t: Table) -> None:
         self.rt = t.rt
         self.tables: list[Any] = []
+        pit_view = PitView()  # the pit's object with today's figures
         self.rt.watchers.append(lambda r: self.tables.append(
-            (table_now(r), {**pit_state(r), "journal": None})))
+            (table_now(r), comparable(pit_view(r)))))
         self.mark = len(self.rt.outputs.applied)
 
     def step(self) -> tuple[Any, ...]:

@@ -21,10 +21,11 @@ from typing import Any
 import pytest
 
 from controller.console.commands import table_now
-from controller.console.pit_state import pit_state
+from controller.console.pit_state import PitView
 from controller.procedure.effects import CameraCheck
 from controller.rules.cards import deck
 from controller.service.runtime import TableRuntime
+from tests.support.pit_compare import comparable
 
 from .helpers import runtime
 
@@ -91,7 +92,8 @@ class Observer:
         self.rt = rt
         self.tables: list[Any] = []
         self.checks: list[CameraCheck] = []
-        rt.watchers.append(lambda r: self.tables.append((table_now(r), pit_state(r))))
+        pit_view = PitView()  # the pit's object with today's figures
+        rt.watchers.append(lambda r: self.tables.append((table_now(r), pit_view(r))))
         rt.crosscheck = self  # type: ignore[assignment] - records what would be checked
         self.mark = len(rt.outputs.applied)
 
@@ -107,9 +109,8 @@ class Observer:
 
 
 def _without_journal(tables: list[Any]) -> tuple:
-    """The published tables, less the journal's head and count (they hash every record,
-    the hole card's included, and are shown as such: a digest, not the card)."""
-    return tuple((console, {**pit, "journal": None}) for console, pit in tables)
+    """The published tables, less the journal's digest and today's clock (`comparable`)."""
+    return tuple((console, comparable(pit)) for console, pit in tables)
 
 
 def play(tmp: Path, pair: Pair, hole: str) -> list[tuple]:

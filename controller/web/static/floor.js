@@ -41,42 +41,6 @@ function minutes(seconds) {
   return seconds === null || seconds === undefined ? "" : (seconds / 60).toFixed(0) + " min";
 }
 
-// Rounds by hour of the day as bars, drawn here (no image files): one bar an hour, 0-23.
-function hoursChart(byHour) {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("class", "hours");
-  svg.setAttribute("width", "240");
-  svg.setAttribute("height", "44");
-  const counts = new Array(24).fill(0);
-  for (const [hour, rounds] of Object.entries(byHour || {})) {
-    counts[Number(hour.slice(11, 13))] = rounds;
-  }
-  const most = Math.max(1, ...counts);
-  counts.forEach((rounds, hour) => {
-    const bar = document.createElementNS(ns, "rect");
-    const height = Math.round(32 * rounds / most);
-    bar.setAttribute("x", String(hour * 10));
-    bar.setAttribute("y", String(32 - height));
-    bar.setAttribute("width", "8");
-    bar.setAttribute("height", String(height));
-    bar.dataset.hour = String(hour);
-    bar.dataset.rounds = String(rounds);
-    const tip = document.createElementNS(ns, "title");
-    tip.textContent = hour + ":00 " + rounds + " rounds";
-    bar.appendChild(tip);
-    svg.appendChild(bar);
-  });
-  for (const hour of [0, 6, 12, 18]) {
-    const label = document.createElementNS(ns, "text");
-    label.setAttribute("x", String(hour * 10));
-    label.setAttribute("y", "43");
-    label.textContent = String(hour);
-    svg.appendChild(label);
-  }
-  return svg;
-}
-
 function drawToday(tables) {
   const body = document.querySelector("#today tbody");
   body.textContent = "";

@@ -44,6 +44,25 @@ function render(p) {
 }
 
 // The wheel-bias monitor (roulette tables only): Pearson's chi-square over the last N spins.
+function renderToday(today) {
+  const text = (id, value) => { document.getElementById(id).textContent = value; };
+  if (!today) {
+    text("today-rounds", "no round yet today");
+    return;
+  }
+  text("today-rounds", today.rounds + " / " + today.voids);
+  text("today-pace", today.rounds_per_hour === null ? "" : today.rounds_per_hour);
+  const s = today.seconds_per_round;
+  text("today-seconds", s.median === null ? "" : s.median + " s, " + s.p90 + " s");
+  text("today-lost", (today.shuffle_seconds / 60).toFixed(0) + " min, " +
+                     (today.fault_seconds / 60).toFixed(0) + " min");
+  text("today-hold", Object.entries(today.hold).map(([kind, hold]) =>
+    kind + " " + (hold === null ? "-" : (100 * hold).toFixed(1) + "%")).join(", "));
+  const chart = document.getElementById("today-chart");
+  chart.textContent = "";
+  chart.appendChild(hoursChart(today.rounds_by_hour));
+}
+
 function renderBias(bias) {
   $("bias").hidden = !bias;
   if (!bias) return;
@@ -129,6 +148,7 @@ events.onmessage = (message) => {
   const pit = JSON.parse(message.data).table;
   render(pit);
   renderBias(pit.wheel_bias);
+  renderToday(pit.today);
   renderStations(pit.stations);
   renderRejected(pit.rejected_hits);
 };

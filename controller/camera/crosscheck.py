@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from controller.procedure.effects import CameraCheck, Effect, Journal, OpLog
+from controller.procedure.core.effects import CameraCheck, Effect, Journal, OpLog
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
 from controller.rules.reader import SectionReader

@@ -35,10 +35,10 @@ from controller.camera.crosscheck import (
     Schedule,
     VisionSettings,
 )
-from controller.procedure.effects import CameraCheck
-from controller.procedure.holdem_model import HoldemModel
-from controller.procedure.holdem_play import due_area
-from controller.procedure.holdem_round import Area, HoldemRound
+from controller.procedure.core.effects import CameraCheck
+from controller.procedure.holdem.model import HoldemModel
+from controller.procedure.holdem.play import due_area
+from controller.procedure.holdem.round import Area, HoldemRound
 
 
 def area_cards(game: HoldemRound, area: Area, seat: int | None) -> list[str]:

@@ -16,11 +16,11 @@ from typing import Any, Final
 
 from controller.console.prompts import prompt
 from controller.console.table_state import JsonObject, table_state
-from controller.procedure.blackjack_model import BlackjackModel
-from controller.procedure.effects import Journal
-from controller.procedure.holdem_model import HoldemModel
-from controller.procedure.roulette_model import RouletteModel
-from controller.procedure.table_model import TableModel
+from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.core.effects import Journal
+from controller.procedure.holdem.model import HoldemModel
+from controller.procedure.roulette.model import RouletteModel
+from controller.procedure.shared.table_model import TableModel
 from controller.service.runtime import TableRuntime
 
 

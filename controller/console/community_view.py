@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.procedure.community_model import CommunityModel
-from controller.procedure.community_round import StationPhase
+from controller.procedure.community.model import CommunityModel
+from controller.procedure.community.round import StationPhase
 from controller.rules import blackjack as bj
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.procedure.holdem_model import HoldemModel
-from controller.procedure.table_model import TableModel
+from controller.procedure.holdem.model import HoldemModel
+from controller.procedure.shared.table_model import TableModel
 
 _PROMPTS = {
     "shuffling": "shuffle the deck, then press SHUFFLE DONE",

@@ -14,7 +14,7 @@ from dataclasses import asdict
 from controller.console.prompts import faults
 from controller.console.roulette_view import wheel_bias
 from controller.console.table_state import JsonObject
-from controller.procedure.community_model import CommunityModel
+from controller.procedure.community.model import CommunityModel
 from controller.service.runtime import TableRuntime
 
 

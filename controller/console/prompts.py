@@ -10,13 +10,13 @@ from __future__ import annotations
 from controller.console.community_view import community_prompt
 from controller.console.holdem_view import holdem_prompt
 from controller.console.roulette_view import roulette_prompt
-from controller.procedure.baccarat_model import BaccaratModel
-from controller.procedure.blackjack_model import BlackjackModel
-from controller.procedure.community_model import CommunityModel
-from controller.procedure.holdem_model import HoldemModel
-from controller.procedure.model import HOLD_STATES
-from controller.procedure.roulette_model import RouletteModel
-from controller.procedure.table_model import TableModel
+from controller.procedure.baccarat.model import BaccaratModel
+from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.community.model import CommunityModel
+from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.holdem.model import HoldemModel
+from controller.procedure.roulette.model import RouletteModel
+from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj
 from controller.rules.hands import hand_value
 

@@ -14,9 +14,9 @@ from dataclasses import asdict
 from typing import Any
 
 from controller.odds.wheel_bias import bias_report, board_figures
-from controller.procedure.roulette_croupier import wager_record
-from controller.procedure.roulette_model import RouletteModel
-from controller.procedure.table_model import TableModel
+from controller.procedure.roulette.croupier import wager_record
+from controller.procedure.roulette.model import RouletteModel
+from controller.procedure.shared.table_model import TableModel
 from controller.rules.money import format_cents
 from controller.rules.roulette import colour
 from controller.service.runtime import TableRuntime

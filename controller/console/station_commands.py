@@ -26,8 +26,8 @@ from typing import Any, Final
 
 from controller.console.commands import CommandError, Reply, attribute
 from controller.console.station_view import CHIPS, station_view
-from controller.procedure.community_model import CommunityModel
-from controller.procedure.community_play import DECISIONS
+from controller.procedure.community.model import CommunityModel
+from controller.procedure.community.play import DECISIONS
 from controller.service.runtime import TableRuntime
 
 FIELDS: Final[dict[str, tuple[str, ...]]] = {

@@ -27,9 +27,9 @@ from controller.console.station_view import (
     message,
     side_offer,
 )
-from controller.procedure.community_model import CommunityModel
-from controller.procedure.community_round import SPOTS, CommunityRound
-from controller.procedure.community_wagers import side_json
+from controller.procedure.community.model import CommunityModel
+from controller.procedure.community.round import SPOTS, CommunityRound
+from controller.procedure.community.wagers import side_json
 from controller.service.runtime import TableRuntime
 
 _dumps = compact_json

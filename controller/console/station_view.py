@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from controller.procedure.community_model import CommunityModel
-from controller.procedure.community_round import INITIAL_ORDER, SPOTS, CommunityRound
-from controller.procedure.community_wagers import side_json
+from controller.procedure.community.model import CommunityModel
+from controller.procedure.community.round import INITIAL_ORDER, SPOTS, CommunityRound
+from controller.procedure.community.wagers import side_json
 from controller.rules import blackjack as bj
 from controller.rules.cards import Card
 from controller.rules.hands import hand_value

@@ -15,9 +15,9 @@ from controller.console.community_view import community_table
 from controller.console.holdem_view import holdem_table
 from controller.console.prompts import faults, prompt
 from controller.console.roulette_view import roulette_table
-from controller.procedure.baccarat_model import BaccaratModel
-from controller.procedure.blackjack_model import BlackjackModel
-from controller.procedure.table_model import TableModel
+from controller.procedure.baccarat.model import BaccaratModel
+from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj
 from controller.rules.hands import hand_value
 from controller.rules.sidebets import SideBet

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.console.commands import Reply, execute, parse
-from controller.procedure.blackjack_model import BlackjackModel
-from controller.procedure.table_model import TableModel
+from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj
 from controller.rules.hands import Game
 from controller.rules.strategy import PlayerPolicy, Situation

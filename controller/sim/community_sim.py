@@ -32,10 +32,10 @@ from typing import Any, Final
 
 from controller.console import station_commands
 from controller.journal.store import JournalStore
-from controller.procedure.community_credits import MAX_CREDITS_IN
-from controller.procedure.community_model import CommunityModel
-from controller.procedure.community_round import SPOTS
-from controller.procedure.table_model import Setup
+from controller.procedure.community.credits import MAX_CREDITS_IN
+from controller.procedure.community.model import CommunityModel
+from controller.procedure.community.round import SPOTS
+from controller.procedure.shared.table_model import Setup
 from controller.rules import blackjack as bj
 from controller.rules.cards import shoe
 from controller.rules.money import format_cents

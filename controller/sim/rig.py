@@ -18,9 +18,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
-from controller.procedure.blackjack_model import BlackjackModel
-from controller.procedure.model import HOLD_STATES
-from controller.procedure.table_model import TableModel
+from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.shared.table_model import TableModel
 from controller.rules.cards import SPANISH_DECK_SIZE, STANDARD_DECK_SIZE
 from controller.rules.hands import Game, Position
 from controller.rules.options import GameConfig, TableSettings

@@ -27,8 +27,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
-from controller.procedure.model import HOLD_STATES
-from controller.procedure.roulette_model import RouletteModel
+from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.roulette.model import RouletteModel
 from controller.rules import roulette as ro
 from controller.rules.money import format_cents
 from controller.rules.options import GameConfig

@@ -24,12 +24,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TextIO
 
-from controller.procedure.baccarat_model import BaccaratModel
-from controller.procedure.blackjack_model import BlackjackModel
-from controller.procedure.model import HOLD_STATES
-from controller.procedure.table_model import TableModel
-from controller.procedure.table_outputs import PublicView
-from controller.procedure.tables import FAMILY
+from controller.procedure.baccarat.model import BaccaratModel
+from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.families import FAMILY
+from controller.procedure.shared.table_model import TableModel
+from controller.procedure.shared.table_outputs import PublicView
 from controller.rules import baccarat as bac
 from controller.rules import blackjack as bj
 from controller.rules.cards import Card

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from controller.console.prompts import prompt
-from controller.console.table_state import JsonObject, table_state
+from controller.console.table_state import table_state
+from controller.console.views.common import JsonObject
 from controller.procedure.blackjack.model import BlackjackModel
 from controller.procedure.core.effects import Journal
 from controller.procedure.holdem.model import HoldemModel

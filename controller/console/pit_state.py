@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from controller.console.prompts import faults
-from controller.console.roulette_view import wheel_bias
-from controller.console.table_state import JsonObject
+from controller.console.views.common import JsonObject
+from controller.console.views.roulette import wheel_bias
 from controller.procedure.community.model import CommunityModel
 from controller.service.runtime import TableRuntime
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import Final, TypeGuard, TypeVar
 
 from controller.procedure.baccarat import states as baccarat_states
 from controller.procedure.baccarat.model import BaccaratModel
@@ -85,3 +85,27 @@ def family_of(game: Game | str) -> Family:
         KeyError: no family deals it.
     """
     return FAMILIES[FAMILY[str(game)]]
+
+
+M = TypeVar("M", bound=TableModel)
+
+
+def is_model(model: object, kind: type[M]) -> TypeGuard[M]:
+    """True when `model` is a `kind` (the one place that asks a model its class).
+
+    For the code of one family that other families' tables also reach (a station
+    command at a blackjack table is refused by asking this).
+    """
+    return isinstance(model, kind)
+
+
+def model_as(model: TableModel, kind: type[M]) -> M:
+    """`model` as its family's model class, where the family key chose the code that asks.
+
+    Raises:
+        TypeError: `model` is not a `kind` (a family's view or driver reached the wrong
+            table: a bug, never the dealer's doing).
+    """
+    if not isinstance(model, kind):
+        raise TypeError(f"{type(model).__name__} reached code of the {kind.__name__} family")
+    return model

@@ -50,3 +50,11 @@ def test_a_round_in_play_is_a_state_of_the_family(name: str) -> None:
     assert in_play, f"{name}: its model names no state of a round in play"
     assert in_play <= {str(s) for s in family.states}
     assert str(family.initial) not in in_play
+
+
+def test_the_family_key_selects_a_console_view_and_a_simulation_driver() -> None:
+    from controller.console.views import VIEWS
+    from controller.sim.games import DRIVERS
+
+    assert set(VIEWS) == set(FAMILIES), "a family without a console view, or a view of none"
+    assert set(DRIVERS) == set(FAMILIES), "a family without a driver, or a driver of none"

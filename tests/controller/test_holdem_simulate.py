@@ -21,7 +21,7 @@ from controller.rules.holdem import (
     settle_showdown,
 )
 from controller.rules.paytables import HoldemBonusPays
-from controller.sim.holdem_sim import HoldemSimulation, wrong_cards
+from controller.sim.games.holdem import HoldemSimulation, wrong_cards
 
 
 def _expected(seat: dict, board: list[Card], dealer: list[Card]) -> HoldemNets:

@@ -14,7 +14,7 @@ its parts act on them: `feed` (`feed.py`) takes the wheel's facts, `croupier`
 (`croupier.py`) the marker, the clearing and the paying. Every decided number (and
 only those: void games are no results) joins the history, kept in the critical state, from
 which the result board and the wheel-bias monitor are computed
-(`controller/console/roulette_view.py`).
+(`controller/console/views/roulette.py`).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.procedure.families import model_as
 from controller.procedure.holdem.model import HoldemModel
 from controller.procedure.shared.table_model import TableModel
 
@@ -22,10 +23,9 @@ _PROMPTS = {
 }
 
 
-def holdem_table(model: TableModel) -> dict[str, Any] | None:
-    """The table object's `holdem` part (None at another game)."""
-    if not isinstance(model, HoldemModel):
-        return None
+def holdem_table(table: TableModel) -> dict[str, Any]:
+    """The table object's `holdem` part."""
+    model = model_as(table, HoldemModel)
     game = model.game
     if game is None:
         return {"stage": None, "asked": None, "held": None, "board": [], "dealer": [],
@@ -49,8 +49,9 @@ def holdem_table(model: TableModel) -> dict[str, Any] | None:
             "to_decide": game.pending_decisions, "seats": seats, "betting": {}}
 
 
-def holdem_prompt(model: HoldemModel) -> str:
+def holdem_prompt(table: TableModel) -> str:
     """What the dealer does next at a hold'em table, in words."""
+    model = model_as(table, HoldemModel)
     state = model.state
     if state == "betting":
         return _betting_prompt(model)

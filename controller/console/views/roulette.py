@@ -14,6 +14,7 @@ from dataclasses import asdict
 from typing import Any
 
 from controller.odds.wheel_bias import bias_report, board_figures
+from controller.procedure.families import is_model, model_as
 from controller.procedure.roulette.croupier import wager_record
 from controller.procedure.roulette.model import RouletteModel
 from controller.procedure.shared.table_model import TableModel
@@ -22,10 +23,9 @@ from controller.rules.roulette import colour
 from controller.service.runtime import TableRuntime
 
 
-def roulette_table(model: TableModel) -> dict[str, Any] | None:
-    """The table object's `roulette` part (None at another game)."""
-    if not isinstance(model, RouletteModel):
-        return None
+def roulette_table(table: TableModel) -> dict[str, Any]:
+    """The table object's `roulette` part."""
+    model = model_as(table, RouletteModel)
     spin = model.spin
     settled = model.settled
     return {
@@ -45,8 +45,9 @@ def roulette_table(model: TableModel) -> dict[str, Any] | None:
     }
 
 
-def roulette_prompt(model: RouletteModel) -> str:
+def roulette_prompt(table: TableModel) -> str:
     """What the roulette dealer must do next, in words."""
+    model = model_as(table, RouletteModel)
     state, spin = model.state, model.spin
     number = f"{spin.number} {colour(spin.number).upper()}" if spin.number else ""
     if state == "betting":
@@ -109,7 +110,7 @@ def board_state(runtime: TableRuntime) -> dict[str, Any]:
 
 def wheel_bias(model: TableModel) -> dict[str, Any] | None:
     """The pit view's wheel-bias monitor (None at another game)."""
-    if not isinstance(model, RouletteModel):
+    if not is_model(model, RouletteModel):
         return None
     report = bias_report(model.history, model.wheel, model.setup.config.roulette.bias_spins)
     data = asdict(report)

@@ -14,13 +14,14 @@ from typing import Any
 
 from controller.procedure.community.model import CommunityModel
 from controller.procedure.community.round import StationPhase
+from controller.procedure.families import model_as
+from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj
 
 
-def community_table(model: object) -> dict[str, Any] | None:
-    """The console's `community` object (None at any other game)."""
-    if not isinstance(model, CommunityModel):
-        return None
+def community_table(table: TableModel) -> dict[str, Any]:
+    """The console's `community` object."""
+    model = model_as(table, CommunityModel)
     game = model.game
     base: dict[str, Any] = {
         "stations": model.station_count, "last_call": model.wagers.last_call,
@@ -71,8 +72,9 @@ def stations_words(stations: list[int]) -> str:
     return f"station{'s' if len(stations) != 1 else ''} {named}{more}"
 
 
-def community_prompt(model: CommunityModel) -> str:
+def community_prompt(table: TableModel) -> str:
     """What the dealer does next at a community table, in words."""
+    model = model_as(table, CommunityModel)
     state = model.state
     if state == "betting":
         playing = sorted(model.wagers.spots)

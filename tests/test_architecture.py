@@ -8,6 +8,9 @@
   folder of its concern.
 - A public name means one thing: no two product modules define the same class or type alias.
 - No class over 300 lines or 30 methods.
+- No code outside the family registry asks a model its class (`isinstance(model,
+  BlackjackModel)`): the family's key selects a view, a driver, a rows table. The checks
+  still made through the registry's `is_model` may only become fewer.
 """
 
 import ast
@@ -156,3 +159,63 @@ def test_no_class_is_too_big() -> None:
                 if lines > MAX_CLASS_LINES or methods > MAX_CLASS_METHODS:
                     big.append(f"{module_name(path)}.{node.name}: {lines} lines, {methods} methods")
     assert not big, big
+
+
+FAMILY_REGISTRY = "controller.procedure.families"
+
+
+def family_model_names() -> frozenset[str]:
+    """The classes a table's model may be: each family's, and their bases."""
+    from controller.procedure.families import FAMILIES
+
+    return frozenset({f.model.__name__ for f in FAMILIES.values()}
+                     | {"TableModel", "ProcedureModel"})
+
+
+def model_class_checks(source: str, where: str, models: frozenset[str]) -> list[str]:
+    """Every `isinstance(x, <a family's model class>)` (or a tuple of them) in `source`."""
+    found = []
+    for node in ast.walk(ast.parse(source, filename=where)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("isinstance", "issubclass") and len(node.args) == 2):
+            continue
+        kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+        for kind in kinds:
+            name = kind.attr if isinstance(kind, ast.Attribute) else getattr(kind, "id", "")
+            if name in models:
+                found.append(f"{where}:{node.lineno} {node.func.id}(..., {name})")
+    return found
+
+
+def test_no_dispatch_on_a_models_class_outside_the_registry() -> None:
+    models = family_model_names()
+    found = [hit for path in product_files() if module_name(path) != FAMILY_REGISTRY
+             for hit in model_class_checks(path.read_text(), module_name(path), models)]
+    assert not found, "dispatch on a model's class (use the family's key): " + "; ".join(found)
+
+
+FAMILY_CHECKS_LEFT = 24
+"""`is_model(model, XModel)` calls outside the registry: a command or a part that only one
+family has still asks whether the table is that family's. Lower this as they go."""
+
+
+def is_model_calls(source: str) -> int:
+    return sum(isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+               and node.func.id == "is_model" for node in ast.walk(ast.parse(source)))
+
+
+def test_checks_of_a_models_family_only_become_fewer() -> None:
+    calls = sum(is_model_calls(path.read_text()) for path in product_files()
+                if module_name(path) != FAMILY_REGISTRY)
+    assert calls <= FAMILY_CHECKS_LEFT, (
+        f"{calls} is_model() checks, at most {FAMILY_CHECKS_LEFT}: select the family's code "
+        "by its key (controller.console.views, controller.sim.games) instead")
+
+
+@pytest.mark.parametrize("line", [
+    "isinstance(model, BlackjackModel)", "isinstance(m, (RouletteModel, HoldemModel))",
+    "isinstance(model, community_model.CommunityModel)", "issubclass(kind, TableModel)"])
+def test_the_dispatch_scan_finds_a_planted_check(line: str) -> None:
+    source = f"def f(model, m, kind):\n    return {line}\n"
+    assert model_class_checks(source, "probe", family_model_names())
+

@@ -36,6 +36,7 @@ from controller.camera.crosscheck import (
     VisionSettings,
 )
 from controller.procedure.core.effects import CameraCheck
+from controller.procedure.families import is_model
 from controller.procedure.holdem.model import HoldemModel
 from controller.procedure.holdem.play import due_area
 from controller.procedure.holdem.round import Area, HoldemRound
@@ -102,7 +103,7 @@ class HoldemReader:
 
     def _due(self) -> tuple[HoldemRound, Area, int | None] | None:
         model = self._model()
-        if not isinstance(model, HoldemModel) or model.state != "cards" or model.game is None:
+        if not is_model(model, HoldemModel) or model.state != "cards" or model.game is None:
             return None
         found = due_area(model.game)
         if found is None:

@@ -15,6 +15,7 @@ from controller.console.prompts import faults
 from controller.console.views.common import JsonObject
 from controller.console.views.roulette import wheel_bias
 from controller.procedure.community.model import CommunityModel
+from controller.procedure.families import is_model
 from controller.service.runtime import TableRuntime
 
 
@@ -45,7 +46,7 @@ def pit_state(runtime: TableRuntime) -> JsonObject:
 
 def _stations(model: object) -> list[JsonObject] | None:
     """A community table's stations: each one's credits and meters (None at other games)."""
-    if not isinstance(model, CommunityModel):
+    if not is_model(model, CommunityModel):
         return None
     return [{"station": n, "credits": model.credits.balance.get(n, 0),
              "at_stake": model.credits.at_stake(n), "meters": model.credits.meters_of(n)}

@@ -48,7 +48,7 @@ from controller.procedure.core.effects import (
     ShowDealer,
     ShowSign,
 )
-from controller.procedure.families import family_of
+from controller.procedure.families import family_of, is_model
 from controller.procedure.shared.table_model import Setup
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
@@ -210,7 +210,7 @@ class TableApp:
         for kind, data in checks:
             self.runtime.record(kind, data)
         model = self.runtime.model
-        if isinstance(model, CommunityModel):  # the stations' timers run on the loop's clock
+        if is_model(model, CommunityModel):  # the stations' timers run on the loop's clock
             model.timers.attach(self.loop, self.runtime.fire, self.runtime.fire_together)
             self.runtime.commit_pending()  # a restored round's timers, journalled now
         self.software_unverified = any(kind == KIND_UNVERIFIED for kind, _ in checks)

@@ -91,7 +91,7 @@ def board_state(runtime: TableRuntime) -> dict[str, Any]:
     table = model.setup.config.table
     base: dict[str, Any] = {"table": table.name, "game": table.game.value, "phase": model.state,
                         "min_wager": table.min_wager, "max_wager": table.max_wager}
-    if not isinstance(model, RouletteModel):
+    if not is_model(model, RouletteModel):
         return {**base, "wheel": None, "last": [], "spins": 0, "window": 0, "percent": {},
                 "counts": {}, "hot": [], "cold": [], "spin": None}
     rules = model.setup.config.roulette

@@ -35,6 +35,7 @@ from controller.journal.store import JournalStore
 from controller.procedure.community.credits import MAX_CREDITS_IN
 from controller.procedure.community.model import CommunityModel
 from controller.procedure.community.round import SPOTS
+from controller.procedure.families import model_as
 from controller.procedure.shared.table_model import Setup
 from controller.rules import blackjack as bj
 from controller.rules.cards import shoe
@@ -77,9 +78,7 @@ class CommunitySimulation:
     @property
     def model(self) -> CommunityModel:
         """The table's procedure model."""
-        model = self.runtime.model
-        assert isinstance(model, CommunityModel)
-        return model
+        return model_as(self.runtime.model, CommunityModel)
 
     def send(self, command: dict[str, Any]) -> bool:
         """One bot command through the station command API; False when refused."""
@@ -195,8 +194,7 @@ def make_runtime(options: Options, state_dir: Path) -> tuple[TableRuntime, Event
                            factory, "simulate")
     clock = StepClock()
     loop = EventLoop(runtime.handle, clock)
-    model = runtime.model
-    assert isinstance(model, CommunityModel)
+    model = model_as(runtime.model, CommunityModel)
     model.timers.attach(loop, runtime.fire, runtime.fire_together)
     runtime.commit_pending()
     return runtime, loop, clock

@@ -28,6 +28,7 @@ from typing import Any, Final
 
 from controller.odds.holdem_ante import strategy_bets
 from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.families import model_as
 from controller.procedure.holdem.model import HoldemModel
 from controller.procedure.holdem.round import HoldemStage
 from controller.rules.cards import Card, deck
@@ -106,9 +107,7 @@ class HoldemSimulation:
     @property
     def model(self) -> HoldemModel:
         """The procedure model (this thread runs the loop)."""
-        model = self.runtime.model
-        assert isinstance(model, HoldemModel)
-        return model
+        return model_as(self.runtime.model, HoldemModel)
 
     @property
     def faults(self) -> int:

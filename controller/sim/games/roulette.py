@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.families import model_as
 from controller.procedure.roulette.model import RouletteModel
 from controller.rules import roulette as ro
 from controller.rules.money import format_cents
@@ -117,9 +118,7 @@ class RouletteSimulation:
     @property
     def model(self) -> RouletteModel:
         """The procedure model (this thread runs the loop)."""
-        model = self.runtime.model
-        assert isinstance(model, RouletteModel)
-        return model
+        return model_as(self.runtime.model, RouletteModel)
 
     @property
     def faults(self) -> int:

@@ -3,7 +3,7 @@
 One station, a main wager on each of the three spots, basic strategy as `shoectl simulate
 --game community --strategy basic` plays it (stand hand by hand until a hit, split or double
 ends the round of decisions; insurance declined), on the pure round
-(`controller.procedure.community_round`) with a seeded six-deck shoe reshuffled below 60
+(`controller.procedure.community.round`) with a seeded six-deck shoe reshuffled below 60
 cards. Prints the edge per unit wagered on a spot and its 95% interval (normal, from the
 variance of each round's net over its three spots: the spots of a round share the dealer's
 hand, so the round, not the spot, is the independent draw).
@@ -30,7 +30,7 @@ from pathlib import Path
 # bench/controller.py would shadow the controller package: import from the repository root.
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from controller.procedure.community_round import SPOTS, CommunityRound, Stage  # noqa: E402
+from controller.procedure.community.round import SPOTS, CommunityRound, Stage  # noqa: E402
 from controller.rules import blackjack as bj  # noqa: E402
 from controller.rules.cards import shoe  # noqa: E402
 from controller.rules.hands import Game  # noqa: E402

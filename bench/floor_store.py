@@ -27,7 +27,7 @@ from controller.floor.shipping import BATCH
 from controller.journal.anchor import Tip
 from controller.journal.chain import Entry
 from controller.journal.store import JournalStore
-from controller.procedure.effects import Journal
+from controller.procedure.core.effects import Journal
 from tests.support.floor_store_rig import FloorProcess, ShippingTable, new_store_url
 from tests.support.mosquitto import Mosquitto
 from tests.support.postgres import Postgres

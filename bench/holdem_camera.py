@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[0] = str(ROOT)
 
 from controller.cli.simulate_command import parse_options  # noqa: E402
-from controller.sim.holdem_sim import HoldemSimulation, start_holdem_app  # noqa: E402
+from controller.sim.games.holdem import HoldemSimulation, start_holdem_app  # noqa: E402
 
 
 def _seeds(text: str) -> list[int]:

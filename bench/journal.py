@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from controller.cli import journal_command, meter_command  # noqa: E402
 from controller.journal.store import JournalStore  # noqa: E402
-from controller.procedure.effects import Journal  # noqa: E402
+from controller.procedure.core.effects import Journal  # noqa: E402
 from tests.support import journal_attacks as attacks  # noqa: E402
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from controller.cli import simulate_command
 from controller.service.app import TableApp, build_app
 from controller.service.tableconfig import TableFile
-from controller.sim.holdem_sim import RIG_CAMERA, RIG_LAMPS, RIG_VISION
+from controller.sim.games.holdem import RIG_CAMERA, RIG_LAMPS, RIG_VISION
 from controller.web.settings import ConsoleSettings
 from controller.web.table_web import TableWeb, start_web
 from drivers.registry import BuildOptions

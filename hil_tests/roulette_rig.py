@@ -3,7 +3,7 @@
 The real wheel driver reads the wheel emulator's pty, the layout board's emulator shows the
 lamps, and the console (with the board) and the pit view are served by uvicorn on free
 loopback ports. `play(n)` deals whole spins first, the dealer and the bots acting through
-the console's commands (`controller.sim.roulette_sim`); `live()` then starts the table's loop
+the console's commands (`controller.sim.games.roulette`); `live()` then starts the table's loop
 on a thread of its own, as under `shoectl run`, and `step()` sends the wheel's next run of
 lines while a browser does the dealer's part.
 """
@@ -19,7 +19,7 @@ from controller.cli import simulate_command
 from controller.service.app import TableApp, build_app
 from controller.service.runtime import RuntimeCall
 from controller.service.tableconfig import TableFile
-from controller.sim.roulette_sim import RouletteSimulation, rig_devices
+from controller.sim.games.roulette import RouletteSimulation, rig_devices
 from controller.web.credentials import hash_password
 from controller.web.settings import ConsoleSettings
 from controller.web.table_web import TableWeb, start_web

@@ -18,7 +18,7 @@ import pytest
 
 from controller.cli import bridge_command, simulate_command
 from controller.console.prompts import faults
-from controller.procedure.model import HOLD_STATES
+from controller.procedure.core.model import HOLD_STATES
 from controller.service.app import TableApp, build_app
 from controller.service.tableconfig import TableFile
 from controller.sim import rig

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from controller.cli import simulate_command
-from controller.procedure.model import HOLD_STATES
+from controller.procedure.core.model import HOLD_STATES
 from controller.rules.strategy import BasicStrategyPolicy
 from controller.service.app import TableApp, build_app
 from controller.service.tableconfig import TableFile

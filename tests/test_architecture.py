@@ -9,6 +9,11 @@
   folder of its concern.
 - A public name means one thing: no two product modules define the same class or type alias.
 - No class over 300 lines or 30 methods.
+- No code outside the family registry asks a model its class (`isinstance(model,
+  BlackjackModel)`): the family's key selects a view, a driver, a rows table. The checks
+  still made through the registry's `is_model` may only become fewer.
+- No module of `controller/procedure` imports itself back when it is loaded (imports under
+  `if TYPE_CHECKING:` aside: the parts still name their model's type).
 """
 
 import ast
@@ -160,3 +165,157 @@ def test_no_class_is_too_big() -> None:
                 if lines > MAX_CLASS_LINES or methods > MAX_CLASS_METHODS:
                     big.append(f"{module_name(path)}.{node.name}: {lines} lines, {methods} methods")
     assert not big, big
+
+
+FAMILY_REGISTRY = "controller.procedure.families"
+
+
+def family_model_names() -> frozenset[str]:
+    """The classes a table's model may be: each family's, and their bases."""
+    from controller.procedure.families import FAMILIES
+
+    return frozenset({f.model.__name__ for f in FAMILIES.values()}
+                     | {"TableModel", "ProcedureModel"})
+
+
+def model_class_checks(source: str, where: str, models: frozenset[str]) -> list[str]:
+    """Every `isinstance(x, <a family's model class>)` (or a tuple of them) in `source`."""
+    found = []
+    for node in ast.walk(ast.parse(source, filename=where)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("isinstance", "issubclass") and len(node.args) == 2):
+            continue
+        kinds = node.args[1].elts if isinstance(node.args[1], ast.Tuple) else [node.args[1]]
+        for kind in kinds:
+            name = kind.attr if isinstance(kind, ast.Attribute) else getattr(kind, "id", "")
+            if name in models:
+                found.append(f"{where}:{node.lineno} {node.func.id}(..., {name})")
+    return found
+
+
+def test_no_dispatch_on_a_models_class_outside_the_registry() -> None:
+    models = family_model_names()
+    found = [hit for path in product_files() if module_name(path) != FAMILY_REGISTRY
+             for hit in model_class_checks(path.read_text(), module_name(path), models)]
+    assert not found, "dispatch on a model's class (use the family's key): " + "; ".join(found)
+
+
+FAMILY_CHECKS_LEFT = 24
+"""`is_model(model, XModel)` calls outside the registry: a command or a part that only one
+family has still asks whether the table is that family's. Lower this as they go."""
+
+
+def is_model_calls(source: str) -> int:
+    return sum(isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+               and node.func.id == "is_model" for node in ast.walk(ast.parse(source)))
+
+
+def test_checks_of_a_models_family_only_become_fewer() -> None:
+    calls = sum(is_model_calls(path.read_text()) for path in product_files()
+                if module_name(path) != FAMILY_REGISTRY)
+    assert calls <= FAMILY_CHECKS_LEFT, (
+        f"{calls} is_model() checks, at most {FAMILY_CHECKS_LEFT}: select the family's code "
+        "by its key (controller.console.views, controller.sim.games) instead")
+
+
+@pytest.mark.parametrize("line", [
+    "isinstance(model, BlackjackModel)", "isinstance(m, (RouletteModel, HoldemModel))",
+    "isinstance(model, community_model.CommunityModel)", "issubclass(kind, TableModel)"])
+def test_the_dispatch_scan_finds_a_planted_check(line: str) -> None:
+    source = f"def f(model, m, kind):\n    return {line}\n"
+    assert model_class_checks(source, "probe", family_model_names())
+
+
+PROCEDURE = ROOT / "controller" / "procedure"
+
+
+def runtime_imports(source: str, module: str, package: str) -> set[str]:
+    """The modules `source` imports when it is loaded (not under `if TYPE_CHECKING:`)."""
+    found: set[str] = set()
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.If):
+                guard = node.test
+                if isinstance(guard, ast.Name) and guard.id == "TYPE_CHECKING":
+                    visit(node.orelse)
+                    continue
+                visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+                for handler in node.handlers:
+                    visit(handler.body)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")
+                    anchor = parts[: len(parts) - (node.level - 1)]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                found.add(base)
+                found.update(f"{base}.{alias.name}" for alias in node.names)
+
+    visit(ast.parse(source, filename=module).body)
+    return found
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[list[str]] = []
+
+    def connect(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                connect(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1 or node in graph.get(node, ()):
+                cycles.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            connect(node)
+    return cycles
+
+
+def procedure_graph(sources: dict[str, tuple[str, bool]]) -> dict[str, set[str]]:
+    """Each module's load-time imports among `sources` (module -> (text, is a package))."""
+    graph = {}
+    for module, (text, is_package) in sources.items():
+        package = module if is_package else module.rpartition(".")[0]
+        graph[module] = {m for m in runtime_imports(text, module, package)
+                         if m in sources and m != module}
+    return graph
+
+
+def test_no_module_of_the_procedure_imports_itself_back_when_loaded() -> None:
+    sources = {module_name(p): (p.read_text(), p.name == "__init__.py")
+               for p in PROCEDURE.rglob("*.py")}
+    cycles = import_cycles(procedure_graph(sources))
+    assert not cycles, f"import cycles at load time: {cycles}"
+
+
+def test_the_cycle_check_finds_a_part_importing_its_model() -> None:
+    sources = {
+        "pkg.model": ("from pkg.deal import Deal\n", False),
+        "pkg.deal": ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                     "    from pkg.model import Model\n", False),
+    }
+    assert not import_cycles(procedure_graph(sources))
+    sources["pkg.deal"] = ("from pkg.model import Model\n", False)
+    assert import_cycles(procedure_graph(sources)) == [["pkg.deal", "pkg.model"]]

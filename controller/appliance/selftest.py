@@ -24,7 +24,7 @@ from typing import Any, Final, Protocol
 from controller.appliance import integrity
 from controller.journal import audit
 from controller.journal.store import DB_NAME, JournalError, JournalStore
-from controller.procedure.effects import Journal as JournalRecord
+from controller.procedure.core.effects import Journal as JournalRecord
 from controller.rules.money import format_cents
 from drivers.camera import CameraSource
 from drivers.config import KEY_NORMAL

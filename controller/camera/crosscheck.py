@@ -32,7 +32,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from confkeys import Section
-from controller.procedure.effects import CameraCheck, Effect, Journal, OpLog
+from controller.procedure.core.effects import CameraCheck, Effect, Journal, OpLog
 from controller.rules.errors import ConfigError, config_error
 from controller.rules.hands import Game
 

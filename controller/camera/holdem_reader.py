@@ -35,10 +35,11 @@ from controller.camera.crosscheck import (
     Schedule,
     VisionSettings,
 )
-from controller.procedure.effects import CameraCheck
-from controller.procedure.holdem_model import HoldemModel
-from controller.procedure.holdem_play import due_area
-from controller.procedure.holdem_round import Area, HoldemRound
+from controller.procedure.core.effects import CameraCheck
+from controller.procedure.families import is_model
+from controller.procedure.holdem.model import HoldemModel
+from controller.procedure.holdem.play import due_area
+from controller.procedure.holdem.round import Area, HoldemRound
 
 
 def area_cards(game: HoldemRound, area: Area, seat: int | None) -> list[str]:
@@ -102,7 +103,7 @@ class HoldemReader:
 
     def _due(self) -> tuple[HoldemRound, Area, int | None] | None:
         model = self._model()
-        if not isinstance(model, HoldemModel) or model.state != "cards" or model.game is None:
+        if not is_model(model, HoldemModel) or model.state != "cards" or model.game is None:
             return None
         found = due_area(model.game)
         if found is None:

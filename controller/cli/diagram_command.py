@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from controller.procedure.diagram import VIEWS, render
-from controller.procedure.tables import FAMILY
+from controller.procedure.families import FAMILY
 
 
 def main(argv: list[str]) -> int:

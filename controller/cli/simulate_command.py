@@ -19,7 +19,7 @@ from types import FrameType
 
 from controller.journal.errors import JournalError
 from controller.rules.errors import ConfigError
-from controller.sim import simulation
+from controller.sim import games, simulation
 from controller.sim.options import DEFAULT_ROUNDS, Options, build_options
 from controller.sim.table_view import DEFAULT_PACE
 
@@ -106,7 +106,7 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("shoectl simulate: interrupted twice: stopped at once (the journal "
                          "keeps every committed record; `shoectl journal verify` checks it)\n")
-        return simulation.EXIT_INTERRUPTED
+        return games.EXIT_INTERRUPTED
     finally:
         signal.signal(signal.SIGINT, previous)
 

@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from controller.console.prompts import prompt
-from controller.console.table_state import JsonObject, table_state
-from controller.procedure.blackjack_model import BlackjackModel
-from controller.procedure.effects import Journal
-from controller.procedure.holdem_model import HoldemModel
-from controller.procedure.roulette_model import RouletteModel
-from controller.procedure.table_model import TableModel
+from controller.console.table_state import table_state
+from controller.console.views.common import JsonObject
+from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.core.effects import Journal
+from controller.procedure.families import is_model, model_as
+from controller.procedure.holdem.model import HoldemModel
+from controller.procedure.roulette.model import RouletteModel
+from controller.procedure.shared.table_model import TableModel
 from controller.service.runtime import TableRuntime
 
 
@@ -58,12 +60,12 @@ def _named(name: str) -> Callable[[TableModel, JsonObject], str]:
 def _insurance_trigger(model: TableModel, command: JsonObject) -> str:
     if not command["take"]:
         return "no_insurance"
-    assert isinstance(model, BlackjackModel)
-    return "even_money" if model.try_step(["even_money", command["seat"]]) else "insurance"
+    blackjack = model_as(model, BlackjackModel)
+    return "even_money" if blackjack.try_step(["even_money", command["seat"]]) else "insurance"
 
 
 def _insurance_refusal(model: TableModel, command: JsonObject) -> str:
-    if not isinstance(model, BlackjackModel) or model.state != "insurance":
+    if not is_model(model, BlackjackModel) or model.state != "insurance":
         return "insurance is not open"
     waiting = model.insurer.seats_to_answer()
     if command["seat"] not in waiting:
@@ -73,7 +75,7 @@ def _insurance_refusal(model: TableModel, command: JsonObject) -> str:
 
 
 def _decision_refusal(model: TableModel, command: JsonObject) -> str:
-    if not isinstance(model, BlackjackModel):
+    if not is_model(model, BlackjackModel):
         return "this game has no player decisions"
     turn = model.decision_due()
     if turn is None:
@@ -85,15 +87,15 @@ def _decision_refusal(model: TableModel, command: JsonObject) -> str:
 
 
 def _seat_refusal(model: TableModel, command: JsonObject) -> str:
-    if not isinstance(model, BlackjackModel):
+    if not is_model(model, BlackjackModel):
         return "seats are put in play with wagers at this game (the `wager` command)"
     return model.wagers.seat_refusal(command)
 
 
 def _wager_refusal(model: TableModel, command: JsonObject) -> str:
-    if isinstance(model, HoldemModel):
+    if is_model(model, HoldemModel):
         return model.wagers.refusal(command) if model.state == "betting" else ""
-    if isinstance(model, RouletteModel):
+    if is_model(model, RouletteModel):
         return model.wagers.refusal(command) if model.state == "betting" else ""
     if "numbers" in command or "which" in command:
         return "numbers and which are for roulette wagers"
@@ -101,25 +103,25 @@ def _wager_refusal(model: TableModel, command: JsonObject) -> str:
 
 
 def _cancel_refusal(model: TableModel, command: JsonObject) -> str:
-    if not isinstance(model, RouletteModel):
+    if not is_model(model, RouletteModel):
         return "only roulette wagers are taken back at the console"
     return model.wagers.cancel_refusal(command) if model.state == "betting" else ""
 
 
 def _marker_refusal(model: TableModel, command: JsonObject) -> str:
-    if not isinstance(model, RouletteModel):
+    if not is_model(model, RouletteModel):
         return "this game has no marker"
     return model.croupier.marker_refusal(command["number"])
 
 
 def _holdem_refusal(model: TableModel, command: JsonObject) -> str:
-    if not isinstance(model, HoldemModel):
+    if not is_model(model, HoldemModel):
         return "bet, fold and check are the hold'em seats' decisions"
     return model.play.decision_refusal(command["command"], command["seat"])
 
 
 def _key_card_refusal(model: TableModel, command: JsonObject) -> str:
-    if not isinstance(model, HoldemModel):
+    if not is_model(model, HoldemModel):
         return "cards are keyed at the console only where the camera reads them (hold'em)"
     return model.play.key_refusal(command["card"])
 
@@ -197,7 +199,7 @@ _NEED_FIELDS: Final = frozenset({"seat", "wager", "seat_no_card", "seat_one_card
 
 def _accepted(model: TableModel, name: str, here: frozenset[str]) -> bool:
     if name == "insurance":
-        return isinstance(model, BlackjackModel) and bool(model.insurer.seats_to_answer())
+        return is_model(model, BlackjackModel) and bool(model.insurer.seats_to_answer())
     if name not in here:
         return False
     return name in _NEED_FIELDS or model.trigger_allowed(name)

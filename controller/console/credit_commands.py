@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from controller.console.commands import CommandError, Reply
-from controller.procedure.community_model import CommunityModel
+from controller.procedure.community.model import CommunityModel
+from controller.procedure.families import is_model
 from controller.service.runtime import TableRuntime
 
 
@@ -50,7 +51,7 @@ def credits_of(model: CommunityModel, station: int) -> dict[str, Any]:
 def execute(runtime: TableRuntime, command: dict[str, Any], source: str) -> Reply:
     """Carry out a parsed credits command on the loop thread (`source` names the attendant)."""
     model = runtime.model
-    if not isinstance(model, CommunityModel):
+    if not is_model(model, CommunityModel):
         return Reply(409, {"error": "this table plays no community game"})
     out = command["action"] == "out"
     why = model.credits.refusal(command, out=out)

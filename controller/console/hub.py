@@ -18,7 +18,7 @@ from typing import Protocol
 
 from controller.console import credit_commands, hit_commands, station_commands
 from controller.console.commands import Reply, execute, table_now
-from controller.console.table_state import JsonObject
+from controller.console.views.common import JsonObject
 from controller.service.runtime import RuntimeCall, TableRuntime
 
 _LOG = logging.getLogger(__name__)

@@ -15,9 +15,10 @@ from dataclasses import asdict
 
 from controller.analysis.shift import DayFigures
 from controller.console.prompts import faults
-from controller.console.roulette_view import wheel_bias
-from controller.console.table_state import JsonObject
-from controller.procedure.community_model import CommunityModel
+from controller.console.views.common import JsonObject
+from controller.console.views.roulette import wheel_bias
+from controller.procedure.community.model import CommunityModel
+from controller.procedure.families import is_model
 from controller.service.runtime import TableRuntime
 
 _LOG = logging.getLogger(__name__)
@@ -82,7 +83,7 @@ def pit_state(runtime: TableRuntime) -> JsonObject:
 
 def _stations(model: object) -> list[JsonObject] | None:
     """A community table's stations: each one's credits and meters (None at other games)."""
-    if not isinstance(model, CommunityModel):
+    if not is_model(model, CommunityModel):
         return None
     return [{"station": n, "credits": model.credits.balance.get(n, 0),
              "at_stake": model.credits.at_stake(n), "meters": model.credits.meters_of(n)}

@@ -7,18 +7,9 @@ command; the operational log says the same.
 
 from __future__ import annotations
 
-from controller.console.community_view import community_prompt
-from controller.console.holdem_view import holdem_prompt
-from controller.console.roulette_view import roulette_prompt
-from controller.procedure.baccarat_model import BaccaratModel
-from controller.procedure.blackjack_model import BlackjackModel
-from controller.procedure.community_model import CommunityModel
-from controller.procedure.holdem_model import HoldemModel
-from controller.procedure.model import HOLD_STATES
-from controller.procedure.roulette_model import RouletteModel
-from controller.procedure.table_model import TableModel
-from controller.rules import blackjack as bj
-from controller.rules.hands import hand_value
+from controller.console.views import view_of
+from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.shared.table_model import TableModel
 
 KEY = "then turn the supervisor key to clear the hold"
 
@@ -102,22 +93,10 @@ PAUSED = "layout down: table paused"
 
 
 def _next_step(model: TableModel) -> str:
-    state = model.state
-    simple = _SIMPLE.get(state)
+    simple = _SIMPLE.get(model.state)
     if simple is not None:
         return simple
-    if isinstance(model, BlackjackModel):
-        return _blackjack_prompt(model)
-    if isinstance(model, CommunityModel):
-        return community_prompt(model)
-    if isinstance(model, BaccaratModel):
-        side = model.card_due_to()
-        return f"deal the {side.value}" if side is not None else state.replace("_", " ")
-    if isinstance(model, RouletteModel):
-        return roulette_prompt(model)
-    if isinstance(model, HoldemModel):
-        return holdem_prompt(model)
-    return state.replace("_", " ")
+    return view_of(model).prompt(model)
 
 
 _SIMPLE = {
@@ -128,70 +107,3 @@ _SIMPLE = {
     "reshuffle_discards": "too few cards left: shuffle the discards in, then press "
                           "SHUFFLE DONE",
 }
-
-
-def _blackjack_prompt(model: BlackjackModel) -> str:
-    state = model.state
-    if state == "betting":
-        return _betting_prompt(model)
-    due = model.card_due_to()
-    if due is not None:
-        if due.is_dealer:
-            return "draw for the dealer" if state == "dealer" else (
-                "deal the dealer's hole card face down" if due.hole else "deal the dealer")
-        return f"deal seat {due.seat}" + (f" hand {due.hand + 1}" if due.hand else "")
-    if state == "insurance":
-        waiting = ", ".join(str(s) for s in model.insurer.seats_to_answer())
-        return f"insurance or even money? seats to answer: {waiting}"
-    turn = model.decision_due()
-    if turn is not None:
-        return _decision_prompt(model, turn)
-    return state.replace("_", " ")
-
-
-def _betting_prompt(model: BlackjackModel) -> str:
-    playing = model.wagers.seats_in_play()
-    head = ("place your bets: seats in play " + ", ".join(str(s) for s in playing)
-            + "; NO MORE BETS, or deal the first card") if playing else (
-        "place your bets: chips on a seat's spot, or SEAT on the console")
-    closed = model.progressive.closed_because() if model.offers_progressive() else ""
-    if closed:
-        head = f"progressive closed: {closed}; {head}"
-    settle = settlement_words(model)
-    return f"{settle}; then {head}" if settle else head
-
-
-def _decision_prompt(model: BlackjackModel, turn: tuple[int, int]) -> str:
-    game = model.game
-    assert game is not None
-    hand = game.seat_state(turn[0]).hands[turn[1]]
-    value = hand_value(hand.cards)
-    options = ["STAND"]
-    actions = bj.legal_actions(game)
-    if bj.Action.HIT in actions and not model.decisions.exposed_card_offered():
-        options.append("draw a card to hit")
-    options += [a.value.upper() for a in (bj.Action.DOUBLE, bj.Action.SPLIT,
-                                          bj.Action.SURRENDER, bj.Action.RESCUE)
-                if a in actions]
-    total = f"{'soft' if value.soft else 'hard'} {value.total}"
-    offer = ": an exposed card is offered (HIT takes it)" if (
-        model.decisions.exposed_card_offered()) else ""
-    return f"seat {turn[0]} hand {turn[1] + 1} ({total}) decides{offer}: " + ", ".join(options)
-
-
-def settlement_words(model: BlackjackModel) -> str:
-    """How the dealer settles the last round's main wagers ("pay seat 2 3:2; collect seat 1")."""
-    outcomes = model.settlement.outcomes
-    seats_with_splits = {seat for seat, number, _ in outcomes if number > 1}
-    pays = model.rules_table.rules.blackjack_pays
-    words = []
-    for seat, number, result in outcomes:
-        name = f"seat {seat}" + (f" hand {number}" if seat in seats_with_splits else "")
-        words.append(_RESULT_WORDS[result].format(name=name,
-                                                  blackjack=f"{pays.win}:{pays.per}"))
-    return "; ".join(words)
-
-
-_RESULT_WORDS = {"win": "pay {name} 1:1", "blackjack": "pay {name} {blackjack}",
-                 "push": "push {name}", "lose": "collect {name}",
-                 "surrender": "take half from {name}"}

@@ -26,8 +26,9 @@ from typing import Any, Final
 
 from controller.console.commands import CommandError, Reply, attribute
 from controller.console.station_view import CHIPS, station_view
-from controller.procedure.community_model import CommunityModel
-from controller.procedure.community_play import DECISIONS
+from controller.procedure.community.model import CommunityModel
+from controller.procedure.community.play import DECISIONS
+from controller.procedure.families import is_model
 from controller.service.runtime import TableRuntime
 
 FIELDS: Final[dict[str, tuple[str, ...]]] = {
@@ -103,7 +104,7 @@ def execute(runtime: TableRuntime, command: dict[str, Any], source: str = "stati
             by: str = "") -> Reply:
     """Carry out a parsed command on the loop thread (`by`: who gave it, `station:N`)."""
     model = runtime.model
-    if not isinstance(model, CommunityModel):
+    if not is_model(model, CommunityModel):
         return Reply(409, {"error": "this table plays no community game"})
     why = refusal(model, command)
     if why:

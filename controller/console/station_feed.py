@@ -27,9 +27,10 @@ from controller.console.station_view import (
     message,
     side_offer,
 )
-from controller.procedure.community_model import CommunityModel
-from controller.procedure.community_round import SPOTS, CommunityRound
-from controller.procedure.community_wagers import side_json
+from controller.procedure.community.model import CommunityModel
+from controller.procedure.community.round import SPOTS, CommunityRound
+from controller.procedure.community.wagers import side_json
+from controller.procedure.families import is_model
 from controller.service.runtime import TableRuntime
 
 _dumps = compact_json
@@ -51,7 +52,7 @@ class StationFeed:
     def watch(self, runtime: TableRuntime) -> None:
         """Runtime watcher: each station's object, published where it changed."""
         model = runtime.model
-        if not isinstance(model, CommunityModel):
+        if not is_model(model, CommunityModel):
             for number, hub in enumerate(self.hubs, start=1):
                 hub.publish({"station": number, "error": "this table plays no community game"})
             return

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from controller.procedure.community_model import CommunityModel
-from controller.procedure.community_round import INITIAL_ORDER, SPOTS, CommunityRound
-from controller.procedure.community_wagers import side_json
+from controller.procedure.community.model import CommunityModel
+from controller.procedure.community.round import INITIAL_ORDER, SPOTS, CommunityRound
+from controller.procedure.community.wagers import side_json
+from controller.procedure.families import is_model
 from controller.rules import blackjack as bj
 from controller.rules.cards import Card
 from controller.rules.hands import hand_value
@@ -31,7 +32,7 @@ _MESSAGES: Final = {"dealing": "NO MORE BETS", "dealer": "DEALER DRAWS",
 def station_now(runtime: TableRuntime, station: int) -> dict[str, Any]:
     """The station's view of the running table (loop thread only)."""
     model = runtime.model
-    if not isinstance(model, CommunityModel):
+    if not is_model(model, CommunityModel):
         return {"station": station, "error": "this table plays no community game"}
     return station_view(model, station)
 

@@ -42,7 +42,7 @@ from controller.floor.protocol import (
 from controller.floor.settings import ServerSettings
 from controller.journal.errors import JournalError
 from controller.journal.store import JournalStore
-from controller.procedure.effects import Journal
+from controller.procedure.core.effects import Journal
 
 _LOG = logging.getLogger(__name__)
 BATCH = 500

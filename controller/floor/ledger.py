@@ -26,8 +26,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from controller.floor.protocol import FloorProtocolError, MessageId, UpMessage, parse_up
-from controller.procedure import meter_books
-from controller.procedure.effects import Journal
+from controller.procedure.core.effects import Journal
+from controller.procedure.shared import meter_books
 from controller.rules.cards import Card, CardError
 from controller.rules.money import MeterShare
 from controller.rules.paytables import Blazing7sPays

@@ -47,7 +47,7 @@ from controller.floor.protocol import (
 from controller.floor.settings import LinkSettings
 from controller.journal.errors import JournalError
 from controller.journal.store import JournalStore
-from controller.procedure.effects import Journal
+from controller.procedure.core.effects import Journal
 
 _LOG = logging.getLogger(__name__)
 KIND_SEND = "floor:send"

@@ -22,7 +22,8 @@ from controller.journal.errors import JournalTrustError
 from controller.journal.keys import JournalKey
 from controller.journal.store import journal_key
 from controller.journal.verdict import Verdict, judge
-from controller.procedure import community_credits, meter_books
+from controller.procedure.community import credits as community_credits
+from controller.procedure.shared import meter_books
 
 
 @dataclass(frozen=True, slots=True)

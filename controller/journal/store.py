@@ -40,7 +40,7 @@ from controller.journal.chain import entries as chain_entries
 from controller.journal.errors import JournalError, JournalTrustError
 from controller.journal.keys import JournalKey
 from controller.journal.verdict import Verdict, judge
-from controller.procedure.effects import Journal as JournalRecord
+from controller.procedure.core.effects import Journal as JournalRecord
 
 __all__ = ["DB_NAME", "GENESIS", "Entry", "JournalError", "JournalStore", "JournalTrustError",
            "canonical", "chain_hash", "connect", "journal_key", "journal_present",

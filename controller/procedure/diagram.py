@@ -5,7 +5,7 @@ dealing procedure a round follows, the states and the steps between them), `irre
 (the irregularities of RULES.md and the shoe running out or being changed) and `faults`
 (holds, link and camera faults, the supervisor's key). Mermaid text needs nothing; SVG and
 PNG are rendered by graphviz's `dot` program from DOT text generated from the same rows.
-`controller/procedure/procedure_<family>[_<view>].mmd` are the committed renderings; a test
+`controller/procedure/<family>/procedure_<family>[_<view>].mmd` are the committed renderings; a test
 keeps them equal to what this module generates.
 """
 
@@ -16,8 +16,8 @@ import subprocess
 from pathlib import Path
 from typing import Any, Final
 
-from controller.procedure.model import HOLD_STATES
-from controller.procedure.tables import INITIAL, TABLES
+from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.families import FAMILIES
 
 VIEWS: Final = ("procedure", "irregularities", "faults", "all")
 
@@ -49,7 +49,7 @@ def view_of(row: dict[str, Any]) -> str:
 
 
 def _rows(family: str, view: str) -> list[dict[str, Any]]:
-    _, table = TABLES[family]
+    table = FAMILIES[family].rows
     if view == "all":
         return list(table)
     return [row for row in table if view_of(row) == view
@@ -72,14 +72,14 @@ def _edges(family: str, view: str = "all") -> list[tuple[str, str, str]]:
 
 
 def _states(family: str, view: str) -> list[str]:
-    states, _ = TABLES[family]
+    states = FAMILIES[family].states
     used = {place for s, d, _ in _edges(family, view) for place in (s, d)}
     return [str(x) for x in states if view == "all" or str(x) in used]
 
 
 def mermaid(family: str, view: str = "procedure") -> str:
     """One view of the family's procedure as a mermaid state diagram."""
-    lines = ["stateDiagram-v2", f"    [*] --> {INITIAL[family]}"]
+    lines = ["stateDiagram-v2", f"    [*] --> {FAMILIES[family].initial}"]
     lines += [f"    {s}" for s in _states(family, view)]
     lines += [f"    {s} --> {d}: {label}" for s, d, label in _edges(family, view)]
     return "\n".join(lines) + "\n"
@@ -99,7 +99,7 @@ def dot(family: str, view: str = "procedure") -> str:
 def committed_path(family: str, view: str = "procedure") -> Path:
     """Where the committed mermaid file of one view of a family lives."""
     suffix = "" if view == "procedure" else f"_{view}"
-    return Path(__file__).with_name(f"procedure_{family}{suffix}.mmd")
+    return Path(__file__).parent / family / f"procedure_{family}{suffix}.mmd"
 
 
 def render(family: str, fmt: str, view: str = "procedure") -> bytes:

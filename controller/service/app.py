@@ -39,10 +39,8 @@ from controller.camera.holdem_reader import HoldemReader
 from controller.floor.settings import LinkSettings, table_link_from_document
 from controller.floor.shipping import JournalShipper
 from controller.journal.store import JournalError, JournalStore
-from controller.procedure.baccarat_model import BaccaratModel
-from controller.procedure.blackjack_model import BlackjackModel
-from controller.procedure.community_model import CommunityModel
-from controller.procedure.effects import (
+from controller.procedure.community.model import CommunityModel
+from controller.procedure.core.effects import (
     Journal,
     Lamp,
     PublicEffect,
@@ -50,9 +48,8 @@ from controller.procedure.effects import (
     ShowDealer,
     ShowSign,
 )
-from controller.procedure.holdem_model import HoldemModel
-from controller.procedure.roulette_model import RouletteModel
-from controller.procedure.table_model import Setup
+from controller.procedure.families import family_of, is_model
+from controller.procedure.shared.table_model import Setup
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
 from controller.service.crash import CrashReport, TableCrashError, crash_report
@@ -61,7 +58,7 @@ from controller.service.hosting import KIND_UNVERIFIED, Hosting, Watchdog
 from controller.service.journal_shipping import ship_journal
 from controller.service.link_health import CHECK_EVERY_S, LinkHealth
 from controller.service.loop import EventLoop
-from controller.service.runtime import ModelFactory, TableRuntime, config_digest
+from controller.service.runtime import TableRuntime, config_digest
 from controller.service.shoe_numbers import resume_numbering
 from controller.service.tableconfig import TableFile
 from drivers.board import BoardDriver
@@ -156,20 +153,6 @@ def _deliver(action: Callable[..., None], *args: Any) -> None:
         _LOG.warning("public output not delivered: %s", exc)
 
 
-def model_factory(game: Game) -> ModelFactory:
-    """The procedure model of a game's family.
-
-    The community game's stations and decision limit come from `[rules.community]`.
-    """
-    if game is Game.COMMUNITY:
-        return CommunityModel
-    if game is Game.ROULETTE:
-        return RouletteModel
-    if game is Game.HOLDEM:
-        return HoldemModel
-    return BaccaratModel if game is Game.BACCARAT else BlackjackModel
-
-
 @dataclass
 class TableApp:
     """A built table: devices, loop, runtime (after `start`)."""
@@ -222,12 +205,12 @@ class TableApp:
         setup = Setup(self.table.game, burn=self.burn)
         digest = config_digest(self.table.document)
         self.runtime = TableRuntime(setup, journal, self.outputs,
-                                    model_factory(self.table.game.table.game), digest,
+                                    family_of(self.table.game.table.game).model, digest,
                                     meter_start=self.meter_start)
         for kind, data in checks:
             self.runtime.record(kind, data)
         model = self.runtime.model
-        if isinstance(model, CommunityModel):  # the stations' timers run on the loop's clock
+        if is_model(model, CommunityModel):  # the stations' timers run on the loop's clock
             model.timers.attach(self.loop, self.runtime.fire, self.runtime.fire_together)
             self.runtime.commit_pending()  # a restored round's timers, journalled now
         self.software_unverified = any(kind == KIND_UNVERIFIED for kind, _ in checks)
@@ -422,7 +405,7 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
             `[table] sensor_cents` sensor that is not one of the layout's bet sensors.
         DriverError: A device cannot be built.
     """
-    model_factory(table.game.table.game)  # a game with no procedure is refused up front
+    family_of(table.game.table.game)  # a game with no procedure is refused up front
     raw = devices if devices is not None else table.document.get("devices", {})
     config = parse_devices(raw, allow_emulated=allow_emulated, camera_kinds=kinds(Role.CAMERA))
     if table.game.table.game is Game.ROULETTE and config.wheel is None:

@@ -17,7 +17,7 @@ from controller.floor.protocol import encode
 from controller.floor.settings import LinkSettings
 from controller.floor.shipping import JournalShipper
 from controller.floor.table_link import TableLink
-from controller.procedure.model import HOLD_STATES
+from controller.procedure.core.model import HOLD_STATES
 from controller.service.runtime import TableRuntime
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from controller.procedure.effects import Effect, Journal, OpLog
+from controller.procedure.core.effects import Effect, Journal, OpLog
 from drivers.board import FrameFaults
 
 CHECK_EVERY_S: Final = 1.0

@@ -19,8 +19,7 @@ from typing import Any, Protocol
 from controller.camera.crosscheck import CameraFrame, CrossCheck
 from controller.camera.holdem_reader import HoldemReader
 from controller.journal.store import JournalError, JournalStore, canonical
-from controller.procedure import meter_books
-from controller.procedure.effects import (
+from controller.procedure.core.effects import (
     Effect,
     Journal,
     LampState,
@@ -32,10 +31,11 @@ from controller.procedure.effects import (
     camera_checks,
     split,
 )
-from controller.procedure.model import HOLD_STATES
-from controller.procedure.roundstate import NumberPlacement
-from controller.procedure.table_model import Setup, TableModel
-from controller.procedure.table_outputs import PublicView
+from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.core.roundstate import NumberPlacement
+from controller.procedure.shared import meter_books
+from controller.procedure.shared.table_model import Setup, TableModel
+from controller.procedure.shared.table_outputs import PublicView
 from controller.rules.cards import Card, CardError
 from controller.service.shoe_numbers import ShoeNumbers
 from controller.service.wheel_intake import WHEEL_FACTS, wheel_trigger

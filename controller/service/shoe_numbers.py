@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.procedure.effects import Effect, Journal, OpLog
-from controller.procedure.roundstate import NumberPlacement, ShoeTally
+from controller.procedure.core.effects import Effect, Journal, OpLog
+from controller.procedure.core.roundstate import NumberPlacement, ShoeTally
 from controller.rules.cards import Card, CardError
 from drivers import events as ev
 from drivers.interfaces import ShoeScanner

@@ -2,7 +2,7 @@
 
 The wheel's driver reports device facts (`drivers.events`): a change of its state, one
 winning number per game, a void game, a warning. The roulette procedure
-(`controller/procedure/tables.py`, `_roulette`) takes them as these triggers, each with the
+(`controller/procedure/core/machine.py`, `_roulette`) takes them as these triggers, each with the
 wheel's own game number:
 
 | fact | trigger |

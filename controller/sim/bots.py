@@ -12,8 +12,9 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.console.commands import Reply, execute, parse
-from controller.procedure.blackjack_model import BlackjackModel
-from controller.procedure.table_model import TableModel
+from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.families import is_model
+from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj
 from controller.rules.hands import Game
 from controller.rules.strategy import PlayerPolicy, Situation
@@ -25,7 +26,7 @@ def bot_move(model: TableModel, policy: PlayerPolicy) -> str | None:
 
     None when no player decision is awaited (baccarat, no round, no hand in turn).
     """
-    if not isinstance(model, BlackjackModel) or model.game is None:
+    if not is_model(model, BlackjackModel) or model.game is None:
         return None
     if model.insurer.seat_asked() is not None:
         return "no_insurance"
@@ -44,7 +45,7 @@ def bot_move(model: TableModel, policy: PlayerPolicy) -> str | None:
 
 def decision_command(model: TableModel, button: str) -> dict[str, Any]:
     """A bot's button as the console command a person would give."""
-    if button == "no_insurance" and isinstance(model, BlackjackModel):
+    if button == "no_insurance" and is_model(model, BlackjackModel):
         return {"command": "insurance", "seat": model.insurer.seat_asked(), "take": False}
     return {"command": button}
 

@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from controller.journal.store import JournalStore
-from controller.procedure.model import HOLD_STATES
-from controller.procedure.table_model import Setup, TableModel
+from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.families import family_of
+from controller.procedure.shared.table_model import Setup, TableModel
 from controller.rules.cards import shoe
 from controller.rules.hands import Game
-from controller.service.app import model_factory
 from controller.service.loop import EventLoop
 from controller.service.runtime import (
     ControllerEvent,
@@ -199,5 +199,5 @@ def make_runtime(options: Options, state_dir: Path) -> TableRuntime:
     journal = JournalStore(state_dir, clock=time.monotonic)
     digest = config_digest({"game": options.config.table.game.value, "seed": options.seed})
     return TableRuntime(setup, journal, RecordingOutputs(),
-                        model_factory(options.config.table.game), digest,
+                        family_of(options.config.table.game).model, digest,
                         meter_start=options.meter_start)

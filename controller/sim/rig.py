@@ -18,9 +18,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
-from controller.procedure.blackjack_model import BlackjackModel
-from controller.procedure.model import HOLD_STATES
-from controller.procedure.table_model import TableModel
+from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.families import is_model
+from controller.procedure.shared.table_model import TableModel
 from controller.rules.cards import SPANISH_DECK_SIZE, STANDARD_DECK_SIZE
 from controller.rules.hands import Game, Position
 from controller.rules.options import GameConfig, TableSettings
@@ -267,7 +268,7 @@ class PtySimulation:
     def _turn_hole_over(self) -> None:
         """The dealer turns the hole card over once the procedure reveals it."""
         model = self.model
-        if self.camera is None or not self.hole or not isinstance(model, BlackjackModel):
+        if self.camera is None or not self.hole or not is_model(model, BlackjackModel):
             return
         settled = len(model.results) > self.reported  # the table may be back at betting
         if len(model.dealer_public_cards()) < 2 and not settled:

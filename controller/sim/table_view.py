@@ -24,12 +24,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, TextIO
 
-from controller.procedure.baccarat_model import BaccaratModel
-from controller.procedure.blackjack_model import BlackjackModel
-from controller.procedure.model import HOLD_STATES
-from controller.procedure.table_model import TableModel
-from controller.procedure.table_outputs import PublicView
-from controller.procedure.tables import FAMILY
+from controller.procedure.baccarat.model import BaccaratModel
+from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.families import FAMILY, is_model, model_as
+from controller.procedure.shared.table_model import TableModel
+from controller.procedure.shared.table_outputs import PublicView
 from controller.rules import baccarat as bac
 from controller.rules import blackjack as bj
 from controller.rules.cards import Card
@@ -180,16 +180,23 @@ def capture(runtime: TableRuntime, memory: Memory, shoe: ShoeLayout) -> Snapshot
     model = runtime.model
     view = runtime.shown or model.outputs.public_view()
     table = model.setup.config.table
-    if isinstance(model, BaccaratModel):
-        sides, seats, result = _baccarat(model)
-    elif isinstance(model, BlackjackModel):
-        sides, seats, result = _blackjack(model, memory)
-    else:
-        sides, seats, result = (), (), ""
+    family = FAMILY[table.game.value]
+    rows = _FAMILY_ROWS.get(family)
+    sides, seats, result = rows(model, memory) if rows is not None else ((), (), "")
     return Snapshot(table.game.value, table.decks, model.round.number, model.state,
                     view.dealer_text, _lamps(view, LAMPS[FAMILY[table.game.value]]),
                     _sign(model, view), _accepted(model), _shoe_text(model, shoe), sides,
                     seats, result, memory.totals(model))
+
+
+_Rows = tuple[tuple["SideRow", ...], tuple["SeatRow", ...], str]
+"""The sides (dealer, Player, Banker), the seats and the result line of a snapshot."""
+
+_FAMILY_ROWS: Final[dict[str, Callable[[TableModel, Memory], _Rows]]] = {
+    "blackjack": lambda model, memory: _blackjack(model_as(model, BlackjackModel), memory),
+    "baccarat": lambda model, _memory: _baccarat(model_as(model, BaccaratModel)),
+}
+"""The rows each family shows in the live view (the other families show none here)."""
 
 
 def _lamps(view: PublicView, wanted: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -212,7 +219,7 @@ def _sign(model: TableModel, view: PublicView) -> str | None:
 
 def _accepted(model: TableModel) -> int | None:
     """Blazing 7's wagers accepted at no more bets (None before the lock-out)."""
-    if not isinstance(model, BlackjackModel) or model.game is None:
+    if not is_model(model, BlackjackModel) or model.game is None:
         return None
     return len(model.accepted_seats())
 
@@ -438,7 +445,7 @@ class Memory:
         if held and not self.held:
             self.faults += 1  # the table stopped (fault lamp) once more
         self.held = held
-        if isinstance(model, BlackjackModel):
+        if is_model(model, BlackjackModel):
             self._decisions(model)
 
     def _decisions(self, model: BlackjackModel) -> None:

@@ -44,7 +44,7 @@ from starlette.routing import Route
 from controller.console import commands, credit_commands, hit_commands, station_commands
 from controller.console.commands import CommandError
 from controller.console.hub import Hub, Published
-from controller.console.table_state import JsonObject
+from controller.console.views.common import JsonObject
 from controller.web.accounts import Accounts, Principal
 from controller.web.auth import (
     Gate,

@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from controller.console.commands import Reply
 from controller.console.hub import Published, Subscriber
-from controller.console.table_state import JsonObject
+from controller.console.views.common import JsonObject
 from controller.web.accounts import Accounts
 from controller.web.channel import Channel, ChannelClosedError
 from controller.web.guard import GuardSettings, Rate

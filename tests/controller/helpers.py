@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from controller.journal.store import JournalStore
-from controller.procedure.table_model import Setup
+from controller.procedure.families import family_of
+from controller.procedure.shared.table_model import Setup
 from controller.rules import blackjack as bj
 from controller.rules import dealer
 from controller.rules.baccarat import BaccaratSeat
@@ -19,7 +20,6 @@ from controller.rules.hands import Game
 from controller.rules.meter import new_meter
 from controller.rules.options import GameConfig
 from controller.rules.strategy import BasicStrategyPolicy, PlayerPolicy
-from controller.service.app import model_factory
 from controller.service.runtime import RecordingOutputs, TableRuntime
 from controller.service.tableconfig import load_default_table
 from controller.sim.bots import bot_move
@@ -52,7 +52,7 @@ def runtime(state_dir: Path, game: str = "blackjack", burn: bool = False,
     cfg = config(game)
     journal = JournalStore(state_dir, clock=time.monotonic, durable=durable)
     rt = TableRuntime(Setup(cfg, burn=burn), journal, RecordingOutputs(),
-                      model_factory(cfg.table.game), "test")
+                      family_of(cfg.table.game).model, "test")
     rt.return_to_betting = return_to_betting
     return rt
 

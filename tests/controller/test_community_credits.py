@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import meter_command
-from controller.procedure import community_credits
+from controller.procedure.community import credits as community_credits
 
 from .community_helpers import Table, open_round, table
 

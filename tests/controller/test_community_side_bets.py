@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.procedure import community_credits
+from controller.procedure.community import credits as community_credits
 from controller.rules.errors import ConfigError
 from controller.service.tableconfig import parse_table_text
 

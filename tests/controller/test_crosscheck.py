@@ -26,7 +26,7 @@ from controller.camera.crosscheck import (
 )
 from controller.camera.emulated import TableRenderer
 from controller.camera.worker import CameraWorker
-from controller.procedure.effects import CameraCheck
+from controller.procedure.core.effects import CameraCheck
 from controller.service.loop import EventLoop
 from controller.service.runtime import ControllerEvent, TableRuntime
 from drivers import events as ev

@@ -18,12 +18,12 @@ import pytest
 
 from controller.cli import simulate_command
 from controller.console.prompts import prompt
-from controller.procedure.holdem_model import HoldemModel
+from controller.procedure.holdem.model import HoldemModel
 from controller.rules.errors import ConfigError
 from controller.service.app import TableApp, build_app
 from controller.service.runtime import ControllerEvent
 from controller.service.tableconfig import TableFile
-from controller.sim.holdem_sim import RIG_CAMERA, RIG_LAMPS, RIG_VISION
+from controller.sim.games.holdem import RIG_CAMERA, RIG_LAMPS, RIG_VISION
 from drivers.emulated.layout import LayoutEmulator
 from drivers.registry import BuildOptions
 

@@ -11,7 +11,7 @@ from controller.cli import simulate_command
 from controller.odds.holdem import holdem_bonus_line
 from controller.odds.holdem_ante import strategy_bets
 from controller.odds.poker_rank import best_hand
-from controller.procedure.holdem_round import HoldemStage
+from controller.procedure.holdem.round import HoldemStage
 from controller.rules.cards import Card
 from controller.rules.holdem import (
     DEALER_SPOT,
@@ -21,7 +21,7 @@ from controller.rules.holdem import (
     settle_showdown,
 )
 from controller.rules.paytables import HoldemBonusPays
-from controller.sim.holdem_sim import HoldemSimulation, wrong_cards
+from controller.sim.games.holdem import HoldemSimulation, wrong_cards
 
 
 def _expected(seat: dict, board: list[Card], dealer: list[Card]) -> HoldemNets:

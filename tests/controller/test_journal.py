@@ -9,8 +9,8 @@ import pytest
 from controller.cli import journal_command, meter_command
 from controller.journal import audit
 from controller.journal.store import GENESIS, JournalError, JournalStore, chain_hash
-from controller.procedure import meter_books
-from controller.procedure.effects import Journal
+from controller.procedure.core.effects import Journal
+from controller.procedure.shared import meter_books
 
 
 def make_store(tmp_path: Path) -> JournalStore:

@@ -30,7 +30,7 @@ from controller.cli import journal_command, meter_command
 from controller.journal import audit, keys
 from controller.journal.anchor import ANCHOR_NAME, SLOT_SIZE, Anchor
 from controller.journal.store import JournalError, JournalStore, JournalTrustError
-from controller.procedure.effects import Journal
+from controller.procedure.core.effects import Journal
 from tests.support import journal_attacks as attacks
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from controller.procedure.effects import Journal, OpLog
+from controller.procedure.core.effects import Journal, OpLog
 from controller.service.link_health import (
     ALARM_FRAMES,
     ALARM_HOLD_S,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from controller.console import commands
 from controller.console.prompts import prompt
-from controller.procedure.effects import Lamp, LampState, SetLamp, ShowSign
+from controller.procedure.core.effects import Lamp, LampState, SetLamp, ShowSign
 from controller.service.runtime import TableRuntime
 from drivers import events as ev
 from tests.controller.helpers import deal, runtime

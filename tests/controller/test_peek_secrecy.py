@@ -22,7 +22,7 @@ import pytest
 
 from controller.console.commands import table_now
 from controller.console.pit_state import PitView
-from controller.procedure.effects import CameraCheck
+from controller.procedure.core.effects import CameraCheck
 from controller.rules.cards import deck
 from controller.service.runtime import TableRuntime
 from tests.support.pit_compare import comparable

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from controller.journal.store import JournalStore
-from controller.procedure.effects import Journal
+from controller.procedure.core.effects import Journal
 from controller.rules.errors import ConfigError
 from controller.rules.options import BLACKJACK_RULES
 from controller.sim.players import Players, Spread, parse_strategies

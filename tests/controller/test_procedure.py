@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import simulate_command
-from controller.procedure import tables
+from controller.procedure.families import FAMILIES
 from controller.rules.cards import shoe
 
 from .helpers import SCRIPT_BETS, config, deal, kinds, open_round, reference_rounds, runtime
@@ -204,7 +204,7 @@ def test_every_callback_and_condition_resolves(tmp_path: Path) -> None:
     for family, game in (("blackjack", "blackjack"), ("baccarat", "baccarat"),
                          ("roulette", "roulette"), ("holdem", "holdem")):
         model = runtime(tmp_path / game, game).model
-        for name in tables.callback_names(family):
+        for name in FAMILIES[family].callback_names():
             resolved = getattr(model, name, None)
             if name.split("_to_")[0] in ("resumes", "returns", "reshuffled"):
                 continue

@@ -1,6 +1,6 @@
 import pytest
 
-from controller.procedure import meter_books as p
+from controller.procedure.shared import meter_books as p
 
 
 def test_contribution_hits_and_pending_parameters() -> None:

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from controller.procedure.effects import LampState, OpLog, SetLamp, ShowDealer
-from controller.procedure.roulette_model import RouletteModel
+from controller.procedure.core.effects import LampState, OpLog, SetLamp, ShowDealer
+from controller.procedure.roulette.model import RouletteModel
 from controller.rules.roulette import Wheel
 from controller.service.runtime import RecordingOutputs, TableRuntime
 from drivers import events as ev

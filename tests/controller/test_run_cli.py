@@ -17,7 +17,7 @@ import pytest
 from controller.appliance import integrity
 from controller.cli import run_command
 from controller.journal.store import JournalStore
-from controller.procedure.effects import Journal
+from controller.procedure.core.effects import Journal
 from controller.service.tableconfig import default_table_text
 from drivers.emulated.board import BoardEmulator
 from drivers.registry import Devices

@@ -14,7 +14,7 @@ import pytest
 
 from controller.cli import meter_command
 from controller.journal import audit
-from controller.procedure import meter_books
+from controller.procedure.shared import meter_books
 from drivers import events as ev
 
 from .helpers import kinds, open_round, runtime

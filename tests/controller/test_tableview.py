@@ -15,7 +15,8 @@ from controller.rules import baccarat as bac
 from controller.rules.cards import Card
 from controller.rules.strategy import BasicStrategyPolicy
 from controller.sim import options as sim_options
-from controller.sim import simulation, table_view
+from controller.sim import table_view
+from controller.sim.games import shoe_table
 from controller.sim.table_view import (
     HIDDEN,
     LiveView,
@@ -467,11 +468,11 @@ def test_a_pace_out_of_range_is_refused(pace: str, capsys: pytest.CaptureFixture
 
 def test_the_shoe_line_follows_the_cut_card() -> None:
     options = simulate_command.parse_options(["--decks", "6"])
-    assert simulation.shoe_layout(options) == ShoeLayout(312, 234)
+    assert shoe_table.shoe_layout(options) == ShoeLayout(312, 234)
     options = simulate_command.parse_options(["--game", "baccarat"])
-    assert simulation.shoe_layout(options) == ShoeLayout(416, 402)
+    assert shoe_table.shoe_layout(options) == ShoeLayout(416, 402)
     options = simulate_command.parse_options(["--game", "spanish21"])
-    assert simulation.shoe_layout(options) == ShoeLayout(288, 216)
+    assert shoe_table.shoe_layout(options) == ShoeLayout(288, 216)
 
 
 def test_a_linked_hit_waiting_for_the_controller_counts_as_nothing_yet() -> None:

@@ -26,7 +26,7 @@ import pytest
 from controller.floor.link import TlsFiles
 from controller.journal import audit
 from controller.journal.chain import GENESIS
-from controller.procedure.effects import Journal
+from controller.procedure.core.effects import Journal
 from controller.service.floor_link import FloorAttachment
 from controller.service.runtime import TableRuntime
 from tests.controller.helpers import deal, open_round

@@ -18,7 +18,7 @@ from controller.floor.floor_verify import first_disagreement, verify_copy
 from controller.journal.anchor import Tip
 from controller.journal.chain import Entry
 from controller.journal.store import JournalStore
-from controller.procedure.effects import Journal
+from controller.procedure.core.effects import Journal
 
 
 def journal_rows(state_dir: Path, count: int) -> list[Entry]:

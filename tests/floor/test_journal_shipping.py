@@ -25,7 +25,7 @@ from controller.floor.link import TlsFiles
 from controller.journal.chain import DB_NAME, GENESIS
 from controller.journal.keys import KEY_SUFFIX
 from controller.journal.store import JournalStore
-from controller.procedure.effects import Journal
+from controller.procedure.core.effects import Journal
 from tests.support.floor_store_rig import (
     FloorProcess,
     ShippingTable,

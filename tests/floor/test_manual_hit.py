@@ -20,7 +20,7 @@ from typing import Any
 
 from controller.console.hub import ConsoleHub
 from controller.console.pit_state import pit_state
-from controller.procedure.effects import ShowSign
+from controller.procedure.core.effects import ShowSign
 from controller.service.floor_link import FloorAttachment
 from controller.service.runtime import RecordingOutputs, TableRuntime
 from controller.web.accounts import Accounts

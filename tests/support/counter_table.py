@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from controller.procedure.effects import Journal
+from controller.procedure.core.effects import Journal
 from controller.rules.cards import Card, Rank, shoe
 from controller.rules.counting import ShoeCount, spread_units
 from tests.support.floor_store_rig import ShippingTable

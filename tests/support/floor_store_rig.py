@@ -19,7 +19,7 @@ from controller.floor.link import BrokerUrl, TlsFiles
 from controller.floor.shipping import JournalShipper
 from controller.journal.chain import Entry
 from controller.journal.store import JournalStore
-from controller.procedure.effects import Journal
+from controller.procedure.core.effects import Journal
 from tests.support.mosquitto import CEILING_S, wait_for
 from tests.support.postgres import Postgres
 

@@ -41,7 +41,7 @@ _KILLED_WRITER = textwrap.dedent("""
     import os, signal, sys, time
     from pathlib import Path
     from controller.journal.store import JournalStore
-    from controller.procedure.effects import Journal
+    from controller.procedure.core.effects import Journal
     store = JournalStore(Path(sys.argv[1]), clock=time.monotonic)
     for n in range(int(sys.argv[2])):
         store.commit([Journal("card:dealt", {"card": "AS", "n": n})], {"n": n})

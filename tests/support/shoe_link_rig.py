@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.journal.store import JournalStore
-from controller.procedure.effects import Journal
-from controller.procedure.roundstate import NumberPlacement, ShoeTally
+from controller.procedure.core.effects import Journal
+from controller.procedure.core.roundstate import NumberPlacement, ShoeTally
 from controller.service.shoe_numbers import ShoeNumbers, resume_numbering
 from drivers.board import LinkOptions, link_timing, table_catalogue
 from drivers.emulated.shoe import ShoeEmulator

@@ -1,0 +1,72 @@
+"""Each game family's view on the dealer's console, chosen by the family's key.
+
+`VIEWS[family]` says, for the table object of the console API (`controller/console/API.md`),
+who the next card goes to, the seats, the dealer's cards, the seats asked about insurance,
+the family's own object (`roulette`, `holdem`, `community`) and the dealer's next step in
+words. A family without an entry here has no console; a test keeps the keys equal to the
+procedure's families (`controller.procedure.families`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+from controller.console.views import baccarat, blackjack, community, holdem, roulette
+from controller.console.views.common import JsonObject, no_dealer, wager_seats
+from controller.procedure.families import FAMILY
+from controller.procedure.shared.table_model import TableModel
+
+OWN_PARTS: Final = ("roulette", "holdem", "community")
+"""The table object's keys that belong to one family (null at the others), in their order."""
+
+
+def _nobody(_model: TableModel) -> JsonObject | None:
+    return None
+
+
+def _no_insurance(_model: TableModel) -> list[int]:
+    return []
+
+
+def _state_words(model: TableModel) -> str:
+    return model.state.replace("_", " ")
+
+
+@dataclass(frozen=True)
+class FamilyView:
+    """One family's parts of the console's table object, and its prompt.
+
+    Attributes:
+        prompt: The dealer's next step in words, once no hold and no shared step says it.
+        next_card: Who the next card out of the shoe goes to (None: nobody named).
+        seats: Every seat of the table.
+        dealer: The dealer's public cards and the peek's bit.
+        insurance: The seats still to answer insurance.
+        own: The family's own object, by its key in the table object.
+    """
+
+    prompt: Callable[[TableModel], str] = _state_words
+    next_card: Callable[[TableModel], JsonObject | None] = _nobody
+    seats: Callable[[TableModel], list[JsonObject]] = wager_seats
+    dealer: Callable[[TableModel], JsonObject] = no_dealer
+    insurance: Callable[[TableModel], list[int]] = _no_insurance
+    own: dict[str, Callable[[TableModel], JsonObject]] = field(default_factory=dict)
+
+
+VIEWS: Final[dict[str, FamilyView]] = {
+    "blackjack": FamilyView(blackjack.blackjack_prompt, blackjack.next_card, blackjack.seats,
+                            blackjack.dealer, blackjack.insurance),
+    "baccarat": FamilyView(baccarat.baccarat_prompt, baccarat.next_card),
+    "roulette": FamilyView(roulette.roulette_prompt, own={"roulette": roulette.roulette_table}),
+    "community": FamilyView(community.community_prompt,
+                            own={"community": community.community_table}),
+    "holdem": FamilyView(holdem.holdem_prompt, own={"holdem": holdem.holdem_table}),
+}
+"""Every family's view by the family's key."""
+
+
+def view_of(model: TableModel) -> FamilyView:
+    """The view of the family that deals the model's game."""
+    return VIEWS[FAMILY[model.setup.config.table.game.value]]

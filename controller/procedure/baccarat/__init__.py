@@ -1,0 +1,1 @@
+"""Midi Baccarat: its states, transition rows, model and parts."""

@@ -1,0 +1,198 @@
+"""The Midi Baccarat procedure model: what the baccarat transition table drives.
+
+The coup is the rules' `Coup`; which hand is due the next card and whether a third card is
+drawn come from `controller.rules.baccarat` (R19), settlement from `settle_baccarat`. The
+lamps tell the dealer which hand draws (baccarat cards are dealt face up).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from transitions import EventData
+
+from controller.procedure.baccarat.rows import ROWS
+from controller.procedure.baccarat.states import BAC, IN_PLAY
+from controller.procedure.core.effects import CameraCheck, Journal, Lamp, LampState, OpLog
+from controller.procedure.core.machine import build_machine
+from controller.procedure.shared import meter_books
+from controller.procedure.shared.table_model import Setup, TableModel
+from controller.procedure.shared.table_outputs import TableOutputs
+from controller.procedure.shared.wager_book import WagerBook
+from controller.rules import baccarat as bac
+from controller.rules.cards import Card
+
+BACCARAT_BETS = (bac.BaccaratBet.BANKER, bac.BaccaratBet.PLAYER, bac.BaccaratBet.TIE)
+"""The main wagers: a seat needs one of Banker, Player and Tie."""
+
+
+class BaccaratWagers(WagerBook):
+    """Baccarat wagers: any of the game's own bets on a seat of the table."""
+
+    def wager_allowed(self, event: EventData) -> bool:
+        """Condition: a baccarat wager on a seat of this table."""
+        seat, bet = int(event.kwargs.get("seat", 0)), str(event.kwargs.get("bet", ""))
+        known = bet in [b.value for b in bac.BaccaratBet]
+        in_range = 1 <= seat <= self.model.setup.config.table.seats
+        return known and in_range and int(event.kwargs.get("cents", 0)) > 0
+
+
+class BaccaratOutputs(TableOutputs):
+    """The shared lamps, and which hand draws; the display names the hand due a card."""
+
+    model: BaccaratModel
+
+    def __init__(self, model: BaccaratModel) -> None:
+        super().__init__(model)
+        self.model = model
+
+    def lamps(self) -> dict[str, LampState]:
+        """The shared lamps, and which hand draws (baccarat cards are dealt face up)."""
+        on, off = LampState.ON, LampState.OFF
+        lamps = super().lamps()
+        due = self.model.card_due_to()
+        lamps[Lamp.PLAYER_DRAW] = on if due is bac.Side.PLAYER else off
+        lamps[Lamp.BANKER_DRAW] = on if due is bac.Side.BANKER else off
+        return lamps
+
+    def round_text(self) -> str:
+        """The hand due a card, else the state and the coup."""
+        due = self.model.card_due_to()
+        if due is not None:
+            return f"DEAL {due.value.upper()}"
+        return f"{self.model.state.upper()} COUP {self.model.round.number}"
+
+
+class BaccaratModel(TableModel):
+    """The model the baccarat transition table drives.
+
+    Attributes:
+        coup: The rules' coup in play.
+        bets: Each seat's wagers locked at no more bets.
+    """
+
+    outputs: BaccaratOutputs
+    in_play_states = IN_PLAY
+
+    def __init__(self, setup: Setup, meters: meter_books.Meters,
+                 initial: str = "shoe_loading") -> None:
+        super().__init__(setup, meters)
+        self.coup = bac.Coup()
+        self.bets: dict[int, dict[str, int]] = {}
+        self.wagers = BaccaratWagers(self, tuple(BACCARAT_BETS))
+        self.outputs = BaccaratOutputs(self)
+        self.machine = build_machine(self, BAC, ROWS, initial)
+
+    def lock_out_bets(self, event: EventData) -> None:
+        """Callback: no more bets; wagers are checked by the rules and the coup begins."""
+        self.collecting = {}
+        self.bets = {}
+        for seat, wagers in sorted(self.wagers.pending.items()):
+            bac.check_baccarat_bets(bac.BaccaratSeat(seat, wagers))
+            self.bets[seat] = dict(wagers)
+        self.coup = bac.Coup()
+        self.emit(Journal("round:no_more_bets", {"round": self.round.number,
+                                                 "bets": {str(k): v for k, v in
+                                                          self.bets.items()}}),
+                  OpLog(f"no more bets: {len(self.bets)} seats"))
+
+    def next_side(self) -> bac.Side | None:
+        """Public: which hand is due the next card."""
+        if self.state not in ("dealing", "player_third", "banker_third"):
+            return None
+        return bac.next_side(self.coup)
+
+    def card_due_to(self) -> bac.Side | None:
+        """Public: which hand is due the next card (None: none)."""
+        side = self.next_side()
+        dealt = len(self.coup.player) + len(self.coup.banker)
+        if side is None or (self.state == "dealing" and dealt >= 4):
+            return None
+        if self.state == "player_third" and side is not bac.Side.PLAYER:
+            return None
+        return side
+
+    def card_is_due(self, event: EventData) -> bool:
+        """Condition: a hand is due a card."""
+        return self.card_due_to() is not None
+
+    def deal_card(self, event: EventData) -> None:
+        """Callback: the card goes to the hand due (journal only)."""
+        card = self.shoe.count_card(str(event.kwargs["code"]))
+        side = bac.next_side(self.coup)
+        self.coup = bac.deal_card(self.coup, Card.parse(card))
+        self.emit(Journal("card:dealt", {"round": self.round.number,
+                                         "to": side.value if side else None, "card": card}))
+        if side is not None:
+            self.emit(CameraCheck(side.value, card, f"card {self.shoe.tally.cards_out}"))
+
+    def camera_layout(self) -> tuple[dict[str, list[str | None]], list[str]]:
+        """The two hands as dealt."""
+        zones, loose = super().camera_layout()
+        zones[bac.Side.PLAYER.value] = [str(c) for c in self.coup.player]
+        zones[bac.Side.BANKER.value] = [str(c) for c in self.coup.banker]
+        return zones, loose
+
+    def four_dealt(self, event: EventData) -> bool:
+        """Condition: both hands have their first two cards."""
+        return len(self.coup.player) + len(self.coup.banker) >= 4
+
+    def player_due(self, event: EventData) -> bool:
+        """Condition: the Player hand draws a third card."""
+        return bac.next_side(self.coup) is bac.Side.PLAYER
+
+    def banker_due(self, event: EventData) -> bool:
+        """Condition: the Banker hand draws a third card."""
+        return bac.next_side(self.coup) is bac.Side.BANKER
+
+    def coup_complete(self, event: EventData) -> bool:
+        """Condition: no more cards are due."""
+        return self.four_dealt(event) and self.coup.complete
+
+    def announce_draw(self, event: EventData) -> None:
+        """Callback: the lamps tell the dealer which hand draws."""
+        self.emit(OpLog(f"third card to {self.state.removesuffix('_third')}"))
+
+    def settle_round(self, event: EventData) -> None:
+        """Callback: settle every wager through the rules."""
+        seats = [bac.BaccaratSeat(s, w) for s, w in sorted(self.bets.items())]
+        nets = bac.settle_baccarat(self.coup, seats, self.setup.config.baccarat,
+                                   self.setup.config.paytables.dragon_bonus)
+        record: dict[str, Any] = {
+            "round": self.round.number, "player": [str(c) for c in self.coup.player],
+            "banker": [str(c) for c in self.coup.banker], "result": self.coup.outcome.value,
+            "seats": [{"seat": s, "bets": dict(b)} for s, b in nets.items()]}
+        self.round.settled = True
+        self.round.result = record
+        self.results.append(record)
+        self.emit(Journal("round:settled", record), OpLog(f"coup {self.round.number} settled"))
+
+    def hold_card_in_error(self, event: EventData) -> None:
+        """Callback (irregularity): a card drawn when none is due; it will be burned."""
+        card = self.shoe.count_card(str(event.kwargs["code"]))
+        self.error_return = event.transition.source if event.transition else ""
+        self.round.next_card = card
+        self.emit(Journal("irregularity:card_drawn_in_error", {"card": card}),
+                  OpLog("irregularity: card drawn in error", "warning"))
+
+    def discard_round(self) -> None:
+        """Forget the coup in play."""
+        super().discard_round()
+        self.coup, self.bets = bac.Coup(), {}
+
+    def wagers_in_play(self) -> list[dict[str, Any]]:
+        """Each seat's locked wagers (returned if the coup is voided)."""
+        return [{"seat": seat, "wagers": dict(bets)} for seat, bets in sorted(self.bets.items())]
+
+    def snapshot(self) -> dict[str, Any]:
+        """The procedure's part of the critical state."""
+        return {**super().snapshot(), "player": [str(c) for c in self.coup.player],
+                "banker": [str(c) for c in self.coup.banker],
+                "bets": {str(k): v for k, v in self.bets.items()}}
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Return to a snapshot."""
+        super().restore(data)
+        self.coup = bac.Coup(tuple(Card.parse(c) for c in data["player"]),
+                             tuple(Card.parse(c) for c in data["banker"]))
+        self.bets = {int(k): dict(v) for k, v in data["bets"].items()}

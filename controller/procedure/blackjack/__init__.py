@@ -1,0 +1,1 @@
+"""Blackjack and Spanish 21: its states, transition rows, model and parts."""

@@ -1,0 +1,96 @@
+"""What a blackjack table shows: its lamps, the dealer display, and what the camera should see.
+
+The lamps and display come from public information only: the dealer's blackjack lamp is the
+peek's one bit (R5), lit once the hole card is turned over on a blackjack. The camera's
+expected layout holds the hole card as face down (None) until it is turned over.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from controller.procedure.core.effects import CameraCheck, Lamp, LampState, seat_lamp
+from controller.procedure.shared.table_outputs import TableOutputs
+from controller.rules.hands import DEALER, Position
+
+if TYPE_CHECKING:
+    from controller.procedure.blackjack.model import BlackjackModel
+
+
+class BlackjackOutputs(TableOutputs):
+    """The shared lamps plus the dealer's and each seat's; the display says who is due."""
+
+    model: BlackjackModel
+
+    def __init__(self, model: BlackjackModel) -> None:
+        super().__init__(model)
+        self.model = model
+
+    def lamps(self) -> dict[str, LampState]:
+        """The shared lamps, the dealer's and each seat's (the peek shows one bit, R5)."""
+        on, off = LampState.ON, LampState.OFF
+        model = self.model
+        lamps = super().lamps()
+        game = model.game
+        shown_bj = bool(game and game.hole_revealed and game.peeked and game.dealer_blackjack)
+        lamps[Lamp.BLACKJACK] = on if shown_bj else off
+        lamps[Lamp.INSURANCE] = on if model.state == "insurance" else off
+        lamps[Lamp.DRAW] = on if model.state == "dealer" else off
+        lamps[Lamp.STAND] = on if model.state == "round_over" and game else off
+        accepted = set(model.accepted_seats())
+        due = model.card_due_to()
+        turn = model.decision_due() or (model.insurer.seat_asked(), 0)
+        for number in range(1, model.setup.config.table.seats + 1):
+            lamps[seat_lamp(number, "blazing7s")] = on if number in accepted else off
+            lit = number == turn[0] or (due is not None and due.seat == number)
+            lamps[seat_lamp(number, "turn")] = on if lit else off
+        return lamps
+
+    def round_text(self) -> str:
+        """Whose card or decision is due, else the state, the round and the accepted count."""
+        model = self.model
+        due = model.card_due_to()
+        if due is not None:
+            return "DEAL DEALER" if due.is_dealer else f"DEAL SEAT {due.seat}"
+        decision = model.decision_due()
+        if decision and model.decisions.exposed_card_offered():
+            return f"SEAT {decision[0]} HAND {decision[1] + 1}: EXPOSED CARD - TAKE OR REFUSE"
+        if decision:
+            return f"SEAT {decision[0]} HAND {decision[1] + 1}: DECIDE"
+        asked = model.insurer.seat_asked()
+        if asked:
+            return f"SEAT {asked}: INSURANCE?"
+        return (f"{model.state.upper()} ROUND {model.round.number} "
+                f"ACCEPTED {len(model.accepted_seats())}")
+
+
+class BlackjackCamera:
+    """The camera's view of a blackjack layout: zones by seat, what lies where, checks."""
+
+    def __init__(self, model: BlackjackModel) -> None:
+        self.model = model
+
+    @staticmethod
+    def zone(seat: int) -> str:
+        """The camera's name for a layout position: "dealer" or "seat<n>"."""
+        return "dealer" if seat == DEALER else f"seat{seat}"
+
+    def check(self, position: Position, card: str) -> None:
+        """Ask the camera to confirm a card dealt face up where it lies (R9)."""
+        if not position.hole:
+            self.model.emit(CameraCheck(self.zone(position.seat), card,
+                                        f"card {self.model.shoe.tally.cards_out}"))
+
+    def layout(self, zones: dict[str, list[str | None]]) -> dict[str, list[str | None]]:
+        """Cards by position (every hand of a seat together); the hole card until turned over."""
+        game = self.model.game
+        if game is not None:
+            for seat in game.seats:
+                zones[self.zone(seat.seat)] = [str(c) for hand in seat.hands for c in hand.cards]
+            dealer: list[str | None] = [str(c) for c in game.dealer]
+            if len(dealer) > 1 and not game.hole_revealed:
+                dealer[1] = None
+            zones[self.zone(DEALER)] = dealer
+        for (seat, _hand, hole), card in self.model.deal.held:
+            zones.setdefault(self.zone(seat), []).append(None if hole else card)
+        return zones

@@ -1,0 +1,1 @@
+"""The community-card multi-hand blackjack: its states, transition rows, model and parts."""

@@ -1,0 +1,111 @@
+"""The game families: the one place that names each family's states, rows and model.
+
+A family is a package `controller/procedure/<family>/`: `states.py` (its state enum, the
+state it starts in and the states of a round in play), `rows.py` (its transition rows),
+`model.py` (the model those rows drive) and the parts the model is built from. A table's
+game (`[table] game`) selects its family here; Spanish 21 is dealt by the blackjack family.
+The console's view and the simulation's driver of a family are chosen by the same key
+(`controller.console.views`, `controller.sim.games`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final, TypeGuard, TypeVar
+
+from controller.procedure.baccarat import states as baccarat_states
+from controller.procedure.baccarat.model import BaccaratModel
+from controller.procedure.baccarat.rows import ROWS as BACCARAT_ROWS
+from controller.procedure.blackjack import states as blackjack_states
+from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.blackjack.rows import ROWS as BLACKJACK_ROWS
+from controller.procedure.community import states as community_states
+from controller.procedure.community.model import CommunityModel
+from controller.procedure.community.rows import ROWS as COMMUNITY_ROWS
+from controller.procedure.core.machine import Table, callback_names
+from controller.procedure.holdem import states as holdem_states
+from controller.procedure.holdem.model import HoldemModel
+from controller.procedure.holdem.rows import ROWS as HOLDEM_ROWS
+from controller.procedure.roulette import states as roulette_states
+from controller.procedure.roulette.model import RouletteModel
+from controller.procedure.roulette.rows import ROWS as ROULETTE_ROWS
+from controller.procedure.shared.table_model import TableModel
+from controller.rules.hands import Game
+
+
+@dataclass(frozen=True)
+class Family:
+    """One game family: what the service needs to build its table, the diagram to draw it.
+
+    Attributes:
+        name: The family's key, also its package's name.
+        games: The `[table] game` values it deals.
+        states: Its state enum.
+        rows: Its transition rows.
+        initial: The state a new journal starts in.
+        model: The model its rows drive, built as `model(setup, meters, initial)`.
+    """
+
+    name: str
+    games: tuple[Game, ...]
+    states: type[StrEnum]
+    rows: Table
+    initial: StrEnum
+    model: type[TableModel]
+
+    def callback_names(self) -> set[str]:
+        """Every condition and callback name its rows use."""
+        return callback_names(self.rows)
+
+
+FAMILIES: Final[dict[str, Family]] = {family.name: family for family in (
+    Family("blackjack", (Game.BLACKJACK, Game.SPANISH21), blackjack_states.BJ, BLACKJACK_ROWS,
+           blackjack_states.INITIAL, BlackjackModel),
+    Family("baccarat", (Game.BACCARAT,), baccarat_states.BAC, BACCARAT_ROWS,
+           baccarat_states.INITIAL, BaccaratModel),
+    Family("roulette", (Game.ROULETTE,), roulette_states.RO, ROULETTE_ROWS,
+           roulette_states.INITIAL, RouletteModel),
+    Family("community", (Game.COMMUNITY,), community_states.CC, COMMUNITY_ROWS,
+           community_states.INITIAL, CommunityModel),
+    Family("holdem", (Game.HOLDEM,), holdem_states.HE, HOLDEM_ROWS,
+           holdem_states.INITIAL, HoldemModel),
+)}
+"""Every family by its key."""
+
+FAMILY: Final[dict[str, str]] = {str(game): family.name for family in FAMILIES.values()
+                                 for game in family.games}
+"""Each game's family key ("spanish21" -> "blackjack")."""
+
+
+def family_of(game: Game | str) -> Family:
+    """The family that deals `game` (a `Game` or its name).
+
+    Raises:
+        KeyError: no family deals it.
+    """
+    return FAMILIES[FAMILY[str(game)]]
+
+
+M = TypeVar("M", bound=TableModel)
+
+
+def is_model(model: object, kind: type[M]) -> TypeGuard[M]:
+    """True when `model` is a `kind` (the one place that asks a model its class).
+
+    For the code of one family that other families' tables also reach (a station
+    command at a blackjack table is refused by asking this).
+    """
+    return isinstance(model, kind)
+
+
+def model_as(model: TableModel, kind: type[M]) -> M:
+    """`model` as its family's model class, where the family key chose the code that asks.
+
+    Raises:
+        TypeError: `model` is not a `kind` (a family's view or driver reached the wrong
+            table: a bug, never the dealer's doing).
+    """
+    if not isinstance(model, kind):
+        raise TypeError(f"{type(model).__name__} reached code of the {kind.__name__} family")
+    return model

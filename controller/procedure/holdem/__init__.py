@@ -1,0 +1,1 @@
+"""Texas Hold'em Bonus: its states, transition rows, model and parts."""

@@ -1,0 +1,1 @@
+"""Roulette: its states, transition rows, model and parts."""

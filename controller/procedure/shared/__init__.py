@@ -1,0 +1,1 @@
+"""Parts of the table model that several games share: shoe, wagers, meters, outputs."""

@@ -1,0 +1,75 @@
+"""What the table shows: lamps, the dealer display and the sign, from public information only.
+
+A family's outputs extend `TableOutputs` with their own lamps and dealer-display text. Every
+value here is computed from what anyone at the table can see, so the hole card cannot reach a
+lamp, the sign or the display (R5, R17): the peek's one bit is the blackjack lamp.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from controller.procedure.core.effects import Lamp, LampState
+from controller.procedure.core.model import HOLD_STATES
+
+if TYPE_CHECKING:
+    from controller.procedure.shared.table_model import TableModel
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """Everything a player, the dealer or an engineer's log can see of the table."""
+
+    lamps: tuple[tuple[str, LampState], ...]
+    dealer_text: str
+    sign_amount: int | None
+    sign_message: str
+    sign_win: tuple[int, int] = (0, 0)
+
+
+class TableOutputs:
+    """The lamps and dealer display every family shares; a family adds its own."""
+
+    def __init__(self, model: TableModel) -> None:
+        self.model = model
+
+    def lamps(self) -> dict[str, LampState]:
+        """Every lamp's state: these shared ones, and a family adds its own."""
+        on, off = LampState.ON, LampState.OFF
+        state = self.model.state
+        # Steady while a device is lost or the progressive is closed; flashing in a hold.
+        degraded = bool(self.model.progressive.links_down) or not self.model.progressive.is_open()
+        return {
+            Lamp.FAULT: LampState.FLASH if state in HOLD_STATES else on if degraded else off,
+            Lamp.NO_MORE_BETS: off if state == "betting" else on,
+            Lamp.SHUFFLE: on if state in ("shoe_loading", "reshuffle_discards") else off,
+        }
+
+    def dealer_text(self) -> str:
+        """The dealer display: a hold, open betting, else the family's `round_text`."""
+        state = self.model.state
+        if state in HOLD_STATES:
+            return f"{state.upper()}: SUPERVISOR KEY REQUIRED"
+        if self.model.pauses_without_layout and not self.model.layout_answers():
+            return "LAYOUT DOWN: TABLE PAUSED" if state == "betting" else (
+                f"LAYOUT DOWN - {self.round_text()}")
+        if state == "betting":
+            return "PLACE YOUR BETS" + (" - PROGRESSIVE CLOSED" if (
+                self.model.offers_progressive() and not self.model.progressive.is_open())
+                else "")
+        return self.round_text()
+
+    def round_text(self) -> str:
+        """The dealer display while a round is dealt or settled (a family says more)."""
+        return self.model.state.upper()
+
+    def public_view(self) -> PublicView:
+        """Lamps, dealer display and sign, from public information only (R5)."""
+        desk = self.model.progressive
+        amount, message = desk.sign()
+        lamps = tuple(sorted((str(name), state) for name, state in self.lamps().items()))
+        text = self.dealer_text()
+        if self.model.camera_down:
+            text = f"CAMERA DOWN - {text}"
+        return PublicView(lamps, text, amount, message, desk.sign_win)

@@ -30,20 +30,30 @@ def _parser() -> argparse.ArgumentParser:
                                             "an auto-dealer and bot players.")
     p.add_argument("--game", choices=["blackjack", "spanish21", "baccarat", "roulette",
                                        "community", "holdem"],
-                   default="blackjack")
+                   default="blackjack", help="the game the table deals (default blackjack)")
     p.add_argument("--decks", type=int, default=None, help="decks in the shoe")
     p.add_argument("--seats", type=int, default=5, help="seats playing (1..table seats)")
-    p.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--rounds", type=int, default=DEFAULT_ROUNDS,
+                   help=f"rounds to deal (default {DEFAULT_ROUNDS})")
+    p.add_argument("--seed", type=int, default=1,
+                   help="seeds the shuffle and the bots: the same seed deals the same rounds")
     p.add_argument("--state-dir", type=Path, default=None,
                    help="journal directory (default: a temporary one)")
-    p.add_argument("--strategy", choices=["basic", "stand"], default="basic")
+    p.add_argument("--strategy", default="basic", metavar="S[,S...]",
+                   help="the bot players: basic (basic strategy, the posted wager), stand, "
+                        "counter (a Hi-Lo counter: the wager by --spread, insurance from +3, "
+                        "the index plays) or random (1-8 times the posted wager); one for "
+                        "every seat, or one a seat (counter,basic,random)")
+    p.add_argument("--spread", default=None, metavar="LOW-HIGH",
+                   help="a counter's wager in units of the posted main wager: LOW up to a true "
+                        "count of +1, HIGH from +5 (default 1-8)")
     p.add_argument("--bets", default=None, help="wagers per seat, e.g. main=1000,blazing7s=500")
     p.add_argument("--meter-start", type=int, default=None, help="meter at start (cents)")
     p.add_argument("--meter-reset", type=int, default=None, help="reset amount (cents)")
     p.add_argument("--meter-increment", type=int, default=None, help="per wager (cents)")
     p.add_argument("--shoe-file", type=Path, default=None,
-                   help="deal exactly these cards (one code a line), no burn, no cut card")
+                   help="deal exactly these cards (codes separated by spaces or lines), no "
+                        "burn, no cut card")
     p.add_argument("--json", action="store_true", help="one JSON object per round on stdout")
     p.add_argument("--stations", type=int, default=None, metavar="K",
                    help="community: player stations played by bots (default 3)")

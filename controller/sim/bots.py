@@ -22,14 +22,15 @@ from controller.service.runtime import RuntimeCall, TableRuntime
 
 
 def bot_move(model: TableModel, policy: PlayerPolicy) -> str | None:
-    """The bot players' button now: no insurance, else the policy's decision for the hand.
+    """The bot players' button now: the policy's insurance answer, else its decision.
 
     None when no player decision is awaited (baccarat, no round, no hand in turn).
     """
     if not is_model(model, BlackjackModel) or model.game is None:
         return None
-    if model.insurer.seat_asked() is not None:
-        return "no_insurance"
+    asked = model.insurer.seat_asked()
+    if asked is not None:
+        return _insurance(model.game, asked, policy)
     if model.decision_due() is None:
         return None
     game = model.game
@@ -43,10 +44,19 @@ def bot_move(model: TableModel, policy: PlayerPolicy) -> str | None:
     return policy.decide(situation).action.value
 
 
+def _insurance(game: bj.BlackjackRound, seat: int, policy: PlayerPolicy) -> str:
+    """`insurance` when the policy insures the seat asked, else `no_insurance`."""
+    state = next(s for s in game.seats if s.seat == seat)
+    assert game.up_card is not None
+    choice = policy.insurance(seat, state.hands[0].cards, game.up_card, state.bets.wager)
+    return "insurance" if choice.amount or choice.even_money else "no_insurance"
+
+
 def decision_command(model: TableModel, button: str) -> dict[str, Any]:
     """A bot's button as the console command a person would give."""
-    if button == "no_insurance" and is_model(model, BlackjackModel):
-        return {"command": "insurance", "seat": model.insurer.seat_asked(), "take": False}
+    if button in ("insurance", "no_insurance") and is_model(model, BlackjackModel):
+        return {"command": "insurance", "seat": model.insurer.seat_asked(),
+                "take": button == "insurance"}
     return {"command": button}
 
 

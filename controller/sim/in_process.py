@@ -29,6 +29,7 @@ from controller.service.runtime import (
 from controller.sim import rig
 from controller.sim.bots import BotHands, bet_command, bot_move, decision_command
 from controller.sim.options import Options
+from controller.sim.players import counting, main_cents
 from drivers import events as ev
 
 
@@ -162,6 +163,7 @@ class Simulation:
             return ControllerEvent("clear_round", {})  # the view lingers on it: the dealer
         if state == "burn" or self.model.card_due_to() is not None:
             return self._draw()
+        counting(self.options.policy, self.runtime)
         button = bot_move(self.model, self.options.policy)
         if button is None:
             return None
@@ -181,6 +183,7 @@ class Simulation:
 
     def _betting(self) -> object:
         model = self.model
+        counting(self.options.policy, self.runtime)
         for seat in range(1, self.options.seats + 1):
             for bet, cents in self.options.bets.items():
                 placed = model.wagers.pending.get(seat, {}).get(bet)
@@ -189,6 +192,7 @@ class Simulation:
                     return ev.BetSensorChanged("layout", f"seat{seat}.blazing7s", True,
                                                time.monotonic())
                 if bet != "blazing7s" and placed is None:
+                    cents = main_cents(self.options.policy, seat, bet, cents)
                     return self.hands.call(bet_command(model.setup.game, seat, bet, cents))
         return self.hands.call({"command": "no_more_bets"})
 

@@ -25,6 +25,7 @@ from controller.rules.roulette import RouletteBet, Wheel, spots
 from controller.rules.strategy import BasicStrategyPolicy, PlayerPolicy, StandPolicy
 from controller.service.tableconfig import load_default_table
 from controller.sim import table_view
+from controller.sim.players import Players, Spread, parse_strategies
 from drivers.emulated import shoe_file
 
 DEFAULT_ROUNDS = 100
@@ -163,11 +164,32 @@ def build_options(args: argparse.Namespace) -> Options:
     wanted = parse_bets(args.bets or DEFAULT_BETS[args.game])
     config = _game_config(base, args, game, decks, wanted)
     bets, notes = _offered_bets(wanted, config)
-    policy: PlayerPolicy = StandPolicy() if args.strategy == "stand" else BasicStrategyPolicy()
+    policy = _players(args, config, game, decks)
     scripted = _scripted_shoe(args.shoe_file, decks, game) if args.shoe_file else None
     return Options(config, args.seats, args.rounds, args.seed, bets, policy, scripted,
                    args.meter_start, args.json, args.state_dir, args.in_process, notes,
                    args.camera, args.pace)
+
+
+def _players(args: argparse.Namespace, config: GameConfig, game: Game,
+             decks: int) -> PlayerPolicy:
+    """The bot players of a shoe game: each seat's strategy (`--strategy`, `--spread`).
+
+    Raises:
+        ConfigError: an unknown strategy, a list not one a seat, a bad spread or a spread
+            with no counter, a strategy a baccarat table has no use for.
+    """
+    strategies = parse_strategies(args.strategy, args.seats)
+    counting = "counter" in strategies
+    if args.spread is not None and not counting:
+        raise ConfigError("--spread: only a counter spreads its wager (--strategy counter)")
+    if game is Game.BACCARAT:
+        if set(strategies) - {"basic", "stand"}:
+            raise ConfigError(f"--strategy: {args.strategy!r}: a baccarat seat has no "
+                              "decision and no count to bet by")
+        return BasicStrategyPolicy()
+    return Players(strategies, Spread.parse(args.spread or "1-8"), config.rules_for(game),
+                   decks, args.seed)
 
 
 def _checked_decks(args: argparse.Namespace, game: Game, default_decks: int) -> int:
@@ -362,7 +384,7 @@ def _holdem_options(base: GameConfig, args: argparse.Namespace) -> Options:
 
 ROULETTE_ONLY = ("spins", "wheel_replay", "wheel")
 """`shoectl simulate` options that only a roulette table takes."""
-NOT_AT_ROULETTE = ("decks", "shoe_file", "strategy", "meter_start", "meter_reset",
+NOT_AT_ROULETTE = ("decks", "shoe_file", "strategy", "spread", "meter_start", "meter_reset",
                    "meter_increment")
 
 

@@ -35,6 +35,7 @@ from controller.rules.strategy import (
     Situation,
     StandPolicy,
 )
+from controller.service.runtime import TableRuntime
 
 STRATEGIES: Final = ("basic", "stand", "counter", "random")
 RANDOM_UNITS: Final = 8
@@ -141,3 +142,16 @@ class Players:
     def decide(self, situation: Situation) -> Decision:
         """The seat's strategy decides."""
         return self._policies[self.strategy(situation.seat)].decide(situation)
+
+
+def counting(policy: PlayerPolicy, runtime: TableRuntime) -> None:
+    """Let counting players read what the table journalled since they last looked."""
+    if isinstance(policy, Players):
+        policy.catch_up(runtime.journal)
+
+
+def main_cents(policy: PlayerPolicy, seat: int, bet: str, posted: int) -> int:
+    """The wager a bot seat puts on `bet`: its strategy's on the main wager, else posted."""
+    if bet == "main" and isinstance(policy, Players):
+        return policy.main_cents(seat, posted)
+    return posted

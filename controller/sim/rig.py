@@ -30,6 +30,7 @@ from controller.service.app import TableApp, build_app
 from controller.service.runtime import BUTTONS, ControllerEvent, TableRuntime
 from controller.service.tableconfig import TableFile
 from controller.sim.bots import BotHands, bet_command, bot_move
+from controller.sim.players import counting, main_cents
 from drivers.registry import BuildOptions
 
 STEP_TIMEOUT_S: Final = 10.0
@@ -301,6 +302,8 @@ class PtySimulation:
                                      partial(self.layout.place_chip, seat - 1))
                         return
                 elif bet not in self.model.wagers.pending.get(seat, {}):
+                    counting(self.plan.policy, self.runtime)
+                    cents = main_cents(self.plan.policy, seat, bet, cents)
                     self._command(bet_command(self.model.setup.game, seat, bet, cents))
                     return
         self._click("no_more_bets")
@@ -320,6 +323,7 @@ class PtySimulation:
 
     # ------------------------------------------------------------ players
     def _decide(self) -> None:
+        counting(self.plan.policy, self.runtime)
         button = bot_move(self.model, self.plan.policy)
         if button is None:
             self.finished = True

@@ -82,3 +82,31 @@ def test_advantage_names_no_seat_of_bots_betting_flat(
     done = shoectl("report", "advantage", "--state-dir", str(state), "--json")
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
+
+
+def test_a_counting_bot_is_flagged_and_its_neighbours_are_not(tmp_path: Path) -> None:
+    """`simulate --strategy counter,basic,random`: the counter's seat alone is named."""
+    state = tmp_path / "state"
+    done = shoectl("simulate", "--in-process", "--seats", "3", "--decks", "6", "--rounds", "200",
+                   "--seed", "11", "--strategy", "counter,basic,random", "--spread", "1-8",
+                   "--pace", "0", "--json", "--state-dir", str(state))
+    assert done.returncode == 0, done.stderr
+    alerts = [json.loads(line) for line in shoectl(
+        "report", "advantage", "--state-dir", str(state), "--json").stdout.splitlines()]
+    assert [alert["seat"] for alert in alerts] == [1]
+    assert alerts[0]["p_value"] < 1e-5
+    seats = {seat["seat"] for seat in json.loads(done.stdout.splitlines()[0])["seats"]}
+    assert seats == {1, 2, 3}
+
+
+@pytest.mark.parametrize(("argv", "line"), [
+    (("--strategy", "lucky"), "--strategy: 'lucky' is no strategy"),
+    (("--strategy", "counter,basic"), "--strategy: 2 strategies for 3 seats"),
+    (("--spread", "1-8"), "--spread: only a counter spreads its wager"),
+    (("--strategy", "counter", "--spread", "8-1"), "--spread: '8-1'"),
+])
+def test_bad_player_options_are_one_line(argv: tuple[str, ...], line: str) -> None:
+    done = shoectl("simulate", "--in-process", "--seats", "3", "--rounds", "1", *argv)
+    assert done.returncode == 2
+    assert line in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1

@@ -18,6 +18,8 @@ changes the game. The definitions, which `docs/reference/metrics.md` gives to th
 - **Drop** of a wager kind is every amount wagered on it (as betting closed, plus doubles
   and splits on the main wager); **win** is the house's (the negated sum of the players'
   nets); **hold** is win over drop.
+- **A station** (the community game) counts the rounds it played and its win (the house's,
+  over its spots and their side wagers).
 - **A dealer** is who gave the console's commands (`console:command` `by`: `dealer:D17`,
   or `kiosk` for the table's own screen); a round is the dealer's who gave the last
   command before it was settled.
@@ -80,6 +82,8 @@ class ShiftFigures:
     hands_per_seat: Counter[int] = field(default_factory=Counter)
     money: dict[str, Money] = field(default_factory=lambda: defaultdict(Money))
     dealers: Counter[str] = field(default_factory=Counter)
+    stations: dict[int, Money] = field(default_factory=lambda: defaultdict(Money))
+    station_rounds: Counter[int] = field(default_factory=Counter)
     rounds_by_hour: Counter[str] = field(default_factory=Counter)
 
     @property
@@ -110,6 +114,9 @@ class ShiftFigures:
             "decisions_per_minute": round(self.decisions / minutes, 1) if minutes else None,
             "wagers": {kind: money.as_record() for kind, money in sorted(self.money.items())},
             "dealers": dict(sorted(self.dealers.items())),
+            "stations": {str(station): {"rounds": self.station_rounds[station],
+                                        "win": money.win}
+                         for station, money in sorted(self.stations.items())},
             "rounds_by_hour": dict(sorted(self.rounds_by_hour.items())),
         }
 
@@ -235,6 +242,21 @@ class ShiftReader:
         for seat in seats:
             if isinstance(seat, Mapping):
                 self._seat_settled(seat)
+        for station in row.data.get("stations", ()):  # the community game
+            if isinstance(station, Mapping):
+                self._station_settled(station)
+
+    def _station_settled(self, station: Mapping[str, Any]) -> None:
+        """A station's spots: the main wager's and each side wager's nets, by station."""
+        number = int(station["station"])
+        self.figures.station_rounds[number] += 1
+        for spot in station.get("spots", ()):
+            sides = {kind: _cents(net) for kind, net in dict(spot.get("side_bets", {})).items()}
+            net = _cents(spot.get("net"))  # the spot's whole net, its side wagers' included
+            self.figures.money["main"].win -= net - sum(sides.values())
+            for kind, side in sides.items():
+                self.figures.money[kind].win -= side
+            self.figures.stations[number].win -= net
 
     def _seat_settled(self, seat: Mapping[str, Any]) -> None:
         """One seat's nets, in each game's shape of `round:settled`.

@@ -106,3 +106,16 @@ def test_a_pending_net_counts_nothing_and_breaks_nothing() -> None:
     record = shift_figures(rows).as_record()
     assert record["wagers"]["blazing7s"] == {"drop": 500, "win": 0, "hold": 0.0}  # type: ignore[index]
     assert record["wagers"]["main"]["win"] == 1000  # type: ignore[index]
+
+
+def test_community_stations_have_their_rounds_and_win() -> None:
+    rows = [at(0, "round:open", round=1),
+            at(50, "round:settled", round=1, shared=[], dealer=[], stations=[
+                {"station": 1, "spots": [{"spot": 1, "cards": [], "net": 1500,
+                                          "side_bets": {"perfect-pairs": 500}},
+                                         {"spot": 2, "cards": [], "net": -1000}]},
+                {"station": 3, "spots": [{"spot": 1, "cards": [], "net": -2000}]}])]
+    record = shift_figures(rows).as_record()
+    assert record["stations"] == {"1": {"rounds": 1, "win": -500}, "3": {"rounds": 1, "win": 2000}}
+    assert record["wagers"]["main"]["win"] == 2000  # type: ignore[index]
+    assert record["wagers"]["perfect-pairs"]["win"] == -500  # type: ignore[index]

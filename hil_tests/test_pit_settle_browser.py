@@ -76,6 +76,7 @@ def test_the_supervisor_settles_a_rejected_hit_on_the_pit_page(table: LiveTable)
             By.ID, "rejected").is_displayed())
         # Today's figures: the one round settled, and its hour drawn as a bar.
         assert text(driver, "today-rounds") == "1 / 0"
+        assert text(driver, "today-dealers") == "kiosk 1"  # no dealer logged in by name
         bars = driver.find_elements(By.CSS_SELECTOR, "#today-chart svg rect")
         assert len(bars) == 24
         assert sum(int(bar.get_attribute("data-rounds") or 0) for bar in bars) == 1

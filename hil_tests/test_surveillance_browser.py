@@ -64,6 +64,8 @@ def test_surveillance_sees_the_counter_and_the_attendant_does_not(tmp_path: Path
         until(driver, "T1's 36 rounds today", lambda d: [
             c.text for c in d.find_elements(By.CSS_SELECTOR,
                                             "#today tr[data-table='T1'] td.rounds")] == ["36"])
+        assert driver.find_element(By.CSS_SELECTOR,
+                                   "#today tr[data-table='T1'] td.dealers").text == "kiosk 36"
         bars = driver.find_elements(By.CSS_SELECTOR, "#today tr[data-table='T1'] svg rect")
         assert len(bars) == 24
         assert sum(int(bar.get_attribute("data-rounds") or 0) for bar in bars) == 36

@@ -246,7 +246,8 @@ def test_every_script_the_console_and_pit_pages_load_is_served(table: LiveTable)
         f"supervisor:{PIT_PASSWORD}".encode()).decode()}
     for port, headers, expected in ((table.server.port, {}, ["common.js", "console.js",
                                                               "holdem.js"]),
-                                    (table.pit.port, right, ["common.js", "pit.js"])):
+                                    (table.pit.port, right, ["common.js", "hours_chart.js",
+                                                             "pit.js"])):
         status, page = table.request("GET", "/", port=port, headers=headers)
         assert status == 200
         assert scripts_of(page) == expected

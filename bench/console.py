@@ -18,6 +18,8 @@
    HTTP (no lock-out): their medians, which must not tell one from the other.
 
     python bench/console.py [--cards 200] [--attacks none,flood,idle,bodies] [--no-memory]
+                            [--attacker-nice N]   (the attacker at niceness N: its own CPU
+                                                   yields to the table's, as on another host)
     python bench/console.py --login-timing 40
 """
 
@@ -252,8 +254,13 @@ class Journalled:
             published.seq, time.perf_counter()))
 
 
-def attacked_latency(cards: int, attack: str) -> None:
-    """Card -> journalled and card -> event, one client, while `attack` runs elsewhere."""
+def attacked_latency(cards: int, attack: str, attacker_nice: int = 0) -> None:
+    """Card -> journalled and card -> event, one client, while `attack` runs elsewhere.
+
+    `attacker_nice` runs the attacking process at that niceness: on a machine of two cores
+    the attacker's own work competes with the table for CPU, where on a floor it runs on
+    the attacker's machine; 19 leaves it only what the table does not use.
+    """
     from controller.rules.cards import shoe
     shoe_cards = [str(c) for c in shoe(6)] * 3
     with tempfile.TemporaryDirectory() as tmp:
@@ -265,7 +272,8 @@ def attacked_latency(cards: int, attack: str) -> None:
         attacker = None
         if attack != "none":
             attacker = subprocess.Popen(
-                [sys.executable, __file__, "--attacker", attack, "--port", str(port)],
+                [*(["nice", "-n", str(attacker_nice)] if attacker_nice else []),
+                 sys.executable, __file__, "--attacker", attack, "--port", str(port)],
                 stdout=subprocess.PIPE, text=True)
             time.sleep(3)  # the attack under way
         found, committed = card_and_commit_latency(rig, [client], cards, journalled)
@@ -531,6 +539,8 @@ def main() -> None:
     parser.add_argument("--attacks", default="",
                         help="comma-separated: none, flood, idle, bodies (skips the rest)")
     parser.add_argument("--no-memory", action="store_true")
+    parser.add_argument("--attacker-nice", type=int, default=0, metavar="N",
+                        help="run the attacker at niceness N (0-19), as if on another host")
     parser.add_argument("--login-timing", type=int, default=0, metavar="N",
                         help="only the login timing: N wrong user names and N wrong passwords")
     parser.add_argument("--attacker", choices=("flood", "idle", "bodies"),
@@ -546,7 +556,7 @@ def main() -> None:
         return
     if args.attacks:
         for kind in args.attacks.split(","):
-            attacked_latency(args.cards, kind)
+            attacked_latency(args.cards, kind, args.attacker_nice)
         return
     latency(args.cards)
     if not args.no_memory:

@@ -22,7 +22,8 @@ changes the game. The definitions, which `docs/reference/metrics.md` gives to th
   over its spots and their side wagers).
 - **A dealer** is who gave the console's commands (`console:command` `by`: `dealer:D17`,
   or `kiosk` for the table's own screen); a round is the dealer's who gave the last
-  command before it was settled.
+  command before it was settled. Per dealer: rounds, median seconds a round, and rounds an
+  hour of the time their own rounds took (betting to settlement).
 """
 
 from __future__ import annotations
@@ -81,7 +82,8 @@ class ShiftFigures:
     decisions: int = 0
     hands_per_seat: Counter[int] = field(default_factory=Counter)
     money: dict[str, Money] = field(default_factory=lambda: defaultdict(Money))
-    dealers: Counter[str] = field(default_factory=Counter)
+    dealers: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    """Each dealer's rounds: their seconds (None where the round's opening was not seen)."""
     stations: dict[int, Money] = field(default_factory=lambda: defaultdict(Money))
     station_rounds: Counter[int] = field(default_factory=Counter)
     rounds_by_hour: Counter[str] = field(default_factory=Counter)
@@ -113,7 +115,7 @@ class ShiftFigures:
             "decisions": self.decisions,
             "decisions_per_minute": round(self.decisions / minutes, 1) if minutes else None,
             "wagers": {kind: money.as_record() for kind, money in sorted(self.money.items())},
-            "dealers": dict(sorted(self.dealers.items())),
+            "dealers": {name: _pace(seconds) for name, seconds in sorted(self.dealers.items())},
             "stations": {str(station): {"rounds": self.station_rounds[station],
                                         "win": money.win}
                          for station, money in sorted(self.stations.items())},
@@ -230,10 +232,12 @@ class ShiftReader:
     def _settled(self, row: Row) -> None:
         figures = self.figures
         figures.rounds += 1
-        figures.dealers[self.dealer] += 1
+        seconds = ((row.wall - self.round_opened).total_seconds()
+                   if self.round_opened is not None else None)
+        figures.dealers[self.dealer].append(seconds if seconds is not None else float("nan"))
         figures.rounds_by_hour[row.wall.strftime("%Y-%m-%dT%H:00")] += 1
-        if self.round_opened is not None:
-            figures.round_seconds.append((row.wall - self.round_opened).total_seconds())
+        if seconds is not None:
+            figures.round_seconds.append(seconds)
         self.round_opened = None
         seats = row.data.get("seats", ())
         if isinstance(seats, Mapping):  # hold'em: {seat: {...}}
@@ -280,6 +284,15 @@ class ShiftReader:
                 money[kind].drop += _cents(cents)
             for kind, net in dict(seat["nets"]).items():
                 money[kind].win -= _cents(net)
+
+
+def _pace(seconds: list[float]) -> dict[str, object]:
+    """A dealer's rounds, their median seconds and rounds an hour of their own rounds' time."""
+    timed = sorted(s for s in seconds if not math.isnan(s))
+    total = sum(timed)
+    return {"rounds": len(seconds),
+            "seconds_per_round": round(statistics.median(timed), 1) if timed else None,
+            "rounds_per_hour": round(len(timed) / (total / 3600), 1) if total else None}
 
 
 def _cents(value: object) -> int:

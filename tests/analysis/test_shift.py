@@ -63,7 +63,8 @@ def test_the_figures_follow_their_definitions() -> None:
     main = record["wagers"]["main"]  # type: ignore[index]
     assert main == {"drop": 8000, "win": -2000, "hold": -0.25}  # 1000+1000, 2000+2000, 1000+1000
     assert record["wagers"]["perfect-pairs"] == {"drop": 300, "win": 300, "hold": 1.0}  # type: ignore[index]
-    assert record["dealers"] == {"dealer:D17": 3}
+    assert record["dealers"] == {"dealer:D17": {"rounds": 3, "seconds_per_round": 60.0,
+                                                "rounds_per_hour": 60.0}}
     assert record["rounds_by_hour"] == {"2026-12-06T18:00": 3}
 
 

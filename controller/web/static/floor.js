@@ -58,7 +58,7 @@ function drawToday(tables) {
     cell(row, minutes(d.fault_seconds), "fault");
     cell(row, Object.entries(d.hold).map(([kind, hold]) =>
       kind + " " + (hold === null ? "-" : (100 * hold).toFixed(1) + "%")).join(", "), "hold");
-    cell(row, Object.entries(d.dealers).map(([who, rounds]) => who + " " + rounds).join(", "),
+    cell(row, Object.entries(d.dealers).map(([who, pace]) => who + " " + pace.rounds).join(", "),
          "dealers");
     cell(row, "", "chart").appendChild(hoursChart(d.rounds_by_hour));
     body.appendChild(row);

@@ -58,8 +58,8 @@ function renderToday(today) {
                      (today.fault_seconds / 60).toFixed(0) + " min");
   text("today-hold", Object.entries(today.hold).map(([kind, hold]) =>
     kind + " " + (hold === null ? "-" : (100 * hold).toFixed(1) + "%")).join(", "));
-  text("today-dealers", Object.entries(today.dealers).map(([who, rounds]) =>
-    who + " " + rounds).join(", "));
+  text("today-dealers", Object.entries(today.dealers).map(([who, pace]) =>
+    who + " " + pace.rounds).join(", "));
   const chart = document.getElementById("today-chart");
   chart.textContent = "";
   chart.appendChild(hoursChart(today.rounds_by_hour));

@@ -11,8 +11,8 @@ camera could not confirm is asked for at the console, and the dealer keys the tr
 (`key_card`). The bots send the console's commands (source `bot`): `--bets ante=CENTS
 [,bonus=CENTS]` on every seat, and each seat's decisions by `ANTE_STRATEGY`.
 
-With `--json` each settled round is one line on stdout (README "shoectl simulate --game
-holdem"); a summary goes to stderr. Without it, a line a round.
+With `--json` each settled round is one line on stdout (docs/reference/commands.md, "Texas
+Hold'em Bonus"); a summary goes to stderr. Without it, a line a round.
 """
 
 from __future__ import annotations
@@ -241,7 +241,10 @@ class HoldemSimulation:
 
 
 def public_record(record: dict[str, Any]) -> dict[str, Any]:
-    """A settled round as `shoectl simulate --game holdem --json` prints it (README)."""
+    """A settled round as `shoectl simulate --game holdem --json` prints it.
+
+    The shape is documented in docs/reference/commands.md, "Texas Hold'em Bonus".
+    """
     return {"round": record["round"], "board": record["board"], "dealer": record["dealer"],
             "seats": [{"seat": int(n), "cards": s["cards"], "folded": s["folded"],
                        "nets": s["nets"], "net": s["net"]}

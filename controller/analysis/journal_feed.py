@@ -32,6 +32,8 @@ from controller.rules.cards import Card
 from controller.rules.hands import is_pair
 from controller.rules.options import BlackjackRules
 
+DEFAULT_DECKS: Final = 6
+"""The shoe's decks until the journal's first `shoe:shuffled` names them."""
 SEAT_LEFT_ROUNDS: Final = 10
 """A seat with no main wager for this many rounds has a new player: its evidence restarts."""
 DECISIONS: Final = {action.value: action for action in
@@ -54,7 +56,7 @@ class RoundView:
 class JournalFeed:
     """One table's records in, alerts out."""
 
-    def __init__(self, table: str, rules: BlackjackRules, decks: int) -> None:
+    def __init__(self, table: str, rules: BlackjackRules, decks: int = DEFAULT_DECKS) -> None:
         self.watch = AdvantageWatch(table, rules, decks)
         self.rules = rules
         self.round = RoundView()

@@ -112,9 +112,7 @@ def _flatten(prefix: str, value: object) -> list[tuple[str, object]]:
 
 
 def _advantage(args: argparse.Namespace, entries: list[Entry]) -> int:
-    decks = next((int(entry.data["decks"]) for entry in entries
-                  if entry.kind == "shoe:shuffled"), 6)
-    feed = JournalFeed(Path(statedir.resolve(args.state_dir)).name, BLACKJACK_RULES, decks)
+    feed = JournalFeed(Path(statedir.resolve(args.state_dir)).name, BLACKJACK_RULES)
     for entry in entries:
         for alert in feed.take(entry.kind, entry.data):
             record = alert.as_record()

@@ -32,7 +32,6 @@ SURVEILLANCE_NAME: Final = "surveillance"
 """The certificate (and broker user) that may read `ALERTS_TOPIC`."""
 KEPT: Final = 200
 """Alerts the floor view keeps, newest first."""
-DEFAULT_DECKS: Final = 6
 
 
 class SurveillanceWatch:
@@ -62,12 +61,7 @@ class SurveillanceWatch:
             return list(self._alerts)
 
     def _take(self, table: str, entries: Iterable[Entry]) -> list[Alert]:
-        raised: list[Alert] = []
-        for entry in entries:
-            feed = self._feeds.get(table)
-            if feed is None:
-                decks = int(entry.data.get("decks", DEFAULT_DECKS)) \
-                    if entry.kind == "shoe:shuffled" else DEFAULT_DECKS
-                feed = self._feeds[table] = JournalFeed(table, BLACKJACK_RULES, decks)
-            raised.extend(feed.take(entry.kind, entry.data))
-        return raised
+        feed = self._feeds.get(table)
+        if feed is None:  # each shoe:shuffled row tells the feed its decks
+            feed = self._feeds[table] = JournalFeed(table, BLACKJACK_RULES)
+        return [alert for entry in entries for alert in feed.take(entry.kind, entry.data)]

@@ -249,21 +249,44 @@ def test_a_restart_between_clearing_and_paying_pays_the_same(tmp_path: Path) -> 
 
 def test_a_game_decided_while_the_table_settles_is_journalled_unplayed(rt: TableRuntime) -> None:
     open_game(rt)
+    assert bet(rt, 1, "odd", 1000)
     rt.handle(status(ev.WheelPhase.NO_MORE_BETS, 31))
     rt.handle(result(31, "5"))
     assert rt.fire("marker", number="5")
     rt.handle(status(ev.WheelPhase.PLACE_BETS, 32))  # arcade mode: the wheel moves on
     rt.handle(status(ev.WheelPhase.NO_MORE_BETS, 32))
     assert rt.model.state == "clearing"
+    rt.handle(result(32, "6"))  # decided before the dealer cleared: no wagers were on it
+    assert rt.fire("losers_cleared")
+    assert rt.fire("winners_paid")
+    assert rt.model.state == "betting"
+    rt.handle(status(ev.WheelPhase.PLACE_BETS, 33))
+    assert bet(rt, 1, "odd", 1000)
+    rt.handle(status(ev.WheelPhase.NO_MORE_BETS, 33))
+    rt.handle(result(33, "7"))
+    assert rt.model.state == "marker"
+    rt.handle(result(34, "8"))  # yet another, before the marker
+    unplayed = [d for _, d in records(rt, "spin:result") if not d["played"]]
+    assert [(d["game"], d["number"], d["round"]) for d in unplayed] == [(32, "6", None),
+                                                                        (34, "8", None)]
+    assert model_of(rt).history == ["5", "6", "7", "8"]
+
+
+def test_the_wheel_past_bets_when_the_table_is_paid_goes_straight_to_no_more_bets(
+        rt: TableRuntime) -> None:
+    open_game(rt)
+    assert bet(rt, 1, "odd", 1000)
+    rt.handle(status(ev.WheelPhase.NO_MORE_BETS, 31))
+    rt.handle(result(31, "5"))
+    assert rt.fire("marker", number="5")
+    rt.handle(status(ev.WheelPhase.PLACE_BETS, 32))
+    rt.handle(status(ev.WheelPhase.NO_MORE_BETS, 32))
     assert rt.fire("losers_cleared")
     assert rt.fire("winners_paid")
     assert rt.model.state == "no_more_bets"  # straight on to the wheel's next game
-    rt.handle(result(32, "6"))
-    assert rt.model.state == "marker"
-    rt.handle(result(33, "7"))  # yet another, before the marker: no wagers were on it
-    unplayed = [d for _, d in records(rt, "spin:result") if not d["played"]]
-    assert [(d["game"], d["number"], d["round"]) for d in unplayed] == [(33, "7", None)]
-    assert model_of(rt).history == ["5", "6", "7"]
+    rt.handle(result(32, "6"))  # nobody could bet on it: it settles itself
+    assert rt.model.state == "betting"
+    assert [r["game"] for r in model_of(rt).results] == [31, 32]
 
 
 def test_the_wheel_closing_returns_the_wagers_and_closes_the_table(rt: TableRuntime) -> None:
@@ -318,6 +341,7 @@ def test_a_number_before_no_more_bets_closes_betting_as_an_irregularity(rt: Tabl
 def test_every_spin_record_carries_the_wheels_game_number(rt: TableRuntime) -> None:
     for game, number in ((7, "1"), (8, "00"), (9, "36")):
         rt.handle(status(ev.WheelPhase.PLACE_BETS, game))
+        assert bet(rt, 2, "straight", 500, numbers=[number])
         rt.handle(status(ev.WheelPhase.NO_MORE_BETS, game))
         rt.handle(result(game, number))
         for step in (("marker", {"number": number}), ("losers_cleared", {}),
@@ -327,3 +351,20 @@ def test_every_spin_record_carries_the_wheels_game_number(rt: TableRuntime) -> N
         (7, "1"), (8, "00"), (9, "36")]
     assert [r["game"] for r in model_of(rt).results] == [7, 8, 9]
     assert [r["round"] for r in model_of(rt).results] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("locked", [True, False], ids=["after no more bets", "number first"])
+def test_a_game_no_wager_was_on_settles_itself(rt: TableRuntime, locked: bool) -> None:
+    open_game(rt)
+    if locked:
+        rt.handle(status(ev.WheelPhase.NO_MORE_BETS, 31))
+    rt.handle(result(31, "12"))
+    assert rt.model.state == "betting"  # no marker, no LOSERS CLEARED, no WINNERS PAID
+    assert not rt.fire("marker", number="12")
+    (_, settled), = records(rt, "round:settled")
+    assert (settled["game"], settled["number"], settled["seats"]) == (31, "12", [])
+    assert [d["played"] for _, d in records(rt, "spin:result")] == [True]
+    assert records(rt, "spin:marker", "spin:losers_cleared", "spin:winners_paid") == []
+    assert model_of(rt).history == ["12"]
+    open_game(rt, 32)  # the next game is taken as usual
+    assert bet(rt, 1, "red", 1000)

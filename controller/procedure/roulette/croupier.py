@@ -93,6 +93,17 @@ class Croupier:
                    OpLog(f"spin {model.round.number} settled: players net {settled.net} "
                          "cents"))
 
+    def settle_empty_layout(self, event: EventData) -> None:
+        """Callback: a spin no wager was on is settled with nothing to clear or pay."""
+        model = self.model
+        model.settled = settle(model)
+        record = self.round_record(model.settled)
+        model.round.settled = True
+        model.round.result = record
+        model.results.append(record)
+        model.emit(Journal("round:settled", record),
+                   OpLog(f"spin {model.round.number} settled: no wagers on the layout"))
+
     def round_record(self, settled: ro.SpinSettlement) -> dict[str, Any]:
         """The settled spin: its number, game, and every seat's wagers with their nets."""
         seats: dict[int, list[dict[str, Any]]] = {}

@@ -75,7 +75,9 @@ class WheelFacts:
     def wheel_past_bets(self, event: EventData) -> bool:
         """Condition: the wheel's next game is already at no more bets."""
         model = self.model
-        return model.wheel_phase == "no_more_bets" and model.wheel_game != model.spin.game
+        decided = model.last_decided[0] if model.last_decided else None
+        return (model.wheel_phase == "no_more_bets" and model.wheel_game != model.spin.game
+                and model.wheel_game != decided)
 
     def wheel_moved_on(self, event: EventData) -> bool:
         """Condition: the wheel names another game than the spin's, which it never decided."""
@@ -118,8 +120,9 @@ class WheelFacts:
         spin.sources = list(event.kwargs.get("sources", []))
         spin.warnings = self.model.warnings.pop(game, [])
         self._decided(game, number, spin.warnings, played=True)
+        todo = "place the marker" if self.model.wagers.placed else "no wagers on the layout"
         self.model.emit(OpLog(f"winning number {number} {ro.colour(number)} (wheel game "
-                              f"{game:03d}): place the marker"))
+                              f"{game:03d}): {todo}"))
 
     def note_unplayed(self, event: EventData) -> None:
         """Callback: a number decided while no bets were open (closed, or still settling)."""

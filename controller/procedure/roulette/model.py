@@ -121,6 +121,10 @@ class RouletteWagers(WagerBook):
         """Condition: some wager is on the layout."""
         return bool(self.placed)
 
+    def layout_is_empty(self, event: EventData) -> bool:
+        """Condition: no wager is on the layout."""
+        return not self.placed
+
     def in_play(self) -> list[dict[str, Any]]:
         """Every wager on the layout (what a void returns)."""
         return [wager_record(w) for w in self.placed]

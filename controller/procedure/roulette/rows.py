@@ -44,6 +44,11 @@ def _roulette() -> list[dict[str, Any]]:
         _t("winning_number", every, None, "feed.result_is_repeat", after="feed.note_repeat"),
         _t("winning_number", RO.NO_MORE_BETS, RO.BETTING, "feed.wheel_moved_on",
            after=["feed.abandon_spin", "feed.note_unplayed"]),
+        # A game no wager was on settles itself: nothing to mark, clear or pay.
+        _t("winning_number", RO.NO_MORE_BETS, RO.ROUND_OVER, "wagers.layout_is_empty",
+           after=["feed.take_result", "croupier.settle_empty_layout"]),
+        _t("winning_number", RO.BETTING, RO.ROUND_OVER, "wagers.layout_is_empty",
+           after=["feed.late_lock_out", "feed.take_result", "croupier.settle_empty_layout"]),
         _t("winning_number", RO.NO_MORE_BETS, RO.MARKER, after="feed.take_result"),
         _t("winning_number", RO.BETTING, RO.MARKER,
            after=["feed.late_lock_out", "feed.take_result"]),

@@ -35,13 +35,42 @@ def open_game(table: LiveTable, game: int) -> None:
 
 
 def spin(table: LiveTable, game: int, number: str) -> None:
-    """One whole spin with no wagers, the dealer's steps at the console."""
+    """One whole spin with one wager, the dealer's steps at the console."""
     open_game(table, game)
+    assert table.command("wager", seat=1, bet="red", cents=1000)[0] == 200
     table.post(status(ev.WheelPhase.NO_MORE_BETS, 4, game),
                ev.WheelResult("wheel", game, number, ("status",), 0.0))
     for command, fields in (("marker", {"number": number}), ("losers_cleared", {}),
                             ("winners_paid", {})):
         assert table.command(command, **fields)[0] == 200
+
+
+def test_a_spin_with_no_wager_settles_itself_and_asks_nothing(table: LiveTable) -> None:
+    open_game(table, 5)
+    table.post(status(ev.WheelPhase.NO_MORE_BETS, 4, 5),
+               ev.WheelResult("wheel", 5, "9", ("status",), 0.0))
+    _, body = table.get()
+    assert body["phase"] == "betting"
+    assert body["last_round"]["number"] == "9"
+    assert "marker" not in body["accepting"]
+
+
+def test_the_console_says_why_when_the_wheel_plays_on_without_the_table(
+        table: LiveTable) -> None:
+    open_game(table, 12)
+    assert table.command("wager", seat=1, bet="red", cents=2000)[0] == 200
+    table.post(status(ev.WheelPhase.NO_MORE_BETS, 4, 12),
+               ev.WheelResult("wheel", 12, "3", ("status",), 0.0))
+    _, body = table.get()
+    assert body["prompt"] == "winning number 3 RED: put the marker on 3"
+    open_game(table, 13)  # a wheel that launches itself does not wait for the marker
+    _, body = table.get()
+    assert body["prompt"] == ("WHEEL AHEAD: game 013 is played without wagers until this spin "
+                              "is paid; winning number 3 RED: put the marker on 3")
+    assert table.command("marker", number="3")[0] == 200
+    _, body = table.get()
+    assert body["prompt"].startswith("WHEEL AHEAD: game 013 is played without wagers")
+    assert body["prompt"].endswith("then LOSERS CLEARED")
 
 
 def test_a_spin_at_the_console_clears_then_pays_in_words(table: LiveTable) -> None:

@@ -56,16 +56,25 @@ def roulette_prompt(table: TableModel) -> str:
                 f"{len(model.wagers.placed)} wagers on the layout; no more bets when the "
                 "ball is in the track")
     if state == "marker":
-        return f"winning number {number}: put the marker on {spin.number}"
+        return f"{_behind(model)}winning number {number}: put the marker on {spin.number}"
     if state == "clearing":
-        return "clear the losing bets: " + (_wagers_words(model, winners=False)
-                                            or "none") + "; then LOSERS CLEARED"
+        return _behind(model) + "clear the losing bets: " + (
+            _wagers_words(model, winners=False) or "none") + "; then LOSERS CLEARED"
     if state == "paying":
-        return "pay the winners: " + (_wagers_words(model, winners=True)
-                                      or "none") + "; then WINNERS PAID"
+        return _behind(model) + "pay the winners: " + (
+            _wagers_words(model, winners=True) or "none") + "; then WINNERS PAID"
     return {"closed": "the wheel is closed: betting opens when it starts a game",
             "no_more_bets": "no more bets: the ball is in the track",
             "round_over": f"{number}: spin settled"}.get(state, state.replace("_", " "))
+
+
+def _behind(model: RouletteModel) -> str:
+    """Why the table holds while a wheel that launches itself has gone on to its next game."""
+    game = model.wheel_game
+    if game is None or game == model.spin.game or model.wheel_phase in ("closed", "other"):
+        return ""
+    return (f"WHEEL AHEAD: game {_game(game)} is played without wagers until this spin is "
+            "paid; ")
 
 
 def _game(game: int | None) -> str:

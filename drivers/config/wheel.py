@@ -47,6 +47,9 @@ class WheelEmulation:
         nmb_lines: State-4 (no more bets) lines a game (a wheel sends about 50).
         spins: Games to play, then the table closes; 0: no end.
         replay: Play this recorded byte stream instead (the wheel's own bytes).
+        bets_lines: Place-your-bets (state 2) lines a game before the ball is launched:
+            with `pace_ms` the betting window (a real table bets for tens of seconds).
+        wait_lines: Before-game (state 1) lines a game: the wheel's games-per-hour wait.
     """
 
     seed: int | None = None
@@ -56,6 +59,8 @@ class WheelEmulation:
     nmb_lines: int = 50
     spins: int = 0
     replay: Path | None = None
+    bets_lines: int = 3
+    wait_lines: int = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,4 +133,6 @@ def _read_wheel_emulation(section: Section) -> WheelEmulation:
         faults=bool(section.get("faults", bool, True)),
         nmb_lines=section.integer("nmb_lines", 50, minimum=1, maximum=500),
         spins=section.integer("spins", 0, minimum=0, maximum=1_000_000),
-        replay=Path(replay) if replay is not None else None)
+        replay=Path(replay) if replay is not None else None,
+        bets_lines=section.integer("bets_lines", 3, minimum=1, maximum=1000),
+        wait_lines=section.integer("wait_lines", 2, minimum=1, maximum=1000))

@@ -86,6 +86,8 @@ class WheelPlay:
         faults: Mix in the hard games of `SCENARIOS`; False: normal games only.
         nmb_lines: State-4 lines a game.
         spins: Games to play before the table closes for good (0: no end).
+        bets_lines: State-2 (place your bets) lines a game before the launch.
+        wait_lines: State-1 lines a game (the games-per-hour wait before it).
     """
 
     seed: int | None = None
@@ -93,6 +95,8 @@ class WheelPlay:
     faults: bool = True
     nmb_lines: int = 50
     spins: int = 0
+    bets_lines: int = 3
+    wait_lines: int = 2
     expected: list[ExpectedSpin] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -127,7 +131,8 @@ class WheelPlay:
             yield from self._closed(3, echo=b"*P 0")
             yield b"*P OK" + CRLF
         rpm = self.rng.randint(140, 260)
-        yield from self._line(1, 0, rpm, 2)  # the games-per-hour wait: still the last game's
+        # the games-per-hour wait: still the last game's number
+        yield from self._line(1, 0, rpm, self.wait_lines)
         if not self.respin:
             self.game = self.game % GAME_WRAP + 1  # the count steps as a new game enters 2
         self.respin = False
@@ -146,7 +151,7 @@ class WheelPlay:
         yield from self._result(scenario, number, rpm, warnings)
 
     def _place_bets(self, scenario: str, rpm: int, warnings: list[str]) -> Iterator[bytes]:
-        yield from self._line(2, 0, rpm, 3)
+        yield from self._line(2, 0, rpm, self.bets_lines)
         if scenario == "echo":
             yield b"*P 1" + CRLF
         if scenario == "flags_before_launch":
@@ -286,7 +291,8 @@ class WheelEmulator:
             data = emulation.replay.read_bytes()
             return cls(iter(recorded_lines(data)), link_dir=link_dir, name=name, pace_s=pace)
         play = WheelPlay(emulation.seed, emulation.pockets, emulation.faults,
-                         emulation.nmb_lines, emulation.spins)
+                         emulation.nmb_lines, emulation.spins, emulation.bets_lines,
+                         emulation.wait_lines)
         return cls(play.lines(), link_dir=link_dir, name=name, pace_s=pace, play=play)
 
     @staticmethod

@@ -40,6 +40,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="games to play, then the table closes (default 0: no end)")
     wheel.add_argument("--nmb-lines", type=int, default=50,
                        help="no-more-bets status lines a game (default 50)")
+    wheel.add_argument("--bets-lines", type=int, default=3,
+                       help="place-your-bets status lines a game before the launch (default "
+                            "3; 60 at the 0.5 s pace is a 30 s betting window)")
     wheel.add_argument("--no-faults", action="store_true",
                        help="clean games only (no warnings, voids, dropped or garbled lines)")
 
@@ -54,10 +57,13 @@ def emulation(args: argparse.Namespace) -> WheelEmulation:
         raise ValueError(f"--pace: 0..10 seconds, got {args.pace}")
     if args.spins < 0 or not 1 <= args.nmb_lines <= 500:
         raise ValueError("--spins must be >= 0 and --nmb-lines 1..500")
+    if not 1 <= args.bets_lines <= 1000:
+        raise ValueError(f"--bets-lines: 1..1000, got {args.bets_lines}")
     if args.replay is not None and not args.replay.is_file():
         raise ValueError(f"--replay {args.replay}: no such file")
     return WheelEmulation(seed=args.seed, pockets=args.pockets, pace_ms=round(args.pace * 1000),
                           faults=not args.no_faults, nmb_lines=args.nmb_lines,
+                          bets_lines=args.bets_lines,
                           spins=args.spins, replay=args.replay)
 
 

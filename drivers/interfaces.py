@@ -198,8 +198,12 @@ class WheelFeed(Device, Protocol):
     flags (never a repeat), exactly one `WheelResult` per game that has a winning number,
     `WheelVoid` for a game that ends without one, `WheelWarning` once per warning per game,
     `DeviceFault` when the wheel contradicts itself, and `LinkUp`/`LinkDown`. It sends the
-    wheel nothing.
+    wheel one command, `launch()`, and only when the wheel waits for its host to start each
+    game (`launch = "host"`).
     """
+
+    def launch(self) -> None:
+        """Start the game the wheel holds in place your bets (a user-start wheel only)."""
 
     @property
     def bytes_handled(self) -> int:

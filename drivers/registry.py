@@ -427,7 +427,8 @@ def _emulated_wheel(config: WheelConfig, sink: EventSink, options: BuildOptions)
     assert config.emulation is not None  # guaranteed by the config reader
     try:
         emulator = WheelEmulator.from_config(config.emulation, link_dir=options.emulator_dir(),
-                                             name=config.name).start()
+                                             name=config.name,
+                                             launch_by_host=config.launch == "host").start()
     except OSError as exc:
         raise DeviceConfigError(config.name, "replay", f"cannot read "
                                 f"{config.emulation.replay}: {exc.strerror or exc}") from exc

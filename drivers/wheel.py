@@ -2,13 +2,18 @@
 
 The wheel is a vendor's device, not one of the table's boards: it streams ASCII lines of its
 own (Cammegh SlingShot and Mercury `*X;...` status lines and the bare winning-number line),
-so this driver opens the serial port itself, never writes to it, and turns the lines into
+so this driver opens the serial port itself and turns the lines into
 facts with `drivers.wheel_protocol.WheelTracker`: `WheelStatus` on every change, one
 `WheelResult` per game, `WheelVoid`, `WheelWarning`, and `DeviceFault` when the wheel
 contradicts itself. `LinkUp` comes with the first line that fits the grammar, `LinkDown` when
 nothing that fits it came for `timeout_ms` (a wheel streams its status every 500 ms) or the
 port is lost; the driver reopens a lost port by itself. A line that fits no grammar is
 dropped with one log line naming the device and the text, and warned `garbled_line`.
+
+It writes one command, and only to a wheel in user-start mode (`launch = "host"`): `launch()`
+sends the start command `*u 1`, which fires the ball of the game waiting in place your bets.
+The wheel's reply (`*u OK`, or `*u NO`) is logged like every other packet: the game's status
+lines are what the table acts on.
 
 Config::
 
@@ -29,7 +34,7 @@ from typing import Any, Final
 import serial
 
 from drivers.config import WheelConfig
-from drivers.errors import DeviceUnavailableError
+from drivers.errors import DeviceConfigError, DeviceUnavailableError
 from drivers.events import (
     DeviceFault,
     DriverEvent,
@@ -46,6 +51,8 @@ _LOG = logging.getLogger(__name__)
 READ_TICK: Final = 0.05
 """How long one read waits for a byte (the reader thread's stop latency)."""
 RECONNECT_INTERVAL: Final = 0.5
+LAUNCH_COMMAND: Final = b"*u 1\r\n"
+"""A SlingShot's start command (clockwise); `*u OK` is its reply."""
 PARITIES: Final = {"none": serial.PARITY_NONE, "even": serial.PARITY_EVEN,
                    "odd": serial.PARITY_ODD}
 
@@ -73,6 +80,7 @@ class SerialWheel:
                                     no_ball_lines=config.no_ball_lines, dialect=config.dialect)
         self._splitter = LineSplitter()
         self._lock = threading.Lock()
+        self._write_lock = threading.Lock()
         self._handled = threading.Condition(self._lock)
         self._stop = threading.Event()
         self._port: Any = None
@@ -106,7 +114,7 @@ class SerialWheel:
         return self._url
 
     def start(self) -> None:
-        """Open the port and start reading (nothing is sent to the wheel).
+        """Open the port and start reading (nothing is sent to the wheel until a launch).
 
         Raises:
             DeviceUnavailableError: The port cannot be opened (named, with the reason).
@@ -120,6 +128,29 @@ class SerialWheel:
                                         daemon=True)
         self._thread.start()
         self._watch()
+
+    def launch(self) -> None:
+        """Start the game waiting in place your bets (`*u 1`): a user-start wheel only.
+
+        Raises:
+            DeviceConfigError: The wheel launches its games itself (`launch = "wheel"`).
+            DeviceUnavailableError: The port is not open, or the write failed.
+        """
+        if self._config.launch != "host":
+            raise DeviceConfigError(self.name, "launch", "the wheel launches each game itself "
+                                    "(arcade mode); set launch = \"host\" for a wheel in "
+                                    "user-start mode")
+        port = self._port
+        if port is None:
+            raise DeviceUnavailableError(self.name, f"cannot launch: {self._url} is not open")
+        try:
+            with self._write_lock:
+                port.write(LAUNCH_COMMAND)
+                port.flush()
+        except (serial.SerialException, OSError) as exc:
+            raise DeviceUnavailableError(self.name, f"cannot launch: writing to {self._url} "
+                                                    f"failed: {exc}") from exc
+        _LOG.info("%s: launch (*u 1) sent", self.name)
 
     def close(self) -> None:
         """Stop reading and release the port (idempotent)."""

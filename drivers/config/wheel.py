@@ -78,6 +78,9 @@ class WheelConfig:
         no_ball_lines: State-4 lines with the no-ball flag in a row that void the game.
         dialect: `ss2` (SlingShot) or `mercury` (flag 8 in play voids the game).
         emulation: The emulated wheel's game plan; None for a real wheel.
+        launch: `wheel`: the wheel launches each game itself (arcade mode); `host`: it
+            waits in place your bets for the host's start command (`*u 1`, mode bit 2), which
+            the croupier gives at the console.
     """
 
     name: str
@@ -89,6 +92,11 @@ class WheelConfig:
     no_ball_lines: int = 10
     dialect: str = "ss2"
     emulation: WheelEmulation | None = None
+    launch: str = "wheel"
+
+
+WHEEL_LAUNCHES: Final = ("wheel", "host")
+"""Who starts each game: the wheel itself (arcade) or the host's command (user start)."""
 
 
 def read_wheel(section: Section, kind: str) -> WheelConfig:
@@ -106,6 +114,7 @@ def read_wheel(section: Section, kind: str) -> WheelConfig:
         number_line=bool(section.get("number_line", bool, True)),
         no_ball_lines=section.integer("no_ball_lines", 10, minimum=1, maximum=1000),
         dialect=section.choice("dialect", WHEEL_DIALECTS, "ss2"),
+        launch=section.choice("launch", WHEEL_LAUNCHES, "wheel"),
         emulation=_read_wheel_emulation(section) if kind != "serial" else None)
 
 

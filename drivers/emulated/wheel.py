@@ -12,6 +12,11 @@ a bare line ended LF CR, the host's own `*P 1` echoed, and the table closed and 
 between games. `WheelPlay.expected` is what each game must come to (the tests' ground
 truth). A recording (`--replay FILE`) is put on the pty byte for byte instead.
 
+In user-start mode (`launch_by_host`, the SlingShot's mode bit 2) each game waits in place
+your bets, repeating its status line, until the host writes the start command (`*u 1`, `*u 3`
+or `*K`), answered `*u OK` (`*K OK`); a start command while no game waits is answered `*u NO`.
+Only the paced thread waits: an owner stepping the wheel itself launches every game.
+
 Stimulus:
     `send_step()` writes the next step (a run of lines that says the same: the status
     repeats of one state, or one other line) for an owner that paces the wheel itself (the
@@ -39,6 +44,10 @@ from drivers.wheel_protocol import StatusLine, parse_line
 
 _LOG = logging.getLogger(__name__)
 CRLF: Final = b"\r\n"
+AWAIT_LAUNCH: Final = b""
+"""In a user-start wheel's stream: hold here, in place your bets, until the host launches."""
+START_COMMANDS: Final = {b"*u 1": b"*u", b"*u 3": b"*u", b"*K": b"*K"}
+"""The host's start commands, each with the letter of its reply."""
 GAME_WRAP: Final = 256
 """The SlingShot's spin counter runs 1-256 and wraps."""
 
@@ -88,6 +97,8 @@ class WheelPlay:
         spins: Games to play before the table closes for good (0: no end).
         bets_lines: State-2 (place your bets) lines a game before the launch.
         wait_lines: State-1 lines a game (the games-per-hour wait before it).
+        launch_by_host: User-start mode: each game waits after its `bets_lines` for the
+            host's start command (`AWAIT_LAUNCH` in the stream).
     """
 
     seed: int | None = None
@@ -97,6 +108,7 @@ class WheelPlay:
     spins: int = 0
     bets_lines: int = 3
     wait_lines: int = 2
+    launch_by_host: bool = False
     expected: list[ExpectedSpin] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -152,6 +164,8 @@ class WheelPlay:
 
     def _place_bets(self, scenario: str, rpm: int, warnings: list[str]) -> Iterator[bytes]:
         yield from self._line(2, 0, rpm, self.bets_lines)
+        if self.launch_by_host:
+            yield AWAIT_LAUNCH
         if scenario == "echo":
             yield b"*P 1" + CRLF
         if scenario == "flags_before_launch":
@@ -234,6 +248,8 @@ def steps(lines: Iterator[bytes]) -> Iterator[bytes]:
     run: list[bytes] = []
     key: tuple[int, int, int] | None = None
     for line in lines:
+        if line == AWAIT_LAUNCH:  # the owner paces the wheel: it launches every game
+            continue
         parsed = parse_line(line.decode("ascii", "replace").strip("\r\n"))
         now = ((parsed.state, parsed.game, parsed.flags) if isinstance(parsed, StatusLine)
                else None)
@@ -266,7 +282,7 @@ class WheelEmulator:
 
     def __init__(self, lines: Iterator[bytes], *, link_dir: Path | None = None,
                  name: str = "wheel", pace_s: float = 0.0, play: WheelPlay | None = None) -> None:
-        self.port = PtyPort(self._ignore, name=name, link_dir=link_dir)
+        self.port = PtyPort(self._from_host, name=name, link_dir=link_dir)
         self.pace_s = pace_s
         self.play = play
         self._lines = lines
@@ -277,11 +293,19 @@ class WheelEmulator:
         self.sent = 0
         self.lines_sent = 0
         self.finished = False
+        self.launches = 0
+        """Start commands taken (each launched a waiting game)."""
+        self._from_host_buffer = b""
+        self._awaiting = False
+        self._launched = threading.Event()
+        self._last_line = b""
 
     @classmethod
     def from_config(cls, emulation: WheelEmulation, *, link_dir: Path | None = None,
-                    name: str = "wheel") -> WheelEmulator:
+                    name: str = "wheel", launch_by_host: bool = False) -> WheelEmulator:
         """The emulator a `[devices.wheel] kind = "emulated"` section asks for.
+
+        `launch_by_host` (`launch = "host"`): each game waits for the host's start command.
 
         Raises:
             OSError: The replay file cannot be read.
@@ -292,12 +316,24 @@ class WheelEmulator:
             return cls(iter(recorded_lines(data)), link_dir=link_dir, name=name, pace_s=pace)
         play = WheelPlay(emulation.seed, emulation.pockets, emulation.faults,
                          emulation.nmb_lines, emulation.spins, emulation.bets_lines,
-                         emulation.wait_lines)
+                         emulation.wait_lines, launch_by_host)
         return cls(play.lines(), link_dir=link_dir, name=name, pace_s=pace, play=play)
 
-    @staticmethod
-    def _ignore(data: bytes) -> None:
-        _LOG.debug("wheel emulator: %d bytes from the host ignored", len(data))
+    def _from_host(self, data: bytes) -> None:
+        """Bytes the host wrote: a start command launches the waiting game; the rest is ignored."""
+        self._from_host_buffer += data
+        *lines, self._from_host_buffer = re.split(rb"\r\n|\r|\n", self._from_host_buffer)
+        for line in filter(None, lines):
+            letter = START_COMMANDS.get(line.strip())
+            if letter is None:
+                _LOG.debug("wheel emulator: %r from the host ignored", line)
+                continue
+            with self._lock:
+                taken = self._awaiting and not self._launched.is_set()
+                if taken:
+                    self._launched.set()
+                    self.launches += 1
+                self._write(letter + (b" OK" if taken else b" NO") + CRLF)
 
     @property
     def path(self) -> str:
@@ -345,12 +381,40 @@ class WheelEmulator:
 
     def _paced(self) -> None:
         for line in self._lines:
+            if line == AWAIT_LAUNCH:
+                if not self._await_launch():
+                    return
+                continue
             if self._stop.wait(self.pace_s):
                 return
             with self._lock:
                 self._write(line)
+                self._last_line = line
         self.finished = True
         _LOG.info("wheel emulator: the stream is finished")
+
+    def _await_launch(self) -> bool:
+        """Repeat the last status line each pace until the host launches; False when closed."""
+        with self._lock:
+            self._awaiting = True
+        try:
+            while not self._launched.is_set():
+                if self._stop.wait(self.pace_s):
+                    return False
+                with self._lock:
+                    if not self._launched.is_set():
+                        self._write(self._last_line)
+            return True
+        finally:
+            with self._lock:
+                self._awaiting = False
+                self._launched.clear()
+
+    @property
+    def awaiting_launch(self) -> bool:
+        """True while a game waits in place your bets for the host's start command."""
+        with self._lock:
+            return self._awaiting
 
     def unplug(self) -> None:
         """The cable is pulled: the pty goes away."""

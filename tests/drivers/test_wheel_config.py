@@ -59,6 +59,8 @@ def test_an_emulated_wheel_reads_its_game_plan(tmp_path: Path) -> None:
     ({"kind": "serial", "url": "/dev/x", "seed": 3}, "[devices.wheel] seed: unknown key"),
     ({"kind": "serial", "url": "/dev/x", "speed": 9600}, "[devices.wheel] speed: unknown key"),
     ({"kind": "emulated", "pockets": 39}, "[devices.wheel] pockets: 39 is out of range 37..38"),
+    ({"kind": "serial", "url": "/dev/x", "launch": "croupier"},
+     "[devices.wheel] launch: "),
     ({"kind": "emulated", "bets_lines": 0},
      "[devices.wheel] bets_lines: 0 is out of range 1..1000"),
     ({"kind": "emulated", "wait_lines": "long"}, "[devices.wheel] wait_lines:"),

@@ -114,6 +114,12 @@ def _marker_refusal(model: TableModel, command: JsonObject) -> str:
     return model.croupier.marker_refusal(command["number"])
 
 
+def _launch_refusal(model: TableModel, command: JsonObject) -> str:
+    if model.setup.wheel_launch != "host":
+        return "this table's wheel launches each game itself: there is no SPIN"
+    return ""
+
+
 def _holdem_refusal(model: TableModel, command: JsonObject) -> str:
     if not is_model(model, HoldemModel):
         return "bet, fold and check are the hold'em seats' decisions"
@@ -142,6 +148,7 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
     "marker": CommandSpec({"number": (str, True)}, refusal=_marker_refusal),
     "losers_cleared": CommandSpec(), "winners_paid": CommandSpec(),
     "no_more_bets": CommandSpec(), "last_bets": CommandSpec(),
+    "launch": CommandSpec(refusal=_launch_refusal),
     "insurance": CommandSpec({"seat": (int, True), "take": (bool, True)},
                              trigger=_insurance_trigger, refusal=_insurance_refusal),
     "stand": _DECISION, "hit": _DECISION, "split": _DECISION, "surrender": _DECISION,

@@ -43,6 +43,7 @@ from controller.procedure.community.model import CommunityModel
 from controller.procedure.core.effects import (
     Journal,
     Lamp,
+    LaunchWheel,
     PublicEffect,
     SetLamp,
     ShowDealer,
@@ -108,6 +109,8 @@ class DeviceOutputs:
         elif isinstance(effect, ShowDealer):
             self.dealer_text = effect.text
             _LOG.debug("dealer display: %s", effect.text)
+        elif isinstance(effect, LaunchWheel) and self.devices.wheel is not None:
+            _deliver(self.devices.wheel.launch)
 
     def _show_sign(self, effect: ShowSign) -> None:
         """Amount, then fault text or win, each step tried on its own.
@@ -163,6 +166,8 @@ class TableApp:
     state_dir: Path
     burn: bool = True
     meter_start: int | None = None
+    wheel_launch: str = "wheel"
+    """`[devices.wheel] launch`: `host` when the croupier starts each game (SPIN)."""
     runtime: TableRuntime | None = None
     camera: CameraParts | None = None
     outputs: DeviceOutputs = field(init=False)
@@ -202,7 +207,7 @@ class TableApp:
         if self.devices.unauthenticated:  # known only now: each board's handshake decides it
             _LOG.warning("UNAUTHENTICATED boards (auth = \"none\"): %s",
                          ", ".join(self.devices.unauthenticated))
-        setup = Setup(self.table.game, burn=self.burn)
+        setup = Setup(self.table.game, burn=self.burn, wheel_launch=self.wheel_launch)
         digest = config_digest(self.table.document)
         self.runtime = TableRuntime(setup, journal, self.outputs,
                                     family_of(self.table.game.table.game).model, digest,
@@ -434,6 +439,7 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
     built = build_devices(config, loop.post, allow_emulated=allow_emulated, options=options)
     try:
         app = TableApp(table, built, loop, state_dir, burn=burn, meter_start=meter_start,
+                       wheel_launch=config.wheel.launch if config.wheel else "wheel",
                        hosting=hosting or Hosting(),
                        floor=_floor_link(table))
         if built.camera is not None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,36 @@ def spin(table: LiveTable, game: int, number: str) -> None:
     for command, fields in (("marker", {"number": number}), ("losers_cleared", {}),
                             ("winners_paid", {})):
         assert table.command(command, **fields)[0] == 200
+
+
+def test_an_arcade_wheel_has_no_spin_button(table: LiveTable) -> None:
+    open_game(table, 3)
+    _, body = table.get()
+    assert "launch" not in body["accepting"]
+    assert body["prompt"].endswith("no more bets when the ball is in the track")
+    code, refused = table.command("launch")
+    assert code == 409
+    assert refused["error"] == "this table's wheel launches each game itself: there is no SPIN"
+
+
+def test_the_croupier_spins_a_wheel_that_waits_for_its_host(tmp_path: Path) -> None:
+    live = start(tmp_path, "roulette")
+    live.runtime.model.setup = replace(live.runtime.model.setup, wheel_launch="host")
+    live.attach()
+    try:
+        open_game(live, 8)
+        _, body = live.get()
+        assert "launch" in body["accepting"]
+        assert body["prompt"] == ("place your bets (wheel game 008): 0 wagers on the layout; "
+                                  "SPIN when the bets are down")
+        code, body = live.command("launch")
+        assert code == 200
+        assert "launch" not in body["accepting"]
+        assert body["prompt"].endswith("no more bets when the ball is in the track")
+        code, refused = live.command("launch")
+        assert (code, refused["error"]) == (409, "launch is not taken now (phase betting)")
+    finally:
+        live.close()
 
 
 def test_a_spin_with_no_wager_settles_itself_and_asks_nothing(table: LiveTable) -> None:

@@ -14,7 +14,13 @@ from typing import Any
 
 import pytest
 
-from controller.procedure.core.effects import LampState, OpLog, SetLamp, ShowDealer
+from controller.procedure.core.effects import (
+    LampState,
+    LaunchWheel,
+    OpLog,
+    SetLamp,
+    ShowDealer,
+)
 from controller.procedure.roulette.model import RouletteModel
 from controller.rules.roulette import Wheel
 from controller.service.runtime import RecordingOutputs, TableRuntime
@@ -368,3 +374,48 @@ def test_a_game_no_wager_was_on_settles_itself(rt: TableRuntime, locked: bool) -
     assert model_of(rt).history == ["12"]
     open_game(rt, 32)  # the next game is taken as usual
     assert bet(rt, 1, "red", 1000)
+
+
+@pytest.fixture
+def host_launched(tmp_path: Path) -> TableRuntime:
+    table = runtime(tmp_path, "roulette", return_to_betting=True)
+    table.model.setup = replace(table.model.setup, wheel_launch="host")
+    return table
+
+
+def launches(rt: TableRuntime) -> int:
+    outputs = rt.outputs
+    assert isinstance(outputs, RecordingOutputs)
+    return sum(isinstance(e, LaunchWheel) for e in outputs.applied)
+
+
+def test_the_croupier_launches_a_game_the_wheel_holds_once(host_launched: TableRuntime) -> None:
+    rt = host_launched
+    assert not rt.fire("launch", source="console")  # closed: no game is held
+    open_game(rt)
+    assert bet(rt, 1, "black", 1000)
+    assert rt.fire("launch", source="console")
+    assert launches(rt) == 1
+    assert not rt.fire("launch", source="console")  # that game is launched already
+    (_, record), = records(rt, "spin:launch")
+    assert record == {"round": 1, "game": 31, "wagers": 1, "source": "console"}
+    rt.handle(status(ev.WheelPhase.BALL_IN_RIM, 31))
+    assert not rt.fire("launch", source="console")
+    rt.handle(status(ev.WheelPhase.NO_MORE_BETS, 31))
+    rt.handle(result(31, "4"))
+    for step, kwargs in (("marker", {"number": "4"}), ("losers_cleared", {}),
+                         ("winners_paid", {})):
+        assert not rt.fire("launch", source="console")  # not before the spin is paid
+        assert rt.fire(step, **kwargs)
+    rt.handle(status(ev.WheelPhase.PLACE_BETS, 32))
+    assert rt.fire("launch", source="console")
+    assert launches(rt) == 2
+    kinds_in_order = [kind for kind, _ in records(rt, "spin:launch", "spin:result")]
+    assert kinds_in_order == ["spin:launch", "spin:result", "spin:launch"]
+
+
+def test_a_wheel_that_launches_itself_is_never_sent_a_launch(rt: TableRuntime) -> None:
+    open_game(rt)
+    assert not rt.fire("launch", source="console")
+    assert launches(rt) == 0
+    assert records(rt, "spin:launch") == []

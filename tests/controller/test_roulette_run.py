@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -76,10 +77,10 @@ def free_port() -> int:
         return port
 
 
-def board(port: int) -> dict | None:
+def board(port: int, path: str = "/api/board") -> dict | None:
     try:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-        conn.request("GET", "/api/board", headers=KIOSK_AUTH)
+        conn.request("GET", path, headers=KIOSK_AUTH)
         response = conn.getresponse()
         body = response.read()
         conn.close()
@@ -118,3 +119,48 @@ def test_the_table_runs_on_the_emulated_wheel_and_journals_each_spin(tmp_path: P
     assert len(results) >= 3
     assert all(isinstance(d["game"], int) and d["game"] >= 1 for d in results)
     assert records[-1][0] == "power:off"
+
+
+def command(port: int, name: str) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    conn.request("POST", "/api/command", json.dumps({"command": name}),
+                 {**KIOSK_AUTH, "Content-Type": "application/json"})
+    status = conn.getresponse().status
+    conn.close()
+    return status
+
+
+def wait_board(port: int, what: str, check: Callable[[dict], bool],
+               path: str = "/api/board") -> dict:
+    deadline = time.monotonic() + 120  # a limit for a stuck run, not a speed
+    while time.monotonic() < deadline:
+        seen = board(port, path)
+        if seen is not None and check(seen):
+            return seen
+        time.sleep(0.1)
+    pytest.fail(f"the board never showed {what}")
+
+
+def test_the_croupier_launches_each_game_of_a_user_start_wheel(tmp_path: Path) -> None:
+    port = free_port()
+    path = table_file(tmp_path, WHEEL + 'launch = "host"\nfaults = false\n',
+                      f"127.0.0.1:{port}")
+    kiosk_beside(path)
+    with subprocess.Popen([sys.executable, "-m", "controller", "run", "--config", str(path),
+                           "--allow-emulated", "--unverified-software"], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True) as process:
+        try:
+            for spins in (1, 2):
+                wait_board(port, "SPIN", lambda t: "launch" in t["accepting"], "/api/table")
+                assert board(port)["spins"] == spins - 1  # type: ignore[index]
+                assert command(port, "launch") == 200
+                wait_board(port, f"spin {spins}", lambda b, n=spins: b["spins"] >= n)
+            process.send_signal(signal.SIGTERM)
+            _, err = process.communicate(timeout=30)
+            assert process.returncode == 0, err
+        finally:
+            process.kill()
+    records = journal_records(tmp_path / "state")
+    order = [(kind, d["game"]) for kind, d in records if kind in ("spin:launch", "spin:result")]
+    assert order == [("spin:launch", 1), ("spin:result", 1), ("spin:launch", 2),
+                     ("spin:result", 2)]

@@ -52,9 +52,10 @@ def roulette_prompt(table: TableModel) -> str:
     number = f"{spin.number} {colour(spin.number).upper()}" if spin.number else ""
     if state == "betting":
         head = "NO SPIN: the wagers stand; " if spin.void_games else ""
+        then = ("SPIN when the bets are down" if model.feed.launch_waits()
+                else "no more bets when the ball is in the track")
         return (f"{head}place your bets (wheel game {_game(model.wheel_game)}): "
-                f"{len(model.wagers.placed)} wagers on the layout; no more bets when the "
-                "ball is in the track")
+                f"{len(model.wagers.placed)} wagers on the layout; {then}")
     if state == "marker":
         return f"{_behind(model)}winning number {number}: put the marker on {spin.number}"
     if state == "clearing":

@@ -78,6 +78,11 @@ class ShowDealer:
 
 
 @dataclass(frozen=True, slots=True)
+class LaunchWheel:
+    """Public: start the game the roulette wheel holds in place your bets (user-start mode)."""
+
+
+@dataclass(frozen=True, slots=True)
 class OpLog:
     """Public: an operational log line (never a card identity, R17)."""
 
@@ -116,10 +121,10 @@ class CameraCheck:
     ref: str
 
 
-PublicEffect = SetLamp | ShowSign | ShowDealer | OpLog
+PublicEffect = SetLamp | ShowSign | ShowDealer | OpLog | LaunchWheel
 Effect = PublicEffect | Journal | CameraCheck
 
-PUBLIC_TYPES: Final = (SetLamp, ShowSign, ShowDealer, OpLog)
+PUBLIC_TYPES: Final = (SetLamp, ShowSign, ShowDealer, OpLog, LaunchWheel)
 
 
 def split(effects: list[Effect]) -> tuple[list[Journal], list[PublicEffect]]:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from transitions import EventData
 
-from controller.procedure.core.effects import Journal, OpLog
+from controller.procedure.core.effects import Journal, LaunchWheel, OpLog
 from controller.rules import roulette as ro
 
 if TYPE_CHECKING:
@@ -83,6 +83,29 @@ class WheelFacts:
         """Condition: the wheel names another game than the spin's, which it never decided."""
         game, spin = event.kwargs.get("game"), self.model.spin.game
         return spin is not None and isinstance(game, int) and game != spin
+
+    # ------------------------------------------------------------------ the launch
+    def launch_waits(self) -> bool:
+        """True while the wheel holds the game in play in place your bets for the croupier."""
+        model = self.model
+        return (model.setup.wheel_launch == "host" and model.wheel_phase == "place_bets"
+                and model.wheel_game is not None and model.launched_game != model.wheel_game)
+
+    def launch_allowed(self, event: EventData) -> bool:
+        """Condition: the croupier may launch (SPIN) the game the wheel holds."""
+        return self.launch_waits()
+
+    def launch_wheel(self, event: EventData) -> None:
+        """Callback: journal the launch, then send the wheel its start command."""
+        model = self.model
+        model.launched_game = model.wheel_game
+        model.emit(Journal("spin:launch", {"round": model.round.number,
+                                           "game": model.wheel_game,
+                                           "wagers": len(model.wagers.placed),
+                                           "source": event.kwargs.get("source", "")}),
+                   LaunchWheel(),
+                   OpLog(f"launch: wheel game {model.wheel_game:03d} "
+                         f"({len(model.wagers.placed)} wagers on the layout)"))
 
     # ------------------------------------------------------------------ the winning number
     def late_lock_out(self, event: EventData) -> None:

@@ -198,6 +198,9 @@ class RouletteModel(TableModel):
         spin_log: Every wheel game the table saw decided or voided, in order (this run).
         warnings: The wheel's warnings by its game number, until the game is decided.
         last_decided: The last decided game and number (a repeat of it changes nothing).
+        launched_game: The wheel game the croupier last launched (SPIN), user-start wheels;
+            not in the critical state: after a restart a second start command is answered
+            `*u NO` by a wheel already past place your bets.
         settled: The spin's settlement once the marker is on the number (losers, winners).
         feed: The part that takes the wheel's facts (`feed.<name>` in the table).
         croupier: The dealer's marker, clearing and paying (`croupier.<name>`).
@@ -221,6 +224,7 @@ class RouletteModel(TableModel):
         self.spin_log: list[dict[str, Any]] = []
         self.warnings: dict[int, list[str]] = {}
         self.last_decided: tuple[int, str] | None = None
+        self.launched_game: int | None = None
         self.settled: ro.SpinSettlement | None = None
         self.feed = WheelFacts(self)
         self.croupier = Croupier(self)

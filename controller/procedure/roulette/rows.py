@@ -36,6 +36,8 @@ def _roulette() -> list[dict[str, Any]]:
            after=["feed.note_wheel", "open_betting", "lock_out_bets"]),
         _t("wheel_no_more_bets", every, None, after="feed.note_wheel"),
         _t("no_more_bets", RO.BETTING, RO.NO_MORE_BETS, after="lock_out_bets"),
+        # A wheel in user-start mode holds each game in place your bets for the croupier.
+        _t("launch", RO.BETTING, None, "feed.launch_allowed", after="feed.launch_wheel"),
         _t("wheel_status", every, None, after="feed.note_wheel"),
         _t("wheel_warning", every, None, after="feed.note_warning"),
         # The winning number: once per game; one the layout does not have stops the table.

@@ -35,10 +35,13 @@ class Setup:
     Attributes:
         config: Validated game sections of the table file.
         burn: Burn one card after each shuffle (False for scripted shoes).
+        wheel_launch: Roulette: `wheel` when the wheel launches each game itself, `host`
+            when it waits for the croupier's SPIN (`[devices.wheel] launch`).
     """
 
     config: GameConfig
     burn: bool = True
+    wheel_launch: str = "wheel"
 
     @property
     def game(self) -> Game:

@@ -7,9 +7,10 @@ const LABELS = {
   error_exposed: "EXPOSED", error_unexposed: "NOT EXPOSED", new_shoe: "NEW SHOE",
   dealer_missed_card: "DEALER MISSED A CARD", losers_cleared: "LOSERS CLEARED",
   winners_paid: "WINNERS PAID", last_bets: "LAST BETS", hole_cards_dealt: "HOLE CARDS DEALT",
+  launch: "SPIN",
 };
 const DECISIONS = ["stand", "hit", "double", "split", "surrender", "rescue"];
-const ORDER = ["shuffle_done", "last_bets", "no_more_bets", "hole_cards_dealt", ...DECISIONS,
+const ORDER = ["shuffle_done", "last_bets", "launch", "no_more_bets", "hole_cards_dealt", ...DECISIONS,
   "error_exposed",
   "error_unexposed", "new_shoe", "dealer_missed_card", "losers_cleared", "winners_paid"];
 
@@ -91,7 +92,7 @@ function renderActions(t) {
     const button = document.createElement("button");
     button.textContent = LABELS[name];
     button.dataset.command = name;
-    button.className = name === "no_more_bets" || name === "shuffle_done" ? "go" : "";
+    button.className = ["no_more_bets", "shuffle_done", "launch"].includes(name) ? "go" : "";
     button.addEventListener("click", () => send({ command: name }));
     bar.appendChild(button);
   });

@@ -14,7 +14,8 @@ truth). A recording (`--replay FILE`) is put on the pty byte for byte instead.
 
 In user-start mode (`launch_by_host`, the SlingShot's mode bit 2) each game waits in place
 your bets, repeating its status line, until the host writes the start command (`*u 1`, `*u 3`
-or `*K`), answered `*u OK` (`*K OK`); a start command while no game waits is answered `*u NO`.
+or `*K`), answered `*u OK` (`*K OK`); one written earlier in that game's place your bets is
+kept for it; one at any other time is answered `*u NO`.
 Only the paced thread waits: an owner stepping the wheel itself launches every game.
 
 Stimulus:
@@ -297,6 +298,8 @@ class WheelEmulator:
         """Start commands taken (each launched a waiting game)."""
         self._from_host_buffer = b""
         self._awaiting = False
+        self._placing = False
+        self._gate_passed = False
         self._launched = threading.Event()
         self._last_line = b""
 
@@ -329,7 +332,7 @@ class WheelEmulator:
                 _LOG.debug("wheel emulator: %r from the host ignored", line)
                 continue
             with self._lock:
-                taken = self._awaiting and not self._launched.is_set()
+                taken = (self._awaiting or self._placing) and not self._launched.is_set()
                 if taken:
                     self._launched.set()
                     self.launches += 1
@@ -389,9 +392,18 @@ class WheelEmulator:
                 return
             with self._lock:
                 self._write(line)
-                self._last_line = line
+                self._note_sent(line)
         self.finished = True
         _LOG.info("wheel emulator: the stream is finished")
+
+    def _note_sent(self, line: bytes) -> None:
+        """Keep the line to repeat while held, and whether a start command is taken now."""
+        self._last_line = line
+        placing = line.startswith(b"*X;2;")
+        user_start = self.play is not None and self.play.launch_by_host
+        self._placing = placing and user_start and not self._gate_passed
+        if not placing:
+            self._gate_passed = False  # the next game's place your bets takes a launch again
 
     def _await_launch(self) -> bool:
         """Repeat the last status line each pace until the host launches; False when closed."""
@@ -407,7 +419,8 @@ class WheelEmulator:
             return True
         finally:
             with self._lock:
-                self._awaiting = False
+                self._awaiting = self._placing = False
+                self._gate_passed = True
                 self._launched.clear()
 
     @property

@@ -43,6 +43,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     wheel.add_argument("--bets-lines", type=int, default=3,
                        help="place-your-bets status lines a game before the launch (default "
                             "3; 60 at the 0.5 s pace is a 30 s betting window)")
+    wheel.add_argument("--launch", choices=("wheel", "host"), default="wheel",
+                       help="wheel: it launches each game itself (arcade, the default); host: "
+                            "each game waits in place your bets for the host's *u 1 "
+                            "(user-start mode)")
     wheel.add_argument("--no-faults", action="store_true",
                        help="clean games only (no warnings, voids, dropped or garbled lines)")
 
@@ -72,7 +76,8 @@ def run(args: argparse.Namespace, stop: threading.Event) -> int:
     try:
         link_dir = args.link_dir or Path(tempfile.mkdtemp(prefix="shoectl-emulate-"))
         emulator = WheelEmulator.from_config(emulation(args), link_dir=link_dir,
-                                             name=args.name or "wheel")
+                                             name=args.name or "wheel",
+                                             launch_by_host=args.launch == "host")
     except (ValueError, OSError) as exc:
         sys.stderr.write(f"shoectl emulate: {exc}\n")
         return 2

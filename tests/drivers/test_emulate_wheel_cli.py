@@ -11,7 +11,7 @@ import serial
 
 from drivers.config import WheelConfig
 from drivers.emulated.wheel import WheelPlay
-from drivers.events import WheelResult, WheelVoid
+from drivers.events import WheelPhase, WheelResult, WheelStatus, WheelVoid
 from drivers.wheel import SerialWheel
 
 from .conftest import Recorder
@@ -51,6 +51,35 @@ def test_the_seeded_wheel_is_read_by_the_driver_as_planned(tmp_path: Path) -> No
             assert [v.game for v in voids] == [e.game for e in play.expected if e.void]
             wheel.close()
             assert command(process, "stats").startswith("{'sent': ")
+            assert command(process, "quit") == ""
+            assert process.wait(timeout=10) == 0
+        finally:
+            process.kill()
+
+
+def test_a_user_start_wheel_plays_each_game_when_the_host_launches_it(tmp_path: Path) -> None:
+    with subprocess.Popen(
+            [sys.executable, "-m", "controller", "emulate", "wheel", "--link-dir", str(tmp_path),
+             "--pace", "0.01", "--launch", "host", "--no-faults", "--spins", "1", "--seed", "2"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            text=True) as process:
+        try:
+            assert process.stdout is not None
+            path = process.stdout.readline().strip()
+            recorder = Recorder()
+            wheel = SerialWheel(WheelConfig("wheel", "serial", path, launch="host"), recorder)
+            wheel.start()
+            held = threading.Event()
+            for _ in range(3000):  # a limit for a stuck emulator, not a speed
+                if any(f.phase is WheelPhase.PLACE_BETS for f in recorder.of(WheelStatus)):
+                    break
+                held.wait(0.01)
+            assert [f.game for f in recorder.of(WheelStatus)
+                    if f.phase is WheelPhase.PLACE_BETS] == [1]
+            wheel.launch()
+            (decided,) = recorder.wait_for(WheelResult, 1, timeout=30)
+            assert decided.game == 1
+            wheel.close()
             assert command(process, "quit") == ""
             assert process.wait(timeout=10) == 0
         finally:

@@ -3,9 +3,12 @@
 Conditions and callbacks of both families' transition tables, named there `wagers.<name>`.
 A seat is in play for a round when its main wager is placed (an amount entered), when the
 dealer puts it in play (the console's `seat` command, with or without an amount), or when
-chips lie on its main-spot sensor (`seat<n>.main`) at no more bets. Nothing carries over from
-one round to the next. After no more bets the sensors are locked out: a change is journalled
-but not counted (R10).
+chips lie on its main-spot sensor (`seat<n>.main`) at no more bets, whether they were put
+there in this round or left on the spot from the last (a winning wager let ride: the felt, as
+the layout last reported it, decides). Nothing else carries over from one round to the next:
+amounts, seats put in play at the console, and side-wager and Blazing 7's sensors (the
+dealer collects those chips each round) start afresh. After no more bets the sensors are
+locked out: a change is journalled but not counted (R10), and still kept as the felt's.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ class WagerBook:
         self.main_bets = main_bets
         self.pending: dict[int, dict[str, int]] = {}
         self.sensors: dict[str, bool] = {}
+        self.felt: dict[str, bool] = {}
+        """Every sensor's state as the layout last reported it, counted or not."""
         self.unknown_main: set[int] = set()
         """Seats put in play without an amount (the dealer settles them by ratio)."""
 
@@ -63,6 +68,7 @@ class WagerBook:
         """Callback: a bet sensor changed; after the lock-out it is ignored (R10)."""
         sensor, occupied = str(event.kwargs["sensor"]), bool(event.kwargs["occupied"])
         counted = self.model.state == "betting"
+        self.felt[sensor] = occupied
         if counted:
             self.sensors[sensor] = occupied
         self.model.emit(Journal("bet:sensor", {"sensor": sensor, "occupied": occupied,
@@ -134,7 +140,8 @@ class WagerBook:
         return [{"seat": seat, "wagers": dict(bets)} for seat, bets in sorted(self.pending.items())]
 
     def clear(self) -> None:
-        """Forget every wager, seat and sensor (a new round)."""
+        """Forget every wager, seat and sensor but the main spots' chips still on the felt."""
         self.pending = {}
-        self.sensors = {}
+        self.sensors = {name: True for name, covered in self.felt.items()
+                        if covered and name.endswith(".main")}
         self.unknown_main = set()

@@ -65,6 +65,33 @@ def test_emulated_devices_need_the_explicit_flag(tmp_path: Path) -> None:
     assert "--allow-emulated" in done.stderr
 
 
+@pytest.mark.parametrize(("table", "misspelt", "line"), [
+    ("bet_sensors = { seat1 = { blazing7s = 0 } }",
+     'bet_sensors = { seat1 = { blazing7s = 0 }, "seat1.mian" = 1 }',
+     "bet_sensors.seat1.mian: not a bet sensor of a blackjack table with 7 seats; "
+     "nearest: seat1.main"),
+    ("buttons = { no_more_bets = 0, shuffle = 1 }",
+     "buttons = { no_more_bets = 0, shuffle = 1, stnd = 13 }",
+     "buttons.stnd: not a button of a blackjack table with 7 seats; nearest: stand"),
+    ("lamps = { fault = 0,", "lamps = { no_more_bet = 9, fault = 0,",
+     "lamps.no_more_bet: not a lamp of a blackjack table with 7 seats; "
+     "nearest: no_more_bets"),
+], ids=["sensor", "button", "lamp"])
+def test_a_misspelt_layout_name_stops_the_start_in_one_line(
+        tmp_path: Path, table: str, misspelt: str, line: str) -> None:
+    """Finding: `seat1.mian`, `stnd` and `no_more_bet` started and dealt, and never worked."""
+    path = table_file(tmp_path)
+    text = path.read_text()
+    assert table in text
+    path.write_text(text.replace(table, misspelt, 1))
+    done = subprocess.run(shoectl("run", "--allow-emulated", "--unverified-software",
+                                  "--config", str(path)),
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [f"shoectl run: {path}: [devices.layout] {line}"]
+    assert not (tmp_path / "state").exists()  # refused before the journal or a device
+
+
 def test_emulated_devices_do_not_waive_the_software_check(tmp_path: Path) -> None:
     done = subprocess.run(shoectl("run", "--allow-emulated", "--config",
                                   str(table_file(tmp_path))),
@@ -167,8 +194,12 @@ def test_a_community_table_runs_and_serves_its_station_pages(tmp_path: Path) -> 
     text = default_table_text().replace('game = "blackjack"', 'game = "community"', 1)
     text = text.replace('side_bets = ["perfect-pairs", "lucky-ladies", "match-the-dealer", '
                         '"blazing7s", "axman"]', "side_bets = []", 1)
+    # A community table lights the shared lamps only: the blackjack rig's dealer and seat
+    # lamps would be refused (decision 060).
+    devices = EMULATED_TABLE_DEVICES.replace(
+        "blackjack = 2, seat1 = { turn = 3, blazing7s = 4 } }", "shuffle = 2 }")
     path = tmp_path / "table.toml"
-    path.write_text(text + EMULATED_TABLE_DEVICES
+    path.write_text(text + devices
                     + f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n'
                     + f'\n[console]\nlisten = "127.0.0.1:{port}"\n')
     kiosk = subprocess.run(shoectl("console", "token", "kiosk", "--config", str(path)),

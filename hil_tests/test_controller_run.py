@@ -189,6 +189,38 @@ def test_three_paired_boards_are_never_called_unauthenticated(tmp_path: Path) ->
         assert f"auth=paired (key {board.pairing.key_id})" in err
 
 
+def test_a_table_file_s_relative_paths_are_read_from_its_folder(tmp_path: Path) -> None:
+    """Finding: started in another folder, `shoectl run` could not read the pairing key.
+
+    The ports, the pairing keys (`./layout.key`) and the state directory (`state`) are named
+    relative to the table file; the service starts in an empty folder elsewhere.
+    """
+    folder, elsewhere = tmp_path / "table", tmp_path / "elsewhere"
+    folder.mkdir()
+    elsewhere.mkdir()
+    boards = {}
+    for role, emulator in (("shoe", ShoeEmulator), ("layout", LayoutEmulator),
+                           ("sign", SignEmulator)):
+        key = PairingKey.generate()
+        write_key_file(folder / f"{role}.key", key)
+        boards[role] = emulator(link_dir=folder, name=role, pairing=key).start()
+    config = folder / "table.toml"
+    example = (REPO / "docs/examples/emulated-table.toml").read_text()
+    config.write_text(example.replace('listen = "127.0.0.1:8420"', 'listen = "127.0.0.1:0"')
+                      + '\n[journal]\nstate_dir = "state"\n')
+    try:
+        status, err = status_when_ready(elsewhere, "run", "--unverified-software", "--config",
+                                        str(config))
+    finally:
+        for board in boards.values():
+            board.close()
+    assert status == "table BJ-DEMO: shoe_loading - UNVERIFIED software", err
+    for board in boards.values():
+        assert f"auth=paired (key {board.pairing.key_id})" in err
+    assert journal_kinds(folder / "state")[0] == "power:on"
+    assert sorted(path.name for path in elsewhere.iterdir()) == ["notify"]  # nothing else
+
+
 def test_a_community_table_runs_and_serves_its_station_pages(tmp_path: Path) -> None:
     port = _free_port()
     text = default_table_text().replace('game = "blackjack"', 'game = "community"', 1)

@@ -107,7 +107,8 @@ def run_configured(config_file: Path, state_dir: Path, *, operator: str, timeout
     table = load_table_file(config_file)
     raw = table.document.get("devices", {})
     allow = auto or allow_emulated
-    config = parse_devices(raw, allow_emulated=allow, camera_kinds=device_kinds(Role.CAMERA))
+    config = parse_devices(raw, allow_emulated=allow, camera_kinds=device_kinds(Role.CAMERA),
+                           base=table.base)
     if config.layout is not None:  # a name the game never uses would pass its test unused
         try:
             check_layout_names(table.game, config.layout)

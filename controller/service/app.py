@@ -409,7 +409,8 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
     """
     family_of(table.game.table.game)  # a game with no procedure is refused up front
     raw = devices if devices is not None else table.document.get("devices", {})
-    config = parse_devices(raw, allow_emulated=allow_emulated, camera_kinds=kinds(Role.CAMERA))
+    config = parse_devices(raw, allow_emulated=allow_emulated, camera_kinds=kinds(Role.CAMERA),
+                           base=table.base)
     if table.game.table.game is Game.ROULETTE and config.wheel is None:
         raise ConfigError("[devices.wheel]: a roulette table needs its wheel's result feed "
                           "(kind = \"serial\" with its url; drivers/WHEEL.md)")
@@ -424,6 +425,8 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
         check_layout_names(table.game, config.layout)
     _check_sensor_cents(table, config.layout.bet_sensors if config.layout else {})
     vision = vision_settings_from_mapping(table.document.get("vision"))
+    if vision.profile:  # a relative profile lies beside the table file
+        vision = replace(vision, profile=str(table.base / vision.profile))
     zones = table_zones(table.game.table.game, table.game.table.seats)
     check_positions(vision, zones)
     loop = EventLoop()
@@ -460,7 +463,7 @@ def _check_sensor_cents(table: TableFile, sensors: Mapping[str, int]) -> None:
 
 def _floor_link(table: TableFile) -> LinkSettings | None:
     try:
-        return table_link_from_document(table.document, Path(table.source).parent)
+        return table_link_from_document(table.document, table.base)
     except ConfigError as exc:
         raise ConfigError(f"{table.source}: {exc}") from None
 

@@ -30,7 +30,7 @@ def check_layout_names(game: GameConfig, layout: LayoutConfig) -> None:
 
     Raises:
         ConfigError: `[devices.layout] bet_sensors.seat1.mian: not a bet sensor of a
-            blackjack table; nearest: seat1.main` (the first unknown name, in file order).
+            blackjack table with 7 seats; nearest: seat1.main` (the first unknown name).
     """
     table = game.table
     family = family_of(table.game)

@@ -3,7 +3,8 @@
 Every getter records the key it asked for; `finish()` refuses any key nobody asked for, so a
 misspelt option stops the start instead of being silently ignored. Every refusal is one
 line naming the file (when known), the section and the key:
-`table.toml: [table] seats: must be 1..9, got 12`.
+`table.toml: [table] seats: must be 1..9, got 12`. A path (`path()`) is read relative to the
+folder of the file that names it, never the working folder.
 """
 
 from __future__ import annotations
@@ -58,16 +59,21 @@ class Section:
         phrases: The wording of the error lines (`confkeys.TABLE` or `confkeys.DEVICE`).
         error: Builds the error raised (section, key, message); a `SettingError` by default.
         source: The file the section comes from, named by the default errors.
+        base: The folder relative paths are read from (`path()`): the table file's, as an
+            absolute POSIX path. None leaves them relative (to the working folder), for
+            sections no file holds.
 
     Raises:
         Exception: The one `error` builds, when `data` is not a table.
     """
 
     def __init__(self, name: str, data: object, *, phrases: Phrases = TABLE,
-                 error: ErrorFactory | None = None, source: str | None = None) -> None:
+                 error: ErrorFactory | None = None, source: str | None = None,
+                 base: str | None = None) -> None:
         self.name = name
         self.phrases = phrases
         self.source = source
+        self.base = base
         self._make_error = error
         if data is None:
             data = {}
@@ -185,6 +191,27 @@ class Section:
             raise self.error(key, f"names repeated in {value!r}")
         return tuple(value)
 
+    def path(self, key: str) -> str | None:
+        """The path `key` names (None when unset); a relative one is read from `base`.
+
+        Text only (the reader touches no file): `~` is not expanded, a service runs as its
+        own user, whose home is not the writer's.
+        """
+        value: str | None = self.get(key, str, None)
+        if value is None:
+            return None
+        if not value.strip():
+            raise self.error(key, "expected a path, got an empty string")
+        return self.resolve(value)
+
+    def resolve(self, value: str) -> str:
+        """`value` as a path: an absolute one as it is, a relative one under `base`."""
+        if value.startswith("/") or self.base is None:
+            return value
+        while value.startswith("./"):  # `./layout.key`: the file's folder itself
+            value = value[2:].lstrip("/")
+        return f"{self.base.rstrip('/')}/{value}"
+
     def section(self, key: str, *, required: bool = False) -> Section:
         """A nested table, read as its own section `[name.key]` (finish it too).
 
@@ -200,4 +227,4 @@ class Section:
     def child(self, name: str, data: object) -> Section:
         """A section read like this one (same wording and errors): nested tables, list items."""
         return Section(name, data, phrases=self.phrases, error=self._make_error,
-                       source=self.source)
+                       source=self.source, base=self.base)

@@ -401,7 +401,7 @@ def _emulated_sign(config: SignConfig, sink: EventSink, options: BuildOptions) -
 def _camera(config: CameraConfig, sink: EventSink, options: BuildOptions) -> Built:
     drawn = config.kind == EMULATED
     camera = build_camera(config.name, config.kind, config.options,
-                          render=options.camera_render if drawn else None)
+                          render=options.camera_render if drawn else None, base=config.base)
     # The emulated camera is its own stimulus surface (what is dealt where).
     return camera, camera if drawn else None
 

@@ -65,6 +65,33 @@ def test_emulated_devices_need_the_explicit_flag(tmp_path: Path) -> None:
     assert "--allow-emulated" in done.stderr
 
 
+@pytest.mark.parametrize(("table", "misspelt", "line"), [
+    ("bet_sensors = { seat1 = { blazing7s = 0 } }",
+     'bet_sensors = { seat1 = { blazing7s = 0 }, "seat1.mian" = 1 }',
+     "bet_sensors.seat1.mian: not a bet sensor of a blackjack table with 7 seats; "
+     "nearest: seat1.main"),
+    ("buttons = { no_more_bets = 0, shuffle = 1 }",
+     "buttons = { no_more_bets = 0, shuffle = 1, stnd = 13 }",
+     "buttons.stnd: not a button of a blackjack table with 7 seats; nearest: stand"),
+    ("lamps = { fault = 0,", "lamps = { no_more_bet = 9, fault = 0,",
+     "lamps.no_more_bet: not a lamp of a blackjack table with 7 seats; "
+     "nearest: no_more_bets"),
+], ids=["sensor", "button", "lamp"])
+def test_a_misspelt_layout_name_stops_the_start_in_one_line(
+        tmp_path: Path, table: str, misspelt: str, line: str) -> None:
+    """Finding: `seat1.mian`, `stnd` and `no_more_bet` started and dealt, and never worked."""
+    path = table_file(tmp_path)
+    text = path.read_text()
+    assert table in text
+    path.write_text(text.replace(table, misspelt, 1))
+    done = subprocess.run(shoectl("run", "--allow-emulated", "--unverified-software",
+                                  "--config", str(path)),
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [f"shoectl run: {path}: [devices.layout] {line}"]
+    assert not (tmp_path / "state").exists()  # refused before the journal or a device
+
+
 def test_emulated_devices_do_not_waive_the_software_check(tmp_path: Path) -> None:
     done = subprocess.run(shoectl("run", "--allow-emulated", "--config",
                                   str(table_file(tmp_path))),
@@ -162,13 +189,49 @@ def test_three_paired_boards_are_never_called_unauthenticated(tmp_path: Path) ->
         assert f"auth=paired (key {board.pairing.key_id})" in err
 
 
+def test_a_table_file_s_relative_paths_are_read_from_its_folder(tmp_path: Path) -> None:
+    """Finding: started in another folder, `shoectl run` could not read the pairing key.
+
+    The ports, the pairing keys (`./layout.key`) and the state directory (`state`) are named
+    relative to the table file; the service starts in an empty folder elsewhere.
+    """
+    folder, elsewhere = tmp_path / "table", tmp_path / "elsewhere"
+    folder.mkdir()
+    elsewhere.mkdir()
+    boards = {}
+    for role, emulator in (("shoe", ShoeEmulator), ("layout", LayoutEmulator),
+                           ("sign", SignEmulator)):
+        key = PairingKey.generate()
+        write_key_file(folder / f"{role}.key", key)
+        boards[role] = emulator(link_dir=folder, name=role, pairing=key).start()
+    config = folder / "table.toml"
+    example = (REPO / "docs/examples/emulated-table.toml").read_text()
+    config.write_text(example.replace('listen = "127.0.0.1:8420"', 'listen = "127.0.0.1:0"')
+                      + '\n[journal]\nstate_dir = "state"\n')
+    try:
+        status, err = status_when_ready(elsewhere, "run", "--unverified-software", "--config",
+                                        str(config))
+    finally:
+        for board in boards.values():
+            board.close()
+    assert status == "table BJ-DEMO: shoe_loading - UNVERIFIED software", err
+    for board in boards.values():
+        assert f"auth=paired (key {board.pairing.key_id})" in err
+    assert journal_kinds(folder / "state")[0] == "power:on"
+    assert sorted(path.name for path in elsewhere.iterdir()) == ["notify"]  # nothing else
+
+
 def test_a_community_table_runs_and_serves_its_station_pages(tmp_path: Path) -> None:
     port = _free_port()
     text = default_table_text().replace('game = "blackjack"', 'game = "community"', 1)
     text = text.replace('side_bets = ["perfect-pairs", "lucky-ladies", "match-the-dealer", '
                         '"blazing7s", "axman"]', "side_bets = []", 1)
+    # A community table lights the shared lamps only: the blackjack rig's dealer and seat
+    # lamps would be refused (decision 060).
+    devices = EMULATED_TABLE_DEVICES.replace(
+        "blackjack = 2, seat1 = { turn = 3, blazing7s = 4 } }", "shuffle = 2 }")
     path = tmp_path / "table.toml"
-    path.write_text(text + EMULATED_TABLE_DEVICES
+    path.write_text(text + devices
                     + f'\n[journal]\nstate_dir = "{tmp_path / "state"}"\n'
                     + f'\n[console]\nlisten = "127.0.0.1:{port}"\n')
     kiosk = subprocess.run(shoectl("console", "token", "kiosk", "--config", str(path)),

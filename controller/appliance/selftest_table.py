@@ -31,6 +31,8 @@ from controller.appliance.selftest import (
 from controller.appliance.selftest_floors import ConsoleFloor, board_floor, gpio_floor, input_kinds
 from controller.journal import audit
 from controller.journal.store import DB_NAME
+from controller.rules.errors import ConfigError
+from controller.service.layout_names import check_layout_names
 from controller.service.tableconfig import load_table_file
 from drivers.config import LayoutConfig, Role, is_emulated, parse_devices
 from drivers.registry import BuildOptions, Devices, build_devices
@@ -98,13 +100,20 @@ def run_configured(config_file: Path, state_dir: Path, *, operator: str, timeout
 
     Raises:
         SelftestError: `auto` on a rig with real devices.
-        ConfigError: A bad table file (rules or devices), naming section and key.
+        ConfigError: A bad table file (rules or devices, or a layout name the game never
+            uses), naming section and key.
         DriverError: A device cannot be built.
     """
     table = load_table_file(config_file)
     raw = table.document.get("devices", {})
     allow = auto or allow_emulated
-    config = parse_devices(raw, allow_emulated=allow, camera_kinds=device_kinds(Role.CAMERA))
+    config = parse_devices(raw, allow_emulated=allow, camera_kinds=device_kinds(Role.CAMERA),
+                           base=table.base)
+    if config.layout is not None:  # a name the game never uses would pass its test unused
+        try:
+            check_layout_names(table.game, config.layout)
+        except ConfigError as exc:
+            raise ConfigError(f"{config_file}: {exc}") from None
     rig = Rig()
     options = BuildOptions()
     if config.camera is not None and is_emulated(config.camera.kind):

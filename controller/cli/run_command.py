@@ -82,6 +82,8 @@ def _parser() -> argparse.ArgumentParser:
 def journal_dir(table: TableFile, option: Path | None) -> Path:
     """The state directory: the option, else `[journal] state_dir`, else the default.
 
+    A relative `state_dir` lies in the table file's folder, not the working folder.
+
     Raises:
         ConfigError: `[journal]` has an unknown key or a non-string state_dir.
     """
@@ -96,7 +98,9 @@ def journal_dir(table: TableFile, option: Path | None) -> Path:
         raise ConfigError("[journal] state_dir: expected a path string")
     if option is not None or configured is None:
         return statedir.resolve(option)
-    return Path(configured)
+    if not configured.strip():
+        raise ConfigError("[journal] state_dir: expected a path, got an empty string")
+    return table.base / configured
 
 
 def main(argv: list[str]) -> int:

@@ -15,22 +15,29 @@ from enum import StrEnum
 from typing import Final, TypeGuard, TypeVar
 
 from controller.procedure.baccarat import states as baccarat_states
+from controller.procedure.baccarat.model import LAMPS as BACCARAT_LAMPS
 from controller.procedure.baccarat.model import BaccaratModel
 from controller.procedure.baccarat.rows import ROWS as BACCARAT_ROWS
 from controller.procedure.blackjack import states as blackjack_states
 from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.blackjack.outputs import LAMPS as BLACKJACK_LAMPS
+from controller.procedure.blackjack.outputs import SEAT_LAMPS as BLACKJACK_SEAT_LAMPS
 from controller.procedure.blackjack.rows import ROWS as BLACKJACK_ROWS
 from controller.procedure.community import states as community_states
 from controller.procedure.community.model import CommunityModel
 from controller.procedure.community.rows import ROWS as COMMUNITY_ROWS
+from controller.procedure.core.channels import BUTTONS, LayoutChannels
 from controller.procedure.core.machine import Table, callback_names
 from controller.procedure.holdem import states as holdem_states
 from controller.procedure.holdem.model import HoldemModel
+from controller.procedure.holdem.play import SEAT_SPOTS as HOLDEM_SPOTS
 from controller.procedure.holdem.rows import ROWS as HOLDEM_ROWS
 from controller.procedure.roulette import states as roulette_states
 from controller.procedure.roulette.model import RouletteModel
 from controller.procedure.roulette.rows import ROWS as ROULETTE_ROWS
 from controller.procedure.shared.table_model import TableModel
+from controller.procedure.shared.table_outputs import SHARED_LAMPS
+from controller.procedure.shared.wager_book import SEAT_SPOTS
 from controller.rules.hands import Game
 
 
@@ -45,6 +52,9 @@ class Family:
         rows: Its transition rows.
         initial: The state a new journal starts in.
         model: The model its rows drive, built as `model(setup, meters, initial)`.
+        lamps: The table-wide lamps its outputs light (declared beside them).
+        seat_lamps: Each seat's lamps (`turn`: `seat<n>.turn`).
+        seat_spots: Each seat's bet spots with a sensor (`main`: `seat<n>.main`).
     """
 
     name: str
@@ -53,23 +63,32 @@ class Family:
     rows: Table
     initial: StrEnum
     model: type[TableModel]
+    lamps: tuple[str, ...] = SHARED_LAMPS
+    seat_lamps: tuple[str, ...] = ()
+    seat_spots: tuple[str, ...] = SEAT_SPOTS
 
     def callback_names(self) -> set[str]:
         """Every condition and callback name its rows use."""
         return callback_names(self.rows)
 
+    def channels(self) -> LayoutChannels:
+        """The layout's names it knows: its lamps and spots, the buttons its rows take."""
+        triggers = {str(entry["trigger"]) for entry in self.rows}
+        return LayoutChannels(self.lamps, self.seat_lamps, self.seat_spots,
+                              BUTTONS & triggers)
+
 
 FAMILIES: Final[dict[str, Family]] = {family.name: family for family in (
     Family("blackjack", (Game.BLACKJACK, Game.SPANISH21), blackjack_states.BJ, BLACKJACK_ROWS,
-           blackjack_states.INITIAL, BlackjackModel),
+           blackjack_states.INITIAL, BlackjackModel, BLACKJACK_LAMPS, BLACKJACK_SEAT_LAMPS),
     Family("baccarat", (Game.BACCARAT,), baccarat_states.BAC, BACCARAT_ROWS,
-           baccarat_states.INITIAL, BaccaratModel),
+           baccarat_states.INITIAL, BaccaratModel, BACCARAT_LAMPS),
     Family("roulette", (Game.ROULETTE,), roulette_states.RO, ROULETTE_ROWS,
            roulette_states.INITIAL, RouletteModel),
     Family("community", (Game.COMMUNITY,), community_states.CC, COMMUNITY_ROWS,
            community_states.INITIAL, CommunityModel),
     Family("holdem", (Game.HOLDEM,), holdem_states.HE, HOLDEM_ROWS,
-           holdem_states.INITIAL, HoldemModel),
+           holdem_states.INITIAL, HoldemModel, seat_spots=HOLDEM_SPOTS),
 )}
 """Every family by its key."""
 

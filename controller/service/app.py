@@ -57,6 +57,7 @@ from controller.service.crash import CrashReport, TableCrashError, crash_report
 from controller.service.floor_link import FloorAttachment
 from controller.service.hosting import KIND_UNVERIFIED, Hosting, Watchdog
 from controller.service.journal_shipping import ship_journal
+from controller.service.layout_names import check_layout_names
 from controller.service.link_health import CHECK_EVERY_S, LinkHealth
 from controller.service.loop import EventLoop
 from controller.service.runtime import TableRuntime, config_digest
@@ -406,13 +407,15 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
     Raises:
         ConfigError: A bad `[devices.*]` section (naming device and key), a game with no
             table procedure, or a table without the device it deals from (`[devices.shoe]`,
-            at roulette `[devices.wheel]`, at hold'em `[devices.camera]`), or a
-            `[table] sensor_cents` sensor that is not one of the layout's bet sensors.
+            at roulette `[devices.wheel]`, at hold'em `[devices.camera]`), a layout lamp, bet
+            sensor or button of the file that the game never uses, or a `[table]
+            sensor_cents` sensor that is not one of the layout's bet sensors.
         DriverError: A device cannot be built.
     """
     family_of(table.game.table.game)  # a game with no procedure is refused up front
     raw = devices if devices is not None else table.document.get("devices", {})
-    config = parse_devices(raw, allow_emulated=allow_emulated, camera_kinds=kinds(Role.CAMERA))
+    config = parse_devices(raw, allow_emulated=allow_emulated, camera_kinds=kinds(Role.CAMERA),
+                           base=table.base)
     if table.game.table.game is Game.ROULETTE and config.wheel is None:
         raise ConfigError("[devices.wheel]: a roulette table needs its wheel's result feed "
                           "(kind = \"serial\" with its url; drivers/WHEEL.md)")
@@ -423,8 +426,12 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
         raise ConfigError(f"[devices.shoe]: missing: a {table.game.table.game.value} table "
                           "deals from a shoe scanner (kind = \"serial\" or \"usb\" with its "
                           "port; drivers/DEVICES.md)")
+    if devices is None and config.layout is not None:  # the simulation's rig has every name
+        check_layout_names(table.game, config.layout)
     _check_sensor_cents(table, config.layout.bet_sensors if config.layout else {})
     vision = vision_settings_from_mapping(table.document.get("vision"))
+    if vision.profile:  # a relative profile lies beside the table file
+        vision = replace(vision, profile=str(table.base / vision.profile))
     zones = table_zones(table.game.table.game, table.game.table.seats)
     check_positions(vision, zones)
     loop = EventLoop()
@@ -462,7 +469,7 @@ def _check_sensor_cents(table: TableFile, sensors: Mapping[str, int]) -> None:
 
 def _floor_link(table: TableFile) -> LinkSettings | None:
     try:
-        return table_link_from_document(table.document, Path(table.source).parent)
+        return table_link_from_document(table.document, table.base)
     except ConfigError as exc:
         raise ConfigError(f"{table.source}: {exc}") from None
 

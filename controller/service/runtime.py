@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from controller.camera.crosscheck import CameraFrame, CrossCheck
 from controller.camera.holdem_reader import HoldemReader
 from controller.journal.store import JournalError, JournalStore, canonical
+from controller.procedure.core.channels import BUTTONS, button_trigger
 from controller.procedure.core.effects import (
     Effect,
     Journal,
@@ -91,12 +92,6 @@ class RuntimeCall:
 Watcher = Callable[["TableRuntime"], None]
 """Called on the loop thread after every commit (the console publishes the table from it)."""
 
-
-BUTTONS = frozenset({"no_more_bets", "hit", "stand", "double", "split", "surrender", "rescue",
-                     "insurance", "even_money", "no_insurance", "shuffle_done", "clear_round",
-                     "seat_no_card", "seat_one_card", "dealer_missed_card", "error_exposed",
-                     "error_unexposed", "new_shoe"})
-"""Dealer and player buttons on the layout board, by name (a trigger each)."""
 
 ModelFactory = Callable[[Setup, meter_books.Meters, str], TableModel]
 
@@ -319,8 +314,7 @@ class TableRuntime:
             self.fire(trigger, **kwargs)
 
     def _button(self, button: str) -> tuple[str, dict[str, Any]]:
-        name, _, arg = button.replace(":", ".").partition(".")
-        name = _BUTTON_ALIASES.get(name, name)
+        name, arg = button_trigger(button)
         if name not in BUTTONS:
             return name, {}
         return name, ({"seat": int(arg)} if arg.isdigit() else {})
@@ -393,8 +387,6 @@ class TableRuntime:
             self.outputs.apply(ShowSign(view.sign_amount, view.sign_message, *view.sign_win))
         self.shown = view
 
-
-_BUTTON_ALIASES = {"shuffle": "shuffle_done", "clear": "clear_round"}
 
 _SHOE_CONDITIONS = (ev.ShoeFaultKind.JAM, ev.ShoeFaultKind.LID_OPEN)
 """Shoe conditions that last until the shoe reports them cleared."""

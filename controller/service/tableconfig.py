@@ -2,7 +2,8 @@
 
 The file is one TOML document: [table], [rules.*], [paytables.*], [progressive] are the game
 rules' (validated by `controller.rules.options.game_config_from_mapping`); other sections
-([devices.*], [journal], [vision]) are returned untouched for their owners.
+([devices.*], [journal], [vision]) are returned untouched for their owners, who read every
+relative path in them from the file's folder (`TableFile.base`), never the working folder.
 """
 
 from __future__ import annotations
@@ -26,6 +27,15 @@ class TableFile:
     source: str
     game: GameConfig
     document: dict[str, Any]
+
+    @property
+    def base(self) -> Path:
+        """The folder relative paths of the file are read from: the file's own (absolute).
+
+        A key file, a state directory or a shoe file named `keys/layout.key` is found
+        beside the table file whatever folder the service was started in (decision 060).
+        """
+        return Path(self.source).absolute().parent
 
 
 def parse_table_text(text: str, source: str = "<text>") -> TableFile:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.core.channels import BUTTONS
 from controller.procedure.core.model import HOLD_STATES
 from controller.procedure.families import is_model
 from controller.procedure.shared.table_model import TableModel
@@ -27,7 +28,7 @@ from controller.rules.hands import Game, Position
 from controller.rules.options import GameConfig, TableSettings
 from controller.rules.strategy import PlayerPolicy
 from controller.service.app import TableApp, build_app
-from controller.service.runtime import BUTTONS, ControllerEvent, TableRuntime
+from controller.service.runtime import ControllerEvent, TableRuntime
 from controller.service.tableconfig import TableFile
 from controller.sim.bots import BotHands, bet_command, bot_move
 from controller.sim.players import counting, main_cents

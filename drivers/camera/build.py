@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, Final
 
 from drivers.camera.emulated import build_emulated
@@ -18,7 +19,8 @@ CAMERA_KINDS: Final = ("v4l2", "picamera2", "file", "folder", "video", "emulated
 
 
 def build_camera(name: str, kind: str, options: Mapping[str, Any], *,
-                 render: Render | None = None, clock: Clock | None = None) -> CameraSource:
+                 render: Render | None = None, clock: Clock | None = None,
+                 base: Path | None = None) -> CameraSource:
     """Validate a `[devices.camera]` section's options and build its source (not opened).
 
     Args:
@@ -27,6 +29,7 @@ def build_camera(name: str, kind: str, options: Mapping[str, Any], *,
         options: The section's keys other than `kind`.
         render: The layout renderer; required for the emulated kind, refused otherwise.
         clock: Timestamp source (monotonic seconds by default).
+        base: The folder a relative `path` is read from (the table file's).
 
     Raises:
         DeviceConfigError: Unknown kind, unknown or missing key, or a value of the wrong type,
@@ -35,7 +38,7 @@ def build_camera(name: str, kind: str, options: Mapping[str, Any], *,
     if kind not in CAMERA_KINDS:
         raise DeviceConfigError(name, "kind",
                                 f"{kind!r}: expected one of {', '.join(CAMERA_KINDS)}")
-    reader = CameraOptions(name, kind, options)
+    reader = CameraOptions(name, kind, options, base)
     source = _BUILDERS[kind](reader, render, clock)
     reader.finish()
     return source

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from confkeys import DevicePhrases, Section
@@ -36,8 +37,10 @@ class CameraPhrases(DevicePhrases):
 class CameraOptions(Section):
     """A camera section's keys (other than `kind`), read for one camera kind."""
 
-    def __init__(self, name: str, kind: str, options: Mapping[str, Any]) -> None:
-        super().__init__(name, options, phrases=CameraPhrases(kind), error=DeviceConfigError)
+    def __init__(self, name: str, kind: str, options: Mapping[str, Any],
+                 base: Path | None = None) -> None:
+        super().__init__(name, options, phrases=CameraPhrases(kind), error=DeviceConfigError,
+                         base=str(base) if base is not None else None)
         self.kind = kind
 
     def read_timeout(self, default: float) -> float:

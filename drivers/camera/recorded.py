@@ -163,11 +163,16 @@ class VideoFileCamera(_CaptureSource):
         return image
 
 
+def _path(options: CameraOptions) -> str:
+    """`path`, a relative one read from the table file's folder."""
+    return options.resolve(options.get("path", str))
+
+
 def build_file(options: CameraOptions, render: Render | None,
                  clock: Clock | None) -> CameraSource:
     """Build a `file` source from its section."""
     refuse_render(options, render)
-    return FileCamera(options.name, options.get("path", str), clock=clock,
+    return FileCamera(options.name, _path(options), clock=clock,
                       read_timeout=options.read_timeout(FILE_READ_TIMEOUT))
 
 
@@ -175,7 +180,7 @@ def build_folder(options: CameraOptions, render: Render | None,
                  clock: Clock | None) -> CameraSource:
     """Build a `folder` source from its section."""
     refuse_render(options, render)
-    return FolderCamera(options.name, options.get("path", str),
+    return FolderCamera(options.name, _path(options),
                         pattern=options.get("pattern", (str,), "*"),
                         loop=options.get("loop", (bool,), False), clock=clock,
                         read_timeout=options.read_timeout(FILE_READ_TIMEOUT))
@@ -185,6 +190,6 @@ def build_video(options: CameraOptions, render: Render | None,
                  clock: Clock | None) -> CameraSource:
     """Build a `video` source from its section."""
     refuse_render(options, render)
-    return VideoFileCamera(options.name, options.get("path", str),
+    return VideoFileCamera(options.name, _path(options),
                            loop=options.get("loop", (bool,), False), clock=clock,
                            read_timeout=options.read_timeout(FILE_READ_TIMEOUT))

@@ -94,7 +94,8 @@ def read_trust(section: Section, kind: str) -> BoardTrust:
                                 "start; key_file is for a real board")
         if auth == "none":
             raise section.error("key_file", 'not used with auth = "none"')
-        key_file = Path(section.get("key_file", str))
+        named = section.path("key_file")
+        key_file = Path(named) if named is not None else None
     elif auth == "paired" and not is_emulated(kind):
         key_file = KEY_DIR / f"{section.name}.key"
     return BoardTrust(auth, key_file, _read_firmware(section))
@@ -116,11 +117,17 @@ def _read_firmware(section: Section) -> tuple[str, ...] | None:
     return tuple(versions)
 
 
-def read_serial_port(section: Section) -> SerialPortConfig:
-    """Read `url` and `baud`."""
+def read_port_url(section: Section) -> str:
+    """Read `url`: a pyserial URL, or a device path (a relative one from the file's folder)."""
     url: str = section.get("url", str)
     if not url.strip():
         raise section.error("url", "empty")
+    return url if "://" in url else section.resolve(url)
+
+
+def read_serial_port(section: Section) -> SerialPortConfig:
+    """Read `url` and `baud`."""
+    url = read_port_url(section)
     baud = section.integer("baud", 115200, minimum=1200, maximum=4_000_000)
     if baud not in BAUD_RATES:
         raise section.error("baud", f"{baud} is not one of {', '.join(map(str, BAUD_RATES))}")

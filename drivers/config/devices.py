@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Final
 
 from confkeys import DEVICE, Section
@@ -49,9 +50,14 @@ from drivers.config.wheel import WheelConfig, read_wheel
 from drivers.errors import DeviceConfigError
 
 
-def device_section(name: str, raw: Mapping[str, Any]) -> Section:
-    """A `[devices.<name>]` section read with the device wording and `DeviceConfigError`."""
-    return Section(name, raw, phrases=DEVICE, error=DeviceConfigError)
+def device_section(name: str, raw: Mapping[str, Any], base: Path | None = None) -> Section:
+    """A `[devices.<name>]` section read with the device wording and `DeviceConfigError`.
+
+    Relative paths in it (`key_file`, a port's device path, `script_file`, `replay`) are
+    read from `base`, the folder of the table file that holds the section.
+    """
+    return Section(name, raw, phrases=DEVICE, error=DeviceConfigError,
+                   base=str(base) if base is not None else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,11 +68,13 @@ class CameraConfig:
         name: Section name.
         kind: A camera kind registered by `drivers.camera`.
         options: The section's other keys, validated by the camera driver.
+        base: The folder a relative path among them is read from (the table file's).
     """
 
     name: str
     kind: str
     options: Mapping[str, Any]
+    base: Path | None = None
 
 
 DeviceConfig = ShoeConfig | LayoutConfig | SignConfig | CameraConfig | WheelConfig
@@ -113,6 +121,7 @@ def parse_devices(
     *,
     allow_emulated: bool,
     camera_kinds: tuple[str, ...] = (),
+    base: Path | None = None,
 ) -> DevicesConfig:
     """Validate the `[devices]` table into a `DevicesConfig`.
 
@@ -120,6 +129,8 @@ def parse_devices(
         devices: The parsed `devices` table (`tomllib` output), one sub-table per device.
         allow_emulated: True only when the process was started with the explicit flag.
         camera_kinds: Kinds accepted for `[devices.camera]` (from the camera driver).
+        base: The folder of the table file: relative paths are read from it (None: from
+            the working folder, for a `[devices]` no file holds).
 
     Raises:
         DeviceConfigError: Naming the device and the key.
@@ -129,7 +140,7 @@ def parse_devices(
         if not isinstance(raw, Mapping):
             raise DeviceConfigError(name, "", f"expected a table [devices.{name}]")
         found[name] = parse_device(name, raw, allow_emulated=allow_emulated,
-                                   camera_kinds=camera_kinds)
+                                   camera_kinds=camera_kinds, base=base)
     return DevicesConfig(**found)  # type: ignore[arg-type]
 
 
@@ -139,13 +150,14 @@ def parse_device(
     *,
     allow_emulated: bool,
     camera_kinds: tuple[str, ...] = (),
+    base: Path | None = None,
 ) -> DeviceConfig:
     """Validate one `[devices.<name>]` section; see `parse_devices`."""
     roles = tuple(role.value for role in Role)
     if name not in roles:
         raise DeviceConfigError(name, "", f"unknown device; expected one of {', '.join(roles)}")
     role = Role(name)
-    section = device_section(name, raw)
+    section = device_section(name, raw, base)
     kinds = camera_kinds if role is Role.CAMERA else KINDS[role]
     kind = section.choice("kind", kinds) if kinds else section.get("kind", str)
     if not kinds:
@@ -154,7 +166,7 @@ def parse_device(
         raise section.error("kind", f"{kind!r} needs the explicit --allow-emulated flag")
     if role is Role.CAMERA:
         options = {key: value for key, value in raw.items() if key != "kind"}
-        return CameraConfig(name, kind, options)
+        return CameraConfig(name, kind, options, base)
     config: DeviceConfig
     if role is Role.SHOE:
         config = read_shoe(section, kind)

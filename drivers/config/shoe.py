@@ -104,10 +104,10 @@ def read_shoe_emulation(section: Section) -> ShoeEmulation:
 def _read_script(section: Section) -> tuple[str, ...] | None:
     if section.has("script") and section.has("script_file"):
         raise section.error("script_file", "give either script or script_file, not both")
-    if section.has("script_file"):
-        path = Path(section.get("script_file", str))
+    path = section.path("script_file")
+    if path is not None:
         try:
-            return tuple(card.code for card in shoe_file_cards(path))
+            return tuple(card.code for card in shoe_file_cards(Path(path)))
         except ShoeFileError as exc:
             raise section.error("script_file", str(exc)) from exc
     script = section.get("script", list, None)

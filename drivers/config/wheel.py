@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Final
 
 from confkeys import Section
+from drivers.config.boards import read_port_url
 
 WHEEL_BAUD_RATES: Final = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200)
 
@@ -104,9 +105,7 @@ def read_wheel(section: Section, kind: str) -> WheelConfig:
     url = ""
     line = LineSettings()
     if kind == "serial":
-        url = section.get("url", str)
-        if not url.strip():
-            raise section.error("url", "empty")
+        url = read_port_url(section)
         line = _read_line_settings(section)
     return WheelConfig(
         section.name, kind, url, line,
@@ -133,8 +132,9 @@ def _read_line_settings(section: Section) -> LineSettings:
 
 def _read_wheel_emulation(section: Section) -> WheelEmulation:
     pockets = section.integer("pockets", 38, minimum=37, maximum=38)
-    replay = section.get("replay", str, None)
-    if replay is not None and not Path(replay).is_file():
+    named = section.path("replay")
+    replay = Path(named) if named is not None else None
+    if replay is not None and not replay.is_file():
         raise section.error("replay", f"no such file: {replay}")
     return WheelEmulation(
         seed=section.get("seed", int, None), pockets=pockets,
@@ -142,6 +142,6 @@ def _read_wheel_emulation(section: Section) -> WheelEmulation:
         faults=bool(section.get("faults", bool, True)),
         nmb_lines=section.integer("nmb_lines", 50, minimum=1, maximum=500),
         spins=section.integer("spins", 0, minimum=0, maximum=1_000_000),
-        replay=Path(replay) if replay is not None else None,
+        replay=replay,
         bets_lines=section.integer("bets_lines", 3, minimum=1, maximum=1000),
         wait_lines=section.integer("wait_lines", 2, minimum=1, maximum=1000))

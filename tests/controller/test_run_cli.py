@@ -18,7 +18,8 @@ from controller.appliance import integrity
 from controller.cli import run_command
 from controller.journal.store import JournalStore
 from controller.procedure.core.effects import Journal
-from controller.service.tableconfig import default_table_text
+from controller.rules.errors import ConfigError
+from controller.service.tableconfig import default_table_text, load_table_file
 from drivers.emulated.board import BoardEmulator
 from drivers.registry import Devices
 from tests.support.journal_read import journal_kinds
@@ -225,3 +226,23 @@ def test_a_missing_journal_key_exits_4(tmp_path: Path, capsys: pytest.CaptureFix
             in capsys.readouterr().err)
     assert not (tmp_path / "journal.key").exists()  # never made by a start
 
+
+
+def test_a_relative_state_dir_lies_in_the_table_files_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "conf"
+    folder.mkdir()
+    path = folder / "table.toml"
+    path.write_text(default_table_text() + '\n[journal]\nstate_dir = "journal/state"\n',
+                    encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    table = load_table_file(Path("conf/table.toml"))  # a relative --config, too
+    assert run_command.journal_dir(table, None) == folder / "journal/state"
+    assert run_command.journal_dir(table, tmp_path / "option") == tmp_path / "option"
+
+
+def test_an_empty_state_dir_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(default_table_text() + '\n[journal]\nstate_dir = ""\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"\[journal\] state_dir: expected a path"):
+        run_command.journal_dir(load_table_file(path), None)

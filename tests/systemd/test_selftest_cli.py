@@ -77,6 +77,21 @@ def test_auto_selftest_drives_an_emulated_gpio_layout(tmp_path, capsys) -> None:
         assert f"PASS  layout   {item}" in out
 
 
+def test_a_misspelt_layout_name_is_refused_before_any_test(tmp_path, capsys) -> None:
+    """A lamp the game never lights would pass its test and never light at the table."""
+    config = tmp_path / "table.toml"
+    config.write_text(EMULATED_TABLE.replace("fault = 3", "falt = 3"))
+    code = shoectl.main(["selftest", "--operator", "CI rig", "--config", str(config),
+                         "--state-dir", str(tmp_path / "state"), "--auto",
+                         "--unverified-software", "--timeout", "5"])
+    captured = capsys.readouterr()
+    assert code == 2, captured.out
+    assert captured.err.splitlines() == [
+        f"shoectl selftest: {config}: [devices.layout] lamps.falt: not a lamp of a blackjack "
+        "table with 7 seats; nearest: fault"]
+    assert captured.out == ""
+
+
 def test_dead_shoe_fails_naming_it_and_is_journalled(tmp_path, capsys, monkeypatch) -> None:
     config = tmp_path / "table.toml"
     config.write_text('[devices.shoe]\nkind = "serial"\nurl = "' + str(tmp_path / "no-shoe")

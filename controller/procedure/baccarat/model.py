@@ -7,7 +7,7 @@ lamps tell the dealer which hand draws (baccarat cards are dealt face up).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from transitions import EventData
 
@@ -17,7 +17,7 @@ from controller.procedure.core.effects import CameraCheck, Journal, Lamp, LampSt
 from controller.procedure.core.machine import build_machine
 from controller.procedure.shared import meter_books
 from controller.procedure.shared.table_model import Setup, TableModel
-from controller.procedure.shared.table_outputs import TableOutputs
+from controller.procedure.shared.table_outputs import SHARED_LAMPS, TableOutputs
 from controller.procedure.shared.wager_book import WagerBook
 from controller.rules import baccarat as bac
 from controller.rules.cards import Card
@@ -35,6 +35,10 @@ class BaccaratWagers(WagerBook):
         known = bet in [b.value for b in bac.BaccaratBet]
         in_range = 1 <= seat <= self.model.setup.config.table.seats
         return known and in_range and int(event.kwargs.get("cents", 0)) > 0
+
+
+LAMPS: Final = (*SHARED_LAMPS, str(Lamp.PLAYER_DRAW), str(Lamp.BANKER_DRAW))
+"""The lamps a baccarat table lights (`BaccaratOutputs.lamps`): which hand draws."""
 
 
 class BaccaratOutputs(TableOutputs):

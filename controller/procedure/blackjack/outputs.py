@@ -7,14 +7,22 @@ expected layout holds the hole card as face down (None) until it is turned over.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from controller.procedure.core.effects import CameraCheck, Lamp, LampState, seat_lamp
-from controller.procedure.shared.table_outputs import TableOutputs
+from controller.procedure.shared.table_outputs import SHARED_LAMPS, TableOutputs
 from controller.rules.hands import DEALER, Position
 
 if TYPE_CHECKING:
     from controller.procedure.blackjack.model import BlackjackModel
+
+
+LAMPS: Final = (*SHARED_LAMPS, str(Lamp.BLACKJACK), str(Lamp.INSURANCE), str(Lamp.DRAW),
+                str(Lamp.STAND))
+"""The table-wide lamps a blackjack table lights (`BlackjackOutputs.lamps`)."""
+
+SEAT_LAMPS: Final = ("blazing7s", "turn")
+"""Each seat's lamps: its Blazing 7's wager accepted, its card or decision due."""
 
 
 class BlackjackOutputs(TableOutputs):
@@ -41,9 +49,9 @@ class BlackjackOutputs(TableOutputs):
         due = model.card_due_to()
         turn = model.decision_due() or (model.insurer.seat_asked(), 0)
         for number in range(1, model.setup.config.table.seats + 1):
-            lamps[seat_lamp(number, "blazing7s")] = on if number in accepted else off
+            lamps[seat_lamp(number, SEAT_LAMPS[0])] = on if number in accepted else off
             lit = number == turn[0] or (due is not None and due.seat == number)
-            lamps[seat_lamp(number, "turn")] = on if lit else off
+            lamps[seat_lamp(number, SEAT_LAMPS[1])] = on if lit else off
         return lamps
 
     def round_text(self) -> str:

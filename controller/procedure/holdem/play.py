@@ -52,6 +52,10 @@ def due_area(game: HoldemRound) -> tuple[Area, int | None] | None:
     return area, game.showdown_seat if area is Area.SEAT else None
 
 
+SEAT_SPOTS: Final = ("ante", "bonus")
+"""The bet spots with a sensor a hold'em table reads, each seat's (`seat<n>.ante`, ...)."""
+
+
 class HoldemWagerBook(WagerBook):
     """Ante and bonus by seat: amounts entered (`pending`) and the bet sensors.
 

@@ -8,13 +8,17 @@ lamp, the sign or the display (R5, R17): the peek's one bit is the blackjack lam
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from controller.procedure.core.effects import Lamp, LampState
 from controller.procedure.core.model import HOLD_STATES
 
 if TYPE_CHECKING:
     from controller.procedure.shared.table_model import TableModel
+
+
+SHARED_LAMPS: Final = (str(Lamp.FAULT), str(Lamp.NO_MORE_BETS), str(Lamp.SHUFFLE))
+"""The lamps every family lights (`TableOutputs.lamps`); a family declares its own beside it."""
 
 
 @dataclass(frozen=True, slots=True)

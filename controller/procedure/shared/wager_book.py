@@ -13,7 +13,7 @@ locked out: a change is journalled but not counted (R10), and still kept as the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from transitions import EventData
 
@@ -22,6 +22,10 @@ from controller.rules.sidebets import SideBet
 
 if TYPE_CHECKING:
     from controller.procedure.shared.table_model import TableModel
+
+
+SEAT_SPOTS: Final = ("main", str(SideBet.BLAZING7S))
+"""The bet spots with a sensor the book reads, each seat's (`seat<n>.main`, ...)."""
 
 
 class WagerBook:
@@ -82,7 +86,7 @@ class WagerBook:
         """Each seat in play and its main wager (None: in play, amount not known)."""
         seats: dict[int, int | None] = dict.fromkeys(sorted(self.unknown_main))
         for number in range(1, self.model.setup.config.table.seats + 1):
-            if self.sensors.get(f"seat{number}.main"):
+            if self.sensors.get(f"seat{number}.{SEAT_SPOTS[0]}"):
                 seats.setdefault(number, None)
         for seat, bets in self.pending.items():
             known = [bets[b] for b in self.main_bets if b in bets]

@@ -420,7 +420,7 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
                           "port; drivers/DEVICES.md)")
     _check_sensor_cents(table, config.layout.bet_sensors if config.layout else {})
     vision = vision_settings_from_mapping(table.document.get("vision"))
-    zones = table_zones(table.game.table.game, table.game.table.seats)
+    zones = table_zones(Game(table.game.table.game), table.game.table.seats)
     check_positions(vision, zones)
     loop = EventLoop()
     # The shoe's board keeps each event until the journal holds it (`TableApp.handle`).

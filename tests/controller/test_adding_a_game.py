@@ -41,8 +41,9 @@ from controller.rules.options import GameConfig, TableSettings
 from controller.rules.strategy import StandPolicy
 from controller.service.runtime import RecordingOutputs, TableRuntime
 from controller.sim import games, simulation
-from controller.sim.games.base import Driver, RoundRecords
+from controller.sim.games.base import Driver, RoundRecords, SimulationStoppedError
 from controller.sim.options import Options
+from drivers.errors import DeviceUnavailableError
 
 # ---------------------------------------------------------------------------- 1. its rules
 
@@ -365,3 +366,73 @@ def test_no_other_family_names_the_toy() -> None:
     product = Path(__file__).resolve().parents[2] / "controller"
     named = [str(p) for p in product.rglob("*.py") if "highcard" in p.read_text().lower()]
     assert not named, f"the product names the toy game: {named}"
+
+
+# ------------------------------------------------------------- the drivers' base, on this game
+
+
+def journal_kinds(state: Path) -> list[tuple[str, dict[str, Any]]]:
+    journal = JournalStore(state, clock=time.monotonic)
+    kinds = [(entry.kind, entry.data) for entry in journal.entries()]
+    journal.close()
+    return kinds
+
+
+class FailingDriver(WatchedDriver):
+    """The game dealt as usual, but the run met something wrong (a hold, a refusal)."""
+
+    @property
+    def failed(self) -> bool:
+        return True
+
+
+def test_a_run_that_met_a_fault_prints_its_rounds_and_exits_1(
+        high_card: Family, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert FailingDriver(high_card_options(tmp_path, rounds=3)).run() == 1
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["round"] for line in out.splitlines()] == [1, 2, 3]
+    assert err == "3 rounds\n"
+
+
+def test_a_table_that_stops_answering_is_one_line_and_exit_1(
+        high_card: Family, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    class Silent(WatchedDriver):
+        def rounds(self) -> RoundRecords:
+            rounds = super().rounds()
+            yield next(rounds)
+            raise SimulationStoppedError("the table did not move within 5 s (state betting)")
+
+    assert Silent(high_card_options(tmp_path, rounds=3)).run() == 1
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 1
+    assert err == "shoectl simulate: the table did not move within 5 s (state betting)\n"
+    kind, data = journal_kinds(tmp_path / "state")[-1]
+    assert (kind, data["reason"]) == ("power:off", "simulation finished")
+
+
+def test_a_device_that_cannot_start_is_one_line_and_exit_2(
+        high_card: Family, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    class NoLayout(WatchedDriver):
+        def start(self, state_dir: Path, workdir: Path) -> None:
+            raise DeviceUnavailableError("layout", "/dev/ttyUSB1: no such port")
+
+        def close(self, reason: str) -> None:
+            raise AssertionError("a table that never started is not closed")
+
+    assert NoLayout(high_card_options(tmp_path, rounds=3)).run() == 2
+    assert capsys.readouterr() == (
+        "", "shoectl simulate: [devices.layout] /dev/ttyUSB1: no such port\n")
+
+
+def test_ctrl_c_stops_after_the_round_in_play_and_closes_the_journal(
+        high_card: Family, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    options = high_card_options(tmp_path, rounds=50)
+    options.stop.set()  # as the first Ctrl-C does
+    assert simulation.run(options) == games.EXIT_INTERRUPTED
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 1
+    assert err == "shoectl simulate: interrupted after 1 rounds; the journal is closed\n"
+    kinds = journal_kinds(tmp_path / "state")
+    assert [k for k, _ in kinds].count("round:settled") == 1
+    assert kinds[-1][0] == "power:off"
+    assert kinds[-1][1]["reason"] == "simulation interrupted"

@@ -32,6 +32,7 @@ from controller.appliance.selftest_floors import ConsoleFloor, board_floor, gpio
 from controller.journal import audit
 from controller.journal.store import DB_NAME
 from controller.rules.errors import ConfigError
+from controller.rules.hands import Game
 from controller.service.layout_names import check_layout_names
 from controller.service.tableconfig import load_table_file
 from drivers.config import LayoutConfig, Role, is_emulated, parse_devices
@@ -120,7 +121,7 @@ def run_configured(config_file: Path, state_dir: Path, *, operator: str, timeout
         from controller.camera.crosscheck import table_zones
         from controller.camera.emulated import emulated_renderer
 
-        zones = table_zones(table.game.table.game, table.game.table.seats)
+        zones = table_zones(Game(table.game.table.game), table.game.table.seats)
         options.camera_render = emulated_renderer(config.camera, zones)
     devices = build_devices(config, rig.sink, allow_emulated=allow, options=options)
     try:

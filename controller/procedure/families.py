@@ -6,6 +6,10 @@ state it starts in and the states of a round in play), `rows.py` (its transition
 game (`[table] game`) selects its family here; Spanish 21 is dealt by the blackjack family.
 The console's view and the simulation's driver of a family are chosen by the same key
 (`controller.console.views`, `controller.sim.games`).
+
+A family may also come from outside this package: `register(Family(...))` adds it, its game
+named by the family's own game object (a `StrEnum` member: a `Game` names only the games a
+table file may deal), and `unregister` takes it back.
 """
 
 from __future__ import annotations
@@ -47,7 +51,8 @@ class Family:
 
     Attributes:
         name: The family's key, also its package's name.
-        games: The `[table] game` values it deals.
+        games: The games it deals: `[table] game` values (`Game` members), or the game
+            objects of a family registered from outside.
         states: Its state enum.
         rows: Its transition rows.
         initial: The state a new journal starts in.
@@ -58,7 +63,7 @@ class Family:
     """
 
     name: str
-    games: tuple[Game, ...]
+    games: tuple[StrEnum, ...]
     states: type[StrEnum]
     rows: Table
     initial: StrEnum
@@ -92,13 +97,51 @@ FAMILIES: Final[dict[str, Family]] = {family.name: family for family in (
 )}
 """Every family by its key."""
 
+BUILT_IN: Final = frozenset(FAMILIES)
+"""The families of this package (`register` adds others; none of these can be taken back)."""
+
 FAMILY: Final[dict[str, str]] = {str(game): family.name for family in FAMILIES.values()
                                  for game in family.games}
 """Each game's family key ("spanish21" -> "blackjack")."""
 
 
-def family_of(game: Game | str) -> Family:
-    """The family that deals `game` (a `Game` or its name).
+def register(family: Family) -> Family:
+    """Add a family made outside this package (its model, states and rows its own).
+
+    Raises:
+        ValueError: its name or one of its games is taken, it deals no game, or it does not
+            start in one of its states (one line naming what).
+    """
+    if family.name in FAMILIES:
+        raise ValueError(f"family {family.name}: the name is taken")
+    if not family.games:
+        raise ValueError(f"family {family.name}: it deals no game")
+    for game in family.games:
+        if str(game) in FAMILY:
+            raise ValueError(f"family {family.name}: game {game} is dealt by the "
+                             f"{FAMILY[str(game)]} family")
+    if str(family.initial) not in {str(state) for state in family.states}:
+        raise ValueError(f"family {family.name}: it starts in {family.initial}, not one of "
+                         f"its states")
+    FAMILIES[family.name] = family
+    FAMILY.update({str(game): family.name for game in family.games})
+    return family
+
+
+def unregister(name: str) -> None:
+    """Take back a family `register` added (its games are then dealt by none).
+
+    Raises:
+        KeyError: no family of that name was registered from outside.
+    """
+    if name not in FAMILIES or name in BUILT_IN:
+        raise KeyError(f"family {name}: not a family registered from outside")
+    for game in FAMILIES.pop(name).games:
+        del FAMILY[str(game)]
+
+
+def family_of(game: StrEnum | str) -> Family:
+    """The family that deals `game` (a `Game`, a registered family's game, or its name).
 
     Raises:
         KeyError: no family deals it.

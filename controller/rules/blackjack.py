@@ -83,7 +83,7 @@ class BlackjackTable:
     @classmethod
     def from_config(cls, config: GameConfig) -> BlackjackTable:
         """The table for `config.table.game` (a blackjack-family game)."""
-        return cls(config.rules_for(config.table.game), config.paytables, config.table.decks)
+        return cls(config.rules_for(Game(config.table.game)), config.paytables, config.table.decks)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Final
 
 from controller.rules.axman import AXMAN_DECK_COUNTS
@@ -174,7 +175,9 @@ class TableSettings:
 
     Attributes:
         name: the table's name on reports (e.g. "BJ-07").
-        game: blackjack, spanish21, community, baccarat, roulette or holdem.
+        game: blackjack, spanish21, community, baccarat, roulette or holdem (a `Game`, as a
+            table file names it); in code, the game object of a family registered from
+            outside (`controller.procedure.families.register`), its own `StrEnum` member.
         decks: decks in the shoe (1, 2, 4, 5, 6 or 8).
         seats: betting positions, numbered 1 (dealer's far left) up.
         penetration: percent of the shoe dealt before the cut card (blackjack family).
@@ -190,7 +193,7 @@ class TableSettings:
     """
 
     name: str = "table"
-    game: Game = Game.BLACKJACK
+    game: StrEnum = Game.BLACKJACK
     decks: int = 6
     seats: int = 7
     penetration: int = 75
@@ -357,4 +360,4 @@ def check_consistency(config: GameConfig) -> None:
         raise ConfigError(f"[table] side_bets: AxMan is offered only at 6- or 8-deck tables "
                           f"(58 Pa. Code 633c.12(a)); this table has {table.decks}")
     if SideBet.MATCH_THE_DEALER in table.side_bets:
-        config.paytables.match_the_dealer_for(table.game).for_decks(table.decks)
+        config.paytables.match_the_dealer_for(Game(table.game)).for_decks(table.decks)

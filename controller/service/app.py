@@ -432,7 +432,7 @@ def build_app(table: TableFile, *, allow_emulated: bool, state_dir: Path,
     vision = vision_settings_from_mapping(table.document.get("vision"))
     if vision.profile:  # a relative profile lies beside the table file
         vision = replace(vision, profile=str(table.base / vision.profile))
-    zones = table_zones(table.game.table.game, table.game.table.seats)
+    zones = table_zones(Game(table.game.table.game), table.game.table.seats)
     check_positions(vision, zones)
     loop = EventLoop()
     # The shoe's board keeps each event until the journal holds it (`TableApp.handle`).

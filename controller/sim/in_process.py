@@ -193,7 +193,7 @@ class Simulation:
                                                time.monotonic())
                 if bet != "blazing7s" and placed is None:
                     cents = main_cents(self.options.policy, seat, bet, cents)
-                    return self.hands.call(bet_command(model.setup.game, seat, bet, cents))
+                    return self.hands.call(bet_command(Game(model.setup.game), seat, bet, cents))
         return self.hands.call({"command": "no_more_bets"})
 
 

@@ -266,7 +266,7 @@ def _offered_bets(bets: dict[str, int], config: GameConfig) -> tuple[dict[str, i
     """
     game = config.table.game
     known = ([b.value for b in BaccaratBet] if game is Game.BACCARAT
-             else ["main", *SIDE_BETS_BY_GAME[game]])
+             else ["main", *SIDE_BETS_BY_GAME[Game(game)]])
     for name in bets:
         if name not in known:
             raise ConfigError(f"--bets: {name!r} is no {game.value} wager (wagers: "

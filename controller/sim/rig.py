@@ -305,7 +305,7 @@ class PtySimulation:
                 elif bet not in self.model.wagers.pending.get(seat, {}):
                     counting(self.plan.policy, self.runtime)
                     cents = main_cents(self.plan.policy, seat, bet, cents)
-                    self._command(bet_command(self.model.setup.game, seat, bet, cents))
+                    self._command(bet_command(Game(self.model.setup.game), seat, bet, cents))
                     return
         self._click("no_more_bets")
 

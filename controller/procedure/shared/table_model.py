@@ -11,6 +11,7 @@ come from `controller.rules`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from transitions import EventData
@@ -44,8 +45,8 @@ class Setup:
     wheel_launch: str = "wheel"
 
     @property
-    def game(self) -> Game:
-        """The game this table deals."""
+    def game(self) -> StrEnum:
+        """The game this table deals: a `Game`, or a registered family's own game object."""
         return self.config.table.game
 
     @property

@@ -1,9 +1,11 @@
 """Each game family's simulation driver, chosen by the family's key.
 
-A driver is a module with `run(options) -> int`: it deals the planned rounds through the
-whole controller with bot players, prints them (`--json`: one object a round on stdout)
-and answers the exit status. `DRIVERS` names each family's module
-(`controller.procedure.families`); a test keeps its keys equal to the families.
+A driver is a `Driver` (`controller.sim.games.base`): it builds its family's table and deals
+the planned rounds through the whole controller with bot players; the base's one run loop
+prints them (`--json`: one object a round on stdout) and answers the exit status. `DRIVERS`
+names each family's module (`controller.procedure.families`), whose `run(options) -> int`
+runs its driver, or holds the `Driver` class of a family registered from outside
+(`register_driver`); a test keeps its keys equal to the families.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from typing import TYPE_CHECKING, Final
 from controller.procedure.families import FAMILY
 
 if TYPE_CHECKING:
+    from controller.sim.games.base import Driver
     from controller.sim.options import Options
 
 EXIT_INTERRUPTED = 130
 """Ctrl-C (SIGINT): 128 + 2, as a shell reports a process its signal stopped."""
 
-DRIVERS: Final[dict[str, str]] = {
+DRIVERS: Final[dict[str, str | type[Driver]]] = {
     "blackjack": "controller.sim.games.shoe_table",
     "baccarat": "controller.sim.games.shoe_table",
     "roulette": "controller.sim.games.roulette",
@@ -28,11 +31,25 @@ DRIVERS: Final[dict[str, str]] = {
     "holdem": "controller.sim.games.holdem",
 }
 """The module of each family's driver, imported when a run needs it (a hold'em run brings
-the camera's recogniser, which a blackjack run does without)."""
+the camera's recogniser, which a blackjack run does without), or a registered driver."""
+
+
+def register_driver(family: str, kind: type[Driver]) -> None:
+    """Make `kind` the simulation driver of `family` (a family registered from outside).
+
+    Raises:
+        ValueError: the family already has a driver.
+    """
+    if family in DRIVERS:
+        raise ValueError(f"the {family} family already has a simulation driver")
+    DRIVERS[family] = kind
 
 
 def driver(game: str) -> Callable[[Options], int]:
     """The `run` of the driver of the family that deals `game`."""
-    module = importlib.import_module(DRIVERS[FAMILY[game]])
-    run: Callable[[Options], int] = module.run
+    entry = DRIVERS[FAMILY[game]]
+    if not isinstance(entry, str):
+        kind = entry
+        return lambda options: kind(options).run()
+    run: Callable[[Options], int] = importlib.import_module(entry).run
     return run

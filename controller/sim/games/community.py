@@ -22,10 +22,8 @@ out); a summary goes to stderr. Without it, a line a round.
 from __future__ import annotations
 
 import functools
-import json
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Final
@@ -43,6 +41,7 @@ from controller.rules.money import format_cents
 from controller.rules.strategy import PlayerPolicy, Situation
 from controller.service.loop import EventLoop
 from controller.service.runtime import RecordingOutputs, TableRuntime
+from controller.sim.games.base import Driver, RoundRecords
 from controller.sim.options import Options
 
 TOP_UP_ROUNDS: Final = 20
@@ -202,36 +201,54 @@ def make_runtime(options: Options, state_dir: Path) -> tuple[TableRuntime, Event
 
 def run(options: Options) -> int:
     """Play the planned rounds; one line (or JSON object) a round; the exit status."""
-    started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="shoectl-sim-") as tmp:
-        state_dir = options.state_dir or Path(tmp) / "state"
-        runtime, loop, clock = make_runtime(options, state_dir)
-        sim = CommunitySimulation(options, runtime, loop, clock)
-        played, house = 0, 0
-        try:
-            for number in range(1, options.rounds + 1):
-                record = sim.play_round()
-                if record is None:
-                    sys.stderr.write(f"shoectl simulate: the shoe file ran out in round "
-                                     f"{number}; {played} rounds settled\n")
-                    break
-                played += 1
-                net = sum(p["net"] for s in record["stations"] for p in s["spots"])
-                house -= net
-                _print(options, record, net)
-        finally:
-            runtime.shutdown("simulation done")
-            runtime.journal.close()
-    summary = (f"{played} rounds, {options.stations} stations: house {format_cents(house)} "
-               f"in {time.monotonic() - started:.1f} s")
-    (sys.stderr if options.as_json else sys.stdout).write(summary + "\n")
-    return 0
+    return CommunityDriver(options).run()
 
 
-def _print(options: Options, record: dict[str, Any], net: int) -> None:
-    if options.as_json:
-        sys.stdout.write(json.dumps(record) + "\n")
-        return
-    sys.stdout.write(f"round {record['round']:>4}  shared {' '.join(record['shared'])}  "
-                     f"dealer {' '.join(record['dealer']):<15} players net "
-                     f"{format_cents(net):>10}\n")
+class CommunityDriver(Driver):
+    """The community table: its stations played by bots, round by round."""
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        self.house = 0
+        self._sim: CommunitySimulation | None = None
+
+    @property
+    def sim(self) -> CommunitySimulation:
+        """The auto-dealer and the bots of the started table."""
+        assert self._sim is not None, "the table is not started"
+        return self._sim
+
+    def start(self, state_dir: Path, workdir: Path) -> None:
+        """The table on a journal in `state_dir`, its timers on a step clock."""
+        self._sim = CommunitySimulation(self.options, *make_runtime(self.options, state_dir))
+
+    def rounds(self) -> RoundRecords:
+        """Each round played; the run ends early when a scripted shoe runs out."""
+        for number in range(1, self.options.rounds + 1):
+            record = self.sim.play_round()
+            if record is None:
+                sys.stderr.write(f"shoectl simulate: the shoe file ran out in round "
+                                 f"{number}; {number - 1} rounds settled\n")
+                return
+            self.house -= _net(record)
+            yield record
+
+    def line(self, record: dict[str, Any]) -> str:
+        """The round: the shared cards, the dealer's and the players' net."""
+        return (f"round {record['round']:>4}  shared {' '.join(record['shared'])}  "
+                f"dealer {' '.join(record['dealer']):<15} players net "
+                f"{format_cents(_net(record)):>10}")
+
+    def summary(self, elapsed: float) -> str:
+        """Rounds, stations, the house's win and the time taken."""
+        return (f"{self.reported} rounds, {self.options.stations} stations: house "
+                f"{format_cents(self.house)} in {elapsed:.1f} s")
+
+    def close(self, reason: str) -> None:
+        """Record the power-off and close the journal."""
+        self.sim.runtime.shutdown(reason)
+        self.sim.runtime.journal.close()
+
+
+def _net(record: dict[str, Any]) -> int:
+    return sum(p["net"] for s in record["stations"] for p in s["spots"])

@@ -17,11 +17,7 @@ Hold'em Bonus"); a summary goes to stderr. Without it, a line a round.
 
 from __future__ import annotations
 
-import json
 import random
-import sys
-import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
@@ -37,8 +33,8 @@ from controller.rules.money import format_cents
 from controller.service.app import TableApp, build_app
 from controller.service.tableconfig import TableFile
 from controller.sim.bots import BotHands
+from controller.sim.games.base import Driver, RoundRecords, SimulationStoppedError
 from controller.sim.options import Options
-from drivers.errors import DriverError
 from drivers.registry import BuildOptions
 
 STEP_TIMEOUT_S: Final = 120.0
@@ -50,7 +46,7 @@ _AREA: Final = {HoldemStage.FLOP: ("flop", slice(0, 3)), HoldemStage.TURN: ("tur
                 HoldemStage.RIVER: ("river", slice(4, 5))}
 
 
-class HoldemSimulationError(RuntimeError):
+class HoldemSimulationError(SimulationStoppedError):
     """The simulated table stopped answering (a command or a card never taken)."""
 
 
@@ -284,37 +280,61 @@ def run(options: Options) -> int:
     the table took that is not the one dealt, or a table that stopped answering; 2: a device
     could not be built or started (named, one line).
     """
-    with tempfile.TemporaryDirectory(prefix="shoectl-sim-") as tmp:
-        state_dir = options.state_dir or Path(tmp) / "state"
-        try:
-            app = start_holdem_app(options, state_dir, Path(tmp) / "ports")
-        except DriverError as exc:
-            sys.stderr.write(f"shoectl simulate: {exc}\n")
-            return 2
-        try:
-            return _report(options, HoldemSimulation(app, options))
-        except HoldemSimulationError as exc:
-            sys.stderr.write(f"shoectl simulate: {exc}\n")
-            return 1
-        finally:
-            app.close("simulation finished")
+    return HoldemDriver(options).run()
 
 
-def _report(options: Options, sim: HoldemSimulation) -> int:
-    started = time.monotonic()
-    out = sys.stdout
-    house = 0
-    for record in sim.run():
-        house -= sum(s["net"] for s in record["seats"])
-        out.write((json.dumps(record) if options.as_json else round_line(record)) + "\n")
-        out.flush()
-    reader = sim.app.camera.crosscheck if sim.app.camera is not None else None
-    read = getattr(reader, "checked", 0)
-    elapsed = max(time.monotonic() - started, 1e-9)
-    summary = (f"rounds {sim.reported}  house win {format_cents(house)}  cards read by the "
-               f"camera {read}  keyed {sim.keyed}  wrong {sim.wrong}  faults {sim.faults}  "
-               f"rounds/s {sim.reported / elapsed:.2f}\n")
-    (sys.stderr if options.as_json else out).write(summary)
-    for command, reply in sim.hands.refused[:5]:
-        sys.stderr.write(f"shoectl simulate: refused {command}: {reply.body.get('error')}\n")
-    return 0 if sim.faults == 0 and sim.wrong == 0 else 1
+class HoldemDriver(Driver):
+    """The hold'em table on the emulated rig, its cards read by the camera."""
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        self.house = 0
+        self._sim: HoldemSimulation | None = None
+
+    @property
+    def sim(self) -> HoldemSimulation:
+        """The auto-dealer and the bots of the started table."""
+        assert self._sim is not None, "the table is not started"
+        return self._sim
+
+    def start(self, state_dir: Path, workdir: Path) -> None:
+        """The table on the emulated layout board and camera, their ptys under `workdir`."""
+        app = start_holdem_app(self.options, state_dir, workdir / "ports")
+        try:
+            self._sim = HoldemSimulation(app, self.options)
+        except BaseException:
+            app.close("simulation not started")
+            raise
+
+    def rounds(self) -> RoundRecords:
+        """Each round settled."""
+        for record in self.sim.run():
+            self.house -= sum(s["net"] for s in record["seats"])
+            yield record
+
+    def line(self, record: dict[str, Any]) -> str:
+        """The round's line (`round_line`)."""
+        return round_line(record)
+
+    def summary(self, elapsed: float) -> str:
+        """Rounds, the house's win, the cards the camera read, keyed and read wrong."""
+        sim = self.sim
+        reader = sim.app.camera.crosscheck if sim.app.camera is not None else None
+        read = getattr(reader, "checked", 0)
+        return (f"rounds {sim.reported}  house win {format_cents(self.house)}  cards read by "
+                f"the camera {read}  keyed {sim.keyed}  wrong {sim.wrong}  faults "
+                f"{sim.faults}  rounds/s {sim.reported / elapsed:.2f}")
+
+    def notes(self) -> list[str]:
+        """The first five commands the table refused, with its reasons."""
+        return [f"refused {command}: {reply.body.get('error')}"
+                for command, reply in self.sim.hands.refused[:5]]
+
+    @property
+    def failed(self) -> bool:
+        """A hold, a refused command or a card the table took wrong."""
+        return self.sim.faults != 0 or self.sim.wrong != 0
+
+    def close(self, reason: str) -> None:
+        """Record the power-off; close the journal and the devices."""
+        self.sim.app.close(reason)

@@ -18,10 +18,8 @@ goes to stderr. Without it, a line a spin (paced by `--pace` on a terminal).
 
 from __future__ import annotations
 
-import json
 import random
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -36,8 +34,8 @@ from controller.rules.options import GameConfig
 from controller.service.app import TableApp, build_app
 from controller.service.tableconfig import TableFile
 from controller.sim.bots import BotHands
+from controller.sim.games.base import Driver, RoundRecords, SimulationStoppedError
 from controller.sim.options import ROULETTE_PICKS, Options
-from drivers.errors import DriverError
 from drivers.registry import BuildOptions
 
 STEP_TIMEOUT_S: Final = 30.0
@@ -45,7 +43,7 @@ STEP_TIMEOUT_S: Final = 30.0
 RIG_LAMPS: Final = {"fault": 0, "no_more_bets": 1}
 
 
-class RouletteSimulationError(RuntimeError):
+class RouletteSimulationError(SimulationStoppedError):
     """The simulated table stopped answering (the wheel's bytes never arrived)."""
 
 
@@ -205,42 +203,67 @@ def run(options: Options) -> int:
     0: no hold, nothing refused; 1: a hold, a refused command, or the wheel's bytes stopped
     reaching the table; 2: a device could not be built or started (named, one line).
     """
-    with tempfile.TemporaryDirectory(prefix="shoectl-sim-") as tmp:
-        state_dir = options.state_dir or Path(tmp) / "state"
-        try:
-            app = start_roulette_app(options, state_dir, Path(tmp) / "ports")
-        except DriverError as exc:
-            sys.stderr.write(f"shoectl simulate: {exc}\n")
-            return 2
-        try:
-            live = not options.as_json and sys.stdout.isatty()
-            sim = RouletteSimulation(app, options, options.pace if live else 0.0)
-            return _report(options, app, sim)
-        except RouletteSimulationError as exc:
-            sys.stderr.write(f"shoectl simulate: {exc}\n")
-            return 1
-        finally:
-            app.close("simulation finished")
+    return RouletteDriver(options).run()
 
 
-def _report(options: Options, app: TableApp, sim: RouletteSimulation) -> int:
-    started = time.monotonic()
-    out = sys.stdout
-    voids = 0
-    for record in sim.run():
-        voids += record["void"]
-        out.write((json.dumps(record) if options.as_json else spin_line(record)) + "\n")
-        out.flush()
-    model = sim.model
-    house = -sum(sum(w["net"] for s in r["seats"] for w in s["wagers"]) for r in model.results)
-    elapsed = max(time.monotonic() - started, 1e-9)
-    summary = (f"spins {sim.reported}  void {voids}  settled {len(model.results)}  "
-               f"wagers {sim.wagers}  house win {format_cents(house)}  faults {sim.faults}  "
-               f"wheel steps {sim.steps}  spins/s {sim.reported / elapsed:.1f}\n")
-    (sys.stderr if options.as_json else out).write(summary)
-    for command, reply in sim.hands.refused[:5]:
-        sys.stderr.write(f"shoectl simulate: refused {command}: {reply.body.get('error')}\n")
-    return 0 if sim.faults == 0 else 1
+class RouletteDriver(Driver):
+    """The roulette table on the emulated wheel (or a recording) and layout board."""
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        self.voids = 0
+        self._sim: RouletteSimulation | None = None
+
+    @property
+    def sim(self) -> RouletteSimulation:
+        """The wheel's steps and the bots of the started table."""
+        assert self._sim is not None, "the table is not started"
+        return self._sim
+
+    def start(self, state_dir: Path, workdir: Path) -> None:
+        """The table on the emulated rig, their ptys under `workdir`; paced when live."""
+        app = start_roulette_app(self.options, state_dir, workdir / "ports")
+        try:
+            live = not self.options.as_json and sys.stdout.isatty()
+            self._sim = RouletteSimulation(app, self.options,
+                                           self.options.pace if live else 0.0)
+        except BaseException:
+            app.close("simulation not started")
+            raise
+
+    def rounds(self) -> RoundRecords:
+        """Each wheel game the table saw decided or voided."""
+        for record in self.sim.run():
+            self.voids += record["void"]
+            yield record
+
+    def line(self, record: dict[str, Any]) -> str:
+        """The spin's line (`spin_line`)."""
+        return spin_line(record)
+
+    def summary(self, elapsed: float) -> str:
+        """Spins, voids, rounds settled, wagers, the house's win, faults and wheel steps."""
+        sim = self.sim
+        model = sim.model
+        house = -sum(sum(w["net"] for s in r["seats"] for w in s["wagers"])
+                     for r in model.results)
+        return (f"spins {sim.reported}  void {self.voids}  settled {len(model.results)}  "
+                f"wagers {sim.wagers}  house win {format_cents(house)}  faults {sim.faults}  "
+                f"wheel steps {sim.steps}  spins/s {sim.reported / elapsed:.1f}")
+
+    def notes(self) -> list[str]:
+        """The first five commands the table refused, with its reasons."""
+        return [f"refused {command}: {reply.body.get('error')}"
+                for command, reply in self.sim.hands.refused[:5]]
+
+    @property
+    def failed(self) -> bool:
+        """A hold met, or a command the table refused."""
+        return self.sim.faults != 0
+
+    def close(self, reason: str) -> None:
+        """Record the power-off; close the journal and the devices."""
+        self.sim.app.close(reason)
 
 
 def spin_line(record: dict[str, Any]) -> str:

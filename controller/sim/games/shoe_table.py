@@ -12,10 +12,7 @@ redrawn in place and paced by `--pace` so that a person can follow it.
 
 from __future__ import annotations
 
-import json
 import sys
-import tempfile
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,11 +22,9 @@ from controller.rules.hands import Game
 from controller.rules.money import format_cents
 from controller.service.app import TableApp
 from controller.service.loop import EventLoop
-from controller.service.runtime import (
-    TableRuntime,
-)
+from controller.service.runtime import TableRuntime
 from controller.sim import rig, table_view
-from controller.sim.games import EXIT_INTERRUPTED
+from controller.sim.games.base import Driver, RoundRecords
 from controller.sim.in_process import Simulation, make_runtime
 from controller.sim.options import Options
 
@@ -44,41 +39,13 @@ def _line(record: dict[str, Any]) -> str:
             f"players net {format_cents(nets):>10}  meter {format_cents(record['meter'])}")
 
 
-
-
 def run(options: Options) -> int:
     """Deal the planned rounds (on the emulated devices, or in-process); the exit status.
 
     Results go to stdout (one JSON object a round with `--json`, else a line a round or the
     live view on a terminal); the summary to stderr with `--json`, else to stdout.
     """
-    with tempfile.TemporaryDirectory(prefix="shoectl-sim-") as tmp:
-        # The journal in tmp/state, its key beside it in tmp (both removed after the run).
-        state_dir = options.state_dir or Path(tmp) / "state"
-        if options.in_process:
-            runtime = make_runtime(options, state_dir)
-            sim = Simulation(options, runtime)
-            return _run(options, runtime, sim, sim.loop)
-        return _run_on_devices(options, state_dir, Path(tmp))
-
-
-def _run_on_devices(options: Options, state_dir: Path, workdir: Path) -> int:
-    table = options.config.table
-    spec = rig.RigSpec(options.seats, options.seed, options.scripted, options.camera,
-                           options.meter_start)
-    app = rig.start_rig_app("simulate", options.config, spec, state_dir=state_dir,
-                                 ports=workdir / "ports",
-                                 extra={"game": table.game.value, "seed": options.seed})
-    try:
-        runtime = app.runtime
-        assert runtime is not None
-        plan = rig.RigPlan(options.seats, options.rounds, options.bets, options.policy,
-                             options.seed, scripted=options.scripted is not None,
-                             camera=options.camera)
-        sim = rig.PtySimulation(app, plan)
-        return _run(options, runtime, sim, app.loop, app)
-    finally:
-        app.devices.close()
+    return ShoeTableDriver(options).run()
 
 
 class _Runner(Protocol):
@@ -109,53 +76,98 @@ class _Tally:
         self.hands += len(seats) if "banker" in record else sum(len(s["hands"]) for s in seats)
 
 
-def _run(options: Options, runtime: TableRuntime, sim: _Runner, loop: EventLoop,
-         app: TableApp | None = None) -> int:
-    started = time.monotonic()
-    tally = _Tally()
-    out = sys.stdout
-    view = _live_view(options, runtime, sim, loop)
-    try:
-        for record in sim.run():
-            tally.add(record)
-            if options.as_json:
-                out.write(json.dumps(record) + "\n")
-            elif view is None:
-                out.write(_line(record) + "\n")
-            out.flush()
-            if options.stop.is_set():
-                break
-        else:
-            sim.void_unfinished()
-    finally:
-        if view is not None:
-            view.close()
-    camera = _camera_summary(app)
-    if options.stop.is_set():  # Ctrl-C: the round settled, the journal closes, one line
-        _close(runtime, app, "simulation interrupted")
-        sys.stderr.write(f"shoectl simulate: interrupted after {tally.rounds} rounds; the "
-                         "journal is closed\n")
-        return EXIT_INTERRUPTED
-    _close(runtime, app)
-    elapsed = max(time.monotonic() - started, 1e-9)
-    meters = runtime.model.progressive.meters
-    summary = (f"rounds {tally.rounds}  hands {tally.hands}  "
-               f"house win {format_cents(tally.house)}  "
-               f"meter {format_cents(meters.amount)}  hits {meters.hits}  "
-               f"void {len(runtime.model.voided)}  faults {sim.faults}{camera}  "
-               f"cards/s {sim.cards / elapsed:.0f}\n")
-    (sys.stderr if options.as_json else out).write(summary)
-    return 0 if sim.faults == 0 else 1
+@dataclass
+class _Table:
+    """The started table: its runtime, the auto-dealer, the loop (and the app on devices)."""
+
+    runtime: TableRuntime
+    sim: _Runner
+    loop: EventLoop
+    app: TableApp | None = None
 
 
-def _close(runtime: TableRuntime, app: TableApp | None,
-           reason: str = "simulation finished") -> None:
-    """Record the power-off and close the journal (and the devices, on the device path)."""
-    if app is not None:
-        app.close(reason)
-    else:
-        runtime.shutdown(reason)
-        runtime.journal.close()
+class ShoeTableDriver(Driver):
+    """Blackjack, Spanish 21 and baccarat: on the emulated devices, or in-process."""
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        self.tally = _Tally()
+        self.view: table_view.LiveView | None = None
+        self._table: _Table | None = None
+
+    @property
+    def table(self) -> _Table:
+        """The started table."""
+        assert self._table is not None, "the table is not started"
+        return self._table
+
+    def start(self, state_dir: Path, workdir: Path) -> None:
+        """The in-process table, or the table on the emulated rig's ptys under `workdir`."""
+        options = self.options
+        if options.in_process:
+            runtime = make_runtime(options, state_dir)
+            sim = Simulation(options, runtime)
+            self._table = _Table(runtime, sim, sim.loop)
+            return
+        spec = rig.RigSpec(options.seats, options.seed, options.scripted, options.camera,
+                           options.meter_start)
+        app = rig.start_rig_app("simulate", options.config, spec, state_dir=state_dir,
+                                ports=workdir / "ports",
+                                extra={"game": options.config.table.game.value,
+                                       "seed": options.seed})
+        try:
+            assert app.runtime is not None
+            plan = rig.RigPlan(options.seats, options.rounds, options.bets, options.policy,
+                               options.seed, scripted=options.scripted is not None,
+                               camera=options.camera)
+            self._table = _Table(app.runtime, rig.PtySimulation(app, plan), app.loop, app)
+        except BaseException:
+            app.devices.close()
+            raise
+
+    def rounds(self) -> RoundRecords:
+        """Each round the auto-dealer and the bots settle; a round the shoe left, voided."""
+        table = self.table
+        self.view = _live_view(self.options, table.runtime, table.sim, table.loop)
+        try:
+            for record in table.sim.run():
+                self.tally.add(record)
+                yield record
+            table.sim.void_unfinished()
+        finally:
+            if self.view is not None:
+                self.view.close()
+
+    def line(self, record: dict[str, Any]) -> str | None:
+        """The round's line, or nothing while the live view shows the table."""
+        return None if self.view is not None else _line(record)
+
+    def summary(self, elapsed: float) -> str:
+        """Rounds, hands, the house's win, the meter, voids, faults and cards a second."""
+        table, tally = self.table, self.tally
+        meters = table.runtime.model.progressive.meters
+        return (f"rounds {tally.rounds}  hands {tally.hands}  "
+                f"house win {format_cents(tally.house)}  "
+                f"meter {format_cents(meters.amount)}  hits {meters.hits}  "
+                f"void {len(table.runtime.model.voided)}  faults {table.sim.faults}"
+                f"{_camera_summary(table.app)}  cards/s {table.sim.cards / elapsed:.0f}")
+
+    @property
+    def failed(self) -> bool:
+        """A hold met, or a command the table refused the bots."""
+        return self.table.sim.faults != 0
+
+    def close(self, reason: str) -> None:
+        """Record the power-off and close the journal (and the devices, on the device path)."""
+        table = self.table
+        if table.app is None:
+            table.runtime.shutdown(reason)
+            table.runtime.journal.close()
+            return
+        try:
+            table.app.close(reason)
+        finally:
+            table.app.devices.close()
 
 
 def _live_view(options: Options, runtime: TableRuntime, sim: _Runner,

@@ -47,7 +47,7 @@ if (!pageMayScroll && (doc.scrollWidth > innerWidth + 1 || doc.scrollHeight > in
 const W = innerWidth, H = innerHeight;
 const scrolling = new Set();
 for (const e of document.querySelectorAll(selector)) {
-  if (e.disabled || e.closest('[hidden], [inert]')) continue;
+  if (e.disabled || e.closest('[inert]')) continue;
   const r = e.getBoundingClientRect();
   const style = getComputedStyle(e);
   if (r.width < 1 || r.height < 1 || style.visibility === 'hidden'

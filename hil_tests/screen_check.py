@@ -53,6 +53,16 @@ for (const e of document.querySelectorAll(selector)) {
   if (r.width < 1 || r.height < 1 || style.visibility === 'hidden'
       || style.display === 'none' || Number(style.opacity) === 0) continue;
   if (outside && e.closest(outside)) continue;
+  for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+    const s = getComputedStyle(a);
+    const scrolls = (/auto|scroll/.test(s.overflowY) && a.scrollHeight > a.clientHeight + 1)
+      || (/auto|scroll/.test(s.overflowX) && a.scrollWidth > a.clientWidth + 1);
+    if (scrolls && !scrolling.has(a)) {
+      scrolling.add(a);
+      faults.push(`${name(a).split(' ')[0]} must be scrolled: ${a.scrollWidth}x${a.scrollHeight}`
+                  + ` in ${a.clientWidth}x${a.clientHeight}`);
+    }
+  }
   if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5) {
     faults.push(`${name(e)} lies outside the ${W}x${H} window at `
                 + `${Math.round(r.left)},${Math.round(r.top)}-`
@@ -68,16 +78,6 @@ for (const e of document.querySelectorAll(selector)) {
       + a.clientWidth;
     if (r.top < b.top - 0.5 || r.left < b.left - 0.5 || r.bottom > bottom + 0.5
         || r.right > right + 0.5) { clipped = a; break; }
-  }
-  for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
-    const s = getComputedStyle(a);
-    const scrolls = (/auto|scroll/.test(s.overflowY) && a.scrollHeight > a.clientHeight + 1)
-      || (/auto|scroll/.test(s.overflowX) && a.scrollWidth > a.clientWidth + 1);
-    if (scrolls && !scrolling.has(a)) {
-      scrolling.add(a);
-      faults.push(`${name(a).split(' ')[0]} must be scrolled: ${a.scrollWidth}x${a.scrollHeight}`
-                  + ` in ${a.clientWidth}x${a.clientHeight}`);
-    }
   }
   const x = r.left + r.width / 2, y = r.top + r.height / 2;
   const top = document.elementFromPoint(x, y);

@@ -33,7 +33,7 @@ from .console_rig import ConsoleRig, start_console_rig
 from .holdem_rig import SPOTS, start_holdem_rig
 from .roulette_rig import PIT_PASSWORD as ROULETTE_PIT_PASSWORD
 from .roulette_rig import RouletteRig, start_roulette_rig
-from .screen_check import Screens, assert_none, resize
+from .screen_check import Screens, assert_none, resize, screen_faults
 from .stations_rig import start_stations_rig
 from .test_floor_browser import _cell as floor_cell
 from .test_floor_browser import _listening as floor_listening
@@ -109,6 +109,37 @@ class Windows:
         self.driver.switch_to.window(self.handles[name])
         resize(self.driver, *self.sizes[name])
         return self.driver
+
+
+FAULTY_PAGE: Final = """<!doctype html><html><body style="margin:0">
+<button id="fine" style="width:90px;height:90px">FINE</button>
+<button id="covered" style="position:absolute;top:100px;width:90px;height:90px">COVERED</button>
+<footer id="bar" style="position:fixed;top:120px;left:0;width:300px;height:40px;
+  background:#333">BAR</footer>
+<button id="away" style="position:absolute;left:500px;top:10px;width:90px">AWAY</button>
+<div id="inner" style="position:absolute;top:150px;height:80px;width:200px;overflow:auto">
+  <div style="height:70px"></div><button id="clipped" style="height:60px">CLIPPED</button>
+</div>
+<button id="gone" hidden>GONE</button><button id="off" disabled>OFF</button>
+</body></html>"""
+"""One control of each fault the check must name, and two it must leave alone."""
+
+
+def test_the_check_names_each_control_a_person_cannot_reach() -> None:
+    driver = browser(400, 300)
+    try:
+        driver.get("data:text/html;charset=utf-8," + urllib.parse.quote(FAULTY_PAGE))
+        faults = screen_faults(driver)
+    finally:
+        driver.quit()
+    assert faults == [
+        "the page scrolls: 590x285 in a 400x300 window",
+        'button#covered "COVERED" is covered at its centre by footer#bar "BAR"',
+        'button#away "AWAY" lies outside the 400x300 window at 500,10-590,31',
+        "div#inner must be scrolled: 185x130 in 185x80",
+        'button#clipped "CLIPPED" is cut off by div#inner (it scrolls or clips); '
+        "at its centre: html",
+    ], faults
 
 
 def _phase(driver: WebDriver) -> str:

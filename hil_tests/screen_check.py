@@ -3,7 +3,8 @@
 `screen_faults` finds every enabled control the page shows (buttons, inputs, selects, links,
 `[role=button]`, and the tap targets a page names in `also`) and reports each one that a person
 could not use without scrolling: outside the viewport, clipped by an inner scroll area, or
-covered at its centre by another element (`document.elementFromPoint`). Inner scroll areas
+covered at its centre by another element (`document.elementFromPoint`); and each one shown
+although the page hid it (a `display` rule that undoes the `hidden` attribute). Inner scroll areas
 are put back at their start first, so a control that is only reachable by scrolling fails.
 `Screens` drives one browser through a page's phases at each of its target sizes (the same
 window, resized), collects every fault as one line and, when asked, writes a screenshot of
@@ -53,6 +54,11 @@ for (const e of document.querySelectorAll(selector)) {
   if (r.width < 1 || r.height < 1 || style.visibility === 'hidden'
       || style.display === 'none' || Number(style.opacity) === 0) continue;
   if (outside && e.closest(outside)) continue;
+  const hidden = e.closest('[hidden]');
+  if (hidden) {  // a style that sets `display` undoes the attribute: the page shows it anyway
+    faults.push(`${name(e)} shows although ${name(hidden).split(' ')[0]} is hidden`);
+    continue;
+  }
   for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
     const s = getComputedStyle(a);
     const scrolls = (/auto|scroll/.test(s.overflowY) && a.scrollHeight > a.clientHeight + 1)

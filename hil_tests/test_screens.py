@@ -121,6 +121,7 @@ FAULTY_PAGE: Final = """<!doctype html><html><body style="margin:0">
   <div style="height:70px"></div><button id="clipped" style="height:60px">CLIPPED</button>
 </div>
 <button id="gone" hidden>GONE</button><button id="off" disabled>OFF</button>
+<div id="shut" hidden style="display:flex"><button id="shown">SHOWN</button></div>
 </body></html>"""
 """One control of each fault the check must name, and two it must leave alone."""
 
@@ -139,6 +140,7 @@ def test_the_check_names_each_control_a_person_cannot_reach() -> None:
         "div#inner must be scrolled: 185x130 in 185x80",
         'button#clipped "CLIPPED" is cut off by div#inner (it scrolls or clips); '
         "at its centre: html",
+        'button#shown "SHOWN" shows although div#shut is hidden',
     ], faults
 
 

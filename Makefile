@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: all test lint typecheck contracts pytest demo sysdeps bench clean
+.PHONY: all test lint typecheck contracts pytest demo sysdeps bench screens clean
 
 all: test
 
@@ -40,6 +40,12 @@ test: lint typecheck contracts pytest
 FLOOR_DEMO := --tables 3 --broker --rounds 20 --bets main=1000,blazing7s=500
 demo: $(STAMP) $(if $(FLOOR),sysdeps)
 	$(BIN)/shoectl simulate $(if $(GAME),--game $(GAME)) $(if $(filter holdem,$(GAME)),--rounds 10) $(if $(FLOOR),$(FLOOR_DEMO))
+
+# Every screen at its target sizes, each phase, as PNGs in docs/screens/ (Chromium on the
+# emulated rigs; the same run checks that every control shows: hil_tests/test_screens.py).
+screens: $(STAMP) sysdeps
+	rm -f docs/screens/*.png
+	SHOECTL_SCREENS=docs/screens $(BIN)/pytest -q hil_tests/test_screens.py
 
 bench: $(STAMP)
 	for f in bench/*.py; do $(BIN)/python $$f || exit 1; done

@@ -436,8 +436,8 @@ def test_the_settled_round_stays_on_screen_until_the_next_round(
 def test_the_seat_panel_shows_no_insurance_while_betting_and_done_is_whole(rig: ConsoleRig
                                                                            ) -> None:
     """At 800x480, a seat tapped while betting opens its wager panel: the insurance buttons
-    are not displayed (their computed style), and DONE lies wholly inside the screen with
-    nothing over its centre."""
+    are not displayed (their computed style), and DONE lies wholly inside the screen, clear
+    of its bottom edge, with nothing over it."""
     driver = browser(800, 480)
     try:
         driver.get(rig.kiosk_url)
@@ -454,6 +454,10 @@ def test_the_seat_panel_shows_no_insurance_while_betting_and_done_is_whole(rig: 
             "return getComputedStyle(document.getElementById('panel-insurance')).display"
         ) == "none"
         assert shown_whole(driver, "#panel-done")
+        assert shown_whole(driver, "#seat-panel")  # its frame too: DONE not on the edge
+        assert driver.execute_script(
+            "return innerHeight - document.getElementById('panel-done')"
+            ".getBoundingClientRect().bottom") >= 8
         assert small_buttons(driver, TOUCH_PX[(800, 480)]) == []
         tap(driver, "#chips .chip[data-chip='500']")
         tap(driver, "#panel-done")

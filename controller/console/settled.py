@@ -32,6 +32,8 @@ stays on screen through them (the cut card out: the dealer pays, then shuffles).
 class _Shown:
     ended: int | None = None
     """The last settled round whose showing has ended (None: none has)."""
+    covered: frozenset[str] | None = None
+    """The bet sensors covered when last looked at between rounds (None: not looked yet)."""
 
 
 _STATE: WeakKeyDictionary[TableModel, _Shown] = WeakKeyDictionary()
@@ -49,8 +51,11 @@ def settled_round_shown(model: TableModel) -> int | None:
     state = _STATE.setdefault(model, _Shown())
     if state.ended == last:
         return None
-    if model.state == "round_over" or (model.state in KEPT_IN and not bets_placed(model)):
-        return last  # in round_over the wagers on the layout are the settled round's own
+    if model.state == "round_over":
+        state.covered = None  # the wagers on the layout are the settled round's own
+        return last
+    if model.state in KEPT_IN and not _bet_since(model, state):
+        return last
     state.ended = last
     return None
 
@@ -62,10 +67,16 @@ def end_showing(model: TableModel) -> None:
         _STATE.setdefault(model, _Shown()).ended = shown
 
 
-def bets_placed(model: TableModel) -> bool:
+def _bet_since(model: TableModel, state: _Shown) -> bool:
     """True once anything of the next round is on the layout or the console.
 
-    A chip sensed, a wager placed, a seat put in play.
+    A wager placed, a seat put in play, or a chip put on a spot: a sensor newly covered
+    since the last look. Chips left on a main spot from the settled round (a wager let
+    ride: the wager book counts them for the next round) are not a new bet, and neither
+    is the dealer collecting chips.
     """
     wagers = model.wagers
-    return bool(wagers.pending or wagers.unknown_main or any(wagers.sensors.values()))
+    covered = frozenset(name for name, on in wagers.sensors.items() if on)
+    before, state.covered = state.covered, covered
+    newly = covered - before if before is not None else frozenset()
+    return bool(wagers.pending or wagers.unknown_main or newly)

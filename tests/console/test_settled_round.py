@@ -164,3 +164,23 @@ def test_the_dealer_shows_a_face_down_card_and_a_total_never_the_hole(rt: TableR
     assert table["dealer"]["cards"] == ["9C", "7C"]
     assert table["dealer"]["face_down"] == 0
     assert table["turn"] is None
+
+
+def test_chips_let_ride_are_no_new_bet_but_a_chip_put_down_is(rt: TableRuntime) -> None:
+    """Seat 1 played by its chips alone and leaves them on the spot: the wager book counts
+    them for the next round, yet nothing new was bet, so the settled round stays; the
+    player lifting them does not end it either; chips put down again do."""
+    rt.handle(ev.BetSensorChanged("layout", "seat1.main", True, 0.0))
+    command(rt, "no_more_bets")
+    draw(rt, "TS", "TD", "9H", "KC")  # seat 1 19, the dealer 20
+    command(rt, "stand")
+    table = table_now(rt)
+    assert table["phase"] == "betting"
+    assert rt.model.wagers.seats_in_play() == {1: None}  # the chips left on the spot
+    assert table["settled"]["seats"][0]["hands"][0]["result"] == "lose"
+    rt.handle(ev.BetSensorChanged("layout", "seat1.main", False, 0.0))  # collected
+    assert table_now(rt)["settled"] is not None
+    rt.handle(ev.BetSensorChanged("layout", "seat1.main", True, 0.0))  # a new bet
+    table = table_now(rt)
+    assert table["settled"] is None
+    assert "collect seat 1" not in table["prompt"]

@@ -282,6 +282,7 @@ function render(t) {
 function renderSettled(settled) {
   const banner = $("settled");
   banner.hidden = !settled;
+  document.body.classList.toggle("settled", Boolean(settled));
   if (!settled) return;
   banner.textContent = `ROUND ${settled.round} SETTLED`;
 }

@@ -466,3 +466,42 @@ def test_the_seat_panel_shows_no_insurance_while_betting_and_done_is_whole(rig: 
         assert not driver.find_element(By.ID, "toast").is_displayed()  # no error
     finally:
         driver.quit()
+
+
+# Five seats at 25.00 each stand on 17 (seat 5 on 9C 8C); the dealer 6D TD draws 9S: bust.
+FIVE_SEATS = ["TC", "TD", "TH", "TS", "9C", "6D", "7C", "7D", "7H", "7S", "8C", "TD", "9S"]
+
+
+def test_five_settled_seats_with_side_wagers_fit_the_7_inch_display(tmp_path: Path) -> None:
+    """At 800x480 five seats settled, two with a side wager, and the two idle seats: every
+    hand, result, side wager and seat net whole on screen, nothing to scroll to."""
+    rig = start_console_rig(tmp_path, [*FIVE_SEATS, *EXTRA], seats=7)
+    driver = browser(800, 480)
+    try:
+        driver.get(rig.kiosk_url)
+        until(driver, "the shoe to load", lambda d: phase(d) == "shoe loading")
+        tap_text(driver, "SHUFFLE DONE")
+        until(driver, "betting open", lambda d: phase(d) == "betting")
+        for seat in range(1, 6):
+            seat_amount(driver, seat, [2500])
+        wager(driver, 1, "perfect-pairs", 500)
+        wager(driver, 4, "lucky-ladies", 500)
+        draw(rig, driver, 12)
+        for seat in range(1, 6):
+            tap_text(driver, f"STAND SEAT {seat}")
+            until(driver, f"seat {seat} stood", lambda d, s=seat: f"STAND SEAT {s}" not in d
+                  .find_element(By.ID, "actions").text)
+        until(driver, "the dealer to draw", lambda d: phase(d) == "dealer")
+        draw(rig, driver, 1)
+        until(driver, "back to betting", lambda d: phase(d) == "betting")
+        parts = [f"button.seat[data-seat='{n}'] {part}" for n in range(1, 6)
+                 for part in (".hand", ".result")]
+        parts += ["button.seat[data-seat='1'] .side", "button.seat[data-seat='1'] .seat-net",
+                  "button.seat[data-seat='4'] .side", "button.seat[data-seat='4'] .seat-net",
+                  "button.seat[data-seat='6']", "button.seat[data-seat='7']",
+                  "#dealer-cards .dealer-total", "button[data-command='next_round']"]
+        assert [part for part in parts if not shown_whole(driver, part)] == []
+        assert small_buttons(driver, TOUCH_PX[(800, 480)]) == []
+    finally:
+        driver.quit()
+        rig.close()

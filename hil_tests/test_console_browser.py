@@ -417,6 +417,8 @@ def test_the_settled_round_stays_on_screen_until_the_next_round(
             until(driver, "the table stopped", lambda d: phase(d) == "shoe error")
             assert settled_gone(driver)
             rig.shoe.clear_jam()
+            # the shoe and the layout are two lines: the key only once the jam is cleared
+            until(driver, "the jam cleared", lambda _d: rig.journal_records("shoe:cleared"))
             layout.turn_key("supervisor")
             until(driver, "back to betting", lambda d: phase(d) == "betting")
             layout.turn_key("normal")

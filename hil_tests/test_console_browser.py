@@ -136,7 +136,7 @@ def test_chromium_deals_two_rounds_through_the_console(rig: ConsoleRig,
         until(driver, "seat 3 to decide", lambda d: phase(d) == "players")
         assert "seat 3" in driver.find_element(By.ID, "prompt").text
         assert small_buttons(driver, TOUCH_PX[screen]) == []
-        tap_text(driver, "STAND")
+        tap_text(driver, "STAND SEAT 3")
         until(driver, "the dealer to draw", lambda d: phase(d) == "dealer")
         draw(rig, driver, 1)
         until(driver, "back to betting", lambda d: phase(d) == "betting")
@@ -164,11 +164,11 @@ def test_chromium_deals_two_rounds_through_the_console(rig: ConsoleRig,
         tap(driver, "#panel-ins-no")
         until(driver, "decisions", lambda d: phase(d) == "players")
         assert HOLE_2 not in driver.find_element(By.TAG_NAME, "body").text
-        tap_text(driver, "STAND")
+        tap_text(driver, "STAND SEAT 1")
         until(driver, "seat 2 to decide", lambda d: "seat 2" in d.find_element(
             By.ID, "prompt").text)
         assert HOLE_2 not in driver.find_element(By.TAG_NAME, "body").text
-        tap_text(driver, "STAND")
+        tap_text(driver, "STAND SEAT 2")
         until(driver, "the dealer to draw", lambda d: phase(d) == "dealer")
         assert HOLE_2 in driver.find_element(By.ID, "dealer-cards").text  # turned over now
         draw(rig, driver, 1)
@@ -289,3 +289,221 @@ def test_the_kiosk_s_launcher_opens_the_console_logged_in(rig: ConsoleRig,
         until(again, "the window closed on a used code", lambda d: d.window_handles == [])
     finally:
         again.quit()
+
+
+# ---------------------------------------------------------------- the settled round
+ROUND_1_SEATS = {1: (["AS", "KH"], "soft 21", "MAIN BLACKJACK · PAY 15.00"),
+                 3: (["TC", "7H"], "17", "MAIN WIN · PAY 25.00")}
+"""Round 1 as the settled round shows it: each seat's cards, total and main result."""
+SIDE_3 = "PERFECT PAIRS LOSE · COLLECT 5.00"
+"""Seat 3's Perfect Pairs (TC 7H: no pair), on a line of its own under the main result."""
+
+
+def shown_whole(driver: WebDriver, css: str) -> bool:
+    """`css` finds an element drawn wholly inside the viewport, neither covered nor cut off
+    by a scrolling box at its centre and its corners (what a finger there would touch is the
+    element, or inside it)."""
+    return bool(driver.execute_script(
+        "const el = document.querySelector(arguments[0]); if (!el) return false;"
+        "const r = el.getBoundingClientRect();"
+        "if (r.width === 0 || r.height === 0 || r.left < 0 || r.top < 0"
+        " || r.right > innerWidth || r.bottom > innerHeight) return false;"
+        "const x = r.width * 0.2, y = r.height * 0.2;"  # inside rounded corners
+        "const points = [[r.left + r.width / 2, r.top + r.height / 2], [r.left + x, r.top + y],"
+        " [r.right - x, r.top + y], [r.left + x, r.bottom - y], [r.right - x, r.bottom - y]];"
+        "return points.every(([x, y]) => { const hit = document.elementFromPoint(x, y);"
+        " return hit !== null && (el === hit || el.contains(hit)); });", css))
+
+
+def texts(driver: WebDriver, css: str) -> list[str]:
+    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
+
+
+def settled_missing(driver: WebDriver) -> list[str]:
+    """What of settled round 1 is not on screen whole (empty: all of it is)."""
+    missing = []
+    seen = {"#settled": "the settled banner", "#dealer-cards": "the dealer's cards",
+            "#dealer-cards .dealer-total": "the dealer's total",
+            "button[data-command='next_round']": "NEXT ROUND"}
+    for seat in ROUND_1_SEATS:
+        seen[f"button.seat[data-seat='{seat}'] .hand"] = f"seat {seat}'s hand"
+        seen[f"button.seat[data-seat='{seat}'] .result"] = f"seat {seat}'s result"
+    seen["button.seat[data-seat='3'] .side"] = "seat 3's Perfect Pairs"
+    missing += [what for css, what in seen.items() if not shown_whole(driver, css)]
+    if texts(driver, "#dealer-cards .card") != ["6D", "10D", "9C"]:
+        missing.append("the dealer's three cards")
+    if texts(driver, "#dealer-cards .dealer-total") != ["25 BUST"]:
+        missing.append("the dealer's 25, bust")
+    for seat, (cards, total, result) in ROUND_1_SEATS.items():
+        where = f"button.seat[data-seat='{seat}']"
+        if [c.replace("10", "T") for c in texts(driver, f"{where} .hand .card")] != cards:
+            missing.append(f"seat {seat}'s cards")
+        if texts(driver, f"{where} .total") != [total]:
+            missing.append(f"seat {seat}'s total")
+        if texts(driver, f"{where} .result") != [result]:
+            missing.append(f"seat {seat}'s result")
+    if texts(driver, "button.seat[data-seat='3'] .side") != [SIDE_3]:
+        missing.append("seat 3's Perfect Pairs apart from its main result")
+    if "pay seat 1 3:2; pay seat 3 1:1" not in driver.find_element(By.ID, "prompt").text:
+        missing.append("the pay line")
+    return missing
+
+
+def settled_gone(driver: WebDriver) -> bool:
+    """Nothing of the settled round is left: no hand, no dealer card, no pay line."""
+    return (not driver.find_elements(By.CSS_SELECTOR, "button.seat .hand")
+            and not driver.find_elements(By.CSS_SELECTOR, "#dealer-cards .card")
+            and not driver.find_element(By.ID, "settled").is_displayed()
+            and "pay seat" not in driver.find_element(By.ID, "prompt").text
+            and not driver.find_elements(By.CSS_SELECTOR, "button[data-command='next_round']"))
+
+
+def wager(driver: WebDriver, seat: int, bet: str, cents: int) -> None:
+    """A side wager entered as the console's API takes it (the page has no side-bet keys)."""
+    status = driver.execute_script(
+        "return fetch('api/command', {method: 'POST', headers: {'Content-Type': "
+        "'application/json'}, body: JSON.stringify({command: 'wager', seat: arguments[0], "
+        "bet: arguments[1], cents: arguments[2]})}).then(r => r.status)", seat, bet, cents)
+    assert status == 200
+
+
+def deal_round_1(rig: ConsoleRig, driver: WebDriver) -> None:
+    """Round 1 dealt through the console; the hole card face down until it is turned."""
+    driver.get(rig.kiosk_url)
+    until(driver, "the shoe to load", lambda d: phase(d) == "shoe loading")
+    tap_text(driver, "SHUFFLE DONE")
+    until(driver, "betting open", lambda d: phase(d) == "betting")
+    seat_amount(driver, 1, [500, 500])
+    seat_amount(driver, 3, [2500])
+    wager(driver, 3, "perfect-pairs", 500)
+    draw(rig, driver, 6)
+    until(driver, "seat 3 to decide", lambda d: phase(d) == "players")
+    assert texts(driver, "#dealer-cards .card:not(.back)") == ["6D"]
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#dealer-cards .card.back")) == 1
+    assert shown_whole(driver, "#dealer-cards .card.back")
+    assert texts(driver, "#dealer-cards .dealer-total") == ["showing 6"]
+    assert "10D" not in driver.find_element(By.TAG_NAME, "body").text  # the hole card, TD
+    decisions = driver.find_elements(By.CSS_SELECTOR, "#actions button[data-command]")
+    named = {b.get_attribute("data-command"): b.text for b in decisions}
+    assert named["stand"] == "STAND SEAT 3"
+    assert named.get("hit", "HIT SEAT 3") == "HIT SEAT 3"
+    tap_text(driver, "STAND SEAT 3")
+    until(driver, "the dealer to draw", lambda d: phase(d) == "dealer")
+    draw(rig, driver, 1)
+    until(driver, "back to betting", lambda d: phase(d) == "betting")
+
+
+@pytest.mark.parametrize(("screen", "ended_by"), [
+    ((800, 480), "first_bet"), ((1280, 800), "next_round"), ((800, 480), "jam"),
+    ((1280, 800), "card_in_error")], ids=lambda v: f"{v[0]}x{v[1]}" if isinstance(v, tuple)
+    else v)
+def test_the_settled_round_stays_on_screen_until_the_next_round(
+        rig: ConsoleRig, screen: tuple[int, int], ended_by: str) -> None:
+    """Hands, the dealer's cards and total, each seat's result (its side wager apart) and the
+    pay line stay on screen, whole, after settlement; the first chip of the next round, NEXT
+    ROUND, a jam or a card in error takes them off, and they do not come back."""
+    driver = browser(*screen)
+    try:
+        deal_round_1(rig, driver)
+        assert settled_missing(driver) == []
+        assert small_buttons(driver, TOUCH_PX[screen]) == []
+        layout = rig.app.devices.emulators["layout"]
+        if ended_by == "first_bet":
+            seat_amount(driver, 2, [500])
+        elif ended_by == "next_round":
+            tap_text(driver, "NEXT ROUND")
+        elif ended_by == "jam":
+            rig.shoe.jam()
+            until(driver, "the table stopped", lambda d: phase(d) == "shoe error")
+            assert settled_gone(driver)
+            rig.shoe.clear_jam()
+            # the shoe and the layout are two lines: the key only once the jam is cleared
+            until(driver, "the jam cleared", lambda _d: rig.journal_records("shoe:cleared"))
+            layout.turn_key("supervisor")
+            until(driver, "back to betting", lambda d: phase(d) == "betting")
+            layout.turn_key("normal")
+        else:
+            draw(rig, driver, 1)  # no seat in play: a card drawn in error
+            until(driver, "a card in error", lambda d: phase(d) == "card in error")
+            assert settled_gone(driver)
+            tap_text(driver, "NOT EXPOSED")
+            until(driver, "back to betting", lambda d: phase(d) == "betting")
+        until(driver, "the settled round off the screen", settled_gone)
+        assert phase(driver) == "betting"
+        assert table_json(rig)["settled"] is None
+    finally:
+        driver.quit()
+
+
+def test_the_seat_panel_shows_no_insurance_while_betting_and_done_is_whole(rig: ConsoleRig
+                                                                           ) -> None:
+    """At 800x480, a seat tapped while betting opens its wager panel: the insurance buttons
+    are not displayed (their computed style), and DONE lies wholly inside the screen, clear
+    of its bottom edge, with nothing over it."""
+    driver = browser(800, 480)
+    try:
+        driver.get(rig.kiosk_url)
+        until(driver, "the shoe to load", lambda d: phase(d) == "shoe loading")
+        tap_text(driver, "SHUFFLE DONE")
+        until(driver, "betting open", lambda d: phase(d) == "betting")
+        tap(driver, "button.seat[data-seat='5']")
+        until(driver, "the seat panel", lambda d: d.find_element(By.ID, "seat-panel")
+              .is_displayed())
+        for button in ("panel-insurance", "panel-ins-yes", "panel-ins-no", "panel-ins-close"):
+            element = driver.find_element(By.ID, button)
+            assert not element.is_displayed(), button
+        assert driver.execute_script(
+            "return getComputedStyle(document.getElementById('panel-insurance')).display"
+        ) == "none"
+        assert shown_whole(driver, "#panel-done")
+        assert shown_whole(driver, "#seat-panel")  # its frame too: DONE not on the edge
+        assert driver.execute_script(
+            "return innerHeight - document.getElementById('panel-done')"
+            ".getBoundingClientRect().bottom") >= 8
+        assert small_buttons(driver, TOUCH_PX[(800, 480)]) == []
+        tap(driver, "#chips .chip[data-chip='500']")
+        tap(driver, "#panel-done")
+        until(driver, "seat 5 in play", lambda d: "in-play" in d.find_element(
+            By.CSS_SELECTOR, "button.seat[data-seat='5']").get_attribute("class"))
+        assert not driver.find_element(By.ID, "toast").is_displayed()  # no error
+    finally:
+        driver.quit()
+
+
+# Five seats at 25.00 each stand on 17 (seat 5 on 9C 8C); the dealer 6D TD draws 9S: bust.
+FIVE_SEATS = ["TC", "TD", "TH", "TS", "9C", "6D", "7C", "7D", "7H", "7S", "8C", "TD", "9S"]
+
+
+def test_five_settled_seats_with_side_wagers_fit_the_7_inch_display(tmp_path: Path) -> None:
+    """At 800x480 five seats settled, two with a side wager, and the two idle seats: every
+    hand, result, side wager and seat net whole on screen, nothing to scroll to."""
+    rig = start_console_rig(tmp_path, [*FIVE_SEATS, *EXTRA], seats=7)
+    driver = browser(800, 480)
+    try:
+        driver.get(rig.kiosk_url)
+        until(driver, "the shoe to load", lambda d: phase(d) == "shoe loading")
+        tap_text(driver, "SHUFFLE DONE")
+        until(driver, "betting open", lambda d: phase(d) == "betting")
+        for seat in range(1, 6):
+            seat_amount(driver, seat, [2500])
+        wager(driver, 1, "perfect-pairs", 500)
+        wager(driver, 4, "lucky-ladies", 500)
+        draw(rig, driver, 12)
+        for seat in range(1, 6):
+            tap_text(driver, f"STAND SEAT {seat}")
+            until(driver, f"seat {seat} stood", lambda d, s=seat: f"STAND SEAT {s}" not in d
+                  .find_element(By.ID, "actions").text)
+        until(driver, "the dealer to draw", lambda d: phase(d) == "dealer")
+        draw(rig, driver, 1)
+        until(driver, "back to betting", lambda d: phase(d) == "betting")
+        parts = [f"button.seat[data-seat='{n}'] {part}" for n in range(1, 6)
+                 for part in (".hand", ".result")]
+        parts += ["button.seat[data-seat='1'] .side", "button.seat[data-seat='1'] .seat-net",
+                  "button.seat[data-seat='4'] .side", "button.seat[data-seat='4'] .seat-net",
+                  "button.seat[data-seat='6']", "button.seat[data-seat='7']",
+                  "#dealer-cards .dealer-total", "button[data-command='next_round']"]
+        assert [part for part in parts if not shown_whole(driver, part)] == []
+        assert small_buttons(driver, TOUCH_PX[(800, 480)]) == []
+    finally:
+        driver.quit()
+        rig.close()

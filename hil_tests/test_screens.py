@@ -300,7 +300,7 @@ def test_the_blackjack_console(tmp_path: Path) -> None:
         _draw(rig, driver, 6)
         until(driver, "seat 3 to decide", lambda d: _phase(d) == "players")
         console.check(driver, "decisions")
-        tap_text(driver, "STAND")
+        tap_text(driver, "STAND SEAT 3")  # the decisions name the seat due
         until(driver, "the dealer to draw", lambda d: _phase(d) == "dealer")
         console.check(driver, "dealer")
         _draw(rig, driver, 1)

@@ -25,7 +25,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
-from tests.console.live import ATTENDANT_PASSWORD
+from tests.console.live import ATTENDANT_PASSWORD, KIOSK
 
 from .chromium import browser, until
 from .stations_rig import STATIONS, StationsRig, start_stations_rig
@@ -161,6 +161,13 @@ def table_state(rig: StationsRig) -> dict[str, object]:
     return body
 
 
+def station_row(driver: WebDriver, station: int) -> str:
+    """The dealer console's line for `station` ("" while it has none)."""
+    rows = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#community-stations "
+                                                 ".station-row") if e.is_displayed()]
+    return next((r for r in rows if r.startswith(f"STATION {station}:")), "")
+
+
 def test_three_stations_play_two_rounds_at_once(rig: StationsRig) -> None:
     assert rig.request("POST", "/api/command", {"command": "shuffle_done"})[0] == 200
     driver = browser()
@@ -242,7 +249,18 @@ def test_three_stations_play_two_rounds_at_once(rig: StationsRig) -> None:
 
         assert rig.request("POST", "/api/command", {"command": "last_bets"})[0] == 200
         until(page, "last bets", lambda d: text(d, "message") == "LAST BETS PLEASE")
-        assert rig.request("POST", "/api/command", {"command": "no_more_bets"})[0] == 200
+        dealer = browser(800, 480)  # the dealer's console: every wager, side wagers too
+        try:
+            dealer.get(f"{rig.url}#token={KIOSK}")
+            until(dealer, "station 1's side wager on the console", lambda d: station_row(
+                d, 1) == "STATION 1: spot 1 10.00 (+ PERFECT PAIRS 5.00)")
+            assert rig.request("POST", "/api/command", {"command": "no_more_bets"})[0] == 200
+            until(dealer, "the stations in play, none finished before a card is dealt",
+                  lambda d: [station_row(d, n).split(" · ")[0] for n in (1, 2, 3)] == [
+                      f"STATION {n}: IN PLAY" for n in (1, 2, 3)])
+            assert "PERFECT PAIRS 5.00" in station_row(dealer, 1)
+        finally:
+            dealer.quit()
         deal(rig, 8)
         for station in (1, 2, 3):
             page = pages.at(station)

@@ -14,8 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from controller.console import settled
 from controller.console.prompts import prompt
 from controller.console.table_state import table_state
+from controller.console.views import view_of
 from controller.console.views.common import JsonObject
 from controller.procedure.blackjack.model import BlackjackModel
 from controller.procedure.core.effects import Journal
@@ -162,6 +164,7 @@ COMMANDS: Final[dict[str, CommandSpec]] = {
     "bet": _HOLDEM_DECISION, "fold": _HOLDEM_DECISION, "check": _HOLDEM_DECISION,
     "key_card": CommandSpec({"card": (str, True)}, refusal=_key_card_refusal),
     "confirm_card": CommandSpec(),
+    "next_round": CommandSpec(),
 }
 """Every console command (API.md lists their fields and meaning)."""
 
@@ -205,6 +208,8 @@ _NEED_FIELDS: Final = frozenset({"seat", "wager", "seat_no_card", "seat_one_card
 
 
 def _accepted(model: TableModel, name: str, here: frozenset[str]) -> bool:
+    if name == "next_round":
+        return view_of(model).settled(model) is not None
     if name == "insurance":
         return is_model(model, BlackjackModel) and bool(model.insurer.seats_to_answer())
     if name not in here:
@@ -235,6 +240,8 @@ def execute(runtime: TableRuntime, command: JsonObject, source: str = "console",
     `by` names who gave it (`dealer:D17`, `kiosk`), journalled with the trigger's records.
     """
     model = runtime.model
+    if command["command"] == "next_round":
+        return _next_round(runtime, command, by)
     spec = COMMANDS[command["command"]]
     why = spec.refusal(model, command) if spec.refusal else ""
     trigger = (spec.trigger or _named(command["command"]))(model, command)
@@ -245,6 +252,23 @@ def execute(runtime: TableRuntime, command: JsonObject, source: str = "console",
         return Reply(409, {"error": why, "what_to_do": prompt(model)})
     attribute(runtime, command, by)
     runtime.fire(trigger, **kwargs, source=source)
+    return Reply(200, table_now(runtime))
+
+
+def _next_round(runtime: TableRuntime, command: JsonObject, by: str) -> Reply:
+    """The dealer's NEXT ROUND: the settled round leaves the console's screen.
+
+    The console's own step, not the procedure's (decision 070): journalled as a console
+    command, and published.
+    """
+    if view_of(runtime.model).settled(runtime.model) is None:
+        return Reply(409, {"error": "no settled round is on the screen",
+                           "what_to_do": prompt(runtime.model)})
+    settled.end_showing(runtime.model)
+    if by:
+        runtime.record("console:command", {"by": by, **command})
+    else:
+        runtime.commit_effects([])  # nothing to journal: the watchers publish the change
     return Reply(200, table_now(runtime))
 
 

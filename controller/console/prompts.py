@@ -93,10 +93,12 @@ PAUSED = "layout down: table paused"
 
 
 def _next_step(model: TableModel) -> str:
-    simple = _SIMPLE.get(model.state)
-    if simple is not None:
-        return simple
-    return view_of(model).prompt(model)
+    view = view_of(model)
+    step = _SIMPLE.get(model.state) or view.prompt(model)
+    pay = view.pay_words(model)  # the settled round's, while it is on screen
+    if not pay:
+        return step
+    return pay if model.state == "round_over" else f"{pay}; then {step}"
 
 
 _SIMPLE = {

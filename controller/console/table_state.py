@@ -27,7 +27,8 @@ def table_state(model: TableModel, accepting: list[str], display: str) -> JsonOb
         "round": model.round.number, "prompt": prompt(model), "display": display,
         "accepting": accepting, "next_card": next_card(model), "seats": view.seats(model),
         "dealer": view.dealer(model), "meter": meter(model), "faults": faults(model),
-        "insurance": view.insurance(model),
+        "insurance": view.insurance(model), "turn": view.turn(model),
+        "settled": view.settled(model),
         "last_round": model.results[-1] if model.results else None,
         **own,
     }

@@ -53,7 +53,8 @@ def test_a_round_dealt_through_the_console_settles_as_the_oracle_says(table: Liv
     table.draw(*cards[:6])  # the first card closes betting (counts as no more bets)
     _, body = table.get()
     assert body["phase"] == "players"
-    assert body["dealer"] == {"cards": ["9H"], "blackjack": None}  # no peek under a 9
+    assert body["dealer"] == {"cards": ["9H"], "total": 9, "soft": False, "face_down": 1,
+                              "blackjack": None}  # the hole card's place only; no peek under a 9
     assert body["next_card"] == {"to": "seat", "seat": 1, "hand": 1}  # a card now is a hit
     assert [s["in_play"] for s in body["seats"][:3]] == [True, False, True]
     assert table.command("stand")[0] == 200
@@ -134,7 +135,8 @@ def test_insurance_in_any_order_then_the_peek_follows_the_last_answer(table: Liv
     assert table.command("insurance", seat=4, take=False)[0] == 409  # answered already
     _, body = table.command("insurance", seat=2, take=False)
     assert body["phase"] == "players"  # the peek followed the last answer
-    assert body["dealer"] == {"cards": ["AS"], "blackjack": False}  # the one bit
+    assert body["dealer"] == {"cards": ["AS"], "total": 11, "soft": True, "face_down": 1,
+                              "blackjack": False}  # the one bit
 
 
 def test_a_seat_in_play_without_an_amount_is_settled_by_ratio(table: LiveTable) -> None:

@@ -2,9 +2,10 @@
 
 `VIEWS[family]` says, for the table object of the console API (`controller/console/API.md`),
 who the next card goes to, the seats, the dealer's cards, the seats asked about insurance,
-the family's own object (`roulette`, `holdem`, `community`) and the dealer's next step in
-words. A family without an entry here has no console; a test keeps the keys equal to the
-procedure's families (`controller.procedure.families`).
+the hand due to decide, the settled round kept on screen, the family's own object
+(`roulette`, `holdem`, `community`) and the dealer's next step in words. A family without
+an entry here has no console; a test keeps the keys equal to the procedure's families
+(`controller.procedure.families`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,10 @@ def _no_insurance(_model: TableModel) -> list[int]:
     return []
 
 
+def _no_words(_model: TableModel) -> str:
+    return ""
+
+
 def _state_words(model: TableModel) -> str:
     return model.state.replace("_", " ")
 
@@ -44,6 +49,9 @@ class FamilyView:
         seats: Every seat of the table.
         dealer: The dealer's public cards and the peek's bit.
         insurance: The seats still to answer insurance.
+        turn: The hand due to decide (None: none).
+        settled: The settled round the console keeps on screen (None: none).
+        pay_words: Whom to pay, said before the next step while `settled` is shown.
         own: The family's own object, by its key in the table object.
     """
 
@@ -52,12 +60,16 @@ class FamilyView:
     seats: Callable[[TableModel], list[JsonObject]] = wager_seats
     dealer: Callable[[TableModel], JsonObject] = no_dealer
     insurance: Callable[[TableModel], list[int]] = _no_insurance
+    turn: Callable[[TableModel], JsonObject | None] = _nobody
+    settled: Callable[[TableModel], JsonObject | None] = _nobody
+    pay_words: Callable[[TableModel], str] = _no_words
     own: dict[str, Callable[[TableModel], JsonObject]] = field(default_factory=dict)
 
 
 VIEWS: Final[dict[str, FamilyView]] = {
     "blackjack": FamilyView(blackjack.blackjack_prompt, blackjack.next_card, blackjack.seats,
-                            blackjack.dealer, blackjack.insurance),
+                            blackjack.dealer, blackjack.insurance, blackjack.turn,
+                            blackjack.settled_round, blackjack.pay_words),
     "baccarat": FamilyView(baccarat.baccarat_prompt, baccarat.next_card),
     "roulette": FamilyView(roulette.roulette_prompt, own={"roulette": roulette.roulette_table}),
     "community": FamilyView(community.community_prompt,

@@ -1,18 +1,26 @@
 """Blackjack and Spanish 21 as the dealer's console shows them: seats, dealer, next card, words.
 
 Public information only: the dealer's cards are the model's public ones (the hole card only
-once it is turned over) and the peek is its one bit, once the peek has happened (R5). A seat
-whose main wager is not known has `main` and every `net` null, and is settled by ratio.
+once it is turned over), how many lie face down, and the peek's one bit once the peek has
+happened (R5). A seat whose main wager is not known has `main` and every `net` null, and is
+settled by ratio. The settled round (`settled_round`) is the last round's record, shown until
+the next round begins (`controller.console.settled`).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from controller.console.settled import settled_round_shown
 from controller.console.views.common import JsonObject, no_dealer, wager_seats
 from controller.procedure.blackjack.model import BlackjackModel
 from controller.procedure.families import model_as
 from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj
+from controller.rules.cards import Card
 from controller.rules.hands import hand_value
+from controller.rules.money import format_cents
+from controller.rules.sidebets import SideBet
 
 
 def next_card(table: TableModel) -> JsonObject | None:
@@ -63,13 +71,96 @@ def _playing_seat(model: BlackjackModel, seat: bj.SeatState,
 
 
 def dealer(table: TableModel) -> JsonObject:
-    """The dealer's public cards, and the peek's one bit once the peek has happened."""
+    """The dealer's public cards, their total, the cards face down, and the peek's bit.
+
+    `face_down` counts the hole card before it is turned over (its place, never its value);
+    `blackjack` is the peek's one bit once the peek has happened.
+    """
     model = model_as(table, BlackjackModel)
     if model.game is None:
         return no_dealer()
     game = model.game
-    return {"cards": model.dealer_public_cards(),
+    public = model.dealer_public_cards()
+    value = hand_value([Card.parse(code) for code in public])
+    return {"cards": public, "total": value.total if public else None, "soft": value.soft,
+            "face_down": len(game.dealer) - len(public),
             "blackjack": game.dealer_blackjack if game.peeked else None}
+
+
+def turn(table: TableModel) -> JsonObject | None:
+    """The hand due to decide (hands numbered from 1), or None."""
+    due = model_as(table, BlackjackModel).decision_due()
+    return None if due is None else {"seat": due[0], "hand": due[1] + 1}
+
+
+def settled_round(table: TableModel) -> JsonObject | None:
+    """The settled round while the console keeps it on screen (None otherwise).
+
+    Its dealer's cards and total, and each seat's hands (cards, total, result, net and what
+    the dealer does about it), each side wager's result apart, and the seat's net over all.
+    """
+    model = model_as(table, BlackjackModel)
+    if settled_round_shown(model) is None:
+        return None
+    record = model.results[-1]
+    results = {(s, n): r for s, n, r in model.settlement.outcomes}
+    dealer_cards = [Card.parse(code) for code in record["dealer"]]
+    value = hand_value(dealer_cards)
+    return {"round": record["round"], "pay": settlement_words(model),
+            "dealer": {"cards": list(record["dealer"]), "total": value.total,
+                       "soft": value.soft, "bust": value.busted,
+                       "blackjack": bool(record["dealer_blackjack"])},
+            "seats": [_settled_seat(model, seat, results) for seat in record["seats"]]}
+
+
+def _settled_seat(model: BlackjackModel, seat: dict[str, Any],
+                  results: dict[tuple[int, int], str]) -> JsonObject:
+    hands = []
+    for number, hand in enumerate(seat["hands"], 1):
+        value = hand_value([Card.parse(code) for code in hand["cards"]])
+        result = results.get((seat["seat"], number), "")
+        hands.append({"cards": list(hand["cards"]), "total": value.total, "soft": value.soft,
+                      "result": result, "net": hand["net"],
+                      "pay": _pay_words(model, result, hand["net"])})
+    sides = [{"bet": name, "name": SIDE_NAMES.get(name, name.replace("-", " ").upper()),
+              "result": None if net is None else _side_result(net), "net": net,
+              "pay": "WAITS FOR THE PROGRESSIVE" if net is None else _money_words(net)}
+             for name, net in seat["side_bets"].items()]
+    nets = [h["net"] for h in seat["hands"]] + [s["net"] for s in sides]
+    return {"seat": seat["seat"], "hands": hands, "side_bets": sides,
+            "net": None if None in nets else sum(nets)}
+
+
+SIDE_NAMES = {SideBet.PERFECT_PAIRS.value: "PERFECT PAIRS",
+              SideBet.LUCKY_LADIES.value: "LUCKY LADIES",
+              SideBet.MATCH_THE_DEALER.value: "MATCH THE DEALER",
+              SideBet.BLAZING7S.value: "BLAZING 7'S", SideBet.AXMAN.value: "AXMAN",
+              SideBet.INSURANCE.value: "INSURANCE", SideBet.SUPER_BONUS.value: "SUPER BONUS",
+              SideBet.ENVY.value: "ENVY"}
+"""Each side wager as the console names it."""
+
+
+def _side_result(net: int) -> str:
+    return "win" if net > 0 else "lose" if net < 0 else "push"
+
+
+def _money_words(net: int) -> str:
+    if net > 0:
+        return f"PAY {format_cents(net)}"
+    return f"COLLECT {format_cents(-net)}" if net < 0 else "PUSH"
+
+
+def _pay_words(model: BlackjackModel, result: str, net: int | None) -> str:
+    """What the dealer does about one settled hand: PAY 15.00, COLLECT 10.00, PUSH..."""
+    if result == "push":
+        return "PUSH"
+    if net is None:  # settled by ratio: the amount is not known
+        pays = model.rules_table.rules.blackjack_pays
+        return {"win": "PAY 1:1", "blackjack": f"PAY {pays.win}:{pays.per}",
+                "lose": "COLLECT", "surrender": "TAKE HALF"}.get(result, "")
+    if result == "surrender":
+        return f"TAKE HALF: {format_cents(-net)}"
+    return _money_words(net)
 
 
 def insurance(table: TableModel) -> list[int]:
@@ -104,10 +195,13 @@ def _betting_prompt(model: BlackjackModel) -> str:
             + "; NO MORE BETS, or deal the first card") if playing else (
         "place your bets: chips on a seat's spot, or SEAT on the console")
     closed = model.progressive.closed_because() if model.offers_progressive() else ""
-    if closed:
-        head = f"progressive closed: {closed}; {head}"
-    settle = settlement_words(model)
-    return f"{settle}; then {head}" if settle else head
+    return f"progressive closed: {closed}; {head}" if closed else head
+
+
+def pay_words(table: TableModel) -> str:
+    """Whom to pay, while the settled round is on screen ("" once the next round began)."""
+    model = model_as(table, BlackjackModel)
+    return settlement_words(model) if settled_round_shown(model) is not None else ""
 
 
 def _decision_prompt(model: BlackjackModel, turn: tuple[int, int]) -> str:

@@ -1,8 +1,9 @@
 """The community game as the dealer's console shows it: who still decides, when to draw.
 
 `community_table` is the console API's `community` object (API.md): every station with a
-wager, its phase (`deciding`, `waiting`, `finished`), the seconds left on its timer and,
-for each waiting station, the hand the next community card goes to (spot and hand, from 1);
+wager, its spots' and side wagers, its phase (`in_play` until the decisions begin, then
+`deciding`, `waiting`, `finished`), the seconds left on its timer and, for each waiting
+station, the hand the next community card goes to (spot and hand, from 1);
 `card_due` says whether a card is due now (`community`, `dealer`) and `burn_for` the stations
 for which the next community card is a burn. `community_prompt` says the same in words.
 Public information only: the hole card never appears before it is turned over (R5).
@@ -13,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from controller.procedure.community.model import CommunityModel
-from controller.procedure.community.round import StationPhase
+from controller.procedure.community.round import Stage, StationPhase
+from controller.procedure.community.wagers import side_json
 from controller.procedure.families import model_as
 from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj
@@ -29,20 +31,34 @@ def community_table(table: TableModel) -> dict[str, Any]:
         "playing": [], "burn_for": [],
         "shared": [] if game is None else game.shared(),
         "dealer": [] if game is None else game.dealer_public(),
-        "betting": [{"station": s, "spots": {str(k): v for k, v in sorted(spots.items())}}
-                    for s, spots in sorted(model.wagers.spots.items())]}
+        "betting": [_wagers_of(model, s) for s in sorted(model.wagers.spots)]}
     if game is None:
         return base
+    deciding = model.stations_deciding()
+    before_decisions = game.stage in _BEFORE_DECISIONS
     for station in game.stations:
         phase = game.station_phase(station)
         left = model.timers.remaining(station)
+        shown = phase.value if not before_decisions else (
+            StationPhase.DECIDING.value if station in deciding else "in_play")
         base["playing"].append({
-            "station": station, "phase": phase.value,
+            **_wagers_of(model, station), "phase": shown,
             "seconds_left": None if left is None else round(left, 1),
             "next_card": next_card_of(model, station)})
         if model.state == "decisions" and phase is StationPhase.FINISHED:
             base["burn_for"].append(station)
     return base
+
+
+_BEFORE_DECISIONS = frozenset({Stage.DEAL, Stage.INSURANCE, Stage.PEEK})
+"""The stages in which no station has a hand to decide yet (insurance is asked apart)."""
+
+
+def _wagers_of(model: CommunityModel, station: int) -> dict[str, Any]:
+    """A station's wagers: `spots` (spot -> cents) and `side_bets` (spot -> name -> cents)."""
+    spots = model.wagers.spots.get(station, {})
+    return {"station": station, "spots": {str(k): v for k, v in sorted(spots.items())},
+            "side_bets": side_json(model.wagers.sides.get(station, {}))}
 
 
 def next_card_of(model: CommunityModel, station: int) -> dict[str, int] | None:

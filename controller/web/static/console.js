@@ -7,12 +7,13 @@ const LABELS = {
   error_exposed: "EXPOSED", error_unexposed: "NOT EXPOSED", new_shoe: "NEW SHOE",
   dealer_missed_card: "DEALER MISSED A CARD", losers_cleared: "LOSERS CLEARED",
   winners_paid: "WINNERS PAID", last_bets: "LAST BETS", hole_cards_dealt: "HOLE CARDS DEALT",
-  launch: "SPIN",
+  launch: "SPIN", next_round: "NEXT ROUND",
 };
 const DECISIONS = ["stand", "hit", "double", "split", "surrender", "rescue"];
 const ORDER = ["shuffle_done", "last_bets", "launch", "no_more_bets", "hole_cards_dealt", ...DECISIONS,
   "error_exposed",
-  "error_unexposed", "new_shoe", "dealer_missed_card", "losers_cleared", "winners_paid"];
+  "error_unexposed", "new_shoe", "dealer_missed_card", "losers_cleared", "winners_paid",
+  "next_round"];
 
 let table = null;
 let panelSeat = null;
@@ -43,8 +44,57 @@ async function send(command) {
 
 const seatButtons = new Map();
 
+// One hand: its cards, its total and, once settled, its result and what to do about it.
+function handEl(hand) {
+  const row = document.createElement("div");
+  row.className = "hand";
+  hand.cards.forEach((code) => row.appendChild(cardEl(code)));
+  const total = document.createElement("span");
+  total.className = "total";
+  total.textContent = `${hand.soft ? "soft " : ""}${hand.total}`;
+  row.appendChild(total);
+  if (hand.result) {
+    const result = document.createElement("span");
+    result.className = `result ${hand.result}`;
+    if (hand.pay !== undefined) {
+      result.append(...wordsEl(`MAIN ${hand.result.toUpperCase()}`, hand.pay));
+    } else {
+      result.textContent = hand.result.toUpperCase() + (hand.net === null ? "" : ` ${money(hand.net)}`);
+    }
+    row.appendChild(result);
+  }
+  return row;
+}
+
+// "WHAT · PAY 5.00": what to do about it is never broken over two lines.
+function wordsEl(what, pay) {
+  const head = document.createElement("span");
+  head.textContent = `${what} ·`;
+  const tail = document.createElement("span");
+  tail.className = "words";
+  tail.textContent = pay;
+  return [head, document.createTextNode(" "), tail];
+}
+
+// A settled seat's side wagers, each on a line of its own under its name, and the seat's net.
+function settledLines(seat) {
+  const lines = seat.side_bets.map((side) => {
+    const el = document.createElement("div");
+    el.className = `side ${side.result || "waiting"}`;
+    el.append(...wordsEl(`${side.name} ${(side.result || "").toUpperCase()}`.trim(), side.pay));
+    return el;
+  });
+  if (seat.net !== null && (seat.side_bets.length || seat.hands.length > 1)) {
+    const net = document.createElement("div");
+    net.className = "seat-net";
+    net.textContent = `SEAT NET ${seat.net > 0 ? "+" : ""}${money(seat.net)}`;
+    lines.push(net);
+  }
+  return lines;
+}
+
 // One button per seat, kept across updates (a tap never lands on a button just replaced).
-function renderSeat(seat, due) {
+function renderSeat(seat, due, settled) {
   let el = seatButtons.get(seat.seat);
   if (!el) {
     el = document.createElement("button");
@@ -52,29 +102,40 @@ function renderSeat(seat, due) {
     el.addEventListener("click", () => openPanel(seat.seat));
     seatButtons.set(seat.seat, el);
   }
-  el.className = "seat" + (seat.in_play ? " in-play" : "") + (due ? " due" : "");
+  el.className = "seat" + (seat.in_play ? " in-play" : "") + (due ? " due" : "")
+    + (settled ? " settled" : "");
   el.replaceChildren();
   const head = document.createElement("div");
   head.className = "seat-no";
   head.textContent = `SEAT ${seat.seat}` + (seat.in_play ? ` · ${seat.main === null ? "?" : money(seat.main)}` : "");
   el.appendChild(head);
-  seat.hands.forEach((hand) => {
-    const row = document.createElement("div");
-    row.className = "hand";
-    hand.cards.forEach((code) => row.appendChild(cardEl(code)));
-    const total = document.createElement("span");
-    total.className = "total";
-    total.textContent = `${hand.soft ? "soft " : ""}${hand.total}`;
-    row.appendChild(total);
-    if (hand.result) {
-      const result = document.createElement("span");
-      result.className = "result";
-      result.textContent = hand.result.toUpperCase() + (hand.net === null ? "" : ` ${money(hand.net)}`);
-      row.appendChild(result);
-    }
-    el.appendChild(row);
-  });
+  if (settled) {
+    settled.hands.forEach((hand) => el.appendChild(handEl(hand)));
+    el.append(...settledLines(settled));
+  } else {
+    seat.hands.forEach((hand) => el.appendChild(handEl(hand)));
+  }
   return el;
+}
+
+// The dealer's cards: the public ones, a back for each card face down, the total.
+function renderDealer(dealer) {
+  const cards = dealer.cards.map(cardEl);
+  for (let n = 0; n < (dealer.face_down || 0); n += 1) {
+    const back = document.createElement("span");
+    back.className = "card back";
+    back.title = "face down";
+    back.textContent = "\u00a0";
+    cards.push(back);
+  }
+  if (dealer.total !== undefined && dealer.total !== null) {
+    const total = document.createElement("span");
+    total.className = "dealer-total";
+    total.textContent = (dealer.face_down ? "showing " : "") + (dealer.soft ? "soft " : "")
+      + dealer.total + (dealer.bust ? " BUST" : "");
+    cards.push(total);
+  }
+  $("dealer-cards").replaceChildren(...cards);
 }
 
 let actionsKey = "";
@@ -82,7 +143,7 @@ let actionsKey = "";
 // The action bar is rebuilt only when what it offers changes.
 function renderActions(t) {
   const key = JSON.stringify([t.accepting, (t.insurance || []).slice(0, 1),
-    t.roulette ? t.roulette.spin.number : null]);
+    t.roulette ? t.roulette.spin.number : null, t.turn || null]);
   if (key === actionsKey) return;
   actionsKey = key;
   const bar = $("actions");
@@ -90,10 +151,20 @@ function renderActions(t) {
   const accepting = new Set(t.accepting);
   ORDER.filter((name) => accepting.has(name)).forEach((name) => {
     const button = document.createElement("button");
+    const command = { command: name };
     button.textContent = LABELS[name];
+    if (t.turn && DECISIONS.includes(name)) {
+      // the hand it decides, named on the button and sent: a late tap is refused, not
+      // taken for the next hand
+      command.seat = t.turn.seat;
+      button.textContent = `${LABELS[name]} SEAT ${t.turn.seat}`
+        + (t.turn.hand > 1 || splitSeat(t, t.turn.seat) ? ` HAND ${t.turn.hand}` : "");
+      button.dataset.seat = t.turn.seat;
+    }
     button.dataset.command = name;
-    button.className = ["no_more_bets", "shuffle_done", "launch"].includes(name) ? "go" : "";
-    button.addEventListener("click", () => send({ command: name }));
+    button.className = ["no_more_bets", "shuffle_done", "launch", "next_round"].includes(name)
+      ? "go" : "";
+    button.addEventListener("click", () => send(command));
     bar.appendChild(button);
   });
   if (t.roulette && accepting.has("marker") && t.roulette.spin.number !== null) {
@@ -119,6 +190,20 @@ function renderActions(t) {
   });
 }
 
+function splitSeat(t, number) {
+  const seat = t.seats.find((s) => s.seat === number);
+  return Boolean(seat && seat.hands.length > 1);
+}
+
+// A station's wagers in words: "spot 1 10.00 (+ PERFECT PAIRS 5.00), spot 2 10.00".
+function stationWagers(w) {
+  return Object.entries(w.spots).map(([spot, cents]) => {
+    const sides = Object.entries((w.side_bets || {})[spot] || {})
+      .map(([name, amount]) => `${name.replace(/-/g, " ").toUpperCase()} ${money(amount)}`);
+    return `spot ${spot} ${money(cents)}` + (sides.length ? ` (+ ${sides.join(", ")})` : "");
+  }).join(", ");
+}
+
 // The community game: every station in play, its phase and timer, where the next card goes.
 function renderCommunity(t) {
   const panel = $("community");
@@ -134,12 +219,13 @@ function renderCommunity(t) {
     const to = p.next_card ? ` → spot ${p.next_card.spot} hand ${p.next_card.hand}` : "";
     const burn = c.burn_for.includes(p.station) ? " (burn)" : "";
     const timer = p.seconds_left !== null ? ` ${Math.ceil(p.seconds_left)} s` : "";
-    el.textContent = `STATION ${p.station}: ${p.phase.toUpperCase()}${timer}${to}${burn}`;
+    const phase = p.phase === "in_play" ? "IN PLAY" : p.phase.toUpperCase();
+    el.textContent = `STATION ${p.station}: ${phase}${timer}${to}${burn} · ${stationWagers(p)}`;
     return el;
   }) : c.betting.map((b) => {
     const el = document.createElement("div");
     el.className = "station-row";
-    el.textContent = `STATION ${b.station}: ` + Object.entries(b.spots).map(([s, v]) => `spot ${s} ${money(v)}`).join(", ");
+    el.textContent = `STATION ${b.station}: ${stationWagers(b)}`;
     return el;
   });
   $("community-stations").replaceChildren(...rows);
@@ -171,20 +257,34 @@ function render(t) {
   } else if (t.holdem) {
     renderHoldem(t); // holdem.js: the dealer's cards, the board, the seats
   } else {
-    $("dealer-cards").replaceChildren(...t.dealer.cards.map(cardEl));
+    renderDealer(t.settled ? t.settled.dealer : t.dealer);
   }
   renderCommunity(t);
-  $("dealer-bj").hidden = t.dealer.blackjack !== true;
+  renderSettled(t.settled);
+  $("dealer-bj").hidden = (t.settled ? t.settled.dealer : t.dealer).blackjack !== true;
   const due = t.next_card && t.next_card.to === "seat" ? t.next_card.seat : null;
-  const seats = t.seats.map((seat) => renderSeat(seat, seat.seat === due));
+  const settledSeats = new Map(((t.settled || {}).seats || []).map((s) => [s.seat, s]));
+  const seats = t.seats.map((seat) => renderSeat(seat, seat.seat === due,
+    settledSeats.get(seat.seat)));
   const holder = $("seats");
   holder.hidden = Boolean(t.holdem || t.community);
+  holder.classList.toggle("settled", Boolean(t.settled));
   if (holder.children.length !== seats.length) holder.replaceChildren(...seats);
   t.seats.filter((s) => s.in_play && s.main !== null).forEach((s) => { lastMain[s.seat] = s.main; });
   localStorage.setItem("shoectl.lastMain", JSON.stringify(lastMain));
   renderActions(t);
   if (panelSeat !== null && !t.accepting.includes("seat")
       && !(t.insurance || []).includes(panelSeat)) closePanel();
+}
+
+// The settled round kept on screen (its hands are in the seats, whom to pay in the prompt)
+// until the next round's first chip or seat, NEXT ROUND, or any other phase.
+function renderSettled(settled) {
+  const banner = $("settled");
+  banner.hidden = !settled;
+  document.body.classList.toggle("settled", Boolean(settled));
+  if (!settled) return;
+  banner.textContent = `ROUND ${settled.round} SETTLED`;
 }
 
 function openPanel(seat) {

@@ -16,11 +16,16 @@
 
 4. `--login-timing N`: a wrong user name and a wrong password, N of each, interleaved over
    HTTP (no lock-out): their medians, which must not tell one from the other.
+5. `--steps`: where a card's time goes, one client, p50/p90/p99 of each step: the shoe
+   emulator's frame to the loop (the driver's read thread, its parse and `post`), the
+   table's handling (the procedure, the journal's commit, the publication), of it the commit
+   alone, and the publication to the client (the web process and its event stream).
 
     python bench/console.py [--cards 200] [--attacks none,flood,idle,bodies] [--no-memory]
                             [--attacker-nice N]   (the attacker at niceness N: its own CPU
                                                    yields to the table's, as on another host)
     python bench/console.py --login-timing 40
+    python bench/console.py --steps [--cards 200]
 """
 
 from __future__ import annotations
@@ -78,8 +83,10 @@ class Client(threading.Thread):
 
 
 def cards_in(table: dict) -> int:
-    return len(table["dealer"]["cards"]) + sum(len(h["cards"]) for s in table["seats"]
-                                               for h in s["hands"])
+    """Cards on the table as the console shows them, the hole card's place included."""
+    dealer = table["dealer"]
+    return len(dealer["cards"]) + dealer.get("face_down", 0) + sum(
+        len(h["cards"]) for s in table["seats"] for h in s["hands"])
 
 
 RETRIES: dict[str, int] = {}
@@ -122,6 +129,8 @@ def ready_for_a_card(rig: ConsoleRig, port: int) -> bool:
     elif table["phase"] == "betting" and not any(s["in_play"] for s in table["seats"]):
         for seat in (1, 2, 3):
             command(port, {"command": "seat", "seat": seat, "in_play": True, "main": 1000})
+    elif table["phase"] == "betting":
+        command(port, {"command": "no_more_bets"})
     elif table["insurance"]:
         command(port, {"command": "insurance", "seat": table["insurance"][0], "take": False})
     elif "stand" in accepting:
@@ -147,8 +156,10 @@ def card_latency(rig: ConsoleRig, clients: list[Client], cards: int) -> list[flo
         code = rig.shoe.draw()
         if code is None:
             break
+        if code == "CUT":  # the cut card is never shown: do not wait for it
+            continue
         shown = shown_seq(rig, before)
-        if code == "CUT" or shown is None:  # the cut card, or a card the table burns
+        if shown is None:  # the cut card, or a card the table burns
             continue
         arrivals = [arrival(client, shown) for client in clients]
         if all(a is not None for a in arrivals):
@@ -309,8 +320,10 @@ def card_and_commit_latency(rig: ConsoleRig, clients: list[Client], cards: int,
         code = rig.shoe.draw()
         if code is None:
             break
+        if code == "CUT":  # the cut card is never shown: do not wait for it
+            continue
         shown = shown_seq(rig, before)
-        if code == "CUT" or shown is None:
+        if shown is None:
             continue
         arrivals = [arrival(client, shown) for client in clients]
         if all(a is not None for a in arrivals) and shown in journalled.at:
@@ -533,6 +546,101 @@ def _wait_port(port: int) -> None:
     raise RuntimeError("shoectl run never answered")
 
 
+class StepClock:
+    """Times each step of a card's way through the table (the loop's handler and journal
+    wrapped, the hub's publications watched): `mark_draw` before each draw, `take` after."""
+
+    def __init__(self, rig: ConsoleRig) -> None:
+        from drivers.events import CardDrawn
+
+        self.now: dict[str, float] = {}
+        self.commits: list[float] = []
+        self.published: dict[int, float] = {}
+        app = rig.app
+        handler = app.handle
+        runtime = app.runtime
+        assert runtime is not None
+        journal_commit = runtime.journal.commit
+
+        def handle(event: object) -> None:
+            if isinstance(event, CardDrawn):
+                self.now["loop"] = time.perf_counter()
+            handler(event)  # type: ignore[arg-type]
+            if isinstance(event, CardDrawn):
+                self.now["handled"] = time.perf_counter()
+
+        def commit(*args: object, **kwargs: object) -> int:
+            started = time.perf_counter()
+            try:
+                return journal_commit(*args, **kwargs)  # type: ignore[arg-type]
+            finally:
+                self.commits.append(time.perf_counter() - started)
+
+        app.loop.set_handler(handle)
+        runtime.journal.commit = commit  # type: ignore[method-assign]
+        rig.web.hubs[0].subscribe(lambda published: self.published.__setitem__(
+            published.seq, time.perf_counter()))
+
+    def mark_draw(self) -> float:
+        self.now.clear()
+        self.commits.clear()
+        return time.perf_counter()
+
+    def take(self, start: float, shown: int, at: float) -> dict[str, float] | None:
+        for _ in range(1000):  # the handler returns just after it published
+            if "handled" in self.now:
+                break
+            time.sleep(0.001)
+        if "loop" not in self.now or "handled" not in self.now or shown not in self.published:
+            return None
+        return {"shoe frame -> loop": (self.now["loop"] - start) * 1000,
+                "table handles it": (self.now["handled"] - self.now["loop"]) * 1000,
+                "  of it the commit": sum(self.commits) * 1000,
+                "publication -> client": (at - self.published[shown]) * 1000,
+                "card -> client": (at - start) * 1000}
+
+
+def steps(cards: int) -> None:
+    """Where a card's time goes (`--steps`)."""
+    from controller.rules.cards import shoe
+    shoe_cards = [str(c) for c in shoe(6)] * 3
+    with tempfile.TemporaryDirectory() as tmp:
+        rig = start_console_rig(Path(tmp), shoe_cards, seats=3)
+        port = rig.web.servers[0].port
+        clock = StepClock(rig)
+        client = Client(port)
+        client.start()
+        time.sleep(0.5)
+        rows: list[dict[str, float]] = []
+        while len(rows) < cards:
+            if not ready_for_a_card(rig, port):
+                continue
+            before = cards_in(rig.web.hubs[0].latest.table)
+            while not client.events.empty():
+                client.events.get_nowait()
+            start = clock.mark_draw()
+            code = rig.shoe.draw()
+            if code is None:
+                break
+            if code == "CUT":  # the cut card is never shown: do not wait for it
+                continue
+            shown = shown_seq(rig, before)
+            if shown is None:
+                continue
+            at = arrival(client, shown)
+            row = clock.take(start, shown, at) if at is not None else None
+            if row is not None:
+                rows.append(row)
+        print(f"where a card's time goes, {len(rows)} cards (card frame on the wire at "
+              f"{BAUD} baud {wire_ms(CARD_FRAME_BYTES):.2f} ms, not in these figures):")
+        for name in rows[0]:
+            values = [row[name] for row in rows]
+            print(f"  {name:<22} p50 {statistics.median(values):6.2f} ms  p90 "
+                  f"{pct(values, 0.9):6.2f} ms  p99 {pct(values, 0.99):6.2f} ms")
+        client.stream.close()
+        rig.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", type=int, default=200)
@@ -543,6 +651,8 @@ def main() -> None:
                         help="run the attacker at niceness N (0-19), as if on another host")
     parser.add_argument("--login-timing", type=int, default=0, metavar="N",
                         help="only the login timing: N wrong user names and N wrong passwords")
+    parser.add_argument("--steps", action="store_true",
+                        help="only where a card's time goes, step by step")
     parser.add_argument("--attacker", choices=("flood", "idle", "bodies"),
                         help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -553,6 +663,9 @@ def main() -> None:
         return
     if args.login_timing:
         login_timing(args.login_timing)
+        return
+    if args.steps:
+        steps(args.cards)
         return
     if args.attacks:
         for kind in args.attacks.split(","):

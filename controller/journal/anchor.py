@@ -10,8 +10,11 @@ JSON padded with spaces to `SLOT_SIZE - 1` bytes and a newline:
 journal's (records, head hash) around one commit; `mac` is the journal key's HMAC of the
 other fields, so nobody without the key can write a slot that verifies.
 
-Every commit writes its slot twice, each time with fdatasync: `pending` (before -> after)
-ahead of the database commit, then `done` (after, after) once the commit is on storage.
+Every commit writes its slot twice: `pending` (before -> after) with fdatasync ahead of the
+database commit, then `done` (after, after) once the commit is on storage. `done` is not
+flushed on its own (the next commit's `pending` flush, or closing, carries it): a power cut
+that loses it leaves the `pending` slot, whose `after` the committed journal is, so the
+commit's wait for storage is one anchor flush and the database's, not two and the database's.
 On opening, with T the journal's actual (records, head), the newest readable slot must say:
 `done` -> T is its `after`; `pending` -> T is its `before` (a power cut before the commit
 reached storage: nothing of it was acted on) or its `after` (a cut after it). When only one
@@ -23,6 +26,7 @@ anchor, and a power cut between the two files never does.
 from __future__ import annotations
 
 import json
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +36,7 @@ from controller.journal.errors import JournalError
 from controller.journal.keys import JournalKey
 from controller.journal.statedir import sync_directory
 
+_LOG = logging.getLogger(__name__)
 ANCHOR_NAME: Final = "journal.anchor"
 SLOT_SIZE: Final = 512
 _VERSION: Final = 1
@@ -209,8 +214,9 @@ class Anchor:
         self._write(AnchorSlot(self._gen + 1, self._key.key_id, self._tip, after, False))
 
     def done(self, after: Tip) -> None:
-        """Record that the announced commit is on storage."""
-        self._write(AnchorSlot(self._gen + 1, self._key.key_id, after, after, True))
+        """Record that the announced commit is on storage (not flushed: see the module)."""
+        self._write(AnchorSlot(self._gen + 1, self._key.key_id, after, after, True),
+                    flush=False)
         self._tip = after
 
     def failed(self) -> None:
@@ -221,17 +227,22 @@ class Anchor:
         """
         self._write(AnchorSlot(self._gen + 1, self._key.key_id, self._tip, self._tip, True))
 
-    def _write(self, slot: AnchorSlot) -> None:
+    def _write(self, slot: AnchorSlot, *, flush: bool = True) -> None:
         try:
             os.pwrite(self._fd, slot.encode(self._key), (slot.gen % 2) * SLOT_SIZE)
-            if self._durable:
+            if self._durable and flush:
                 os.fdatasync(self._fd)
         except OSError as exc:
             raise JournalError(f"anchor {self.path}: write failed: {exc.strerror}") from None
         self._gen = slot.gen
 
     def close(self) -> None:
-        """Close the file (idempotent)."""
+        """Flush the last `done` slot and close the file (idempotent)."""
         if self._fd >= 0:
+            if self._durable:
+                try:
+                    os.fdatasync(self._fd)
+                except OSError as exc:  # the pending slot still allows the journal's tip
+                    _LOG.warning("anchor %s: final flush failed: %s", self.path, exc.strerror)
             os.close(self._fd)
             self._fd = -1

@@ -43,6 +43,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without installing
@@ -140,30 +141,41 @@ def ready_for_a_card(rig: ConsoleRig, port: int) -> bool:
     return False
 
 
-def card_latency(rig: ConsoleRig, clients: list[Client], cards: int) -> list[float]:
-    """ms from drawing a card to the last client having the event that shows it."""
+def dealt_cards(rig: ConsoleRig, clients: list[Client],
+                mark: Callable[[], float] = time.perf_counter,
+                ) -> Iterator[tuple[float, int, float]]:
+    """Deal on (answering the table), yielding each shown card's (drawn at, publication seq,
+    when the last client had it) until the shoe is out; `mark` times the draw."""
     port = rig.web.servers[0].port
     hub = rig.web.hubs[0]
-    found: list[float] = []
-    while len(found) < cards:
+    while True:
         if not ready_for_a_card(rig, port):
             continue
         before = cards_in(hub.latest.table)
         for client in clients:
             while not client.events.empty():
                 client.events.get_nowait()
-        start = time.perf_counter()
+        start = mark()
         code = rig.shoe.draw()
         if code is None:
-            break
+            return
         if code == "CUT":  # the cut card is never shown: do not wait for it
             continue
         shown = shown_seq(rig, before)
-        if shown is None:  # the cut card, or a card the table burns
+        if shown is None:  # a card the table burns
             continue
         arrivals = [arrival(client, shown) for client in clients]
         if all(a is not None for a in arrivals):
-            found.append((max(a for a in arrivals if a is not None) - start) * 1000)
+            yield start, shown, max(a for a in arrivals if a is not None)
+
+
+def card_latency(rig: ConsoleRig, clients: list[Client], cards: int) -> list[float]:
+    """ms from drawing a card to the last client having the event that shows it."""
+    found: list[float] = []
+    for start, _shown, at in dealt_cards(rig, clients):
+        found.append((at - start) * 1000)
+        if len(found) >= cards:
+            break
     return found
 
 
@@ -305,30 +317,14 @@ def attacked_latency(cards: int, attack: str, attacker_nice: int = 0) -> None:
 def card_and_commit_latency(rig: ConsoleRig, clients: list[Client], cards: int,
                             journalled: Journalled) -> tuple[list[float], list[float]]:
     """As `card_latency`, and the ms from the card to its publication (after the commit)."""
-    port = rig.web.servers[0].port
-    hub = rig.web.hubs[0]
     found: list[float] = []
     committed: list[float] = []
-    while len(found) < cards:
-        if not ready_for_a_card(rig, port):
-            continue
-        before = cards_in(hub.latest.table)
-        for client in clients:
-            while not client.events.empty():
-                client.events.get_nowait()
-        start = time.perf_counter()
-        code = rig.shoe.draw()
-        if code is None:
-            break
-        if code == "CUT":  # the cut card is never shown: do not wait for it
-            continue
-        shown = shown_seq(rig, before)
-        if shown is None:
-            continue
-        arrivals = [arrival(client, shown) for client in clients]
-        if all(a is not None for a in arrivals) and shown in journalled.at:
-            found.append((max(a for a in arrivals if a is not None) - start) * 1000)
+    for start, shown, at in dealt_cards(rig, clients):
+        if shown in journalled.at:
+            found.append((at - start) * 1000)
             committed.append((journalled.at[shown] - start) * 1000)
+        if len(found) >= cards:
+            break
     return found, committed
 
 
@@ -612,25 +608,12 @@ def steps(cards: int) -> None:
         client.start()
         time.sleep(0.5)
         rows: list[dict[str, float]] = []
-        while len(rows) < cards:
-            if not ready_for_a_card(rig, port):
-                continue
-            before = cards_in(rig.web.hubs[0].latest.table)
-            while not client.events.empty():
-                client.events.get_nowait()
-            start = clock.mark_draw()
-            code = rig.shoe.draw()
-            if code is None:
-                break
-            if code == "CUT":  # the cut card is never shown: do not wait for it
-                continue
-            shown = shown_seq(rig, before)
-            if shown is None:
-                continue
-            at = arrival(client, shown)
-            row = clock.take(start, shown, at) if at is not None else None
+        for start, shown, at in dealt_cards(rig, [client], clock.mark_draw):
+            row = clock.take(start, shown, at)
             if row is not None:
                 rows.append(row)
+            if len(rows) >= cards:
+                break
         print(f"where a card's time goes, {len(rows)} cards (card frame on the wire at "
               f"{BAUD} baud {wire_ms(CARD_FRAME_BYTES):.2f} ms, not in these figures):")
         for name in rows[0]:

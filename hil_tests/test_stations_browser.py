@@ -234,6 +234,9 @@ def test_three_stations_play_two_rounds_at_once(rig: StationsRig) -> None:
         tap(page, "#side-1-perfect-pairs")
         until(page, "perfect pairs 5.00", lambda d: text(
             d, "side-1-perfect-pairs") == "PERFECT PAIRS 5.00")
+        # the credits drop by what is on the spots, shown beside them
+        until(page, "credits less the wagers", lambda d: text(d, "credits") == "185.00")
+        assert text(page, "at-stake") == "BET 15.00"
         page = pages.at(2)
         drag_chip(page, 2500, 3)
         until(page, "25.00 dragged to spot 3", lambda d: "25.00" in spot_text(d, 3))

@@ -194,7 +194,10 @@ function render(v) {
   $("table-name").textContent = v.table || "";
   $("station-name").textContent = `STATION ${STATION}`;
   $("round").textContent = v.round ? `round ${v.round}` : "";
-  $("credits").textContent = money(v.credits);
+  // CREDITS are what the player may still wager; what is on the spots shows beside them
+  const atStake = v.credits - v.available;
+  $("credits").textContent = money(v.available);
+  $("at-stake").textContent = atStake > 0 ? `BET ${money(atStake)}` : "";
   $("message").textContent = v.message;
   const sides = v.side_bets && v.side_bets.length
     ? ` · SIDE ${money(v.side_limits.min)} to ${money(v.side_limits.max)}` : "";

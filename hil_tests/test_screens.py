@@ -385,6 +385,9 @@ def test_the_roulette_console_result_board_and_pit_view(tmp_path: Path) -> None:
                              {"headers": {"Authorization": f"Basic {token}"}})
         page.get(rig.pit_url)
         until(page, "the bias monitor", lambda d: text(d, "#bias-spins") != "")
+        # roulette offers no progressive wager: no meters, hits or progressive row
+        assert not page.find_element(By.ID, "progressive-section").is_displayed()
+        assert not page.find_element(By.ID, "progressive-row").is_displayed()
         pit.check(page, "betting")
 
         _roulette_phase(rig, "betting")

@@ -66,6 +66,7 @@ def pit_state(runtime: TableRuntime) -> JsonObject:
         "round": model.round.number, "faults": faults(model),
         "links_down": sorted(model.progressive.links_down),
         "bad_frames": dict(sorted(model.link_frames.items())),
+        "progressive_offered": model.offers_progressive(),
         "progressive_open": model.progressive.is_open(),
         "meters": {"amount": meters.amount, "progressive_in": meters.progressive_in,
                    "hits": meters.hits, "cumulative_paid": meters.cumulative_paid,

@@ -23,6 +23,9 @@ function render(p) {
   const refused = Object.entries(p.bad_frames || {});
   $("bad-frames").textContent = refused.length ? refused.map(([line, n]) => `${line} ${n}`).join(", ") : "none";
   $("bad-frames").className = refused.length ? "bad" : "ok";
+  // a table that offers no progressive wager has no meters to show
+  $("progressive-row").hidden = !p.progressive_offered;
+  $("progressive-section").hidden = !p.progressive_offered;
   $("progressive").textContent = p.progressive_open ? "accepted" : "REFUSED";
   $("progressive").className = p.progressive_open ? "ok" : "bad";
   const trusted = p.journal.healthy && p.journal.verified_at_start;

@@ -342,10 +342,17 @@ def test_the_baccarat_console(tmp_path: Path) -> None:
         console.check(driver, "betting")
         _draw(rig, driver, 1)
         until(driver, "dealing", lambda d: _phase(d) == "dealing")
+        until(driver, "the Player's first card", lambda d: "4H" in text(d, "#dealer-cards"))
+        assert text(driver, "#coup-player-total") == "4"
         console.check(driver, "dealing")
         _draw(rig, driver, 3)
         until(driver, "settled, betting again", lambda d: _phase(d) == "betting"
               and bool(rig.web.hubs[0].latest and rig.web.hubs[0].latest.table["last_round"]))
+        # the settled coup stays on screen while the next is bet: 4H 5D (9) against 3C 5S (8)
+        until(driver, "the last coup", lambda d: text(d, "#coup-result") == "PLAYER WINS")
+        assert (text(driver, "#coup-player-total"), text(driver, "#coup-banker-total")) == (
+            "9", "8")
+        assert text(driver, "#dealer .label") == "COUP 1"
         console.check(driver, "settled")
     finally:
         driver.quit()

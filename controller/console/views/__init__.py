@@ -3,8 +3,8 @@
 `VIEWS[family]` says, for the table object of the console API (`controller/console/API.md`),
 who the next card goes to, the seats, the dealer's cards, the seats asked about insurance,
 the hand due to decide, the settled round kept on screen, the family's own object
-(`roulette`, `holdem`, `community`) and the dealer's next step in words. A family without
-an entry here has no console; a test keeps the keys equal to the procedure's families
+(`roulette`, `holdem`, `community`, `baccarat`) and the dealer's next step in words. A family
+without an entry here has no console; a test keeps the keys equal to the procedure's families
 (`controller.procedure.families`).
 """
 
@@ -19,7 +19,7 @@ from controller.console.views.common import JsonObject, no_dealer, wager_seats
 from controller.procedure.families import FAMILY
 from controller.procedure.shared.table_model import TableModel
 
-OWN_PARTS: Final = ("roulette", "holdem", "community")
+OWN_PARTS: Final = ("roulette", "holdem", "community", "baccarat")
 """The table object's keys that belong to one family (null at the others), in their order."""
 
 
@@ -70,7 +70,8 @@ VIEWS: Final[dict[str, FamilyView]] = {
     "blackjack": FamilyView(blackjack.blackjack_prompt, blackjack.next_card, blackjack.seats,
                             blackjack.dealer, blackjack.insurance, blackjack.turn,
                             blackjack.settled_round, blackjack.pay_words),
-    "baccarat": FamilyView(baccarat.baccarat_prompt, baccarat.next_card),
+    "baccarat": FamilyView(baccarat.baccarat_prompt, baccarat.next_card,
+                           own={"baccarat": baccarat.coup}),
     "roulette": FamilyView(roulette.roulette_prompt, own={"roulette": roulette.roulette_table}),
     "community": FamilyView(community.community_prompt,
                             own={"community": community.community_table}),

@@ -118,6 +118,34 @@ function renderSeat(seat, due, settled) {
   return el;
 }
 
+// Baccarat: the Player's and the Banker's cards with their totals, then the result.
+function renderCoup(coup) {
+  $("dealer").querySelector(".label").textContent = coup.settled ? `COUP ${coup.round}` : "COUP";
+  const parts = [];
+  ["player", "banker"].forEach((side) => {
+    const tag = document.createElement("span");
+    tag.className = "coup-side";
+    tag.id = `coup-${side}`;
+    tag.textContent = side.toUpperCase();
+    parts.push(tag, ...coup[side].cards.map(cardEl));
+    if (coup[side].total !== null) {
+      const total = document.createElement("span");
+      total.className = "dealer-total";
+      total.id = `coup-${side}-total`;
+      total.textContent = String(coup[side].total);
+      parts.push(total);
+    }
+  });
+  if (coup.result) {
+    const result = document.createElement("span");
+    result.className = "dealer-total";
+    result.id = "coup-result";
+    result.textContent = coup.result === "tie" ? "TIE" : `${coup.result.toUpperCase()} WINS`;
+    parts.push(result);
+  }
+  $("dealer-cards").replaceChildren(...parts);
+}
+
 // The dealer's cards: the public ones, a back for each card face down, the total.
 function renderDealer(dealer) {
   const cards = dealer.cards.map(cardEl);
@@ -256,6 +284,8 @@ function render(t) {
     $("dealer-cards").replaceChildren(...t.community.dealer.map(cardEl));
   } else if (t.holdem) {
     renderHoldem(t); // holdem.js: the dealer's cards, the board, the seats
+  } else if (t.baccarat) {
+    renderCoup(t.baccarat);
   } else {
     renderDealer(t.settled ? t.settled.dealer : t.dealer);
   }

@@ -14,6 +14,7 @@ import pytest
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -52,3 +53,26 @@ def until(driver: WebDriver, what: str, check: Callable[[WebDriver], object]) ->
     # a page that redraws may replace an element between finding it and reading it: try again
     WebDriverWait(driver, WAIT_S, ignored_exceptions=(StaleElementReferenceException,)).until(
         check, message=what)
+
+
+def tap(driver: WebDriver, css: str) -> None:
+    """A finger on the first visible element `css` finds (found again if the page redraws)."""
+    until(driver, f"tap {css}", lambda d: _tapped(d, By.CSS_SELECTOR, css))
+
+
+def tap_text(driver: WebDriver, label: str, within: str = "") -> None:
+    """A finger on the visible button reading `label` (inside the element with id `within`)."""
+    where = f"//*[@id='{within}']//button" if within else "//button"
+    until(driver, f"tap {label!r}", lambda d: _tapped(
+        d, By.XPATH, f"{where}[normalize-space(.)='{label}']"))
+
+
+def _tapped(driver: WebDriver, by: str, where: str) -> bool:
+    try:
+        shown = [e for e in driver.find_elements(by, where) if e.is_displayed()]
+        if not shown:
+            return False
+        shown[0].click()
+    except StaleElementReferenceException:
+        return False
+    return True

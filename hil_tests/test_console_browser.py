@@ -18,14 +18,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from tests.console.live import DEALER_PASSWORD, KIOSK
 from tests.oracle.dealer import Seat, Table, play_blackjack
 
-from .chromium import browser, until
+from .chromium import browser, tap, tap_text, until
 from .console_rig import ConsoleRig, start_console_rig
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")
@@ -53,27 +52,6 @@ def rig(tmp_path: Path) -> Iterator[ConsoleRig]:
 
 def phase(driver: WebDriver) -> str:
     return driver.find_element(By.ID, "phase").text.lower()  # shown in capitals
-
-
-def tap(driver: WebDriver, css: str) -> None:
-    """A finger on the first visible element `css` finds (found again if the page redraws)."""
-    until(driver, f"tap {css}", lambda d: _tapped(d, By.CSS_SELECTOR, css))
-
-
-def tap_text(driver: WebDriver, text: str) -> None:
-    until(driver, f"tap {text!r}", lambda d: _tapped(
-        d, By.XPATH, f"//button[normalize-space(.)='{text}']"))
-
-
-def _tapped(driver: WebDriver, by: str, where: str) -> bool:
-    try:
-        shown = [e for e in driver.find_elements(by, where) if e.is_displayed()]
-        if not shown:
-            return False
-        shown[0].click()
-    except StaleElementReferenceException:
-        return False
-    return True
 
 
 def seat_amount(driver: WebDriver, seat: int, chips: list[int]) -> None:

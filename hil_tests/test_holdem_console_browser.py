@@ -31,9 +31,9 @@ from vision import load_generic_profile
 from vision.build.synth import BACK
 from vision.profile import save_profile
 
-from .chromium import browser, until
+from .chromium import browser, tap, tap_text, until
 from .holdem_rig import SPOTS, HoldemRig, start_holdem_rig
-from .test_console_browser import TOUCH_PX, phase, small_buttons, tap, tap_text
+from .test_console_browser import TOUCH_PX, phase, small_buttons
 
 pytestmark = pytest.mark.needs("layout", "emulated")
 

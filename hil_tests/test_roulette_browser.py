@@ -23,9 +23,9 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from controller.odds.wheel_bias import bias_report
 from controller.rules.roulette import RED, Wheel
 
-from .chromium import browser, until
+from .chromium import browser, tap, tap_text, until
 from .roulette_rig import PIT_PASSWORD, RouletteRig, start_roulette_rig
-from .test_console_browser import small_buttons, tap, tap_text
+from .test_console_browser import small_buttons
 
 pytestmark = pytest.mark.needs("emulated")
 

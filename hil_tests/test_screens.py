@@ -28,7 +28,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from controller.service.app import TableApp
 from tests.console.live import ATTENDANT_PASSWORD, KIOSK
 
-from .chromium import browser, until
+from .chromium import browser, tap, tap_text, until
 from .console_rig import ConsoleRig, start_console_rig
 from .holdem_rig import SPOTS, start_holdem_rig
 from .roulette_rig import PIT_PASSWORD as ROULETTE_PIT_PASSWORD
@@ -63,29 +63,6 @@ def text(driver: WebDriver, css: str) -> str:
         return found[0].text if found else ""
     except StaleElementReferenceException:
         return ""
-
-
-def tap(driver: WebDriver, css: str) -> None:
-    """A finger on the first visible element `css` finds (found again if the page redraws)."""
-    until(driver, f"tap {css}", lambda d: _tapped(d, By.CSS_SELECTOR, css))
-
-
-def tap_text(driver: WebDriver, label: str, within: str = "") -> None:
-    """A finger on the visible button reading `label` (inside the element with id `within`)."""
-    where = f"//*[@id='{within}']//button" if within else "//button"
-    until(driver, f"tap {label!r}", lambda d: _tapped(
-        d, By.XPATH, f"{where}[normalize-space(.)='{label}']"))
-
-
-def _tapped(driver: WebDriver, by: str, where: str) -> bool:
-    try:
-        shown = [e for e in driver.find_elements(by, where) if e.is_displayed()]
-        if not shown:
-            return False
-        shown[0].click()
-    except StaleElementReferenceException:
-        return False
-    return True
 
 
 class Windows:

@@ -27,7 +27,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 
 from tests.console.live import ATTENDANT_PASSWORD, KIOSK
 
-from .chromium import browser, until
+from .chromium import browser, tap, until
 from .stations_rig import STATIONS, StationsRig, start_stations_rig
 
 DECISION_S = 120
@@ -89,22 +89,6 @@ def text(driver: WebDriver, element_id: str) -> str:
         return driver.find_element(By.ID, element_id).text
     except StaleElementReferenceException:
         return ""
-
-
-def tap(driver: WebDriver, css: str) -> None:
-    """A finger on the first visible element `css` finds (found again if the page redraws)."""
-    until(driver, f"tap {css}", lambda d: _tapped(d, css))
-
-
-def _tapped(driver: WebDriver, css: str) -> bool:
-    try:
-        shown = [e for e in driver.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
-        if not shown:
-            return False
-        shown[0].click()
-    except StaleElementReferenceException:
-        return False
-    return True
 
 
 def tap_action(driver: WebDriver, spot: int, label: str) -> None:

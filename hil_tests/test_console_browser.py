@@ -54,6 +54,13 @@ def phase(driver: WebDriver) -> str:
     return driver.find_element(By.ID, "phase").text.lower()  # shown in capitals
 
 
+def shuffle_and_open_betting(driver: WebDriver) -> None:
+    """The dealer taps SHUFFLE DONE once the shoe waits to load; betting opens."""
+    until(driver, "the shoe to load", lambda d: phase(d) == "shoe loading")
+    tap_text(driver, "SHUFFLE DONE")
+    until(driver, "betting open", lambda d: phase(d) == "betting")
+
+
 def seat_amount(driver: WebDriver, seat: int, chips: list[int]) -> None:
     tap(driver, f"button.seat[data-seat='{seat}']")
     for chip in chips:
@@ -104,9 +111,7 @@ def test_chromium_deals_two_rounds_through_the_console(rig: ConsoleRig,
             by = "kiosk"
             driver.get(rig.kiosk_url)
             until(driver, "the token out of the address", lambda d: "#" not in d.current_url)
-        until(driver, "the shoe to load", lambda d: phase(d) == "shoe loading")
-        tap_text(driver, "SHUFFLE DONE")
-        until(driver, "betting open", lambda d: phase(d) == "betting")
+        shuffle_and_open_betting(driver)
         seat_amount(driver, 1, [500, 500])
         seat_amount(driver, 3, [2500])
         assert small_buttons(driver, TOUCH_PX[screen]) == []
@@ -348,9 +353,7 @@ def wager(driver: WebDriver, seat: int, bet: str, cents: int) -> None:
 def deal_round_1(rig: ConsoleRig, driver: WebDriver) -> None:
     """Round 1 dealt through the console; the hole card face down until it is turned."""
     driver.get(rig.kiosk_url)
-    until(driver, "the shoe to load", lambda d: phase(d) == "shoe loading")
-    tap_text(driver, "SHUFFLE DONE")
-    until(driver, "betting open", lambda d: phase(d) == "betting")
+    shuffle_and_open_betting(driver)
     seat_amount(driver, 1, [500, 500])
     seat_amount(driver, 3, [2500])
     wager(driver, 3, "perfect-pairs", 500)
@@ -421,9 +424,7 @@ def test_the_seat_panel_shows_no_insurance_while_betting_and_done_is_whole(rig: 
     driver = browser(800, 480)
     try:
         driver.get(rig.kiosk_url)
-        until(driver, "the shoe to load", lambda d: phase(d) == "shoe loading")
-        tap_text(driver, "SHUFFLE DONE")
-        until(driver, "betting open", lambda d: phase(d) == "betting")
+        shuffle_and_open_betting(driver)
         tap(driver, "button.seat[data-seat='5']")
         until(driver, "the seat panel", lambda d: d.find_element(By.ID, "seat-panel")
               .is_displayed())
@@ -459,9 +460,7 @@ def test_five_settled_seats_with_side_wagers_fit_the_7_inch_display(tmp_path: Pa
     driver = browser(800, 480)
     try:
         driver.get(rig.kiosk_url)
-        until(driver, "the shoe to load", lambda d: phase(d) == "shoe loading")
-        tap_text(driver, "SHUFFLE DONE")
-        until(driver, "betting open", lambda d: phase(d) == "betting")
+        shuffle_and_open_betting(driver)
         for seat in range(1, 6):
             seat_amount(driver, seat, [2500])
         wager(driver, 1, "perfect-pairs", 500)

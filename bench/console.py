@@ -125,6 +125,8 @@ def ready_for_a_card(rig: ConsoleRig, port: int) -> bool:
         command(port, {"command": "shuffle_done"})
     elif table["phase"] == "burn":
         draw_and_wait(rig)
+    elif table["phase"] == "round_over":  # the settled round kept on the console (070)
+        command(port, {"command": "next_round"})
     elif table["phase"] == "card_in_error":
         command(port, {"command": "error_exposed"})
     elif table["phase"] == "betting" and not any(s["in_play"] for s in table["seats"]):

@@ -9,7 +9,7 @@ its two hands.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Final
 
@@ -52,8 +52,15 @@ class Round:
     result: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return asdict(self)
+        """JSON-ready data, its lists and dicts copied one level deep.
+
+        What they hold is plain data, serialised at once into the critical state and never
+        changed in place; `asdict`'s deep copy was a cost on every commit of the table.
+        """
+        return {"number": self.number, "next_card": self.next_card,
+                "next_card_exposed": self.next_card_exposed, "refused": list(self.refused),
+                "contributions": [dict(c) for c in self.contributions],
+                "loose": list(self.loose), "settled": self.settled, "result": dict(self.result)}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Round:
@@ -92,8 +99,12 @@ class ShoeTally:
     board_handled: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return asdict(self)
+        """JSON-ready data (as `Round.to_json`: containers copied one level deep)."""
+        return {"seen": dict(self.seen), "cut_seen": self.cut_seen, "shuffles": self.shuffles,
+                "cards_out": self.cards_out, "empty": self.empty,
+                "last_card_no": self.last_card_no, "recent": list(self.recent),
+                "board_boot": self.board_boot, "board_base": self.board_base,
+                "board_handled": self.board_handled}
 
     def placement(self, card_no: int, code: str) -> NumberPlacement:
         """Where the card numbered `card_no` (code `code`, "" if not read) falls."""

@@ -46,6 +46,12 @@ def check_params(params: MeterParams) -> None:
         raise MeterError("[progressive] limit: must be at least the reset amount")
 
 
+def params_json(params: MeterParams) -> dict[str, int]:
+    """The filed parameters as JSON-ready data."""
+    return {"reset": params.reset, "increment": params.increment, "reserve": params.reserve,
+            "limit": params.limit}
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
     """One meter-paid win, as kept in the last-25 history."""
@@ -73,10 +79,14 @@ class Meters:
     history: tuple[Hit, ...] = field(default_factory=tuple)
 
     def to_json(self) -> dict[str, Any]:
-        """The meters as JSON-ready data."""
-        data = asdict(self)
-        data["history"] = [asdict(h) for h in self.history]
-        return data
+        """The meters as JSON-ready data (written out, as `Round.to_json`)."""
+        return {"amount": self.amount, "params": params_json(self.params),
+                "progressive_in": self.progressive_in, "hits": self.hits,
+                "cumulative_paid": self.cumulative_paid, "attendant_paid": self.attendant_paid,
+                "reserve": self.reserve, "overflow": self.overflow,
+                "pending": None if self.pending is None else params_json(self.pending),
+                "history": [{"round": h.round, "seat": h.seat, "kind": h.kind, "paid": h.paid,
+                             "meter_before": h.meter_before} for h in self.history]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Meters:

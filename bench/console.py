@@ -20,17 +20,22 @@
    emulator's frame to the loop (the driver's read thread, its parse and `post`), the
    table's handling (the procedure, the journal's commit, the publication), of it the commit
    alone, and the publication to the client (the web process and its event stream).
+6. `--process`: card out of the shoe -> console event with `shoectl run` in a process of its
+   own and the emulators in theirs (as under `make demo`, and as on a Pi where the boards
+   are hardware): no emulator or client thread shares the table's interpreter lock.
 
     python bench/console.py [--cards 200] [--attacks none,flood,idle,bodies] [--no-memory]
                             [--attacker-nice N]   (the attacker at niceness N: its own CPU
                                                    yields to the table's, as on another host)
     python bench/console.py --login-timing 40
     python bench/console.py --steps [--cards 200]
+    python bench/console.py --process [--cards 200]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -44,6 +49,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without installing
@@ -119,12 +125,19 @@ def command(port: int, body: dict) -> int:
 def ready_for_a_card(rig: ConsoleRig, port: int) -> bool:
     """Answer what the table asks of the players (seats, insurance, stand); True when the
     next thing the table wants is a card from the shoe."""
-    table = rig.web.hubs[0].latest.table
+    return answer_the_table(rig.web.hubs[0].latest.table, port, lambda: draw_and_wait(rig))
+
+
+def answer_the_table(table: dict, port: int, burn: Callable[[], object],
+                     load: Callable[[], object] = lambda: None) -> bool:
+    """`ready_for_a_card` on the table object `table`: `burn` draws the burn card and waits
+    for it, `load` loads a new shoe into the shoe before the shuffle is declared done."""
     accepting = table["accepting"]
     if table["phase"] == "shoe_loading":
+        load()
         command(port, {"command": "shuffle_done"})
     elif table["phase"] == "burn":
-        draw_and_wait(rig)
+        burn()
     elif table["phase"] == "round_over":  # the settled round kept on the console (070)
         command(port, {"command": "next_round"})
     elif table["phase"] == "card_in_error":
@@ -469,7 +482,26 @@ def login_timing(tries: int) -> None:
           + f" ({tries} each, interleaved; the two differ by {(high / low - 1) * 100:.1f}%)")
 
 
-def memory() -> None:
+@dataclass
+class TableProcess:
+    """`shoectl run` in a process of its own on three emulator processes, as on a Pi."""
+
+    port: int
+    run: subprocess.Popen[bytes]
+    shoe: subprocess.Popen[bytes]
+
+    def shoe_says(self, line: str) -> float:
+        """Type `line` at the shoe emulator's prompt; the moment it was sent."""
+        assert self.shoe.stdin is not None
+        sent = time.perf_counter()
+        self.shoe.stdin.write(line.encode() + b"\n")
+        self.shoe.stdin.flush()
+        return sent
+
+
+@contextlib.contextmanager
+def table_process() -> Iterator[TableProcess]:
+    """The example table (docs/examples/emulated-table.toml) served on a free port."""
     repo = Path(__file__).resolve().parents[1]
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -479,42 +511,115 @@ def memory() -> None:
             "127.0.0.1:8420", f"127.0.0.1:{port}"))
         kiosk_beside(config)
         shoectl = [sys.executable, "-m", "controller"]
-        procs = []
-        (work / "shoe.in").touch()
-        feed = subprocess.Popen(["tail", "-f", str(work / "shoe.in")], stdout=subprocess.PIPE)
-        procs.append(feed)
-        procs.append(subprocess.Popen([*shoectl, "emulate", "shoe", "--link-dir", str(work)],
-                                      stdin=feed.stdout, stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.DEVNULL, cwd=repo))
-        procs.extend(subprocess.Popen([*shoectl, "emulate", board, "--link-dir", str(work)],
-                                      stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                      stderr=subprocess.DEVNULL, cwd=repo)
-                     for board in ("layout", "sign"))
+        procs = [subprocess.Popen([*shoectl, "emulate", board, "--link-dir", str(work)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, cwd=repo)
+                 for board in ("shoe", "layout", "sign")]
         time.sleep(3)
         run = subprocess.Popen([*shoectl, "run", "--unverified-software", "--config", str(config),
                                 "--state-dir", str(work / "state")], cwd=work,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             _wait_port(port)
-            idle = _rss(run.pid)
-            clients = [Client(port) for _ in range(2)]
-            for client in clients:
-                client.start()
-            command(port, {"command": "shuffle_done"})
-            for _ in range(10):
-                with (work / "shoe.in").open("a") as feed_file:
-                    feed_file.write("draw 1\n")
-                command(port, {"command": "seat", "seat": 1, "in_play": True, "main": 1000})
-                command(port, {"command": "stand"})
-                time.sleep(0.3)
-            peak = _rss(run.pid, "VmHWM")
-            print(f"shoectl run: RSS idle {idle / 1024:.1f} MiB; peak (VmHWM) with the console "
-                  f"and 2 event clients while dealing {peak / 1024:.1f} MiB")
+            yield TableProcess(port, run, procs[0])
         finally:
             run.send_signal(signal.SIGTERM)
             run.wait(20)
             for proc in procs:
                 proc.kill()
+                proc.wait()
+
+
+class Follower(threading.Thread):
+    """An event-stream client keeping the latest table and every event's arrival."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(daemon=True)
+        self.stream = EventStream(port, headers=KIOSK_AUTH)
+        self.events: queue.Queue[tuple[float, int, dict]] = queue.Queue()
+        self.latest: tuple[int, dict] = (0, {})
+
+    def run(self) -> None:
+        try:
+            while True:
+                event = self.stream.next()
+                at = time.perf_counter()
+                self.latest = (event["seq"], event["table"])
+                self.events.put((at, event["seq"], event["table"]))
+        except (EOFError, OSError, ValueError, AttributeError):  # closed under the reader
+            return
+
+    def next_event(self, after: int, timeout: float = 5) -> tuple[float, int, dict] | None:
+        """The first event after sequence number `after` (None: none came in `timeout`)."""
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                event = self.events.get(timeout=left)
+            except queue.Empty:
+                return None
+            if event[1] > after:
+                return event
+        return None
+
+
+def process_latency(cards: int) -> None:
+    """Card out of the shoe -> console event, the table in a process of its own (`--process`).
+
+    The bench types `draw 1` at the shoe emulator's prompt (a process of its own, as the
+    emulators are under `make demo`) and times from that line to the event that shows the
+    card at its event-stream client: the emulator's handling of the line and the pty are in
+    the figure, the frame's time on a real wire is not.
+    """
+    with table_process() as table:
+        follower = Follower(table.port)
+        follower.start()
+        while not follower.latest[0]:
+            time.sleep(0.05)
+        found: list[float] = []
+
+        def wait_for_news() -> None:
+            follower.next_event(follower.latest[0], timeout=2)
+
+        def burn() -> None:
+            table.shoe_says("draw 1")
+            wait_for_news()
+
+        while len(found) < cards:
+            seq, shown = follower.latest
+            if not answer_the_table(shown, table.port, burn, lambda: table.shoe_says("load")):
+                wait_for_news()
+                continue
+            before = cards_in(shown)
+            while not follower.events.empty():
+                follower.events.get_nowait()
+            sent = table.shoe_says("draw 1")
+            while (event := follower.next_event(seq, timeout=2)) is not None:
+                at, seq, now = event
+                if cards_in(now) != before:
+                    found.append((at - sent) * 1000)
+                    break
+        follower.stream.close()
+    print(f"card out -> event, shoectl run in its own process: p50 "
+          f"{statistics.median(found):.2f} ms, p90 {pct(found, 0.9):.2f} ms, p99 "
+          f"{pct(found, 0.99):.2f} ms over {len(found)} cards (card frame on the wire "
+          f"{wire_ms(CARD_FRAME_BYTES):.2f} ms, not in the figure)")
+
+
+def memory() -> None:
+    with table_process() as table:
+        idle = _rss(table.run.pid)
+        clients = [Client(table.port) for _ in range(2)]
+        for client in clients:
+            client.start()
+        command(table.port, {"command": "shuffle_done"})
+        for _ in range(10):
+            table.shoe_says("draw 1")
+            command(table.port, {"command": "seat", "seat": 1, "in_play": True, "main": 1000})
+            command(table.port, {"command": "stand"})
+            time.sleep(0.3)
+        peak = _rss(table.run.pid, "VmHWM")
+        print(f"shoectl run: RSS idle {idle / 1024:.1f} MiB; peak (VmHWM) with the console "
+              f"and 2 event clients while dealing {peak / 1024:.1f} MiB")
 
 
 def _rss(pid: int, field: str = "VmRSS") -> int:
@@ -636,6 +741,8 @@ def main() -> None:
                         help="run the attacker at niceness N (0-19), as if on another host")
     parser.add_argument("--login-timing", type=int, default=0, metavar="N",
                         help="only the login timing: N wrong user names and N wrong passwords")
+    parser.add_argument("--process", action="store_true",
+                        help="only card -> event with shoectl run in a process of its own")
     parser.add_argument("--steps", action="store_true",
                         help="only where a card's time goes, step by step")
     parser.add_argument("--attacker", choices=("flood", "idle", "bodies"),
@@ -651,6 +758,9 @@ def main() -> None:
         return
     if args.steps:
         steps(args.cards)
+        return
+    if args.process:
+        process_latency(args.cards)
         return
     if args.attacks:
         for kind in args.attacks.split(","):

@@ -263,6 +263,7 @@ def test_a_baccarat_coup_with_the_drawing_rules(tmp_path: Path) -> None:
     t.deal("3S")
     assert t.rt.model.state == "round_over"
     frame = t.frame()
+    assert re.match(r"shoectl simulate  baccarat, \d+ decks  coup 1  ROUND OVER$", frame, re.M)
     assert "BANKER wins 9-8" in frame
     header = next(line for line in frame.splitlines() if line.strip().startswith("seat"))
     assert header.split() == ["seat", "banker", "player", "tie", "dragon-banker", "net"]

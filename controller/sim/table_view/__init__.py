@@ -16,17 +16,19 @@ card, a short pause on each settled round) only so that a person can follow it. 
 changes what the table does: the view reads, it never fires a trigger.
 
 One module a job: `snapshot` (the rows a frame is made of, a round's net), `public` (taking a
-snapshot from the table), `blackjack` and `baccarat` (each family's rows), `memory` (what the
-view remembers between frames), `frame` (a snapshot as styled lines), `seats` (the seat
+snapshot from the table), `blackjack` and `baccarat` (each family's rows and what it notes
+after a step), `families` (each family's parts, chosen by the family's key), `memory` (what
+the view remembers between frames), `frame` (a snapshot as styled lines), `seats` (the seat
 table), `text` (styled segments and their painting) and `terminal` (the live redraw and the
 pacing).
 """
 
 from controller.sim.table_view.baccarat import drawing_rules
-from controller.sim.table_view.blackjack import BONUS_LABELS
+from controller.sim.table_view.blackjack import BONUS_LABELS, DECISION_LABELS
+from controller.sim.table_view.families import LAMPS
 from controller.sim.table_view.frame import frame_lines, render
-from controller.sim.table_view.memory import DECISION_LABELS, Memory
-from controller.sim.table_view.public import LAMPS, capture
+from controller.sim.table_view.memory import Memory
+from controller.sim.table_view.public import capture
 from controller.sim.table_view.seats import SHORT_NAMES, WAGER_ORDER, seat_table
 from controller.sim.table_view.snapshot import (
     HIDDEN,

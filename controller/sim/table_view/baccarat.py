@@ -7,11 +7,15 @@ and, once the coup is settled, its result.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from controller.procedure.baccarat.model import BaccaratModel
 from controller.rules import baccarat as bac
 from controller.rules.cards import Card
 from controller.sim.table_view.snapshot import SeatRow, SideRow
+
+SHOWN_LAMPS: Final = ("no_more_bets", "player_draw", "banker_draw", "shuffle", "fault")
+"""The table-wide lamps the view shows, in their order."""
 
 
 def baccarat_rows(model: BaccaratModel) -> tuple[tuple[SideRow, ...], tuple[SeatRow, ...],

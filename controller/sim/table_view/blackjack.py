@@ -8,7 +8,7 @@ show each hand's cards, total, stake and the last decision the view remembers (`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from controller.procedure.blackjack.model import BlackjackModel
 from controller.procedure.shared.table_model import TableModel
@@ -16,9 +16,16 @@ from controller.rules import blackjack as bj
 from controller.rules.cards import Card
 from controller.rules.hands import DEALER, Game, Position, hand_value
 from controller.rules.sidebets import SideBet, Spanish21Bonus, is_super_bonus, spanish21_bonus
-from controller.sim.table_view.memory import Memory
 from controller.sim.table_view.snapshot import HIDDEN, HandRow, SeatRow, SideRow, players_net
 from controller.sim.table_view.text import signed_cents
+
+if TYPE_CHECKING:
+    from controller.sim.table_view.memory import Memory
+
+SHOWN_LAMPS: Final = ("no_more_bets", "blackjack", "insurance", "dealer_draw", "dealer_stand",
+                      "shuffle", "fault")
+"""The table-wide lamps the view shows, in their order."""
+DECISION_LABELS: Final = {"insure": "insured", "even_money": "even money"}
 
 BONUS_LABELS: Final = {
     Spanish21Bonus.FIVE_CARD_21: "5-card 21", Spanish21Bonus.SIX_CARD_21: "6-card 21",
@@ -137,3 +144,27 @@ def _hand_total(game: bj.BlackjackRound, hand: bj.Hand, codes: Sequence[str]) ->
     if up is not None and is_super_bonus(cards, up):
         total = f"{total} SUPER BONUS"
     return total
+
+
+def accepted(model: BlackjackModel) -> int | None:
+    """Blazing 7's wagers accepted at no more bets (None before the lock-out)."""
+    if model.game is None:
+        return None
+    return len(model.accepted_seats())
+
+
+def note_decisions(memory: Memory, model: BlackjackModel) -> None:
+    """Note in `memory` the decisions taken since the last step (the hand in turn decided)."""
+    if model.round.number != memory.round:
+        memory.round, memory.decisions, memory.turn = model.round.number, {}, None
+        memory.steps = memory.answered = 0
+    new_steps = [step for step in model.steps[memory.steps:] if step[0] != "card"]
+    act = next((step for step in new_steps if step[0] == "act"), None)
+    if act is not None and memory.turn is not None:
+        memory.decisions[memory.turn] = str(act[1])
+    for seat in model.insurer.answered[memory.answered:]:
+        taken = next((s[0] for s in new_steps if s[0] in DECISION_LABELS and s[1] == seat),
+                     None)
+        memory.decisions[(seat, 0)] = DECISION_LABELS.get(taken or "", "no insurance")
+    memory.steps, memory.answered = len(model.steps), len(model.insurer.answered)
+    memory.turn = model.decision_due()

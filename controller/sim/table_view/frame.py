@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from controller.rules.money import format_cents
 from controller.service.app import SIGN_FAULT_TEXT
+from controller.sim.table_view.families import parts_of
 from controller.sim.table_view.seats import seat_table
 from controller.sim.table_view.snapshot import SideRow, Snapshot
 from controller.sim.table_view.text import TextLine, card_segments, paint
@@ -23,7 +24,7 @@ def render(snapshot: Snapshot, width: int = 100, *, color: bool = False) -> str:
 def frame_lines(snapshot: Snapshot, width: int) -> list[TextLine]:
     """The frame's lines, styled."""
     s = snapshot
-    what = "coup" if s.family == "baccarat" else "round"
+    what = parts_of(s.game).round_word
     lines: list[TextLine] = [
         [("shoectl simulate", "title"), (f"  {s.game}, {s.decks} decks  ", ""),
          (f"{what} {s.round}", "bold"), ("  ", ""), (s.state.replace("_", " ").upper(), "state")],

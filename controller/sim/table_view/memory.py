@@ -1,17 +1,17 @@
-"""What the live view remembers between frames: decisions taken, and running totals."""
+"""What the live view remembers between frames: decisions taken, and running totals.
+
+What a family notes after each step (the blackjack decisions) is its own part of the view
+(`families`), chosen by the key of the family that deals the game.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final
 
-from controller.procedure.blackjack.model import BlackjackModel
 from controller.procedure.core.model import HOLD_STATES
-from controller.procedure.families import is_model
 from controller.procedure.shared.table_model import TableModel
+from controller.sim.table_view.families import parts_of
 from controller.sim.table_view.snapshot import Totals, players_net
-
-DECISION_LABELS: Final = {"insure": "insured", "even_money": "even money"}
 
 
 @dataclass
@@ -50,23 +50,7 @@ class Memory:
         if held and not self.held:
             self.faults += 1  # the table stopped (fault lamp) once more
         self.held = held
-        if is_model(model, BlackjackModel):
-            self._decisions(model)
-
-    def _decisions(self, model: BlackjackModel) -> None:
-        if model.round.number != self.round:
-            self.round, self.decisions, self.turn = model.round.number, {}, None
-            self.steps = self.answered = 0
-        new_steps = [step for step in model.steps[self.steps:] if step[0] != "card"]
-        act = next((step for step in new_steps if step[0] == "act"), None)
-        if act is not None and self.turn is not None:
-            self.decisions[self.turn] = str(act[1])
-        for seat in model.insurer.answered[self.answered:]:
-            taken = next((s[0] for s in new_steps if s[0] in DECISION_LABELS and s[1] == seat),
-                         None)
-            self.decisions[(seat, 0)] = DECISION_LABELS.get(taken or "", "no insurance")
-        self.steps, self.answered = len(model.steps), len(model.insurer.answered)
-        self.turn = model.decision_due()
+        parts_of(model.setup.config.table.game.value).observe(self, model)
 
     def totals(self, model: TableModel) -> Totals:
         """The running totals now."""

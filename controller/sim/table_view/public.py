@@ -1,34 +1,23 @@
 """The table's public state now, taken as a `Snapshot`.
 
 A snapshot is taken from the runtime's public view (lamps, sign and dealer display as last
-applied to the devices), the model's shoe tally, and each family's rows (`blackjack`,
-`baccarat`): the cards lying face up, the seats' wagers and the settled round.
+applied to the devices), the model's shoe tally, and the parts of the family that deals the game
+(`families`): its lamps, the cards lying face up, the seats' wagers and the settled round.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Final
+from collections.abc import Sequence
 
-from controller.procedure.baccarat.model import BaccaratModel
-from controller.procedure.blackjack.model import BlackjackModel
-from controller.procedure.families import FAMILY, is_model, model_as
 from controller.procedure.shared.table_model import TableModel
 from controller.procedure.shared.table_outputs import PublicView
 from controller.rules.money import format_cents
 from controller.rules.sidebets import SideBet
 from controller.service.app import SIGN_FAULT_TEXT
 from controller.service.runtime import TableRuntime
-from controller.sim.table_view.baccarat import baccarat_rows
-from controller.sim.table_view.blackjack import blackjack_rows
+from controller.sim.table_view.families import parts_of
 from controller.sim.table_view.memory import Memory
-from controller.sim.table_view.snapshot import SeatRow, ShoeLayout, SideRow, Snapshot
-
-LAMPS: Final = {
-    "blackjack": ("no_more_bets", "blackjack", "insurance", "dealer_draw", "dealer_stand",
-                  "shuffle", "fault"),
-    "baccarat": ("no_more_bets", "player_draw", "banker_draw", "shuffle", "fault"),
-}
+from controller.sim.table_view.snapshot import ShoeLayout, Snapshot
 
 
 def capture(runtime: TableRuntime, memory: Memory, shoe: ShoeLayout) -> Snapshot:
@@ -36,23 +25,12 @@ def capture(runtime: TableRuntime, memory: Memory, shoe: ShoeLayout) -> Snapshot
     model = runtime.model
     view = runtime.shown or model.outputs.public_view()
     table = model.setup.config.table
-    family = FAMILY[table.game.value]
-    rows = _FAMILY_ROWS.get(family)
-    sides, seats, result = rows(model, memory) if rows is not None else ((), (), "")
+    parts = parts_of(table.game.value)
+    sides, seats, result = parts.rows(model, memory)
     return Snapshot(table.game.value, table.decks, model.round.number, model.state,
-                    view.dealer_text, _lamps(view, LAMPS[FAMILY[table.game.value]]),
-                    _sign(model, view), _accepted(model), _shoe_text(model, shoe), sides,
+                    view.dealer_text, _lamps(view, parts.lamps),
+                    _sign(model, view), parts.accepted(model), _shoe_text(model, shoe), sides,
                     seats, result, memory.totals(model))
-
-
-_Rows = tuple[tuple["SideRow", ...], tuple["SeatRow", ...], str]
-"""The sides (dealer, Player, Banker), the seats and the result line of a snapshot."""
-
-_FAMILY_ROWS: Final[dict[str, Callable[[TableModel, Memory], _Rows]]] = {
-    "blackjack": lambda model, memory: blackjack_rows(model_as(model, BlackjackModel), memory),
-    "baccarat": lambda model, _memory: baccarat_rows(model_as(model, BaccaratModel)),
-}
-"""The rows each family shows in the live view (the other families show none here)."""
 
 
 def _lamps(view: PublicView, wanted: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -71,13 +49,6 @@ def _sign(model: TableModel, view: PublicView) -> str | None:
     if seat and view.sign_message.startswith("WIN"):
         return f"{amount}  WIN seat {seat} {format_cents(paid)}"
     return amount
-
-
-def _accepted(model: TableModel) -> int | None:
-    """Blazing 7's wagers accepted at no more bets (None before the lock-out)."""
-    if not is_model(model, BlackjackModel) or model.game is None:
-        return None
-    return len(model.accepted_seats())
 
 
 def _shoe_text(model: TableModel, layout: ShoeLayout) -> str:

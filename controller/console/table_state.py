@@ -11,18 +11,21 @@ null, and is settled by ratio (`result`). Each family's parts come from its view
 from __future__ import annotations
 
 from controller.console.prompts import faults, prompt
-from controller.console.views import OWN_PARTS, view_of
+from controller.console.views import own_parts, view_of
 from controller.console.views.common import JsonObject
 from controller.procedure.shared.table_model import TableModel
 from controller.rules.sidebets import SideBet
 
 
 def table_state(model: TableModel, accepting: list[str], display: str) -> JsonObject:
-    """The table object of the console API (see API.md beside this module)."""
+    """The table object of the console API (see API.md beside this module).
+
+    Raises:
+        ValueError: a family's view names as its own part a key the object has already.
+    """
     table = model.setup.config.table
     view = view_of(model)
-    own = {key: (part(model) if (part := view.own.get(key)) else None) for key in OWN_PARTS}
-    return {
+    shared = {
         "table": table.name, "game": table.game.value, "phase": model.state,
         "round": model.round.number, "prompt": prompt(model), "display": display,
         "accepting": accepting, "next_card": next_card(model), "seats": view.seats(model),
@@ -30,8 +33,10 @@ def table_state(model: TableModel, accepting: list[str], display: str) -> JsonOb
         "insurance": view.insurance(model), "turn": view.turn(model),
         "settled": view.settled(model),
         "last_round": model.results[-1] if model.results else None,
-        **own,
     }
+    own = {key: (part(model) if (part := view.own.get(key)) else None)
+           for key in own_parts(shared)}
+    return {**shared, **own}
 
 
 def meter(model: TableModel) -> int | None:

@@ -45,6 +45,8 @@ from controller.sim.games.base import Driver, RoundRecords, SimulationStoppedErr
 from controller.sim.options import Options
 from drivers.errors import DeviceUnavailableError
 
+from .helpers import runtime
+
 # ---------------------------------------------------------------------------- 1. its rules
 
 HIGH_CARD_ORDER: Final = "23456789TJQKA"
@@ -192,8 +194,15 @@ def high_card_dealer(model: TableModel) -> JsonObject:
     return {**no_dealer(), "cards": [card] if card else []}
 
 
+def high_card_table(model: TableModel) -> JsonObject:
+    """The game's own object in the console's table object: the cards by whom they went to."""
+    game = model_as(model, HighCardModel)
+    return {"dealer": game.dealt.get("dealer"),
+            "seats": {str(to): card for to, card in game.dealt.items() if to != "dealer"}}
+
+
 HIGH_CARD_VIEW: Final = FamilyView(high_card_prompt, high_card_next, high_card_seats,
-                                   high_card_dealer)
+                                   high_card_dealer, own={"highcard": high_card_table})
 
 
 # ---------------------------------------------------------------------- 4. its simulation driver
@@ -336,12 +345,50 @@ def test_the_console_shows_the_round_in_play(high_card: Family, tmp_path: Path) 
         {"seat": 1, "in_play": False, "main": None, "hands": []},
         {"seat": 2, "in_play": True, "main": 2500, "hands": [["QH"]]}]
     assert shown["dealer"]["cards"] == []
+    assert shown["highcard"] == {"dealer": None, "seats": {"2": "QH"}}
+    assert (shown["roulette"], shown["baccarat"]) == (None, None)
     runtime.fire("card", code="KS")
     shown = table_state(runtime.model, [], "")
+    assert shown["highcard"] == {"dealer": None, "seats": {}}  # the next round's betting
     assert shown["last_round"] == {"round": 1, "dealer": "KS", "seats": [
         {"seat": 2, "card": "QH", "cents": 2500, "net": -2500}]}
     runtime.shutdown("test done")
     runtime.journal.close()
+
+
+def test_its_own_part_is_null_at_every_other_table_while_it_is_registered(
+        tmp_path: Path) -> None:
+    blackjack = runtime(tmp_path / "bj")
+    assert "highcard" not in table_state(blackjack.model, [], "")
+    family = families.register(high_card_family())
+    VIEWS[family.name] = HIGH_CARD_VIEW
+    try:
+        shown = table_state(blackjack.model, [], "")
+        assert shown["highcard"] is None
+        assert list(shown)[-5:] == ["roulette", "holdem", "community", "baccarat", "highcard"]
+    finally:
+        families.unregister(family.name)
+        del VIEWS[family.name]
+    assert "highcard" not in table_state(blackjack.model, [], "")
+    blackjack.shutdown("test done")
+    blackjack.journal.close()
+
+
+@pytest.mark.parametrize(("own", "refusal"), [
+    ("seats", "the highcard view's own part seats is a key every table object has"),
+    ("baccarat", "the highcard view's own part baccarat is the baccarat view's already"),
+])
+def test_an_own_part_another_key_has_is_refused_in_one_line(
+        high_card: Family, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, own: str,
+        refusal: str) -> None:
+    monkeypatch.setitem(VIEWS, "highcard", replace(HIGH_CARD_VIEW, own={own: high_card_table}))
+    options = high_card_options(tmp_path, rounds=1)
+    journal = JournalStore(tmp_path / "journal", clock=time.monotonic)
+    table = TableRuntime(Setup(options.config, burn=False), journal, RecordingOutputs(),
+                         high_card.model, "console")
+    with pytest.raises(ValueError, match=f"^{refusal}$"):
+        table_state(table.model, [], "")
+    table.journal.close()
 
 
 @pytest.mark.parametrize(("player", "dealer", "net"), [

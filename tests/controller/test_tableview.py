@@ -13,6 +13,7 @@ import pytest
 from controller.cli import simulate_command
 from controller.rules import baccarat as bac
 from controller.rules.cards import Card
+from controller.rules.money import format_cents
 from controller.rules.strategy import BasicStrategyPolicy
 from controller.sim import options as sim_options
 from controller.sim import table_view
@@ -69,7 +70,8 @@ class Table:
 
 
 def signed(cents: int) -> str:
-    return table_view._signed(cents)
+    """A net as the view shows it: a plus sign on a win."""
+    return f"+{format_cents(cents)}" if cents > 0 else format_cents(cents)
 
 
 # ---------------------------------------------------------------------------- blackjack
@@ -162,15 +164,15 @@ def test_blazing_7s_meter_hit_shows_win_seat_and_amount(tmp_path: Path) -> None:
     t = Table(tmp_path)
     t.open({1: {"main": 1000, "blazing7s": 500}})
     meter = t.rt.model.progressive.meters.amount
-    assert re.search(rf"Blazing 7's\s+{re.escape(table_view.format_cents(meter))}\s+accepted "
+    assert re.search(rf"Blazing 7's\s+{re.escape(format_cents(meter))}\s+accepted "
                      r"at no more bets: 1", t.frame())
     t.deal("7D", "7D", "7D", "5C")
     t.fire("stand")
     t.deal("TS")
     assert t.rt.model.state == "round_over"
     frame = t.frame()
-    won = re.escape(table_view.format_cents(meter))
-    reset = re.escape(table_view.format_cents(t.rt.model.progressive.meters.amount))
+    won = re.escape(format_cents(meter))
+    reset = re.escape(format_cents(t.rt.model.progressive.meters.amount))
     assert re.search(rf"Blazing 7's\s+{reset}\s+WIN seat 1 {won}", frame)
     assert re.search(rf"^\s+1\s+7D 7D\s+hard 14\s+stand\s+\+10\.00\s+"
                      rf"{re.escape(signed(meter - 500))}", frame, re.M)
@@ -261,6 +263,7 @@ def test_a_baccarat_coup_with_the_drawing_rules(tmp_path: Path) -> None:
     t.deal("3S")
     assert t.rt.model.state == "round_over"
     frame = t.frame()
+    assert re.match(r"shoectl simulate  baccarat, \d+ decks  coup 1  ROUND OVER$", frame, re.M)
     assert "BANKER wins 9-8" in frame
     header = next(line for line in frame.splitlines() if line.strip().startswith("seat"))
     assert header.split() == ["seat", "banker", "player", "tie", "dragon-banker", "net"]

@@ -5,12 +5,14 @@ who the next card goes to, the seats, the dealer's cards, the seats asked about 
 the hand due to decide, the settled round kept on screen, the family's own object
 (`roulette`, `holdem`, `community`, `baccarat`) and the dealer's next step in words. A family
 without an entry here has no console; a test keeps the keys equal to the procedure's families
-(`controller.procedure.families`).
+(`controller.procedure.families`). A family registered from outside puts its view here under
+its name; a key its `own` names joins the table object (`own_parts`), null at the other
+families' tables.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -20,7 +22,8 @@ from controller.procedure.families import FAMILY
 from controller.procedure.shared.table_model import TableModel
 
 OWN_PARTS: Final = ("roulette", "holdem", "community", "baccarat")
-"""The table object's keys that belong to one family (null at the others), in their order."""
+"""The table object's keys that belong to one built-in family (null at the others), in their
+order."""
 
 
 def _nobody(_model: TableModel) -> JsonObject | None:
@@ -83,3 +86,29 @@ VIEWS: Final[dict[str, FamilyView]] = {
 def view_of(model: TableModel) -> FamilyView:
     """The view of the family that deals the model's game."""
     return VIEWS[FAMILY[model.setup.config.table.game.value]]
+
+
+def own_parts(taken: Collection[str] = ()) -> tuple[str, ...]:
+    """The table object's keys that belong to one family, null at the other families' tables.
+
+    `OWN_PARTS`, then the keys the other views name in their `own` (a family registered from
+    outside), in the order of `VIEWS`.
+
+    Args:
+        taken: The keys every table object has, which no view may name.
+
+    Raises:
+        ValueError: a view names a key of `taken`, or one another view names (one line
+            naming the view and the key).
+    """
+    owner: dict[str, str] = {}
+    for family, view in VIEWS.items():
+        for key in view.own:
+            if key in taken:
+                raise ValueError(f"the {family} view's own part {key} is a key every table "
+                                 "object has")
+            if key in owner:
+                raise ValueError(f"the {family} view's own part {key} is the {owner[key]} "
+                                 "view's already")
+            owner[key] = family
+    return (*OWN_PARTS, *(key for key in owner if key not in OWN_PARTS))

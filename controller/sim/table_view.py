@@ -27,6 +27,7 @@ from typing import Any, Final, TextIO
 from controller.procedure.baccarat.model import BaccaratModel
 from controller.procedure.blackjack.model import BlackjackModel
 from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.core.states import TableState
 from controller.procedure.families import FAMILY, is_model, model_as
 from controller.procedure.shared.table_model import TableModel
 from controller.procedure.shared.table_outputs import PublicView
@@ -226,7 +227,7 @@ def _accepted(model: TableModel) -> int | None:
 
 def _shoe_text(model: TableModel, layout: ShoeLayout) -> str:
     shoe = model.shoe
-    if model.state == "shoe_loading":
+    if model.state == TableState.SHOE_LOADING:
         return "shuffling"
     dealt = f"{shoe.tally.cards_out} dealt"
     if layout.cut_after is None:
@@ -534,11 +535,11 @@ def _sign_line(s: Snapshot) -> TextLine:
 
 def _lamp_segments(lamps: Iterable[tuple[str, str]]) -> TextLine:
     out: TextLine = []
-    for name, state in lamps:
+    for name, lamp_state in lamps:
         label = name.replace("_", " ")
-        if state == "on":
+        if lamp_state == "on":
             out.append((f"[{label.upper()}]", "lit"))
-        elif state == "flash":
+        elif lamp_state == "flash":
             out.append((f"[!{label.upper()}!]", "flash"))
         else:
             out.append((label, "dim"))

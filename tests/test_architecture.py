@@ -14,6 +14,12 @@
   still made through the registry's `is_model` may only become fewer.
 - No module of `controller/procedure` imports itself back when it is loaded (imports under
   `if TYPE_CHECKING:` aside: the parts still name their model's type).
+- No code of `controller/` compares a procedure state with a string literal: a name or
+  attribute a state is bound to (`STATE_NAMES`) is compared (`==`, `!=`, `in`, `not in`)
+  with a string constant, a tuple, list, set or dict of them, or a module constant made of
+  them; nor is it matched (`match state:`) against string cases, nor looked up in such a
+  dict (`{...}[state]`, `TEXTS.get(state)`). States are compared with the family's enum
+  member (`BJ.BETTING`), or in code several families share with `TableState`'s.
 """
 
 import ast
@@ -319,3 +325,115 @@ def test_the_cycle_check_finds_a_part_importing_its_model() -> None:
     assert not import_cycles(procedure_graph(sources))
     sources["pkg.deal"] = ("from pkg.model import Model\n", False)
     assert import_cycles(procedure_graph(sources)) == [["pkg.deal", "pkg.model"]]
+
+
+STATE_NAMES = frozenset({"state", "initial", "resume_state", "error_return",
+                         "reshuffle_return"})
+"""What a procedure state is bound to in `controller/`: the model's `state`, a local copy
+of it, the state a model starts in, and where a hold, a card in error or a reshuffle
+returns to. Things that merely have a state of another kind are named otherwise
+(`lamp_state`, `wheel_phase`)."""
+
+_COLLECTIONS = ("frozenset", "set", "tuple", "list", "dict")
+
+
+def _is_state(node: ast.expr) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id in STATE_NAMES
+    return isinstance(node, ast.Attribute) and node.attr in STATE_NAMES
+
+
+def _names_a_string(node: ast.expr | None, constants: frozenset[str]) -> bool:
+    """A non-empty string constant, a collection holding one, or a module constant of them."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and node.value != ""
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return any(_names_a_string(e, constants) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return any(_names_a_string(k, constants) for k in node.keys)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id in _COLLECTIONS and any(_names_a_string(a, constants)
+                                                    for a in node.args)
+    return isinstance(node, ast.Name) and node.id in constants
+
+
+def _string_constants(tree: ast.Module) -> frozenset[str]:
+    """Module-level names bound to string literals or collections of them."""
+    found: set[str] = set()
+    for node in tree.body:
+        target, value = None, None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign):
+            target, value = node.target, node.value
+        if isinstance(target, ast.Name) and _names_a_string(value, frozenset()):
+            found.add(target.id)
+    return frozenset(found)
+
+
+def _string_case(pattern: ast.pattern) -> bool:
+    if isinstance(pattern, ast.MatchValue):
+        return isinstance(pattern.value, ast.Constant) and isinstance(pattern.value.value, str)
+    if isinstance(pattern, ast.MatchOr):
+        return any(_string_case(p) for p in pattern.patterns)
+    return isinstance(pattern, ast.MatchAs) and pattern.pattern is not None and _string_case(
+        pattern.pattern)
+
+
+def state_string_comparisons(source: str, where: str) -> list[str]:
+    """Every comparison, match or dict lookup of a state with string literals in `source`."""
+    tree = ast.parse(source, filename=where)
+    constants = _string_constants(tree)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            if any(map(_is_state, operands)) and any(
+                    _names_a_string(o, constants) for o in operands if not _is_state(o)):
+                found.append(f"{where}:{node.lineno} {ast.unparse(node)}")
+        elif isinstance(node, ast.Match):
+            if _is_state(node.subject) and any(_string_case(c.pattern) for c in node.cases):
+                found.append(f"{where}:{node.lineno} match {ast.unparse(node.subject)}")
+        elif isinstance(node, ast.Subscript):
+            if _is_state(node.slice) and _names_a_string(node.value, constants):
+                found.append(f"{where}:{node.lineno} {ast.unparse(node)}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr == "get" and node.args and _is_state(node.args[0])
+              and _names_a_string(node.func.value, constants)):
+            found.append(f"{where}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
+def test_no_state_is_compared_with_a_string() -> None:
+    found = [hit for path in sorted((ROOT / "controller").rglob("*.py"))
+             for hit in state_string_comparisons(path.read_text(),
+                                                 str(path.relative_to(ROOT)))]
+    assert not found, ("a state compared with a string (use the family's enum member, or "
+                       "TableState's in shared code): " + "; ".join(found))
+
+
+@pytest.mark.parametrize("line", [
+    'model.state == "betting"', '"betting" != self.model.state', 'state in ("a", "b")',
+    'self.state not in ["dealing", B.X]', 'state in {"fault"}', 'initial == "shoe_loading"',
+    'model.resume_state == "cards"', 'model.state in KEPT', 'model.state in frozenset({"x"})',
+    '{"dealing": "DEALING"}.get(model.state, "")', 'TEXTS.get(state)', 'TEXTS[model.state]'])
+def test_the_state_scan_finds_a_planted_comparison(line: str) -> None:
+    source = (f'KEPT = frozenset({{"round_over", "burn"}})\nTEXTS = {{"burn": "BURN"}}\n'
+              f"def f(model, state, initial):\n    return {line}\n")
+    assert state_string_comparisons(source, "probe"), line
+
+
+def test_the_state_scan_finds_a_match_on_string_cases() -> None:
+    source = ('def f(state):\n    match state:\n        case "betting" | "dealing":\n'
+              "            return 1\n    return 0\n")
+    assert state_string_comparisons(source, "probe") == ["probe:2 match state"]
+
+
+@pytest.mark.parametrize("line", [
+    "model.state == BJ.BETTING", "state in (TableState.SHOE_LOADING, TableState.BURN)",
+    "model.state in HOLD_STATES", 'lamp_state == "on"', 'model.resume_state == ""',
+    "TEXTS.get(model.state)", 'model.phase == "deciding"'])
+def test_the_state_scan_passes_enum_members(line: str) -> None:
+    source = (f"TEXTS = {{BJ.BURN: 'BURN'}}\nHOLD_STATES = frozenset({{str(S.FAULT)}})\n"
+              f"def f(model, state, lamp_state):\n    return {line}\n")
+    assert not state_string_comparisons(source, "probe"), line

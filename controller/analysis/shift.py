@@ -36,9 +36,17 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final, Protocol
 
-SHUFFLE_STATES: Final = frozenset({"shoe_loading", "burn", "reshuffle_discards", "shuffling"})
-FAULT_STATES: Final = frozenset({"fault", "shoe_error", "card_in_error", "card_hold"})
-PLAYER_STATES: Final = frozenset({"players", "decisions", "insurance"})
+from controller.procedure.blackjack.states import BJ
+from controller.procedure.community.states import CC
+from controller.procedure.core.states import TableState
+from controller.procedure.holdem.states import HE
+
+SHUFFLE_STATES: Final = frozenset({TableState.SHOE_LOADING, TableState.BURN,
+                                   TableState.RESHUFFLE_DISCARDS, HE.SHUFFLING})
+FAULT_STATES: Final = frozenset({TableState.FAULT, TableState.SHOE_ERROR,
+                                 TableState.CARD_IN_ERROR, TableState.CARD_HOLD})
+PLAYER_STATES: Final = frozenset({BJ.PLAYERS, BJ.INSURANCE, CC.DECISIONS, CC.INSURANCE,
+                                  HE.DECISIONS})
 SETTLED: Final = frozenset({"round:settled"})
 VOIDED: Final = frozenset({"round:void", "spin:void"})
 OPENED: Final = frozenset({"round:open"})

@@ -40,6 +40,7 @@ from controller.procedure.families import is_model
 from controller.procedure.holdem.model import HoldemModel
 from controller.procedure.holdem.play import due_area
 from controller.procedure.holdem.round import Area, HoldemRound
+from controller.procedure.holdem.states import HE
 
 
 def area_cards(game: HoldemRound, area: Area, seat: int | None) -> list[str]:
@@ -103,7 +104,7 @@ class HoldemReader:
 
     def _due(self) -> tuple[HoldemRound, Area, int | None] | None:
         model = self._model()
-        if not is_model(model, HoldemModel) or model.state != "cards" or model.game is None:
+        if not is_model(model, HoldemModel) or model.state != HE.CARDS or model.game is None:
             return None
         found = due_area(model.game)
         if found is None:

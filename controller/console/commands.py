@@ -20,10 +20,13 @@ from controller.console.table_state import table_state
 from controller.console.views import view_of
 from controller.console.views.common import JsonObject
 from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.blackjack.states import BJ
 from controller.procedure.core.effects import Journal
 from controller.procedure.families import is_model, model_as
 from controller.procedure.holdem.model import HoldemModel
+from controller.procedure.holdem.states import HE
 from controller.procedure.roulette.model import RouletteModel
+from controller.procedure.roulette.states import RO
 from controller.procedure.shared.table_model import TableModel
 from controller.service.runtime import TableRuntime
 
@@ -67,7 +70,7 @@ def _insurance_trigger(model: TableModel, command: JsonObject) -> str:
 
 
 def _insurance_refusal(model: TableModel, command: JsonObject) -> str:
-    if not is_model(model, BlackjackModel) or model.state != "insurance":
+    if not is_model(model, BlackjackModel) or model.state != BJ.INSURANCE:
         return "insurance is not open"
     waiting = model.insurer.seats_to_answer()
     if command["seat"] not in waiting:
@@ -96,9 +99,9 @@ def _seat_refusal(model: TableModel, command: JsonObject) -> str:
 
 def _wager_refusal(model: TableModel, command: JsonObject) -> str:
     if is_model(model, HoldemModel):
-        return model.wagers.refusal(command) if model.state == "betting" else ""
+        return model.wagers.refusal(command) if model.state == HE.BETTING else ""
     if is_model(model, RouletteModel):
-        return model.wagers.refusal(command) if model.state == "betting" else ""
+        return model.wagers.refusal(command) if model.state == RO.BETTING else ""
     if "numbers" in command or "which" in command:
         return "numbers and which are for roulette wagers"
     return ""
@@ -107,7 +110,7 @@ def _wager_refusal(model: TableModel, command: JsonObject) -> str:
 def _cancel_refusal(model: TableModel, command: JsonObject) -> str:
     if not is_model(model, RouletteModel):
         return "only roulette wagers are taken back at the console"
-    return model.wagers.cancel_refusal(command) if model.state == "betting" else ""
+    return model.wagers.cancel_refusal(command) if model.state == RO.BETTING else ""
 
 
 def _marker_refusal(model: TableModel, command: JsonObject) -> str:

@@ -7,8 +7,11 @@ command; the operational log says the same.
 
 from __future__ import annotations
 
+from typing import Final
+
 from controller.console.views import view_of
 from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.core.states import TableState
 from controller.procedure.shared.table_model import TableModel
 
 KEY = "then turn the supervisor key to clear the hold"
@@ -33,7 +36,7 @@ FAULT_ADVICE = {
 def faults(model: TableModel) -> list[dict[str, str]]:
     """The holds and lost links the table shows, each with what clears it."""
     found = []
-    if model.state in HOLD_STATES or model.state == "card_hold":
+    if model.state in HOLD_STATES or model.state == TableState.CARD_HOLD:
         kind = model.hold_kind or "device_fault"
         found.append({"kind": kind, "what_to_do": FAULT_ADVICE.get(kind, f"call the "
                                                                          f"supervisor, {KEY}"),
@@ -81,7 +84,7 @@ def prompt(model: TableModel) -> str:
     if model.state in HOLD_STATES:
         return "TABLE STOPPED: " + faults(model)[0]["what_to_do"]
     if model.pauses_without_layout and not model.layout_answers():
-        if model.state == "betting":
+        if model.state == TableState.BETTING:
             return (f"{PAUSED}: check the layout board's cable; betting stays open and no "
                     "round starts until it is back")
         return f"layout down: no new round until it is back; {_next_step(model)}"
@@ -98,14 +101,14 @@ def _next_step(model: TableModel) -> str:
     pay = view.pay_words(model)  # the settled round's, while it is on screen
     if not pay:
         return step
-    return pay if model.state == "round_over" else f"{pay}; then {step}"
+    return pay if model.state == TableState.ROUND_OVER else f"{pay}; then {step}"
 
 
-_SIMPLE = {
-    "shoe_loading": "load and shuffle the shoe, then press SHUFFLE DONE",
-    "burn": "burn one card",
-    "card_in_error": "a card was drawn when none was due: was it exposed? press EXPOSED or "
-                     "NOT EXPOSED",
-    "reshuffle_discards": "too few cards left: shuffle the discards in, then press "
-                          "SHUFFLE DONE",
+_SIMPLE: Final[dict[str, str]] = {
+    TableState.SHOE_LOADING: "load and shuffle the shoe, then press SHUFFLE DONE",
+    TableState.BURN: "burn one card",
+    TableState.CARD_IN_ERROR: "a card was drawn when none was due: was it exposed? press "
+                              "EXPOSED or NOT EXPOSED",
+    TableState.RESHUFFLE_DISCARDS: "too few cards left: shuffle the discards in, then press "
+                                   "SHUFFLE DONE",
 }

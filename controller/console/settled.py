@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from typing import Final
 from weakref import WeakKeyDictionary
 
+from controller.procedure.core.states import TableState
 from controller.procedure.shared.table_model import TableModel
 
-KEPT_IN: Final = frozenset({"round_over", "betting", "shoe_loading", "burn"})
+KEPT_IN: Final = frozenset({TableState.ROUND_OVER, TableState.BETTING, TableState.SHOE_LOADING,
+                            TableState.BURN})
 """The phases between one round's settlement and the next round's deal: the settled round
 stays on screen through them (the cut card out: the dealer pays, then shuffles)."""
 
@@ -51,7 +53,7 @@ def settled_round_shown(model: TableModel) -> int | None:
     state = _STATE.setdefault(model, _Shown())
     if state.ended == last:
         return None
-    if model.state == "round_over":
+    if model.state == TableState.ROUND_OVER:
         state.covered = None  # the wagers on the layout are the settled round's own
         return last
     if model.state in KEPT_IN and not _bet_since(model, state):

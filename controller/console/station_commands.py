@@ -28,6 +28,7 @@ from controller.console.commands import CommandError, Reply, attribute
 from controller.console.station_view import CHIPS, station_view
 from controller.procedure.community.model import CommunityModel
 from controller.procedure.community.play import DECISIONS
+from controller.procedure.community.states import CC
 from controller.procedure.families import is_model
 from controller.service.runtime import TableRuntime
 
@@ -82,17 +83,17 @@ def refusal(model: CommunityModel, command: dict[str, Any]) -> str:
     """Why the table cannot take the command now ("" when it can)."""
     name = command["command"]
     if name == "wager":
-        return (model.wagers.refusal(command) if model.state == "betting"
+        return (model.wagers.refusal(command) if model.state == CC.BETTING
                 else "bets are closed")
     if not 1 <= command["station"] <= model.station_count:
         return f"station must be a station number from 1 to {model.station_count}"
     if name == "auto_repeat":
         return ""
     if name == "repeat":
-        return (model.wagers.repeat_refusal(command["station"]) if model.state == "betting"
+        return (model.wagers.repeat_refusal(command["station"]) if model.state == CC.BETTING
                 else "bets are closed")
     if name in ("clear_last", "clear_all"):
-        if model.state != "betting":
+        if model.state != CC.BETTING:
             return "bets are closed"
         return "" if model.wagers.presses.get(command["station"]) else "no chips to clear"
     if name == "insurance":

@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from controller.procedure.community.model import CommunityModel
 from controller.procedure.community.round import INITIAL_ORDER, SPOTS, CommunityRound
+from controller.procedure.community.states import CC
 from controller.procedure.community.wagers import side_json
 from controller.procedure.families import is_model
 from controller.rules import blackjack as bj
@@ -23,10 +24,10 @@ from controller.service.runtime import TableRuntime
 CHIPS: Final = (100, 500, 2500, 10000, 50000)
 """The chip values a station offers (cents); DENOM shows the one chosen."""
 
-_MESSAGES: Final = {"dealing": "NO MORE BETS", "dealer": "DEALER DRAWS",
-                    "settlement": "SETTLING", "round_over": "ROUND OVER",
-                    "shoe_loading": "SHUFFLING", "reshuffle_discards": "SHUFFLING",
-                    "burn": "SHUFFLING"}
+_MESSAGES: Final[dict[str, str]] = {
+    CC.DEALING: "NO MORE BETS", CC.DEALER: "DEALER DRAWS", CC.SETTLEMENT: "SETTLING",
+    CC.ROUND_OVER: "ROUND OVER", CC.SHOE_LOADING: "SHUFFLING",
+    CC.RESHUFFLE_DISCARDS: "SHUFFLING", CC.BURN: "SHUFFLING"}
 
 
 def station_now(runtime: TableRuntime, station: int) -> dict[str, Any]:
@@ -76,15 +77,15 @@ def side_offer(model: CommunityModel) -> dict[str, Any]:
 
 def message(model: CommunityModel, station: int) -> str:
     """The station's message: BETS PLEASE, LAST BETS PLEASE, MAKE YOUR DECISION, ..."""
-    if model.state == "betting":
+    if model.state == CC.BETTING:
         if not model.layout_answers():
             return "TABLE PAUSED"
         return "LAST BETS PLEASE" if model.wagers.last_call else "BETS PLEASE"
     game = model.game
-    if game is not None and model.state == "insurance":
+    if game is not None and model.state == CC.INSURANCE:
         due = any(game.insurance_pending((station, spot)) for spot in SPOTS)
         return "INSURANCE?" if due else "WAIT FOR THE OTHER STATIONS"
-    if game is not None and model.state == "decisions":
+    if game is not None and model.state == CC.DECISIONS:
         if station not in game.wagers:
             return "NEXT ROUND"
         return {"deciding": "MAKE YOUR DECISION", "waiting": "WAIT FOR THE CARD",

@@ -13,6 +13,7 @@ from __future__ import annotations
 from controller.console.prompts import faults, prompt
 from controller.console.views import own_parts, view_of
 from controller.console.views.common import JsonObject
+from controller.procedure.core.states import TableState
 from controller.procedure.shared.table_model import TableModel
 from controller.rules.sidebets import SideBet
 
@@ -48,6 +49,6 @@ def meter(model: TableModel) -> int | None:
 
 def next_card(model: TableModel) -> JsonObject | None:
     """Who the next card out of the shoe goes to (hands numbered from 1)."""
-    if model.state == "burn":
+    if model.state == TableState.BURN:
         return {"to": "burn", "seat": None, "hand": None}
     return view_of(model).next_card(model)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.core.states import TableState
 from controller.procedure.families import FAMILIES
 
 VIEWS: Final = ("procedure", "irregularities", "faults", "all")
@@ -28,7 +29,8 @@ _FAULT_TRIGGERS: Final = frozenset({
 _IRREGULAR_TRIGGERS: Final = frozenset({
     "face_up_card", "seat_no_card", "seat_one_card", "dealer_missed_card", "error_exposed",
     "error_unexposed", "cut_card", "shoe_empty", "out_of_cards", "void_round", "new_shoe"})
-_IRREGULAR_STATES: Final = frozenset({"card_in_error", "reshuffle_discards"})
+_IRREGULAR_STATES: Final = frozenset({str(TableState.CARD_IN_ERROR),
+                                      str(TableState.RESHUFFLE_DISCARDS)})
 _QUIET_TRIGGERS: Final = frozenset({"bet_sensor"})
 """Rows that change nothing a reader of the procedure needs (sensors are journalled only)."""
 

@@ -32,6 +32,7 @@ from controller.procedure.community.model import CommunityModel
 from controller.procedure.community.rows import ROWS as COMMUNITY_ROWS
 from controller.procedure.core.channels import BUTTONS, LayoutChannels
 from controller.procedure.core.machine import Table, callback_names
+from controller.procedure.core.states import disagreements
 from controller.procedure.holdem import states as holdem_states
 from controller.procedure.holdem.model import HoldemModel
 from controller.procedure.holdem.play import SEAT_SPOTS as HOLDEM_SPOTS
@@ -109,8 +110,9 @@ def register(family: Family) -> Family:
     """Add a family made outside this package (its model, states and rows its own).
 
     Raises:
-        ValueError: its name or one of its games is taken, it deals no game, or it does not
-            start in one of its states (one line naming what).
+        ValueError: its name or one of its games is taken, it deals no game, it does not
+            start in one of its states, or it names a state every family's code knows
+            (`TableState`) otherwise (one line naming what).
     """
     if family.name in FAMILIES:
         raise ValueError(f"family {family.name}: the name is taken")
@@ -123,6 +125,9 @@ def register(family: Family) -> Family:
     if str(family.initial) not in {str(state) for state in family.states}:
         raise ValueError(f"family {family.name}: it starts in {family.initial}, not one of "
                          f"its states")
+    wrong = disagreements(family.states)
+    if wrong:
+        raise ValueError(f"family {family.name}: its state {wrong[0]}")
     FAMILIES[family.name] = family
     FAMILY.update({str(game): family.name for game in family.games})
     return family

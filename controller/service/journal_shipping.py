@@ -18,6 +18,7 @@ from controller.floor.settings import LinkSettings
 from controller.floor.shipping import JournalShipper
 from controller.floor.table_link import TableLink
 from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.core.states import TableState
 from controller.service.runtime import TableRuntime
 
 
@@ -26,7 +27,7 @@ def floor_state(runtime: TableRuntime) -> dict[str, Any]:
     model = runtime.model
     table = model.setup.config.table
     faults: list[dict[str, str]] = []
-    if model.state in HOLD_STATES or model.state == "card_hold":
+    if model.state in HOLD_STATES or model.state == TableState.CARD_HOLD:
         faults.append({"kind": model.hold_kind or "device_fault",
                        "detail": model.hold_reason})
     faults += [{"kind": f"link_down:{device}", "detail": ""}

@@ -34,6 +34,7 @@ from controller.procedure.core.effects import (
 )
 from controller.procedure.core.model import HOLD_STATES
 from controller.procedure.core.roundstate import NumberPlacement
+from controller.procedure.core.states import TableState
 from controller.procedure.shared import meter_books
 from controller.procedure.shared.table_model import Setup, TableModel
 from controller.procedure.shared.table_outputs import PublicView
@@ -133,12 +134,12 @@ class TableRuntime:
         critical = self.journal.load_critical()
         if critical is None:
             meters, init = meter_books.start(self.setup.config.progressive, self.meter_start)
-            model = factory(self.setup, meters, "shoe_loading")
+            model = factory(self.setup, meters, str(TableState.SHOE_LOADING))
             self._commit(model, [Journal("power:on", {"first_start": True,
                                                       "config_hash": self.config_hash}), init])
         else:
             meters = meter_books.Meters.from_json(critical["meters"])
-            model = factory(self.setup, meters, "shoe_loading")
+            model = factory(self.setup, meters, str(TableState.SHOE_LOADING))
             model.restore(critical["procedure"])
             last = self.journal.last_kind()
             records: list[Effect] = [Journal("power:on", {
@@ -208,7 +209,7 @@ class TableRuntime:
         """
         fired = self.model.fire(name, **kwargs)
         self._commit(self.model, self.model.take_effects())
-        if fired and self.return_to_betting and self.model.state == "round_over":
+        if fired and self.return_to_betting and self.model.state == TableState.ROUND_OVER:
             self.model.fire("clear_round")
             self._commit(self.model, self.model.take_effects())
         return fired
@@ -221,7 +222,7 @@ class TableRuntime:
         """
         fired = self.model.fire_all(calls)
         self._commit(self.model, self.model.take_effects())
-        if fired and self.return_to_betting and self.model.state == "round_over":
+        if fired and self.return_to_betting and self.model.state == TableState.ROUND_OVER:
             self.model.fire("clear_round")
             self._commit(self.model, self.model.take_effects())
 
@@ -278,7 +279,7 @@ class TableRuntime:
 
     def _shoe_loaded(self, event: ev.ShoeLoaded) -> tuple[str, dict[str, Any]]:
         self.numbers.loaded(event.numbering)  # a loaded shoe numbers its cards from 1
-        if self.model.state in ("shoe_loading", "reshuffle_discards"):
+        if self.model.state in (TableState.SHOE_LOADING, TableState.RESHUFFLE_DISCARDS):
             return "shuffle_done", {}
         self._commit(self.model, [Journal("shoe:loaded", {"state": self.model.state})])
         return "", {}

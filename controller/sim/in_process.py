@@ -15,6 +15,7 @@ from typing import Any
 
 from controller.journal.store import JournalStore
 from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.core.states import TableState
 from controller.procedure.families import family_of
 from controller.procedure.shared.table_model import Setup, TableModel
 from controller.rules.cards import shoe
@@ -101,7 +102,7 @@ class Simulation:
         self.cards = 0
         self.hands = BotHands()
         self.watch: Callable[[], None] | None = None  # after every action: the live view
-        if self.model.state != "shoe_loading":
+        if self.model.state != TableState.SHOE_LOADING:
             self.source.resume(self.model.shoe.tally.seen)  # restarted mid-shoe
             self.source.count = self.model.shoe.tally.last_card_no
             self.dealt_in_shoe = self.model.shoe.tally.cards_out
@@ -153,15 +154,15 @@ class Simulation:
         if state in HOLD_STATES:
             self.holds += 1
             return None
-        if state == "shoe_loading":
+        if state == TableState.SHOE_LOADING:
             self.source.shuffle()
             self.dealt_in_shoe = 0
             return self.hands.call({"command": "shuffle_done"})
-        if state == "betting":
+        if state == TableState.BETTING:
             return self._betting()
-        if state == "round_over":
+        if state == TableState.ROUND_OVER:
             return ControllerEvent("clear_round", {})  # the view lingers on it: the dealer
-        if state == "burn" or self.model.card_due_to() is not None:
+        if state == TableState.BURN or self.model.card_due_to() is not None:
             return self._draw()
         counting(self.options.policy, self.runtime)
         button = bot_move(self.model, self.options.policy)

@@ -21,6 +21,7 @@ from typing import Any, Final
 from controller.procedure.blackjack.model import BlackjackModel
 from controller.procedure.core.channels import BUTTONS
 from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.core.states import TableState
 from controller.procedure.families import is_model
 from controller.procedure.shared.table_model import TableModel
 from controller.rules.cards import SPANISH_DECK_SIZE, STANDARD_DECK_SIZE
@@ -149,7 +150,7 @@ class PtySimulation:
     def run(self) -> Iterator[dict[str, Any]]:
         """Deal until the rounds are done or the shoe runs out; yield each settled round."""
         self._drain()
-        if self.model.state != "shoe_loading" and not self.plan.scripted:
+        if self.model.state != TableState.SHOE_LOADING and not self.plan.scripted:
             self._clear_restart_hold()
             self._resume_shoe()
         while not self.finished and self.reported < self.plan.rounds:
@@ -175,15 +176,15 @@ class PtySimulation:
         return True
 
     def _action_for(self, state: str) -> Callable[[], None] | None:
-        if state == "shoe_loading":
+        if state == TableState.SHOE_LOADING:
             return self._new_shoe
-        if state == "betting":
+        if state == TableState.BETTING:
             return self._bet
-        if state == "round_over":
+        if state == TableState.ROUND_OVER:
             return self._clear
-        if state == "burn" or self.model.card_due_to() is not None:
+        if state == TableState.BURN or self.model.card_due_to() is not None:
             return self._draw
-        if state == "reshuffle_discards":
+        if state == TableState.RESHUFFLE_DISCARDS:
             return None
         return self._decide
 
@@ -240,7 +241,7 @@ class PtySimulation:
     def _draw(self) -> None:
         before = self._count("CardDrawn")
         faults = self._count("ShoeFault")
-        due = None if self.model.state == "burn" else self.model.card_due_to()
+        due = None if self.model.state == TableState.BURN else self.model.card_due_to()
         code = self.shoe.draw()
         if code is None:
             self.finished = True

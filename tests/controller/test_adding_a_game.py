@@ -409,6 +409,22 @@ def test_a_family_is_refused_a_taken_name_or_game(high_card: Family) -> None:
         families.unregister("blackjack")
 
 
+class MisnamedHC(StrEnum):
+    """High card's states, betting called otherwise than every family's code knows it."""
+
+    SHOE_LOADING = "shoe_loading"
+    BETTING = "bets_open"
+    DEALING = "dealing"
+    ROUND_OVER = "round_over"
+
+
+def test_a_family_naming_a_shared_state_otherwise_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"^family highcard: its state BETTING is 'bets_open', "
+                                         r"not 'betting' \(TableState.BETTING\)$"):
+        families.register(replace(high_card_family(), states=MisnamedHC))
+    assert "highcard" not in families.FAMILIES
+
+
 def test_no_other_family_names_the_toy() -> None:
     product = Path(__file__).resolve().parents[2] / "controller"
     named = [str(p) for p in product.rglob("*.py") if "highcard" in p.read_text().lower()]

@@ -1,7 +1,10 @@
 """The family registry: every game has one family, and each family's parts agree."""
 
+from enum import StrEnum
+
 import pytest
 
+from controller.procedure.core.states import TableState, disagreements
 from controller.procedure.families import FAMILIES, FAMILY, family_of
 from controller.procedure.shared.table_model import TableModel
 from controller.rules.hands import Game
@@ -58,3 +61,32 @@ def test_the_family_key_selects_a_console_view_and_a_simulation_driver() -> None
 
     assert set(VIEWS) == set(FAMILIES), "a family without a console view, or a view of none"
     assert set(DRIVERS) == set(FAMILIES), "a family without a driver, or a driver of none"
+
+
+@pytest.mark.parametrize("name", sorted(FAMILIES))
+def test_a_family_names_each_shared_state_as_shared_code_does(name: str) -> None:
+    states = FAMILIES[name].states
+    by_value = {member.value: member.name for member in states}
+    for shared in TableState:
+        if shared.name in states.__members__:
+            assert states[shared.name].value == shared.value, f"{name}: {shared.name}"
+        if shared.value in by_value:
+            assert by_value[shared.value] == shared.name, f"{name}: {shared.value}"
+    assert disagreements(states) == []
+
+
+def test_every_shared_state_is_a_state_of_some_family() -> None:
+    known = {str(s) for family in FAMILIES.values() for s in family.states}
+    assert {str(s) for s in TableState} <= known, "a shared state no family has"
+
+
+def test_a_state_named_otherwise_than_the_shared_one_is_found() -> None:
+    class Misnamed(StrEnum):
+        SHOE_LOADING = "shoe_loading"
+        BETTING = "open_for_bets"
+        OPEN = "betting"
+        CLOSED = "closed"
+
+    assert disagreements(Misnamed) == [
+        "BETTING is 'open_for_bets', not 'betting' (TableState.BETTING)",
+        "OPEN is 'betting', the value of TableState.BETTING"]

@@ -14,6 +14,7 @@ from typing import Any
 from controller.console.settled import settled_round_shown
 from controller.console.views.common import JsonObject, no_dealer, wager_seats
 from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.blackjack.states import BJ
 from controller.procedure.families import model_as
 from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj
@@ -31,7 +32,7 @@ def next_card(table: TableModel) -> JsonObject | None:
         turn = model.decision_due()
         if turn is not None and model.decisions.card_is_a_hit_now():
             return {"to": "seat", "seat": turn[0], "hand": turn[1] + 1}
-        if model.state == "betting" and model.wagers.seats_in_play():
+        if model.state == BJ.BETTING and model.wagers.seats_in_play():
             first = next(iter(model.wagers.seats_in_play()))
             return {"to": "seat", "seat": first, "hand": 1}
         return None
@@ -172,15 +173,15 @@ def blackjack_prompt(table: TableModel) -> str:
     """What the dealer does next at blackjack or Spanish 21, in words."""
     model = model_as(table, BlackjackModel)
     state = model.state
-    if state == "betting":
+    if state == BJ.BETTING:
         return _betting_prompt(model)
     due = model.card_due_to()
     if due is not None:
         if due.is_dealer:
-            return "draw for the dealer" if state == "dealer" else (
+            return "draw for the dealer" if state == BJ.DEALER else (
                 "deal the dealer's hole card face down" if due.hole else "deal the dealer")
         return f"deal seat {due.seat}" + (f" hand {due.hand + 1}" if due.hand else "")
-    if state == "insurance":
+    if state == BJ.INSURANCE:
         waiting = ", ".join(str(s) for s in model.insurer.seats_to_answer())
         return f"insurance or even money? seats to answer: {waiting}"
     turn = model.decision_due()

@@ -15,6 +15,7 @@ from typing import Any
 
 from controller.procedure.community.model import CommunityModel
 from controller.procedure.community.round import Stage, StationPhase
+from controller.procedure.community.states import CC
 from controller.procedure.community.wagers import side_json
 from controller.procedure.families import model_as
 from controller.procedure.shared.table_model import TableModel
@@ -45,7 +46,7 @@ def community_table(table: TableModel) -> dict[str, Any]:
             **_wagers_of(model, station), "phase": shown,
             "seconds_left": None if left is None else round(left, 1),
             "next_card": next_card_of(model, station)})
-        if model.state == "decisions" and phase is StationPhase.FINISHED:
+        if model.state == CC.DECISIONS and phase is StationPhase.FINISHED:
             base["burn_for"].append(station)
     return base
 
@@ -64,7 +65,7 @@ def _wagers_of(model: CommunityModel, station: int) -> dict[str, Any]:
 def next_card_of(model: CommunityModel, station: int) -> dict[str, int] | None:
     """The spot and hand (from 1) a waiting station's next community card goes to."""
     game = model.game
-    if game is None or model.state != "decisions":
+    if game is None or model.state != CC.DECISIONS:
         return None
     if game.station_phase(station) is not StationPhase.WAITING:
         return None
@@ -92,7 +93,7 @@ def community_prompt(table: TableModel) -> str:
     """What the dealer does next at a community table, in words."""
     model = model_as(table, CommunityModel)
     state = model.state
-    if state == "betting":
+    if state == CC.BETTING:
         playing = sorted(model.wagers.spots)
         if not playing:
             return "bets open at the stations: waiting for wagers"
@@ -100,11 +101,11 @@ def community_prompt(table: TableModel) -> str:
         return (f"bets at {stations_words(playing)}: {call}NO MORE BETS, or "
                 "deal the first card")
     due = model.card_due_to()
-    if state == "dealing":
+    if state == CC.DEALING:
         return "deal the starting cards: spot 1, 2, 3, dealer up; spot 1, 2, 3, hole"
-    if state == "insurance":
+    if state == CC.INSURANCE:
         return "insurance: waiting for " + stations_words(model.stations_deciding())
-    if state == "decisions":
+    if state == CC.DECISIONS:
         deciding = model.stations_deciding()
         if deciding:
             return stations_words(deciding) + " deciding (do not draw)"
@@ -115,6 +116,6 @@ def community_prompt(table: TableModel) -> str:
                   if (n := next_card_of(model, s)) is not None]
             shown = to if len(to) <= LISTED else [*to[:LISTED], f"and {len(to) - LISTED} more"]
             return "draw a community card: " + "; ".join(shown)
-    if state == "dealer":
+    if state == CC.DEALER:
         return "draw for the dealer"
     return state.replace("_", " ")

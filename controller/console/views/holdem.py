@@ -12,14 +12,15 @@ from typing import Any
 
 from controller.procedure.families import model_as
 from controller.procedure.holdem.model import HoldemModel
+from controller.procedure.holdem.states import HE
 from controller.procedure.shared.table_model import TableModel
 
-_PROMPTS = {
-    "shuffling": "shuffle the deck, then press SHUFFLE DONE",
-    "dealing": "deal two cards face down to each seat and the dealer, one at a time from "
-               "seat 1, then HOLE CARDS DEALT",
-    "settlement": "settle the round",
-    "round_over": "collect the cards",
+_PROMPTS: dict[str, str] = {
+    HE.SHUFFLING: "shuffle the deck, then press SHUFFLE DONE",
+    HE.DEALING: "deal two cards face down to each seat and the dealer, one at a time from "
+                "seat 1, then HOLE CARDS DEALT",
+    HE.SETTLEMENT: "settle the round",
+    HE.ROUND_OVER: "collect the cards",
 }
 
 
@@ -30,7 +31,7 @@ def holdem_table(table: TableModel) -> dict[str, Any]:
     if game is None:
         return {"stage": None, "asked": None, "held": None, "board": [], "dealer": [],
                 "to_decide": [], "seats": {},
-                "betting": model.wagers.betting() if model.state == "betting" else {}}
+                "betting": model.wagers.betting() if model.state == HE.BETTING else {}}
     shown = game.public()
     seats = shown["seats"]
     assert isinstance(seats, dict)
@@ -53,9 +54,9 @@ def holdem_prompt(table: TableModel) -> str:
     """What the dealer does next at a hold'em table, in words."""
     model = model_as(table, HoldemModel)
     state = model.state
-    if state == "betting":
+    if state == HE.BETTING:
         return _betting_prompt(model)
-    if state == "card_hold":
+    if state == HE.CARD_HOLD:
         return (f"CARD HOLD: {model.hold_reason}; the supervisor checks the cards on the "
                 "layout, then turns the key to clear the hold")
     if state in _PROMPTS or model.game is None:

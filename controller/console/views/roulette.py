@@ -17,6 +17,7 @@ from controller.odds.wheel_bias import bias_report, board_figures
 from controller.procedure.families import is_model, model_as
 from controller.procedure.roulette.croupier import wager_record
 from controller.procedure.roulette.model import RouletteModel
+from controller.procedure.roulette.states import RO
 from controller.procedure.shared.table_model import TableModel
 from controller.rules.money import format_cents
 from controller.rules.roulette import colour
@@ -36,11 +37,12 @@ def roulette_table(table: TableModel) -> dict[str, Any]:
                  "marker": spin.marker, "void_games": list(spin.void_games)},
         "wagers": [wager_record(w) for w in model.wagers.placed],
         "to_clear": ([wager_record(r.wager) for r in settled.losers]
-                     if settled is not None and model.state == "clearing" else []),
+                     if settled is not None and model.state == RO.CLEARING else []),
         "to_pay": ([{**wager_record(r.wager), "pays": str(model.setup.config.paytables
                                                          .roulette.odds(r.wager.bet)),
                      "win": r.net} for r in settled.winners]
-                   if settled is not None and model.state in ("clearing", "paying") else []),
+                   if settled is not None and model.state in (RO.CLEARING, RO.PAYING)
+                   else []),
         "history": list(reversed(model.history[-20:])),
     }
 
@@ -50,23 +52,25 @@ def roulette_prompt(table: TableModel) -> str:
     model = model_as(table, RouletteModel)
     state, spin = model.state, model.spin
     number = f"{spin.number} {colour(spin.number).upper()}" if spin.number else ""
-    if state == "betting":
+    if state == RO.BETTING:
         head = "NO SPIN: the wagers stand; " if spin.void_games else ""
         then = ("SPIN when the bets are down" if model.feed.launch_waits()
                 else "no more bets when the ball is in the track")
         return (f"{head}place your bets (wheel game {_game(model.wheel_game)}): "
                 f"{len(model.wagers.placed)} wagers on the layout; {then}")
-    if state == "marker":
+    if state == RO.MARKER:
         return f"{_behind(model)}winning number {number}: put the marker on {spin.number}"
-    if state == "clearing":
+    if state == RO.CLEARING:
         return _behind(model) + "clear the losing bets: " + (
             _wagers_words(model, winners=False) or "none") + "; then LOSERS CLEARED"
-    if state == "paying":
+    if state == RO.PAYING:
         return _behind(model) + "pay the winners: " + (
             _wagers_words(model, winners=True) or "none") + "; then WINNERS PAID"
-    return {"closed": "the wheel is closed: betting opens when it starts a game",
-            "no_more_bets": "no more bets: the ball is in the track",
-            "round_over": f"{number}: spin settled"}.get(state, state.replace("_", " "))
+    others: dict[str, str] = {
+        RO.CLOSED: "the wheel is closed: betting opens when it starts a game",
+        RO.NO_MORE_BETS: "no more bets: the ball is in the track",
+        RO.ROUND_OVER: f"{number}: spin settled"}
+    return others.get(state, state.replace("_", " "))
 
 
 def _behind(model: RouletteModel) -> str:

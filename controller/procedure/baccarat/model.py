@@ -79,7 +79,7 @@ class BaccaratModel(TableModel):
     in_play_states = IN_PLAY
 
     def __init__(self, setup: Setup, meters: meter_books.Meters,
-                 initial: str = "shoe_loading") -> None:
+                 initial: str = str(BAC.SHOE_LOADING)) -> None:
         super().__init__(setup, meters)
         self.coup = bac.Coup()
         self.bets: dict[int, dict[str, int]] = {}
@@ -102,7 +102,7 @@ class BaccaratModel(TableModel):
 
     def next_side(self) -> bac.Side | None:
         """Public: which hand is due the next card."""
-        if self.state not in ("dealing", "player_third", "banker_third"):
+        if self.state not in (BAC.DEALING, BAC.PLAYER_THIRD, BAC.BANKER_THIRD):
             return None
         return bac.next_side(self.coup)
 
@@ -110,9 +110,9 @@ class BaccaratModel(TableModel):
         """Public: which hand is due the next card (None: none)."""
         side = self.next_side()
         dealt = len(self.coup.player) + len(self.coup.banker)
-        if side is None or (self.state == "dealing" and dealt >= 4):
+        if side is None or (self.state == BAC.DEALING and dealt >= 4):
             return None
-        if self.state == "player_third" and side is not bac.Side.PLAYER:
+        if self.state == BAC.PLAYER_THIRD and side is not bac.Side.PLAYER:
             return None
         return side
 

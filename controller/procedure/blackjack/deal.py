@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from transitions import EventData
 
+from controller.procedure.blackjack.states import BJ
 from controller.procedure.core.effects import Journal, OpLog
 from controller.rules import blackjack as bj
 from controller.rules.hands import DEALER, Position, hand_value, initial_deal_order
@@ -56,7 +57,7 @@ class DealTracker:
 
     def card_is_due(self, event: EventData) -> bool:
         """Condition: a position is waiting for a card from the shoe (not the held one)."""
-        if self.model.state == "dealing":
+        if self.model.state == BJ.DEALING:
             return bool(self.physical)
         due = self.model.card_due_to()
         return due is not None and not self.held_card_goes_to(due)
@@ -81,7 +82,7 @@ class DealTracker:
         card only once it is turned over.
         """
         model = self.model
-        if model.state == "dealing":
+        if model.state == BJ.DEALING:
             position = self.physical.pop(0)
             self.held.append([position, card])
             model.emit(Journal("card:dealt", {"round": model.round.number, "to": position,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from transitions import EventData
 
+from controller.procedure.blackjack.states import BJ
 from controller.procedure.core.effects import CameraCheck, Journal, OpLog
 from controller.rules import blackjack as bj
 from controller.rules.hands import DEALER
@@ -34,7 +35,7 @@ class InsuranceAndPeek:
     def seats_to_answer(self) -> list[int]:
         """Public: the seats still to answer insurance or even money (any order)."""
         game = self.model.game
-        if game is None or self.model.state != "insurance":
+        if game is None or self.model.state != BJ.INSURANCE:
             return []
         return [s.seat for s in game.seats if s.seat not in self.answered]
 

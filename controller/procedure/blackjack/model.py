@@ -53,7 +53,7 @@ class BlackjackModel(TableModel):
     in_play_states = IN_PLAY
 
     def __init__(self, setup: Setup, meters: meter_books.Meters,
-                 initial: str = "shoe_loading") -> None:
+                 initial: str = str(BJ.SHOE_LOADING)) -> None:
         super().__init__(setup, meters)
         self.rules_table = bj.BlackjackTable.from_config(setup.config)
         self.game: bj.BlackjackRound | None = None
@@ -120,9 +120,9 @@ class BlackjackModel(TableModel):
     # ------------------------------------------------------------------ public queries
     def card_due_to(self) -> Position | None:
         """Public: where the next card from the shoe goes (None: none is due)."""
-        if self.state == "dealing":
+        if self.state == BJ.DEALING:
             return self.deal.due()
-        if self.game is None or self.state not in ("players", "dealer"):
+        if self.game is None or self.state not in (BJ.PLAYERS, BJ.DEALER):
             return None
         return bj.next_position(self.game)
 
@@ -135,7 +135,7 @@ class BlackjackModel(TableModel):
 
     def decision_due(self) -> tuple[int, int] | None:
         """Public: (seat number, hand index) whose decision is awaited."""
-        if self.game is None or self.state != "players" or not bj.legal_actions(self.game):
+        if self.game is None or self.state != BJ.PLAYERS or not bj.legal_actions(self.game):
             return None
         turn = bj.current_hand(self.game)
         assert turn is not None

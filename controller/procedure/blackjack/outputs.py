@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
+from controller.procedure.blackjack.states import BJ
 from controller.procedure.core.effects import CameraCheck, Lamp, LampState, seat_lamp
 from controller.procedure.shared.table_outputs import SHARED_LAMPS, TableOutputs
 from controller.rules.hands import DEALER, Position
@@ -42,9 +43,9 @@ class BlackjackOutputs(TableOutputs):
         game = model.game
         shown_bj = bool(game and game.hole_revealed and game.peeked and game.dealer_blackjack)
         lamps[Lamp.BLACKJACK] = on if shown_bj else off
-        lamps[Lamp.INSURANCE] = on if model.state == "insurance" else off
-        lamps[Lamp.DRAW] = on if model.state == "dealer" else off
-        lamps[Lamp.STAND] = on if model.state == "round_over" and game else off
+        lamps[Lamp.INSURANCE] = on if model.state == BJ.INSURANCE else off
+        lamps[Lamp.DRAW] = on if model.state == BJ.DEALER else off
+        lamps[Lamp.STAND] = on if model.state == BJ.ROUND_OVER and game else off
         accepted = set(model.accepted_seats())
         due = model.card_due_to()
         turn = model.decision_due() or (model.insurer.seat_asked(), 0)

@@ -16,7 +16,7 @@ station is finished, or the peek's one bit on a dealer blackjack (R5).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from transitions import EventData
 
@@ -47,17 +47,20 @@ class CommunityOutputs(TableOutputs):
     def round_text(self) -> str:
         """DRAW A CARD, WAITING FOR STATIONS 1 3, INSURANCE..., from public facts only."""
         model = self.model
-        if model.state == "decisions":
+        if model.state == CC.DECISIONS:
             deciding = model.stations_deciding()
             if deciding:
                 return "WAITING FOR STATIONS " + " ".join(map(str, deciding))
             return "DRAW A CARD"
-        if model.state == "insurance":
+        if model.state == CC.INSURANCE:
             return "INSURANCE - WAITING FOR STATIONS " + " ".join(
                 map(str, model.stations_deciding()))
-        return {"dealing": "DEALING", "dealer": "DEALER DRAWS",
-                "settlement": "SETTLEMENT", "round_over": "ROUND OVER"}.get(
-            model.state, model.state.upper())
+        return _ROUND_TEXT.get(model.state, model.state.upper())
+
+
+_ROUND_TEXT: Final[dict[str, str]] = {CC.DEALING: "DEALING", CC.DEALER: "DEALER DRAWS",
+                                      CC.SETTLEMENT: "SETTLEMENT", CC.ROUND_OVER: "ROUND OVER"}
+"""The dealer display in the states that say no more than their name."""
 
 
 class CommunityModel(TableModel):
@@ -78,7 +81,7 @@ class CommunityModel(TableModel):
     in_play_states = IN_PLAY
 
     def __init__(self, setup: Setup, meters: meter_books.Meters,
-                 initial: str = "shoe_loading", *, stations: int | None = None,
+                 initial: str = str(CC.SHOE_LOADING), *, stations: int | None = None,
                  decision_seconds: float | None = None) -> None:
         super().__init__(setup, meters)
         rules = setup.config.community
@@ -121,16 +124,16 @@ class CommunityModel(TableModel):
         game = self.game
         if game is None:
             return []
-        if self.state == "insurance":
+        if self.state == CC.INSURANCE:
             return sorted({station for station, _ in game.insurance_due()})
-        if self.state != "decisions":
+        if self.state != CC.DECISIONS:
             return []
         return [s for s in game.stations if game.station_phase(s).value == "deciding"]
 
     def card_due_to(self) -> object | None:
         """Public: "community" or "dealer" when a card is due from the shoe, else None."""
         game = self.game
-        if game is None or self.state not in ("dealing", "decisions", "dealer"):
+        if game is None or self.state not in (CC.DEALING, CC.DECISIONS, CC.DEALER):
             return None
         if not game.card_due():
             return None
@@ -138,7 +141,7 @@ class CommunityModel(TableModel):
 
     def _note_phases(self) -> None:
         game = self.game
-        if game is None or self.state not in ("decisions", "dealer", "settlement"):
+        if game is None or self.state not in (CC.DECISIONS, CC.DEALER, CC.SETTLEMENT):
             return
         for station in game.stations:
             phase = game.station_phase(station).value

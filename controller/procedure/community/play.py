@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from transitions import EventData
 
 from controller.procedure.community.round import CardRoute, RoundStep, Stage
+from controller.procedure.community.states import CC
 from controller.procedure.core.effects import Journal, OpLog
 from controller.rules.errors import RulesError
 
@@ -67,7 +68,7 @@ class CommunityPlay:
     def consume_held_card(self) -> None:
         """A kept card goes to the round as soon as a card is due."""
         model = self.model
-        if (model.round.next_card and model.state in ("decisions", "dealer")
+        if (model.round.next_card and model.state in (CC.DECISIONS, CC.DEALER)
                 and model.game is not None and model.game.card_due()):
             card, model.round.next_card = model.round.next_card, ""
             self.deliver(card)

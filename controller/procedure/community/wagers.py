@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 from transitions import EventData
 
 from controller.procedure.community.round import SPOTS
+from controller.procedure.community.states import CC
 from controller.procedure.core.effects import Journal
 from controller.procedure.shared.wager_book import WagerBook
 
@@ -156,7 +157,7 @@ class StationWagers(WagerBook):
         self.model.emit(Journal("station:auto_repeat", {
             "round": self.model.round.number, "station": station, "on": on,
             "source": str(event.kwargs.get("source", ""))}))
-        if on and self.model.state == "betting" and not self.repeat_refusal(station):
+        if on and self.model.state == CC.BETTING and not self.repeat_refusal(station):
             self._place_again(station, event, "auto_repeat")
 
     def station_is_known(self, event: EventData) -> bool:

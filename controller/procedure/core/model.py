@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 from transitions import EventData, Machine, MachineError
 
 from controller.procedure.core.effects import Effect, Journal, OpLog
+from controller.procedure.core.states import TableState
 
 _LOG = logging.getLogger(__name__)
 
-HOLD_STATES = frozenset({"shoe_error", "fault"})
+HOLD_STATES = frozenset({str(TableState.SHOE_ERROR), str(TableState.FAULT)})
 """States only the supervisor key leaves (R9)."""
 
 
@@ -124,7 +125,7 @@ class ProcedureModel:
         _LOG.error("procedure: %s in state %s", reason, self.state)
         self.emit(Journal("procedure:exception", {"trigger": name, "state": self.state,
                                                   "error": repr(event.error)}))
-        self.enter_hold("fault", reason)
+        self.enter_hold(str(TableState.FAULT), reason)
 
     def _reject(self, name: str, why: str) -> None:
         self.emit(Journal("procedure:rejected", {"trigger": name, "state": self.state,

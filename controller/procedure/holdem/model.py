@@ -18,6 +18,7 @@ from transitions import EventData
 
 from controller.procedure.core.effects import Lamp, LampState
 from controller.procedure.core.machine import build_machine
+from controller.procedure.core.states import TableState
 from controller.procedure.holdem.play import HoldemPlay, HoldemWagerBook
 from controller.procedure.holdem.round import Area, Ask, HoldemRound, HoldemStage, Seat
 from controller.procedure.holdem.rows import ROWS
@@ -41,21 +42,22 @@ class HoldemOutputs(TableOutputs):
     def lamps(self) -> dict[str, LampState]:
         """The shared lamps; a held round flashes the fault lamp; shuffling lights shuffle."""
         lamps = super().lamps()
-        if self.model.state == "card_hold":
+        if self.model.state == HE.CARD_HOLD:
             lamps[Lamp.FAULT] = LampState.FLASH
-        if self.model.state == "shuffling":
+        if self.model.state == HE.SHUFFLING:
             lamps[Lamp.SHUFFLE] = LampState.ON
         return lamps
 
     def round_text(self) -> str:
         """SHUFFLE, DEAL, BET OR FOLD..., CARD HOLD: from the round's public prompt."""
         game = self.model.game
-        if self.model.state == "shuffling":
+        if self.model.state == HE.SHUFFLING:
             return "SHUFFLE THE DECK"
-        if self.model.state == "card_hold":
+        if self.model.state == HE.CARD_HOLD:
             return "CARD HOLD: SUPERVISOR KEY REQUIRED"
-        if game is None or self.model.state == "round_over":
-            return "ROUND OVER" if self.model.state == "round_over" else self.model.state.upper()
+        if game is None or self.model.state == HE.ROUND_OVER:
+            return ("ROUND OVER" if self.model.state == HE.ROUND_OVER
+                    else self.model.state.upper())
         return game.prompt.upper()
 
 
@@ -71,13 +73,14 @@ class HoldemModel(TableModel):
     in_play_states = IN_PLAY
 
     def __init__(self, setup: Setup, meters: meter_books.Meters,
-                 initial: str = "shoe_loading") -> None:
+                 initial: str = str(TableState.SHOE_LOADING)) -> None:
         super().__init__(setup, meters)
         self.game: HoldemRound | None = None
         self.wagers = HoldemWagerBook(self)
         self.play = HoldemPlay(self)
         self.outputs = HoldemOutputs(self)
-        start = str(INITIAL) if initial == "shoe_loading" else initial
+        # The service starts every new table in the shoe's first state: no shoe here.
+        start = str(INITIAL) if initial == TableState.SHOE_LOADING else initial
         self.machine = build_machine(self, HE, ROWS, start)
 
     def discard_round(self) -> None:

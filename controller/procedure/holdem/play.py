@@ -24,6 +24,7 @@ from transitions import EventData
 
 from controller.procedure.core.effects import Journal, OpLog
 from controller.procedure.holdem.round import Area, HoldemRound, HoldemStage
+from controller.procedure.holdem.states import HE
 from controller.procedure.shared.wager_book import WagerBook
 from controller.rules.cards import Card, CardError
 from controller.rules.errors import RulesError
@@ -329,11 +330,11 @@ class HoldemPlay:
     def record_hold(self, event: EventData) -> None:
         """Callback: the round stops in `card_hold` until the supervisor's key clears it."""
         model = self.model
-        model.resume_state = "cards"
+        model.resume_state = str(HE.CARDS)
         model.hold_reason = str(self.game.held)
         model.hold_kind = "card_seen_twice"
         model.emit(Journal("procedure:hold", {"hold": model.state, "reason": model.hold_reason,
-                                              "resume": "cards"}),
+                                              "resume": model.resume_state}),
                    OpLog("table stopped (card_hold): a card seen twice", "error"))
 
     def clear_hold(self, event: EventData) -> None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from transitions import EventData
 
 from controller.procedure.core.effects import Journal, OpLog
+from controller.procedure.roulette.states import RO
 from controller.rules import roulette as ro
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ class Croupier:
     def marker_refusal(self, number: object) -> str:
         """Why the marker cannot go on `number` ("" when it can)."""
         spin = self.model.spin
-        if self.model.state != "marker" or spin.number is None:
+        if self.model.state != RO.MARKER or spin.number is None:
             return "there is no winning number to mark"
         if number != spin.number:
             return (f"the winning number is {spin.number}: put the marker on {spin.number}, "

@@ -26,6 +26,7 @@ from transitions import EventData
 
 from controller.procedure.core.effects import Journal, OpLog
 from controller.procedure.core.machine import build_machine
+from controller.procedure.core.states import TableState
 from controller.procedure.roulette.croupier import (
     Croupier,
     settle,
@@ -171,7 +172,7 @@ class RouletteOutputs(TableOutputs):
     def dealer_text(self) -> str:
         """Place your bets (after a no spin: NO SPIN first), else the spin's words."""
         text = super().dealer_text()
-        if self.model.state == "betting" and self.model.spin.void_games:
+        if self.model.state == RO.BETTING and self.model.spin.void_games:
             return f"NO SPIN - {text}"
         return text
 
@@ -179,10 +180,11 @@ class RouletteOutputs(TableOutputs):
         """The number and what the dealer does with the chips."""
         state, spin = self.model.state, self.model.spin
         shown = f"{spin.number} {ro.colour(spin.number).upper()}" if spin.number else ""
-        return {"closed": "TABLE CLOSED", "no_more_bets": "NO MORE BETS",
-                "marker": shown, "clearing": f"{shown} - CLEAR LOSING BETS",
-                "paying": f"{shown} - PAY WINNERS", "round_over": shown}.get(state,
-                                                                            state.upper())
+        texts: dict[str, str] = {
+            RO.CLOSED: "TABLE CLOSED", RO.NO_MORE_BETS: "NO MORE BETS", RO.MARKER: shown,
+            RO.CLEARING: f"{shown} - CLEAR LOSING BETS", RO.PAYING: f"{shown} - PAY WINNERS",
+            RO.ROUND_OVER: shown}
+        return texts.get(state, state.upper())
 
 
 class RouletteModel(TableModel):
@@ -213,7 +215,7 @@ class RouletteModel(TableModel):
     """The wheel, not the layout, paces a roulette table: its loss refuses nothing more."""
 
     def __init__(self, setup: Setup, meters: meter_books.Meters,
-                 initial: str = "shoe_loading") -> None:
+                 initial: str = str(TableState.SHOE_LOADING)) -> None:
         super().__init__(setup, meters)
         self.wagers = RouletteWagers(self)
         self.outputs = RouletteOutputs(self)
@@ -228,7 +230,8 @@ class RouletteModel(TableModel):
         self.settled: ro.SpinSettlement | None = None
         self.feed = WheelFacts(self)
         self.croupier = Croupier(self)
-        start = str(INITIAL) if initial == "shoe_loading" else initial
+        # The service starts every new table in the shoe's first state: no shoe here.
+        start = str(INITIAL) if initial == TableState.SHOE_LOADING else initial
         self.machine = build_machine(self, RO, ROWS, start)
 
     @property

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from transitions import EventData
 
 from controller.procedure.core.effects import Journal, OpLog
+from controller.procedure.core.states import TableState
 from controller.procedure.shared import meter_books
 from controller.rules.limits import SIGN_MAX_CENTS
 
@@ -111,7 +112,7 @@ class ProgressiveDesk:
 
     def _close_this_betting(self, device: str) -> None:
         """Bets placed while the sign was dark (or the sensors deaf) stay out of play."""
-        if device in PROGRESSIVE_DEVICES and self.model.state == "betting":
+        if device in PROGRESSIVE_DEVICES and self.model.state == TableState.BETTING:
             self.closed_round = self.model.round.number
 
     def correct_meter(self, event: EventData) -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final
 
 from controller.procedure.core.effects import Lamp, LampState
 from controller.procedure.core.model import HOLD_STATES
+from controller.procedure.core.states import TableState
 
 if TYPE_CHECKING:
     from controller.procedure.shared.table_model import TableModel
@@ -46,8 +47,9 @@ class TableOutputs:
         degraded = bool(self.model.progressive.links_down) or not self.model.progressive.is_open()
         return {
             Lamp.FAULT: LampState.FLASH if state in HOLD_STATES else on if degraded else off,
-            Lamp.NO_MORE_BETS: off if state == "betting" else on,
-            Lamp.SHUFFLE: on if state in ("shoe_loading", "reshuffle_discards") else off,
+            Lamp.NO_MORE_BETS: off if state == TableState.BETTING else on,
+            Lamp.SHUFFLE: on if state in (TableState.SHOE_LOADING,
+                                          TableState.RESHUFFLE_DISCARDS) else off,
         }
 
     def dealer_text(self) -> str:
@@ -56,9 +58,9 @@ class TableOutputs:
         if state in HOLD_STATES:
             return f"{state.upper()}: SUPERVISOR KEY REQUIRED"
         if self.model.pauses_without_layout and not self.model.layout_answers():
-            return "LAYOUT DOWN: TABLE PAUSED" if state == "betting" else (
+            return "LAYOUT DOWN: TABLE PAUSED" if state == TableState.BETTING else (
                 f"LAYOUT DOWN - {self.round_text()}")
-        if state == "betting":
+        if state == TableState.BETTING:
             return "PLACE YOUR BETS" + (" - PROGRESSIVE CLOSED" if (
                 self.model.offers_progressive() and not self.model.progressive.is_open())
                 else "")

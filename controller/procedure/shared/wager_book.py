@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 from transitions import EventData
 
 from controller.procedure.core.effects import Journal
+from controller.procedure.core.states import TableState
 from controller.rules.sidebets import SideBet
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ class WagerBook:
     def sense_bet(self, event: EventData) -> None:
         """Callback: a bet sensor changed; after the lock-out it is ignored (R10)."""
         sensor, occupied = str(event.kwargs["sensor"]), bool(event.kwargs["occupied"])
-        counted = self.model.state == "betting"
+        counted = self.model.state == TableState.BETTING
         self.felt[sensor] = occupied
         if counted:
             self.sensors[sensor] = occupied

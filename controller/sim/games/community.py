@@ -33,6 +33,7 @@ from controller.journal.store import JournalStore
 from controller.procedure.community.credits import MAX_CREDITS_IN
 from controller.procedure.community.model import CommunityModel
 from controller.procedure.community.round import SPOTS
+from controller.procedure.community.states import CC
 from controller.procedure.families import model_as
 from controller.procedure.shared.table_model import Setup
 from controller.rules import blackjack as bj
@@ -91,7 +92,7 @@ class CommunitySimulation:
         model = self.model
         done = len(model.results)
         self._fill_shoe()
-        if model.state == "shoe_loading":
+        if model.state == CC.SHOE_LOADING:
             self.runtime.fire("shuffle_done")
         for station in range(1, self.options.stations + 1):
             self._top_up(station)
@@ -122,7 +123,7 @@ class CommunitySimulation:
             decks = self.options.config.table.decks
             self.cards = [str(c) for c in shoe(decks)]
             self.rng.shuffle(self.cards)
-            if self.model.state == "betting":
+            if self.model.state == CC.BETTING:
                 self.runtime.fire("new_shoe")
 
     def _step(self) -> bool:
@@ -147,7 +148,7 @@ class CommunitySimulation:
             return False
         acted = False
         for station in model.stations_deciding():
-            if model.state == "insurance":
+            if model.state == CC.INSURANCE:
                 for _, spot in [k for k in game.insurance_due() if k[0] == station]:
                     acted |= self.send({"command": "insurance", "station": station,
                                         "spot": spot, "cents": 0})

@@ -27,6 +27,7 @@ from controller.procedure.core.model import HOLD_STATES
 from controller.procedure.families import model_as
 from controller.procedure.holdem.model import HoldemModel
 from controller.procedure.holdem.round import HoldemStage
+from controller.procedure.holdem.states import HE
 from controller.rules.cards import Card, deck
 from controller.rules.holdem import DEALER_SPOT, deal_order
 from controller.rules.money import format_cents
@@ -113,7 +114,7 @@ class HoldemSimulation:
     def run(self) -> Iterator[dict[str, Any]]:
         """Deal the planned rounds; yield each settled round's record."""
         while self.reported < self.options.rounds:
-            if self.model.state in HOLD_STATES or self.model.state == "card_hold":
+            if self.model.state in HOLD_STATES or self.model.state == HE.CARD_HOLD:
                 self.holds += 1
                 return
             self._step()
@@ -127,16 +128,16 @@ class HoldemSimulation:
     def _step(self) -> None:
         model = self.model
         state = model.state
-        if state == "shuffling":
+        if state == HE.SHUFFLING:
             self._command({"command": "shuffle_done"})
             self._shuffle()
-        elif state == "betting":
+        elif state == HE.BETTING:
             self._bet()
-        elif state == "dealing":
+        elif state == HE.DEALING:
             self._command({"command": "hole_cards_dealt"})
-        elif state == "decisions":
+        elif state == HE.DECISIONS:
             self._decide()
-        elif state == "cards":
+        elif state == HE.CARDS:
             self._turn_up()
         else:
             raise HoldemSimulationError(f"the table waits in {state}: nothing to do")
@@ -201,7 +202,7 @@ class HoldemSimulation:
         before = (len(game.seen_cards()), game.stage, game.asked)
         self._wait(lambda: self.model.game is None or (
             len(self.model.game.seen_cards()), self.model.game.stage,
-            self.model.game.asked) != before or self.model.state != "cards")
+            self.model.game.asked) != before or self.model.state != HE.CARDS)
 
     def _key(self, area: str, seat: int | None) -> None:
         """The dealer keys the card the console asks for: one lying there and not read yet.

@@ -28,6 +28,7 @@ from typing import Any, Final
 from controller.procedure.core.model import HOLD_STATES
 from controller.procedure.families import model_as
 from controller.procedure.roulette.model import RouletteModel
+from controller.procedure.roulette.states import RO
 from controller.rules import roulette as ro
 from controller.rules.money import format_cents
 from controller.rules.options import GameConfig
@@ -166,13 +167,13 @@ class RouletteSimulation:
     def _action(self) -> Callable[[], None] | None:
         model = self.model
         state = model.state
-        if state == "betting" and self.bet_round != model.round.number:
+        if state == RO.BETTING and self.bet_round != model.round.number:
             return self._bet
-        if state == "marker":
+        if state == RO.MARKER:
             return lambda: self._command({"command": "marker", "number": model.spin.number})
-        if state == "clearing":
+        if state == RO.CLEARING:
             return lambda: self._command({"command": "losers_cleared"})
-        if state == "paying":
+        if state == RO.PAYING:
             return lambda: self._command({"command": "winners_paid"})
         return None
 

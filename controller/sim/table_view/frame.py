@@ -63,11 +63,11 @@ def _sign_line(s: Snapshot) -> TextLine:
 
 def _lamp_segments(lamps: Iterable[tuple[str, str]]) -> TextLine:
     out: TextLine = []
-    for name, state in lamps:
+    for name, lamp_state in lamps:
         label = name.replace("_", " ")
-        if state == "on":
+        if lamp_state == "on":
             out.append((f"[{label.upper()}]", "lit"))
-        elif state == "flash":
+        elif lamp_state == "flash":
             out.append((f"[!{label.upper()}!]", "flash"))
         else:
             out.append((label, "dim"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from controller.procedure.core.states import TableState
 from controller.procedure.shared.table_model import TableModel
 from controller.procedure.shared.table_outputs import PublicView
 from controller.rules.money import format_cents
@@ -53,7 +54,7 @@ def _sign(model: TableModel, view: PublicView) -> str | None:
 
 def _shoe_text(model: TableModel, layout: ShoeLayout) -> str:
     shoe = model.shoe
-    if model.state == "shoe_loading":
+    if model.state == TableState.SHOE_LOADING:
         return "shuffling"
     dealt = f"{shoe.tally.cards_out} dealt"
     if layout.cut_after is None:

@@ -122,7 +122,7 @@ def test_a_station_s_seq_outlives_the_web_process(tmp_path: Path) -> None:
     from controller.console.station_feed import StationFeed
     from controller.journal.store import JournalStore
     from controller.procedure.community.model import CommunityModel
-    from controller.procedure.shared.table_model import Setup
+    from controller.procedure.shared.setup import Setup
     from controller.service.runtime import RecordingOutputs
     from controller.web.routes import SEQ_FILE
     from tests.controller.community_helpers import community_config

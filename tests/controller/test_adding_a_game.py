@@ -35,7 +35,8 @@ from controller.procedure.core.effects import Journal, OpLog
 from controller.procedure.core.machine import Table, build_machine, row
 from controller.procedure.families import Family, family_of, model_as
 from controller.procedure.shared import meter_books
-from controller.procedure.shared.table_model import Setup, TableModel
+from controller.procedure.shared.setup import Setup
+from controller.procedure.shared.table_model import TableModel
 from controller.rules.cards import Card, Rank, deck
 from controller.rules.options import GameConfig, TableSettings
 from controller.rules.strategy import StandPolicy

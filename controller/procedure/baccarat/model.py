@@ -16,8 +16,9 @@ from controller.procedure.baccarat.states import BAC, IN_PLAY
 from controller.procedure.core.effects import CameraCheck, Journal, Lamp, LampState, OpLog
 from controller.procedure.core.machine import build_machine
 from controller.procedure.shared import meter_books
-from controller.procedure.shared.table_model import Setup, TableModel
-from controller.procedure.shared.table_outputs import SHARED_LAMPS, TableOutputs
+from controller.procedure.shared.setup import Setup
+from controller.procedure.shared.table_model import TableModel
+from controller.procedure.shared.table_outputs import SHARED_LAMPS, SignDesk, TableOutputs
 from controller.procedure.shared.wager_book import WagerBook
 from controller.rules import baccarat as bac
 from controller.rules.cards import Card
@@ -46,8 +47,8 @@ class BaccaratOutputs(TableOutputs):
 
     model: BaccaratModel
 
-    def __init__(self, model: BaccaratModel) -> None:
-        super().__init__(model)
+    def __init__(self, model: BaccaratModel, progressive: SignDesk) -> None:
+        super().__init__(model, progressive)
         self.model = model
 
     def lamps(self) -> dict[str, LampState]:
@@ -83,8 +84,8 @@ class BaccaratModel(TableModel):
         super().__init__(setup, meters)
         self.coup = bac.Coup()
         self.bets: dict[int, dict[str, int]] = {}
-        self.wagers = BaccaratWagers(self, tuple(BACCARAT_BETS))
-        self.outputs = BaccaratOutputs(self)
+        self.wagers = BaccaratWagers(self, self.progressive, tuple(BACCARAT_BETS))
+        self.outputs = BaccaratOutputs(self, self.progressive)
         self.machine = build_machine(self, BAC, ROWS, initial)
 
     def lock_out_bets(self, event: EventData) -> None:

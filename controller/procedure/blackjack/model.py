@@ -26,7 +26,8 @@ from controller.procedure.blackjack.states import BJ, IN_PLAY
 from controller.procedure.core.effects import Journal, OpLog
 from controller.procedure.core.machine import build_machine
 from controller.procedure.shared import meter_books
-from controller.procedure.shared.table_model import Setup, TableModel
+from controller.procedure.shared.setup import Setup
+from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj
 from controller.rules.cards import Card
 from controller.rules.errors import RulesError
@@ -63,7 +64,7 @@ class BlackjackModel(TableModel):
         self.insurer = InsuranceAndPeek(self)
         self.decisions = Decisions(self)
         self.settlement = BlackjackSettlement(self)
-        self.outputs = BlackjackOutputs(self)
+        self.outputs = BlackjackOutputs(self, self.progressive)
         self.camera = BlackjackCamera(self)
         self.machine = build_machine(self, BJ, ROWS, initial)
 

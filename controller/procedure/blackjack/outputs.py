@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from controller.procedure.core.effects import CameraCheck, Lamp, LampState, seat_lamp
-from controller.procedure.shared.table_outputs import SHARED_LAMPS, TableOutputs
+from controller.procedure.shared.table_outputs import SHARED_LAMPS, SignDesk, TableOutputs
 from controller.rules.hands import DEALER, Position
 
 if TYPE_CHECKING:
@@ -30,8 +30,8 @@ class BlackjackOutputs(TableOutputs):
 
     model: BlackjackModel
 
-    def __init__(self, model: BlackjackModel) -> None:
-        super().__init__(model)
+    def __init__(self, model: BlackjackModel, progressive: SignDesk) -> None:
+        super().__init__(model, progressive)
         self.model = model
 
     def lamps(self) -> dict[str, LampState]:

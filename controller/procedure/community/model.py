@@ -30,8 +30,9 @@ from controller.procedure.community.wagers import MAIN, StationWagers, side_json
 from controller.procedure.core.effects import Journal, OpLog
 from controller.procedure.core.machine import build_machine
 from controller.procedure.shared import meter_books
-from controller.procedure.shared.table_model import Setup, TableModel
-from controller.procedure.shared.table_outputs import TableOutputs
+from controller.procedure.shared.setup import Setup
+from controller.procedure.shared.table_model import TableModel
+from controller.procedure.shared.table_outputs import SignDesk, TableOutputs
 from controller.rules import blackjack as bj
 
 
@@ -40,8 +41,8 @@ class CommunityOutputs(TableOutputs):
 
     model: CommunityModel
 
-    def __init__(self, model: CommunityModel) -> None:
-        super().__init__(model)
+    def __init__(self, model: CommunityModel, progressive: SignDesk) -> None:
+        super().__init__(model, progressive)
         self.model = model
 
     def round_text(self) -> str:
@@ -88,11 +89,11 @@ class CommunityModel(TableModel):
             decision_seconds = float(rules.decision_seconds)
         self.game: CommunityRound | None = None
         self.phases: dict[int, str] = {}
-        self.wagers = StationWagers(self)
+        self.wagers = StationWagers(self, self.progressive)
         self.credits = StationCredits(self)
         self.play = CommunityPlay(self)
         self.timers = StationTimers(self, decision_seconds)
-        self.outputs = CommunityOutputs(self)
+        self.outputs = CommunityOutputs(self, self.progressive)
         self.machine = build_machine(self, CC, ROWS, initial)
 
     # ------------------------------------------------------------------ running

@@ -24,7 +24,7 @@ from transitions import EventData
 
 from controller.procedure.community.round import SPOTS
 from controller.procedure.core.effects import Journal
-from controller.procedure.shared.wager_book import WagerBook
+from controller.procedure.shared.wager_book import ProgressiveGate, WagerBook
 
 MAIN: Final = "main"
 """A press's wager name for the spot's main wager (a side wager is named as offered)."""
@@ -42,8 +42,8 @@ class StationWagers(WagerBook):
 
     model: CommunityModel
 
-    def __init__(self, model: CommunityModel) -> None:
-        super().__init__(model, ("main",))
+    def __init__(self, model: CommunityModel, progressive: ProgressiveGate) -> None:
+        super().__init__(model, progressive, ("main",))
         self.model = model
         self.spots: dict[int, dict[int, int]] = {}
         self.sides: dict[int, dict[int, dict[str, int]]] = {}

@@ -23,8 +23,9 @@ from controller.procedure.holdem.round import Area, Ask, HoldemRound, HoldemStag
 from controller.procedure.holdem.rows import ROWS
 from controller.procedure.holdem.states import HE, IN_PLAY, INITIAL
 from controller.procedure.shared import meter_books
-from controller.procedure.shared.table_model import Setup, TableModel
-from controller.procedure.shared.table_outputs import TableOutputs
+from controller.procedure.shared.setup import Setup
+from controller.procedure.shared.table_model import TableModel
+from controller.procedure.shared.table_outputs import SignDesk, TableOutputs
 from controller.rules.cards import Card
 from controller.rules.holdem import HoldemNets, HoldemWagers
 
@@ -34,8 +35,8 @@ class HoldemOutputs(TableOutputs):
 
     model: HoldemModel
 
-    def __init__(self, model: HoldemModel) -> None:
-        super().__init__(model)
+    def __init__(self, model: HoldemModel, progressive: SignDesk) -> None:
+        super().__init__(model, progressive)
         self.model = model
 
     def lamps(self) -> dict[str, LampState]:
@@ -74,9 +75,9 @@ class HoldemModel(TableModel):
                  initial: str = "shoe_loading") -> None:
         super().__init__(setup, meters)
         self.game: HoldemRound | None = None
-        self.wagers = HoldemWagerBook(self)
+        self.wagers = HoldemWagerBook(self, self.progressive)
         self.play = HoldemPlay(self)
-        self.outputs = HoldemOutputs(self)
+        self.outputs = HoldemOutputs(self, self.progressive)
         start = str(INITIAL) if initial == "shoe_loading" else initial
         self.machine = build_machine(self, HE, ROWS, start)
 

@@ -24,7 +24,7 @@ from transitions import EventData
 
 from controller.procedure.core.effects import Journal, OpLog
 from controller.procedure.holdem.round import Area, HoldemRound, HoldemStage
-from controller.procedure.shared.wager_book import WagerBook
+from controller.procedure.shared.wager_book import ProgressiveGate, WagerBook
 from controller.rules.cards import Card, CardError
 from controller.rules.errors import RulesError
 
@@ -66,8 +66,8 @@ class HoldemWagerBook(WagerBook):
     (`unknown_amounts`), as it waits for a bonus with no ante (`lone_bonuses`).
     """
 
-    def __init__(self, model: HoldemModel) -> None:
-        super().__init__(model, ("ante",))
+    def __init__(self, model: HoldemModel, progressive: ProgressiveGate) -> None:
+        super().__init__(model, progressive, ("ante",))
         self.fixed = dict(model.setup.config.table.sensor_cents)
         self.present: dict[str, bool] = {}
         """Where chips lie now, by sensor, whatever the state (the next betting starts so)."""

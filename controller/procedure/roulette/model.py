@@ -36,9 +36,10 @@ from controller.procedure.roulette.feed import WheelFacts
 from controller.procedure.roulette.rows import ROWS
 from controller.procedure.roulette.states import IN_PLAY, INITIAL, RO
 from controller.procedure.shared import meter_books
-from controller.procedure.shared.table_model import Setup, TableModel
-from controller.procedure.shared.table_outputs import TableOutputs
-from controller.procedure.shared.wager_book import WagerBook
+from controller.procedure.shared.setup import Setup
+from controller.procedure.shared.table_model import TableModel
+from controller.procedure.shared.table_outputs import SignDesk, TableOutputs
+from controller.procedure.shared.wager_book import ProgressiveGate, WagerBook
 from controller.rules import roulette as ro
 from controller.rules.errors import RulesError
 
@@ -48,8 +49,8 @@ class RouletteWagers(WagerBook):
 
     model: RouletteModel
 
-    def __init__(self, model: RouletteModel) -> None:
-        super().__init__(model, ())
+    def __init__(self, model: RouletteModel, progressive: ProgressiveGate) -> None:
+        super().__init__(model, progressive, ())
         self.model = model
         self.placed: list[ro.RouletteWager] = []
 
@@ -164,8 +165,8 @@ class RouletteOutputs(TableOutputs):
 
     model: RouletteModel
 
-    def __init__(self, model: RouletteModel) -> None:
-        super().__init__(model)
+    def __init__(self, model: RouletteModel, progressive: SignDesk) -> None:
+        super().__init__(model, progressive)
         self.model = model
 
     def dealer_text(self) -> str:
@@ -215,8 +216,8 @@ class RouletteModel(TableModel):
     def __init__(self, setup: Setup, meters: meter_books.Meters,
                  initial: str = "shoe_loading") -> None:
         super().__init__(setup, meters)
-        self.wagers = RouletteWagers(self)
-        self.outputs = RouletteOutputs(self)
+        self.wagers = RouletteWagers(self, self.progressive)
+        self.outputs = RouletteOutputs(self, self.progressive)
         self.spin = Spin()
         self.wheel_phase = "closed"
         self.wheel_game: int | None = None

@@ -34,7 +34,7 @@ from controller.procedure.community.credits import MAX_CREDITS_IN
 from controller.procedure.community.model import CommunityModel
 from controller.procedure.community.round import SPOTS
 from controller.procedure.families import model_as
-from controller.procedure.shared.table_model import Setup
+from controller.procedure.shared.setup import Setup
 from controller.rules import blackjack as bj
 from controller.rules.cards import shoe
 from controller.rules.money import format_cents

@@ -19,8 +19,8 @@ from enum import StrEnum
 from typing import Final, TypeGuard, TypeVar
 
 from controller.procedure.baccarat import states as baccarat_states
-from controller.procedure.baccarat.model import LAMPS as BACCARAT_LAMPS
 from controller.procedure.baccarat.model import BaccaratModel
+from controller.procedure.baccarat.outputs import LAMPS as BACCARAT_LAMPS
 from controller.procedure.baccarat.rows import ROWS as BACCARAT_ROWS
 from controller.procedure.blackjack import states as blackjack_states
 from controller.procedure.blackjack.model import BlackjackModel

@@ -20,14 +20,13 @@ them to the last commit.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from transitions import EventData
 
-from controller.procedure.core.effects import Journal, OpLog
-
-if TYPE_CHECKING:
-    from controller.procedure.community.model import CommunityModel
+from controller.procedure.community.round import CommunityRound
+from controller.procedure.core.effects import Effect, Journal, OpLog
+from controller.procedure.core.roundstate import Round
 
 METER_NAMES: Final = ("credits_in", "credits_out", "wagered", "won", "games_played")
 """The per-station meters, in the order `shoectl meter show --station N` prints them."""
@@ -35,10 +34,26 @@ MAX_CREDITS_IN: Final = 10_000_000
 """The most one `credits_in` may add (cents): larger is a typing error, refused."""
 
 
+class CreditsHost(Protocol):
+    """What the stations' credits read and ask of the community model."""
+
+    round: Round
+    game: CommunityRound | None
+    station_count: int
+
+    def emit(self, *effects: Effect) -> None:
+        """Queue effects for the runtime."""
+        ...
+
+    def chips_on(self, station: int) -> int:
+        """The station's chips on its spots while bets are open (the wagers')."""
+        ...
+
+
 class StationCredits:
     """Each station's balance (`balance`, cents) and meters (`meters`)."""
 
-    def __init__(self, model: CommunityModel) -> None:
+    def __init__(self, model: CreditsHost) -> None:
         self.model = model
         self.balance: dict[int, int] = {}
         self.meters: dict[int, dict[str, int]] = {}
@@ -52,9 +67,7 @@ class StationCredits:
         """Cents the station has on the table now: chips placed, or the round's stakes."""
         game = self.model.game
         if game is None:
-            wagers = self.model.wagers
-            return (sum(wagers.spots.get(station, {}).values())
-                    + sum(sum(b.values()) for b in wagers.sides.get(station, {}).values()))
+            return self.model.chips_on(station)
         if station not in game.wagers:
             return 0  # no wager this round (chips under the minimum were returned)
         total = 0

@@ -220,13 +220,6 @@ def test_the_dispatch_scan_finds_a_planted_check(line: str) -> None:
 
 KNOWN_CYCLES: dict[frozenset[str], str] = {
     frozenset({
-        "controller.procedure.holdem.model",
-        "controller.procedure.holdem.play",
-    }):
-        "A part names its model's class for its annotations (under TYPE_CHECKING) while "
-        "the model imports the part: decision 084 hands each part a protocol instead, "
-        "family by family.",
-    frozenset({
         "firmware_bridge.guard",
         "firmware_bridge.link",
     }):

@@ -220,12 +220,6 @@ def test_the_dispatch_scan_finds_a_planted_check(line: str) -> None:
 
 KNOWN_CYCLES: dict[frozenset[str], str] = {
     frozenset({
-        "firmware_bridge.guard",
-        "firmware_bridge.link",
-    }):
-        "guard.py names link.LinkStats for its annotations while link.py imports the "
-        "guard.",
-    frozenset({
         "controller.sim.games",
         "controller.sim.games.base",
     }):

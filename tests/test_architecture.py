@@ -219,12 +219,6 @@ def test_the_dispatch_scan_finds_a_planted_check(line: str) -> None:
 # ---------------------------------------------------------------------------- import cycles
 
 KNOWN_CYCLES: dict[frozenset[str], str] = {
-    frozenset({
-        "controller.sim.games",
-        "controller.sim.games.base",
-    }):
-        "games/base.py imports EXIT_INTERRUPTED from its package, whose __init__ names "
-        "base.Driver for its annotations.",
     frozenset({"vision.build.generic", "vision.build.learned_combined",
                "vision.build.learned_data"}):
         "generic's `paired` and `check_pair` import learned_combined inside the function "

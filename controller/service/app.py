@@ -39,7 +39,7 @@ from controller.camera.holdem_reader import HoldemReader
 from controller.floor.settings import LinkSettings, table_link_from_document
 from controller.floor.shipping import JournalShipper
 from controller.journal.store import JournalError, JournalStore
-from controller.procedure.community.model import CommunityModel
+from controller.procedure.community import CommunityModel
 from controller.procedure.core.effects import (
     Journal,
     Lamp,

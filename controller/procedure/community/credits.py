@@ -179,11 +179,11 @@ STATION_KINDS: Final = ("station:credits_in", "station:credits_out", "station:se
 """The journal records that move a station's credits and meters."""
 
 
-def replay(records: Iterable[tuple[str, dict[str, Any]]]) -> dict[int, dict[str, int]]:
+def replay_credits(records: Iterable[tuple[str, dict[str, Any]]]) -> dict[int, dict[str, int]]:
     """Each station's balance and meters as its journal records add them up.
 
     `records` are (kind, data) of `STATION_KINDS` in journal order. The result (station ->
-    `credits` and every meter) must equal the critical state's: `reconcile` says where not.
+    `credits` and every meter) must equal the critical state's: `reconcile_credits` says where not.
     """
     out: dict[int, dict[str, int]] = {}
     for kind, data in records:
@@ -203,7 +203,7 @@ def replay(records: Iterable[tuple[str, dict[str, Any]]]) -> dict[int, dict[str,
     return out
 
 
-def stored(critical: dict[str, Any] | None) -> dict[int, dict[str, int]]:
+def stored_credits(critical: dict[str, Any] | None) -> dict[int, dict[str, int]]:
     """Each station's balance and meters in a critical state (empty: none kept)."""
     procedure = (critical or {}).get("procedure") or {}
     saved = (procedure.get("community") or {}).get("credits") or {}
@@ -214,8 +214,8 @@ def stored(critical: dict[str, Any] | None) -> dict[int, dict[str, int]]:
                    for k in METER_NAMES}} for s in sorted(stations)}
 
 
-def reconcile(kept: dict[int, dict[str, int]],
-              replayed: dict[int, dict[str, int]]) -> list[str]:
+def reconcile_credits(kept: dict[int, dict[str, int]],
+                      replayed: dict[int, dict[str, int]]) -> list[str]:
     """Where the kept balances and meters differ from the journal's records (empty: none)."""
     problems: list[str] = []
     for station in sorted(set(kept) | set(replayed)):

@@ -30,9 +30,7 @@ from typing import Any, Final
 
 from controller.console import station_commands
 from controller.journal.store import JournalStore
-from controller.procedure.community.credits import MAX_CREDITS_IN
-from controller.procedure.community.model import CommunityModel
-from controller.procedure.community.round import SPOTS
+from controller.procedure.community import MAX_CREDITS_IN, SPOTS, CommunityModel
 from controller.procedure.families import model_as
 from controller.procedure.shared.setup import Setup
 from controller.rules import blackjack as bj

@@ -14,13 +14,17 @@
 - No import cycle among the product's modules: imports under `if TYPE_CHECKING:` and inside
   functions count (the graph is grimp's, import-linter's own). The cycles known today are
   listed, each with why it stays, and the list may only become shorter.
+- Each game family's package declares its public surface, the `__all__` of its
+  `__init__.py` (its model, state enum, starting state, rows...), and no module outside
+  the package imports its other modules (its parts) or a name it does not export.
 
-There is no cap on a class's size: what it protected is the rule above, with the families'
-layers contracts (a part knows neither its model nor another part, decision 084), and
-ruff's complexity limits (pyproject) still bound every function.
+There is no cap on a class's size: what it protected is the two rules above, with the
+families' layers contracts (a part knows neither its model nor another part, decision 084),
+and ruff's complexity limits (pyproject) still bound every function.
 """
 
 import ast
+import importlib
 import itertools
 import subprocess
 from collections import defaultdict
@@ -332,3 +336,160 @@ def test_the_cycle_check_finds_a_part_importing_its_model(
     assert cycles_of(graph) == [[f"{pkg}.deal", f"{pkg}.model"]]
     assert named_cycle(graph, [f"{pkg}.deal", f"{pkg}.model"]).startswith(
         f"{pkg}.deal -> {pkg}.model (l.")
+
+
+# ---------------------------------------------------------------------------- public surfaces
+
+FAMILY_PACKAGE = "controller.procedure"
+"""Where the game families' packages are (`controller/procedure/<family>/`)."""
+SURFACE_SCANNED = (*PRODUCT, "tests", "hil_tests", "bench")
+"""Whose imports of a family are checked against its surface."""
+KNOWN_PRIVATE_USERS: dict[str, str] = {
+    "controller/sim/table_view.py":
+        "imports BlackjackModel and BaccaratModel from the families' model modules; the "
+        "file is being split, its successors import from the packages.",
+}
+"""Files that still reach into a family's modules, each with why: the list may only shrink."""
+
+
+def family_packages() -> list[str]:
+    """Every built-in family's package."""
+    from controller.procedure.families import BUILT_IN
+
+    return sorted(f"{FAMILY_PACKAGE}.{name}" for name in BUILT_IN)
+
+
+def declared_surface(package: str) -> list[str] | None:
+    """The names of `package`'s `__all__` as its `__init__.py` lists them (None: no list)."""
+    init = ROOT.joinpath(*package.split(".")) / "__init__.py"
+    for node in ast.parse(init.read_text()).body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "__all__"
+                and isinstance(node.value, ast.List | ast.Tuple)):
+            return [elt.value for elt in node.value.elts
+                    if isinstance(elt, ast.Constant) and isinstance(elt.value, str)]
+    return None
+
+
+def surfaces() -> dict[str, frozenset[str]]:
+    """Each family package and the names it exports."""
+    return {package: frozenset(declared_surface(package) or ()) for package in family_packages()}
+
+
+def resolved(node: ast.ImportFrom, module: str, is_package: bool) -> str:
+    """The absolute module an `import from` names (relative imports resolved)."""
+    if not node.level:
+        return node.module or ""
+    parts = module.split(".") if is_package else module.split(".")[:-1]
+    anchor = parts[: len(parts) - (node.level - 1)]
+    return ".".join([*anchor, *([node.module] if node.module else [])])
+
+
+def private_uses(source: str, module: str, surfaces: dict[str, frozenset[str]],
+                 is_package: bool = False) -> list[str]:
+    """Where `source` (module `module`) uses a family's module or name beyond its surface.
+
+    An import of a family's module (`<family>.deal`), a name imported from the package that
+    its `__all__` does not list, and an attribute of the package imported as a module
+    (`blackjack.deal`) that it does not list.
+    """
+    tree = ast.parse(source)
+    found: list[str] = []
+    aliases: dict[str, str] = {}
+
+    def inside(name: str) -> str | None:
+        return next((p for p in surfaces if name.startswith(p + ".")), None)
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if inside(alias.name):
+                    found.append(f"{module}:{node.lineno} imports {alias.name}")
+                elif alias.name in surfaces and alias.asname:
+                    aliases[alias.asname] = alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = resolved(node, module, is_package)
+            if inside(base):
+                found.append(f"{module}:{node.lineno} imports {base}")
+            for alias in node.names:
+                if base in surfaces and alias.name not in surfaces[base]:
+                    found.append(f"{module}:{node.lineno} imports {base}.{alias.name}, "
+                                 "not in its __all__")
+                elif f"{base}.{alias.name}" in surfaces:
+                    aliases[alias.asname or alias.name] = f"{base}.{alias.name}"
+    found.extend(f"{module}:{node.lineno} uses {aliases[node.value.id]}.{node.attr}, not in "
+                 "its __all__" for node in ast.walk(tree)
+                 if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                 and node.value.id in aliases
+                 and node.attr not in surfaces[aliases[node.value.id]])
+    return found
+
+
+def scanned_files() -> list[Path]:
+    return sorted(p for folder in SURFACE_SCANNED for p in (ROOT / folder).rglob("*.py"))
+
+
+def private_uses_by_file() -> dict[str, list[str]]:
+    """Each scanned file outside the families' packages, and its uses beyond a surface."""
+    known = surfaces()
+    found = {}
+    for path in scanned_files():
+        name = module_name(path)
+        theirs = {p: names for p, names in known.items()
+                  if name != p and not name.startswith(p + ".")}
+        hits = private_uses(path.read_text(), name, theirs, path.name == "__init__.py")
+        if hits:
+            found[str(path.relative_to(ROOT))] = hits
+    return found
+
+
+@pytest.mark.parametrize("package", family_packages())
+def test_each_family_declares_its_public_surface(package: str) -> None:
+    from controller.procedure.families import FAMILIES
+
+    declared = declared_surface(package)
+    assert declared, f"{package}/__init__.py has no __all__: declare the family's surface"
+    family = FAMILIES[package.rpartition(".")[2]]
+    wanted = {family.model.__name__, family.states.__name__, "ROWS", "INITIAL"}
+    assert wanted <= set(declared), f"{package} does not export {sorted(wanted - set(declared))}"
+    loaded = importlib.import_module(package)
+    missing = [name for name in declared if not hasattr(loaded, name)]
+    assert not missing, f"{package}.__all__ lists names it does not have: {missing}"
+
+
+def test_nothing_outside_a_family_uses_more_than_its_surface() -> None:
+    found = {path: hits for path, hits in private_uses_by_file().items()
+             if path not in KNOWN_PRIVATE_USERS}
+    assert not found, "a family's own modules used from outside (import from the package): " \
+        + "; ".join(hit for hits in found.values() for hit in hits)
+
+
+def test_the_known_private_users_still_are_so_the_list_only_shrinks() -> None:
+    found = private_uses_by_file()
+    gone = [path for path in KNOWN_PRIVATE_USERS if path not in found]
+    assert not gone, f"no longer reaching into a family, take off KNOWN_PRIVATE_USERS: {gone}"
+
+
+@pytest.mark.parametrize("source", [
+    "from controller.procedure.blackjack.deal import DealTracker\n",
+    "from controller.procedure.blackjack import deal\n",
+    "from controller.procedure.blackjack import DealTracker\n",
+    "import controller.procedure.community.credits\n",
+    "from controller.procedure import holdem\nplay = holdem.play\n",
+    "import controller.procedure.roulette as ro\nfeed = ro.feed\n",
+    "from ..blackjack.model import BlackjackModel\n",
+    "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+    "    from controller.procedure.baccarat.model import BaccaratModel\n",
+    "def f():\n    from controller.procedure.community.play import DECISIONS\n",
+])
+def test_the_surface_scan_finds_a_planted_private_use(source: str) -> None:
+    assert private_uses(source, "controller.procedure.shared.probe", surfaces())
+
+
+@pytest.mark.parametrize("source", [
+    "from controller.procedure.blackjack import BlackjackModel, ROWS\n",
+    "from controller.procedure import blackjack\nrows = blackjack.ROWS\n",
+    "import controller.procedure.holdem as he\nstage = he.HoldemStage\n",
+])
+def test_the_surface_scan_lets_the_surface_through(source: str) -> None:
+    assert not private_uses(source, "controller.console.probe", surfaces())

@@ -30,7 +30,7 @@ from pathlib import Path
 # bench/controller.py would shadow the controller package: import from the repository root.
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from controller.procedure.community.round import SPOTS, CommunityRound, Stage  # noqa: E402
+from controller.procedure.community import SPOTS, CommunityRound, Stage  # noqa: E402
 from controller.rules import blackjack as bj  # noqa: E402
 from controller.rules.cards import shoe  # noqa: E402
 from controller.rules.hands import Game  # noqa: E402

@@ -28,8 +28,10 @@ def contracts() -> list[dict[str, object]]:
 
 
 def summary(module: str) -> str:
-    """The first line of a package's docstring, or '' when it has none."""
+    """The first paragraph of a package's (or a module's) docstring, or '' when it has none."""
     path = REPO.joinpath(*module.split(".")) / "__init__.py"
+    if not path.exists():
+        path = REPO.joinpath(*module.split(".")).with_suffix(".py")
     if not path.exists():
         return ""
     docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
@@ -61,7 +63,8 @@ def render() -> str:
             for module in modules:
                 out.append(f"| {level} | `{module}` | {summary(module)} |")
         out.append("")
-        out += mermaid(contract)
+        if not inner(contract):
+            out += mermaid(contract)
     out += ["Besides the layers, these imports are refused:", ""]
     for contract in contracts():
         if contract["type"] == "forbidden":
@@ -70,6 +73,12 @@ def render() -> str:
             out.append(f"- {contract['name']}: {sources} may not import {banned}.")
     out += ["", END]
     return "\n".join(out) + "\n"
+
+
+def inner(contract: dict[str, object]) -> bool:
+    """True for the layers inside one package of the procedure (a family's): a table suffices."""
+    containers = [str(c) for c in contract.get("containers", [])]  # type: ignore[attr-defined]
+    return bool(containers) and all(c.count(".") >= 2 for c in containers)
 
 
 def mermaid(contract: dict[str, object]) -> list[str]:

@@ -12,7 +12,7 @@ slot, never acknowledges anything and never counts for liveness. PROTOCOL.md,
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from firmware_bridge.auth import (
     AuthMode,
@@ -26,8 +26,37 @@ from firmware_bridge.auth import (
 )
 from firmware_bridge.framing import Frame, FrameKind, covered_bytes
 
-if TYPE_CHECKING:
-    from firmware_bridge.link import LinkStats
+
+class AuthCounts(Protocol):
+    """What the authentication checks read of a link's statistics (`link.LinkStats`).
+
+    Declared here, so the guard, which the link is built on, does not import the link.
+    """
+
+    @property
+    def sessions(self) -> int:
+        """Sessions opened since the link was made."""
+        ...
+
+    @property
+    def auth(self) -> AuthMode:
+        """This end's auth mode."""
+        ...
+
+    @property
+    def peer_auth(self) -> AuthMode | None:
+        """The auth mode the other end announces (None: not heard yet)."""
+        ...
+
+    @property
+    def bad_macs(self) -> int:
+        """Frames whose tag was wrong."""
+        ...
+
+    @property
+    def auth_mismatches(self) -> int:
+        """Frames whose auth mode was not this end's."""
+        ...
 
 AUTH_FAILURES_TO_REFUSE: Final = 3
 """Frames failing authentication, with no session since the link went down, after which a
@@ -167,7 +196,7 @@ class FrameGuard:
         return replace(frame, tag=frame_tag(key, covered_bytes(frame)))
 
 
-def authentication_problem(link: LinkStats, key: PairingKey | None) -> str | None:
+def authentication_problem(link: AuthCounts, key: PairingKey | None) -> str | None:
     """Why a host's link opened no session, if authentication is the reason (else None).
 
     Args:
@@ -203,11 +232,11 @@ class LiveLinkWatch:
         """A session opened: nothing to watch until it goes down."""
         self._base = None
 
-    def session_down(self, link: LinkStats) -> None:
+    def session_down(self, link: AuthCounts) -> None:
         """The session went down: count the failures from now."""
         self._base, self._reported = _failures(link), False
 
-    def refusal(self, link: LinkStats, key: PairingKey | None, last_board: str) -> str | None:
+    def refusal(self, link: AuthCounts, key: PairingKey | None, last_board: str) -> str | None:
         """The refusal line when the board is to be refused now (once per outage), else None.
 
         Args:
@@ -228,5 +257,5 @@ class LiveLinkWatch:
                 f"with {own}; the board last authenticated here: {last_board or 'none'}")
 
 
-def _failures(link: LinkStats) -> int:
+def _failures(link: AuthCounts) -> int:
     return link.bad_macs + link.auth_mismatches

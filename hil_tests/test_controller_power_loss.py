@@ -31,9 +31,9 @@ import pytest
 from controller.cli import simulate_command
 from controller.journal import audit, keys
 from controller.journal.store import JournalError, JournalStore
-from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.blackjack import BlackjackModel
 from controller.procedure.shared import meter_books
-from controller.procedure.shared.table_model import Setup
+from controller.procedure.shared.setup import Setup
 from controller.service.runtime import RecordingOutputs, TableRuntime
 
 pytestmark = pytest.mark.needs("shoe", "layout", "sign", "emulated")

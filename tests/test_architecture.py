@@ -8,25 +8,35 @@
 - `controller/` holds no module of its own but the package files: every module sits in the
   folder of its concern.
 - A public name means one thing: no two product modules define the same class or type alias.
-- No class over 300 lines or 30 methods.
 - No code outside the family registry asks a model its class (`isinstance(model,
   BlackjackModel)`): the family's key selects a view, a driver, a rows table. The checks
   still made through the registry's `is_model` may only become fewer.
-- No module of `controller/procedure` imports itself back when it is loaded (imports under
-  `if TYPE_CHECKING:` aside: the parts still name their model's type).
+- No import cycle among the product's modules: imports under `if TYPE_CHECKING:` and inside
+  functions count (the graph is grimp's, import-linter's own). The cycles known today are
+  listed, each with why it stays, and the list may only become shorter.
+- Each game family's package declares its public surface, the `__all__` of its
+  `__init__.py` (its model, state enum, starting state, rows...), and no module outside
+  the package imports its other modules (its parts) or a name it does not export.
 - No code of `controller/` compares a procedure state with a string literal: a name or
   attribute a state is bound to (`STATE_NAMES`) is compared (`==`, `!=`, `in`, `not in`)
   with a string constant, a tuple, list, set or dict of them, or a module constant made of
   them; nor is it matched (`match state:`) against string cases, nor looked up in such a
   dict (`{...}[state]`, `TEXTS.get(state)`). States are compared with the family's enum
   member (`BJ.BETTING`), or in code several families share with `TableState`'s.
+
+There is no cap on a class's size: what it protected is the cycle and surface rules above, with the
+families' layers contracts (a part knows neither its model nor another part, decision 084),
+and ruff's complexity limits (pyproject) still bound every function.
 """
 
 import ast
+import importlib
+import itertools
 import subprocess
 from collections import defaultdict
 from pathlib import Path
 
+import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,9 +58,6 @@ MAY_IMPORT_VISION_BUILD = ("vision.build", "controller.camera.emulated", "contro
 
 SAME_MEANING = {"Image": {"drivers.camera.source", "vision.edges"}}
 """One name defined twice with one meaning, in packages that may not import each other."""
-
-MAX_CLASS_LINES = 300
-MAX_CLASS_METHODS = 30
 
 
 def module_name(path: Path) -> str:
@@ -160,19 +167,6 @@ def test_every_public_name_means_one_thing() -> None:
     assert not twice, f"defined in more than one module: {twice}"
 
 
-def test_no_class_is_too_big() -> None:
-    big = []
-    for path in product_files():
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ClassDef):
-                lines = (node.end_lineno or node.lineno) - node.lineno + 1
-                methods = sum(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
-                              for n in node.body)
-                if lines > MAX_CLASS_LINES or methods > MAX_CLASS_METHODS:
-                    big.append(f"{module_name(path)}.{node.name}: {lines} lines, {methods} methods")
-    assert not big, big
-
-
 FAMILY_REGISTRY = "controller.procedure.families"
 
 
@@ -232,39 +226,24 @@ def test_the_dispatch_scan_finds_a_planted_check(line: str) -> None:
     assert model_class_checks(source, "probe", family_model_names())
 
 
-PROCEDURE = ROOT / "controller" / "procedure"
+# ---------------------------------------------------------------------------- import cycles
+
+KNOWN_CYCLES: dict[frozenset[str], str] = {
+    frozenset({"vision.build.generic", "vision.build.learned_combined",
+               "vision.build.learned_data"}):
+        "generic's `paired` and `check_pair` import learned_combined inside the function "
+        "(the shipped pair builds on the perceptrons), while learned_combined and "
+        "learned_data import generic's drawing when loaded. Breaking it moves the pair's "
+        "build out of generic, whose module is the build's command (`python -m "
+        "vision.build.generic`): a change of the build's entry points, for the vision "
+        "build's own work, not a fix in passing.",
+}
+"""The import cycles left, each with why: the list may only become shorter."""
 
 
-def runtime_imports(source: str, module: str, package: str) -> set[str]:
-    """The modules `source` imports when it is loaded (not under `if TYPE_CHECKING:`)."""
-    found: set[str] = set()
-
-    def visit(body: list[ast.stmt]) -> None:
-        for node in body:
-            if isinstance(node, ast.If):
-                guard = node.test
-                if isinstance(guard, ast.Name) and guard.id == "TYPE_CHECKING":
-                    visit(node.orelse)
-                    continue
-                visit(node.body)
-                visit(node.orelse)
-            elif isinstance(node, ast.Try):
-                visit(node.body)
-                for handler in node.handlers:
-                    visit(handler.body)
-            elif isinstance(node, ast.Import):
-                found.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    parts = package.split(".")
-                    anchor = parts[: len(parts) - (node.level - 1)]
-                    base = ".".join([*anchor, *([base] if base else [])])
-                found.add(base)
-                found.update(f"{base}.{alias.name}" for alias in node.names)
-
-    visit(ast.parse(source, filename=module).body)
-    return found
+def import_graph(*packages: str) -> grimp.ImportGraph:
+    """Every import among `packages`' modules, TYPE_CHECKING and function-level ones too."""
+    return grimp.build_graph(*packages, exclude_type_checking_imports=False, cache_dir=None)
 
 
 def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -272,21 +251,24 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     index: dict[str, int] = {}
     low: dict[str, int] = {}
     stack: list[str] = []
+    on_stack: set[str] = set()
     cycles: list[list[str]] = []
 
     def connect(node: str) -> None:
         index[node] = low[node] = len(index)
         stack.append(node)
-        for nxt in graph.get(node, ()):
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
             if nxt not in index:
                 connect(nxt)
                 low[node] = min(low[node], low[nxt])
-            elif nxt in stack:
+            elif nxt in on_stack:
                 low[node] = min(low[node], index[nxt])
         if low[node] == index[node]:
             group = []
             while True:
                 member = stack.pop()
+                on_stack.discard(member)
                 group.append(member)
                 if member == node:
                     break
@@ -299,32 +281,220 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return cycles
 
 
-def procedure_graph(sources: dict[str, tuple[str, bool]]) -> dict[str, set[str]]:
-    """Each module's load-time imports among `sources` (module -> (text, is a package))."""
-    graph = {}
-    for module, (text, is_package) in sources.items():
-        package = module if is_package else module.rpartition(".")[0]
-        graph[module] = {m for m in runtime_imports(text, module, package)
-                         if m in sources and m != module}
-    return graph
+def cycles_of(graph: grimp.ImportGraph) -> list[list[str]]:
+    """The import cycles of a grimp graph, as groups of modules."""
+    return import_cycles({m: set(graph.find_modules_directly_imported_by(m))
+                          for m in graph.modules})
 
 
-def test_no_module_of_the_procedure_imports_itself_back_when_loaded() -> None:
-    sources = {module_name(p): (p.read_text(), p.name == "__init__.py")
-               for p in PROCEDURE.rglob("*.py")}
-    cycles = import_cycles(procedure_graph(sources))
-    assert not cycles, f"import cycles at load time: {cycles}"
+def named_cycle(graph: grimp.ImportGraph, group: list[str]) -> str:
+    """One loop through `group`'s first module, each import with its line: a -> b -> a."""
+    first = group[0]
+    loops = [(first, *chain) for nxt in sorted(graph.find_modules_directly_imported_by(first))
+             if nxt in group
+             for chain in [graph.find_shortest_chain(importer=nxt, imported=first)] if chain]
+    loop = min(loops, key=len)
+    steps = [loop[0]]
+    for importer, imported in itertools.pairwise(loop):
+        lines = [d["line_number"] for d in graph.get_import_details(importer=importer,
+                                                                   imported=imported)]
+        steps.append(f"{imported} (l.{min(lines)})" if lines else imported)
+    return " -> ".join(steps)
 
 
-def test_the_cycle_check_finds_a_part_importing_its_model() -> None:
-    sources = {
-        "pkg.model": ("from pkg.deal import Deal\n", False),
-        "pkg.deal": ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-                     "    from pkg.model import Model\n", False),
-    }
-    assert not import_cycles(procedure_graph(sources))
-    sources["pkg.deal"] = ("from pkg.model import Model\n", False)
-    assert import_cycles(procedure_graph(sources)) == [["pkg.deal", "pkg.model"]]
+def test_no_import_cycle_but_the_known_ones() -> None:
+    graph = import_graph(*PRODUCT)
+    new = [named_cycle(graph, group) for group in cycles_of(graph)
+           if frozenset(group) not in KNOWN_CYCLES]
+    assert not new, "import cycles: " + "; ".join(new)
+
+
+def test_the_known_cycles_are_still_there_so_the_list_only_shrinks() -> None:
+    found = {frozenset(group) for group in cycles_of(import_graph(*PRODUCT))}
+    gone = [sorted(cycle) for cycle in KNOWN_CYCLES if cycle not in found]
+    assert not gone, f"no longer a cycle, take it off KNOWN_CYCLES: {gone}"
+
+
+def planted_package(root: Path, name: str, files: dict[str, str]) -> None:
+    """A package `name` under `root` with `files` (module name -> source)."""
+    (root / name).mkdir()
+    (root / name / "__init__.py").write_text("")
+    for module, source in files.items():
+        (root / name / f"{module}.py").write_text(source)
+
+
+@pytest.mark.parametrize(("kind", "deal_source"), [
+    ("type_checking", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                      "    from {pkg}.model import Model\n"),
+    ("function", "def card():\n    from {pkg}.model import Model\n"),
+    ("load", "from {pkg} import model\n"),
+])
+def test_the_cycle_check_finds_a_part_importing_its_model(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, deal_source: str) -> None:
+    pkg = f"planted_{kind}"
+    monkeypatch.syspath_prepend(str(tmp_path))
+    planted_package(tmp_path, pkg, {"model": f"from {pkg}.deal import Deal\n",
+                                    "deal": "class Deal:\n    pass\n"})
+    assert not cycles_of(import_graph(pkg))
+    (tmp_path / pkg / "deal.py").write_text(deal_source.format(pkg=pkg) + "class Deal:\n"
+                                            "    pass\n")
+    graph = import_graph(pkg)
+    assert cycles_of(graph) == [[f"{pkg}.deal", f"{pkg}.model"]]
+    assert named_cycle(graph, [f"{pkg}.deal", f"{pkg}.model"]).startswith(
+        f"{pkg}.deal -> {pkg}.model (l.")
+
+
+# ---------------------------------------------------------------------------- public surfaces
+
+FAMILY_PACKAGE = "controller.procedure"
+"""Where the game families' packages are (`controller/procedure/<family>/`)."""
+SURFACE_SCANNED = (*PRODUCT, "tests", "hil_tests", "bench")
+"""Whose imports of a family are checked against its surface."""
+KNOWN_PRIVATE_USERS: dict[str, str] = {}
+"""Files that still reach into a family's modules, each with why: the list may only shrink."""
+
+
+def family_packages() -> list[str]:
+    """Every built-in family's package."""
+    from controller.procedure.families import BUILT_IN
+
+    return sorted(f"{FAMILY_PACKAGE}.{name}" for name in BUILT_IN)
+
+
+def declared_surface(package: str) -> list[str] | None:
+    """The names of `package`'s `__all__` as its `__init__.py` lists them (None: no list)."""
+    init = ROOT.joinpath(*package.split(".")) / "__init__.py"
+    for node in ast.parse(init.read_text()).body:
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == "__all__"
+                and isinstance(node.value, ast.List | ast.Tuple)):
+            return [elt.value for elt in node.value.elts
+                    if isinstance(elt, ast.Constant) and isinstance(elt.value, str)]
+    return None
+
+
+def surfaces() -> dict[str, frozenset[str]]:
+    """Each family package and the names it exports."""
+    return {package: frozenset(declared_surface(package) or ()) for package in family_packages()}
+
+
+def resolved(node: ast.ImportFrom, module: str, is_package: bool) -> str:
+    """The absolute module an `import from` names (relative imports resolved)."""
+    if not node.level:
+        return node.module or ""
+    parts = module.split(".") if is_package else module.split(".")[:-1]
+    anchor = parts[: len(parts) - (node.level - 1)]
+    return ".".join([*anchor, *([node.module] if node.module else [])])
+
+
+def private_uses(source: str, module: str, surfaces: dict[str, frozenset[str]],
+                 is_package: bool = False) -> list[str]:
+    """Where `source` (module `module`) uses a family's module or name beyond its surface.
+
+    An import of a family's module (`<family>.deal`), a name imported from the package that
+    its `__all__` does not list, and an attribute of the package imported as a module
+    (`blackjack.deal`) that it does not list.
+    """
+    tree = ast.parse(source)
+    found: list[str] = []
+    aliases: dict[str, str] = {}
+
+    def inside(name: str) -> str | None:
+        return next((p for p in surfaces if name.startswith(p + ".")), None)
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if inside(alias.name):
+                    found.append(f"{module}:{node.lineno} imports {alias.name}")
+                elif alias.name in surfaces and alias.asname:
+                    aliases[alias.asname] = alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = resolved(node, module, is_package)
+            if inside(base):
+                found.append(f"{module}:{node.lineno} imports {base}")
+            for alias in node.names:
+                if base in surfaces and alias.name not in surfaces[base]:
+                    found.append(f"{module}:{node.lineno} imports {base}.{alias.name}, "
+                                 "not in its __all__")
+                elif f"{base}.{alias.name}" in surfaces:
+                    aliases[alias.asname or alias.name] = f"{base}.{alias.name}"
+    found.extend(f"{module}:{node.lineno} uses {aliases[node.value.id]}.{node.attr}, not in "
+                 "its __all__" for node in ast.walk(tree)
+                 if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                 and node.value.id in aliases
+                 and node.attr not in surfaces[aliases[node.value.id]])
+    return found
+
+
+def scanned_files() -> list[Path]:
+    return sorted(p for folder in SURFACE_SCANNED for p in (ROOT / folder).rglob("*.py"))
+
+
+def private_uses_by_file() -> dict[str, list[str]]:
+    """Each scanned file outside the families' packages, and its uses beyond a surface."""
+    known = surfaces()
+    found = {}
+    for path in scanned_files():
+        name = module_name(path)
+        theirs = {p: names for p, names in known.items()
+                  if name != p and not name.startswith(p + ".")}
+        hits = private_uses(path.read_text(), name, theirs, path.name == "__init__.py")
+        if hits:
+            found[str(path.relative_to(ROOT))] = hits
+    return found
+
+
+@pytest.mark.parametrize("package", family_packages())
+def test_each_family_declares_its_public_surface(package: str) -> None:
+    from controller.procedure.families import FAMILIES
+
+    declared = declared_surface(package)
+    assert declared, f"{package}/__init__.py has no __all__: declare the family's surface"
+    family = FAMILIES[package.rpartition(".")[2]]
+    wanted = {family.model.__name__, family.states.__name__, "ROWS", "INITIAL"}
+    assert wanted <= set(declared), f"{package} does not export {sorted(wanted - set(declared))}"
+    loaded = importlib.import_module(package)
+    missing = [name for name in declared if not hasattr(loaded, name)]
+    assert not missing, f"{package}.__all__ lists names it does not have: {missing}"
+
+
+def test_nothing_outside_a_family_uses_more_than_its_surface() -> None:
+    found = {path: hits for path, hits in private_uses_by_file().items()
+             if path not in KNOWN_PRIVATE_USERS}
+    assert not found, "a family's own modules used from outside (import from the package): " \
+        + "; ".join(hit for hits in found.values() for hit in hits)
+
+
+def test_the_known_private_users_still_are_so_the_list_only_shrinks() -> None:
+    found = private_uses_by_file()
+    gone = [path for path in KNOWN_PRIVATE_USERS if path not in found]
+    assert not gone, f"no longer reaching into a family, take off KNOWN_PRIVATE_USERS: {gone}"
+
+
+@pytest.mark.parametrize("source", [
+    "from controller.procedure.blackjack.deal import DealTracker\n",
+    "from controller.procedure.blackjack import deal\n",
+    "from controller.procedure.blackjack import DealTracker\n",
+    "import controller.procedure.community.credits\n",
+    "from controller.procedure import holdem\nplay = holdem.play\n",
+    "import controller.procedure.roulette as ro\nfeed = ro.feed\n",
+    "from ..blackjack.model import BlackjackModel\n",
+    "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+    "    from controller.procedure.baccarat.model import BaccaratModel\n",
+    "def f():\n    from controller.procedure.community.play import DECISIONS\n",
+])
+def test_the_surface_scan_finds_a_planted_private_use(source: str) -> None:
+    assert private_uses(source, "controller.procedure.shared.probe", surfaces())
+
+
+@pytest.mark.parametrize("source", [
+    "from controller.procedure.blackjack import BlackjackModel, ROWS\n",
+    "from controller.procedure import blackjack\nrows = blackjack.ROWS\n",
+    "import controller.procedure.holdem as he\nstage = he.HoldemStage\n",
+])
+def test_the_surface_scan_lets_the_surface_through(source: str) -> None:
+    assert not private_uses(source, "controller.console.probe", surfaces())
 
 
 STATE_NAMES = frozenset({"state", "initial", "resume_state", "error_return",

@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final, Protocol
 
-from controller.procedure.blackjack.states import BJ
-from controller.procedure.community.states import CC
+from controller.procedure.blackjack import BJ
+from controller.procedure.community import CC
 from controller.procedure.core.states import TableState
-from controller.procedure.holdem.states import HE
+from controller.procedure.holdem import HE
 
 SHUFFLE_STATES: Final = frozenset({TableState.SHOE_LOADING, TableState.BURN,
                                    TableState.RESHUFFLE_DISCARDS, HE.SHUFFLING})

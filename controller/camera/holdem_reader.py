@@ -37,10 +37,7 @@ from controller.camera.crosscheck import (
 )
 from controller.procedure.core.effects import CameraCheck
 from controller.procedure.families import is_model
-from controller.procedure.holdem.model import HoldemModel
-from controller.procedure.holdem.play import due_area
-from controller.procedure.holdem.round import Area, HoldemRound
-from controller.procedure.holdem.states import HE
+from controller.procedure.holdem import HE, Area, HoldemModel, HoldemRound, due_area
 
 
 def area_cards(game: HoldemRound, area: Area, seat: int | None) -> list[str]:

@@ -19,7 +19,8 @@ from types import FrameType
 
 from controller.journal.errors import JournalError
 from controller.rules.errors import ConfigError
-from controller.sim import games, simulation
+from controller.sim import simulation
+from controller.sim.games.base import EXIT_INTERRUPTED
 from controller.sim.options import DEFAULT_ROUNDS, Options, build_options
 from controller.sim.table_view import DEFAULT_PACE
 
@@ -116,7 +117,7 @@ def main(argv: list[str]) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("shoectl simulate: interrupted twice: stopped at once (the journal "
                          "keeps every committed record; `shoectl journal verify` checks it)\n")
-        return games.EXIT_INTERRUPTED
+        return EXIT_INTERRUPTED
     finally:
         signal.signal(signal.SIGINT, previous)
 

@@ -19,14 +19,11 @@ from controller.console.prompts import prompt
 from controller.console.table_state import table_state
 from controller.console.views import view_of
 from controller.console.views.common import JsonObject
-from controller.procedure.blackjack.model import BlackjackModel
-from controller.procedure.blackjack.states import BJ
+from controller.procedure.blackjack import BJ, BlackjackModel
 from controller.procedure.core.effects import Journal
 from controller.procedure.families import is_model, model_as
-from controller.procedure.holdem.model import HoldemModel
-from controller.procedure.holdem.states import HE
-from controller.procedure.roulette.model import RouletteModel
-from controller.procedure.roulette.states import RO
+from controller.procedure.holdem import HE, HoldemModel
+from controller.procedure.roulette import RO, RouletteModel
 from controller.procedure.shared.table_model import TableModel
 from controller.service.runtime import TableRuntime
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.console.commands import CommandError, Reply
-from controller.procedure.community.model import CommunityModel
+from controller.procedure.community import CommunityModel
 from controller.procedure.families import is_model
 from controller.service.runtime import TableRuntime
 

@@ -17,7 +17,7 @@ from controller.analysis.shift import DayFigures
 from controller.console.prompts import faults
 from controller.console.views.common import JsonObject
 from controller.console.views.roulette import wheel_bias
-from controller.procedure.community.model import CommunityModel
+from controller.procedure.community import CommunityModel
 from controller.procedure.families import is_model
 from controller.service.runtime import TableRuntime
 

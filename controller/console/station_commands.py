@@ -26,9 +26,7 @@ from typing import Any, Final
 
 from controller.console.commands import CommandError, Reply, attribute
 from controller.console.station_view import CHIPS, station_view
-from controller.procedure.community.model import CommunityModel
-from controller.procedure.community.play import DECISIONS
-from controller.procedure.community.states import CC
+from controller.procedure.community import CC, DECISIONS, CommunityModel
 from controller.procedure.families import is_model
 from controller.service.runtime import TableRuntime
 

@@ -27,9 +27,7 @@ from controller.console.station_view import (
     message,
     side_offer,
 )
-from controller.procedure.community.model import CommunityModel
-from controller.procedure.community.round import SPOTS, CommunityRound
-from controller.procedure.community.wagers import side_json
+from controller.procedure.community import SPOTS, CommunityModel, CommunityRound, side_json
 from controller.procedure.families import is_model
 from controller.service.runtime import TableRuntime
 

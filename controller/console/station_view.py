@@ -11,10 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from controller.procedure.community.model import CommunityModel
-from controller.procedure.community.round import INITIAL_ORDER, SPOTS, CommunityRound
-from controller.procedure.community.states import CC
-from controller.procedure.community.wagers import side_json
+from controller.procedure.community import (
+    CC,
+    INITIAL_ORDER,
+    SPOTS,
+    CommunityModel,
+    CommunityRound,
+    side_json,
+)
 from controller.procedure.families import is_model
 from controller.rules import blackjack as bj
 from controller.rules.cards import Card

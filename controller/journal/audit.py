@@ -22,7 +22,12 @@ from controller.journal.errors import JournalTrustError
 from controller.journal.keys import JournalKey
 from controller.journal.store import journal_key
 from controller.journal.verdict import Verdict, judge
-from controller.procedure.community import credits as community_credits
+from controller.procedure.community import (
+    STATION_KINDS,
+    reconcile_credits,
+    replay_credits,
+    stored_credits,
+)
 from controller.procedure.shared import meter_books
 
 
@@ -167,9 +172,9 @@ def stored_stations(state_dir: Path, key: JournalKey | None = None
         if opened.db is None:
             return {}, []
         critical = _critical(opened)
-        records = [(e.kind, e.data) for e in entries(opened.db, community_credits.STATION_KINDS)]
-    kept = community_credits.stored(critical)
-    return kept, community_credits.reconcile(kept, community_credits.replay(records))
+        records = [(e.kind, e.data) for e in entries(opened.db, STATION_KINDS)]
+    kept = stored_credits(critical)
+    return kept, reconcile_credits(kept, replay_credits(records))
 
 
 def export_entries(state_dir: Path, key: JournalKey | None = None) -> tuple[list[Entry],

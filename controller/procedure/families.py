@@ -2,7 +2,9 @@
 
 A family is a package `controller/procedure/<family>/`: `states.py` (its state enum, the
 state it starts in and the states of a round in play), `rows.py` (its transition rows),
-`model.py` (the model those rows drive) and the parts the model is built from. A table's
+`model.py` (the model those rows drive) and the parts the model is built from; its
+`__init__.py` exports what code outside the package may use (`__all__`), and this registry
+takes each family from there. A table's
 game (`[table] game`) selects its family here; Spanish 21 is dealt by the blackjack family.
 The console's view and the simulation's driver of a family are chosen by the same key
 (`controller.console.views`, `controller.sim.games`).
@@ -18,28 +20,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final, TypeGuard, TypeVar
 
-from controller.procedure.baccarat import states as baccarat_states
-from controller.procedure.baccarat.model import LAMPS as BACCARAT_LAMPS
-from controller.procedure.baccarat.model import BaccaratModel
-from controller.procedure.baccarat.rows import ROWS as BACCARAT_ROWS
-from controller.procedure.blackjack import states as blackjack_states
-from controller.procedure.blackjack.model import BlackjackModel
-from controller.procedure.blackjack.outputs import LAMPS as BLACKJACK_LAMPS
-from controller.procedure.blackjack.outputs import SEAT_LAMPS as BLACKJACK_SEAT_LAMPS
-from controller.procedure.blackjack.rows import ROWS as BLACKJACK_ROWS
-from controller.procedure.community import states as community_states
-from controller.procedure.community.model import CommunityModel
-from controller.procedure.community.rows import ROWS as COMMUNITY_ROWS
+from controller.procedure import baccarat, blackjack, community, holdem, roulette
 from controller.procedure.core.channels import BUTTONS, LayoutChannels
 from controller.procedure.core.machine import Table, callback_names
 from controller.procedure.core.states import disagreements
-from controller.procedure.holdem import states as holdem_states
-from controller.procedure.holdem.model import HoldemModel
-from controller.procedure.holdem.play import SEAT_SPOTS as HOLDEM_SPOTS
-from controller.procedure.holdem.rows import ROWS as HOLDEM_ROWS
-from controller.procedure.roulette import states as roulette_states
-from controller.procedure.roulette.model import RouletteModel
-from controller.procedure.roulette.rows import ROWS as ROULETTE_ROWS
 from controller.procedure.shared.table_model import TableModel
 from controller.procedure.shared.table_outputs import SHARED_LAMPS
 from controller.procedure.shared.wager_book import SEAT_SPOTS
@@ -85,16 +69,16 @@ class Family:
 
 
 FAMILIES: Final[dict[str, Family]] = {family.name: family for family in (
-    Family("blackjack", (Game.BLACKJACK, Game.SPANISH21), blackjack_states.BJ, BLACKJACK_ROWS,
-           blackjack_states.INITIAL, BlackjackModel, BLACKJACK_LAMPS, BLACKJACK_SEAT_LAMPS),
-    Family("baccarat", (Game.BACCARAT,), baccarat_states.BAC, BACCARAT_ROWS,
-           baccarat_states.INITIAL, BaccaratModel, BACCARAT_LAMPS),
-    Family("roulette", (Game.ROULETTE,), roulette_states.RO, ROULETTE_ROWS,
-           roulette_states.INITIAL, RouletteModel),
-    Family("community", (Game.COMMUNITY,), community_states.CC, COMMUNITY_ROWS,
-           community_states.INITIAL, CommunityModel),
-    Family("holdem", (Game.HOLDEM,), holdem_states.HE, HOLDEM_ROWS,
-           holdem_states.INITIAL, HoldemModel, seat_spots=HOLDEM_SPOTS),
+    Family("blackjack", (Game.BLACKJACK, Game.SPANISH21), blackjack.BJ, blackjack.ROWS,
+           blackjack.INITIAL, blackjack.BlackjackModel, blackjack.LAMPS, blackjack.SEAT_LAMPS),
+    Family("baccarat", (Game.BACCARAT,), baccarat.BAC, baccarat.ROWS,
+           baccarat.INITIAL, baccarat.BaccaratModel, baccarat.LAMPS),
+    Family("roulette", (Game.ROULETTE,), roulette.RO, roulette.ROWS,
+           roulette.INITIAL, roulette.RouletteModel),
+    Family("community", (Game.COMMUNITY,), community.CC, community.ROWS,
+           community.INITIAL, community.CommunityModel),
+    Family("holdem", (Game.HOLDEM,), holdem.HE, holdem.ROWS,
+           holdem.INITIAL, holdem.HoldemModel, seat_spots=holdem.SEAT_SPOTS),
 )}
 """Every family by its key."""
 

@@ -39,7 +39,7 @@ from controller.camera.holdem_reader import HoldemReader
 from controller.floor.settings import LinkSettings, table_link_from_document
 from controller.floor.shipping import JournalShipper
 from controller.journal.store import JournalError, JournalStore
-from controller.procedure.community.model import CommunityModel
+from controller.procedure.community import CommunityModel
 from controller.procedure.core.effects import (
     Journal,
     Lamp,
@@ -50,7 +50,7 @@ from controller.procedure.core.effects import (
     ShowSign,
 )
 from controller.procedure.families import family_of, is_model
-from controller.procedure.shared.table_model import Setup
+from controller.procedure.shared.setup import Setup
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
 from controller.service.crash import CrashReport, TableCrashError, crash_report

@@ -36,7 +36,8 @@ from controller.procedure.core.model import HOLD_STATES
 from controller.procedure.core.roundstate import NumberPlacement
 from controller.procedure.core.states import TableState
 from controller.procedure.shared import meter_books
-from controller.procedure.shared.table_model import Setup, TableModel
+from controller.procedure.shared.setup import Setup
+from controller.procedure.shared.table_model import TableModel
 from controller.procedure.shared.table_outputs import PublicView
 from controller.rules.cards import Card, CardError
 from controller.service.shoe_numbers import ShoeNumbers

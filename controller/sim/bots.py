@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.console.commands import Reply, execute, parse
-from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.blackjack import BlackjackModel
 from controller.procedure.families import is_model
 from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj

@@ -17,7 +17,8 @@ from controller.journal.store import JournalStore
 from controller.procedure.core.model import HOLD_STATES
 from controller.procedure.core.states import TableState
 from controller.procedure.families import family_of
-from controller.procedure.shared.table_model import Setup, TableModel
+from controller.procedure.shared.setup import Setup
+from controller.procedure.shared.table_model import TableModel
 from controller.rules.cards import shoe
 from controller.rules.hands import Game
 from controller.service.loop import EventLoop

@@ -18,7 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
-from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.blackjack import BlackjackModel
 from controller.procedure.core.channels import BUTTONS
 from controller.procedure.core.model import HOLD_STATES
 from controller.procedure.core.states import TableState

@@ -24,8 +24,8 @@ from controller.console.pit_state import pit_state
 from controller.console.station_feed import StationFeed
 from controller.console.station_view import CHIPS
 from controller.journal.store import JournalStore
-from controller.procedure.community.model import CommunityModel
-from controller.procedure.shared.table_model import Setup
+from controller.procedure.community import CommunityModel
+from controller.procedure.shared.setup import Setup
 from controller.service.loop import EventLoop
 from controller.service.runtime import RecordingOutputs, RuntimeCall, TableRuntime
 from controller.web.credentials import hash_password

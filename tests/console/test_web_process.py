@@ -121,8 +121,8 @@ def test_a_station_s_seq_outlives_the_web_process(tmp_path: Path) -> None:
     directory, so a station command captured before a restart is refused after it."""
     from controller.console.station_feed import StationFeed
     from controller.journal.store import JournalStore
-    from controller.procedure.community.model import CommunityModel
-    from controller.procedure.shared.table_model import Setup
+    from controller.procedure.community import CommunityModel
+    from controller.procedure.shared.setup import Setup
     from controller.service.runtime import RecordingOutputs
     from controller.web.routes import SEQ_FILE
     from tests.controller.community_helpers import community_config

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.journal.store import JournalStore
-from controller.procedure.community.model import CommunityModel
-from controller.procedure.shared.table_model import Setup
+from controller.procedure.community import CommunityModel
+from controller.procedure.shared.setup import Setup
 from controller.rules.hands import Game
 from controller.rules.options import GameConfig
 from controller.service.loop import EventLoop

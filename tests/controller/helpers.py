@@ -11,7 +11,7 @@ from pathlib import Path
 
 from controller.journal.store import JournalStore
 from controller.procedure.families import family_of
-from controller.procedure.shared.table_model import Setup
+from controller.procedure.shared.setup import Setup
 from controller.rules import blackjack as bj
 from controller.rules import dealer
 from controller.rules.baccarat import BaccaratSeat

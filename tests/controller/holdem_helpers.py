@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.journal.store import JournalStore
-from controller.procedure.holdem.model import HoldemModel
-from controller.procedure.shared.table_model import Setup
+from controller.procedure.holdem import HoldemModel
+from controller.procedure.shared.setup import Setup
 from controller.rules.hands import Game
 from controller.rules.options import GameConfig
 from controller.service.runtime import RecordingOutputs, TableRuntime

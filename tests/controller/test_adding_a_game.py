@@ -35,13 +35,19 @@ from controller.procedure.core.effects import Journal, OpLog
 from controller.procedure.core.machine import Table, build_machine, row
 from controller.procedure.families import Family, family_of, model_as
 from controller.procedure.shared import meter_books
-from controller.procedure.shared.table_model import Setup, TableModel
+from controller.procedure.shared.setup import Setup
+from controller.procedure.shared.table_model import TableModel
 from controller.rules.cards import Card, Rank, deck
 from controller.rules.options import GameConfig, TableSettings
 from controller.rules.strategy import StandPolicy
 from controller.service.runtime import RecordingOutputs, TableRuntime
 from controller.sim import games, simulation
-from controller.sim.games.base import Driver, RoundRecords, SimulationStoppedError
+from controller.sim.games.base import (
+    EXIT_INTERRUPTED,
+    Driver,
+    RoundRecords,
+    SimulationStoppedError,
+)
 from controller.sim.options import Options
 from drivers.errors import DeviceUnavailableError
 
@@ -491,7 +497,7 @@ def test_ctrl_c_stops_after_the_round_in_play_and_closes_the_journal(
         high_card: Family, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     options = high_card_options(tmp_path, rounds=50)
     options.stop.set()  # as the first Ctrl-C does
-    assert simulation.run(options) == games.EXIT_INTERRUPTED
+    assert simulation.run(options) == EXIT_INTERRUPTED
     out, err = capsys.readouterr()
     assert len(out.splitlines()) == 1
     assert err == "shoectl simulate: interrupted after 1 rounds; the journal is closed\n"

@@ -14,7 +14,12 @@ from pathlib import Path
 import pytest
 
 from controller.cli import meter_command
-from controller.procedure.community import credits as community_credits
+from controller.procedure.community import (
+    STATION_KINDS,
+    reconcile_credits,
+    replay_credits,
+    stored_credits,
+)
 
 from .community_helpers import Table, open_round, table
 
@@ -58,9 +63,9 @@ def test_settlement_moves_balance_and_meters_and_they_reconcile(tmp_path: Path) 
     assert meters(t, 2) == {"credits": 10_000, "credits_in": 10_000, "credits_out": 0,
                             "wagered": 4000, "won": 4000, "games_played": 1}  # a push
     assert meters(t, 3)["games_played"] == 0
-    records = [(e.kind, e.data) for e in t.rt.journal.entries(community_credits.STATION_KINDS)]
-    kept = community_credits.stored(t.rt.critical_state(t.model))
-    assert community_credits.reconcile(kept, community_credits.replay(records)) == []
+    records = [(e.kind, e.data) for e in t.rt.journal.entries(STATION_KINDS)]
+    kept = stored_credits(t.rt.critical_state(t.model))
+    assert reconcile_credits(kept, replay_credits(records)) == []
 
 
 def test_a_power_cut_mid_round_restores_credits_and_meters_exactly(
@@ -93,11 +98,11 @@ def test_a_power_cut_mid_round_restores_credits_and_meters_exactly(
 def test_a_kept_meter_that_does_not_add_up_is_named() -> None:
     records = [("station:credits_in", {"station": 2, "cents": 900}),
                ("station:settled", {"station": 2, "wagered": 300, "won": 600})]
-    replayed = community_credits.replay(records)
+    replayed = replay_credits(records)
     assert replayed[2] == {"credits": 1200, "credits_in": 900, "credits_out": 0,
                            "wagered": 300, "won": 600, "games_played": 1}
     kept = {2: {**replayed[2], "won": 500}}
-    assert community_credits.reconcile(kept, replayed) == [
+    assert reconcile_credits(kept, replayed) == [
         "station 2 won: kept 500, the journal's records add up to 600"]
 
 

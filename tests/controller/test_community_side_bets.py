@@ -13,7 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from controller.procedure.community import credits as community_credits
+from controller.procedure.community import (
+    STATION_KINDS,
+    reconcile_credits,
+    replay_credits,
+    stored_credits,
+)
 from controller.rules.errors import ConfigError
 from controller.service.tableconfig import parse_table_text
 
@@ -65,10 +70,10 @@ def test_side_wagers_are_settled_per_spot_by_the_pay_tables(t: Table) -> None:
     assert [settled[s]["wagered"] for s in (1, 2, 3)] == [1_500, 1_500, 2_000]
     assert [settled[s]["won"] for s in (1, 2, 3)] == [15_000, 7_500, 8_000]
     assert t.model.credits.balance[1] == CREDITS + 13_500
-    kept = community_credits.stored(t.rt.journal.load_critical())
-    replayed = community_credits.replay((e.kind, e.data) for e in t.rt.journal.entries(
-        community_credits.STATION_KINDS))
-    assert not community_credits.reconcile(kept, replayed)
+    kept = stored_credits(t.rt.journal.load_critical())
+    replayed = replay_credits((e.kind, e.data) for e in t.rt.journal.entries(
+        STATION_KINDS))
+    assert not reconcile_credits(kept, replayed)
 
 
 def test_a_side_wager_needs_its_spot_wagered_offered_and_within_its_limits(t: Table) -> None:

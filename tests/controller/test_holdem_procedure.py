@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from controller.procedure.core.effects import Lamp, LampState
-from controller.procedure.holdem.model import HoldemModel
+from controller.procedure.holdem import HoldemModel
 from tests.controller.holdem_helpers import Table, open_round, table
 
 

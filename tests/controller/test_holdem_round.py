@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.procedure.holdem.round import Area, HoldemRound, HoldemStage, NotRead
+from controller.procedure.holdem import Area, HoldemRound, HoldemStage, NotRead
 from controller.rules.cards import Card, parse_cards
 from controller.rules.errors import RulesError
 from controller.rules.holdem import HoldemNets

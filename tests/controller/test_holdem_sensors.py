@@ -18,7 +18,7 @@ import pytest
 
 from controller.cli import simulate_command
 from controller.console.prompts import prompt
-from controller.procedure.holdem.model import HoldemModel
+from controller.procedure.holdem import HoldemModel
 from controller.rules.errors import ConfigError
 from controller.service.app import TableApp, build_app
 from controller.service.runtime import ControllerEvent

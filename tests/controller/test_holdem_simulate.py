@@ -11,7 +11,7 @@ from controller.cli import simulate_command
 from controller.odds.holdem import holdem_bonus_line
 from controller.odds.holdem_ante import strategy_bets
 from controller.odds.poker_rank import best_hand
-from controller.procedure.holdem.round import HoldemStage
+from controller.procedure.holdem import HoldemStage
 from controller.rules.cards import Card
 from controller.rules.holdem import (
     DEALER_SPOT,

@@ -13,7 +13,7 @@ import pytest
 
 from controller.procedure.families import FAMILIES, family_of
 from controller.procedure.shared import meter_books
-from controller.procedure.shared.table_model import Setup
+from controller.procedure.shared.setup import Setup
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
 from controller.rules.options import GameConfig

@@ -21,7 +21,7 @@ from controller.procedure.core.effects import (
     SetLamp,
     ShowDealer,
 )
-from controller.procedure.roulette.model import RouletteModel
+from controller.procedure.roulette import RouletteModel
 from controller.rules.roulette import Wheel
 from controller.service.runtime import RecordingOutputs, TableRuntime
 from drivers import events as ev

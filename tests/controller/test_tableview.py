@@ -27,6 +27,7 @@ from controller.sim.table_view import (
     capture,
     drawing_rules,
     render,
+    take_note,
 )
 
 from .helpers import act, next_round, open_round, random_hole_pair, runtime
@@ -44,18 +45,18 @@ class Table:
 
     def open(self, wagers: dict[int, dict[str, int]]) -> None:
         open_round(self.rt, wagers)
-        self.memory.observe(self.rt.model)
+        take_note(self.memory, self.rt.model)
 
     def fire(self, name: str, **kwargs: object) -> None:
         assert self.rt.fire(name, **kwargs), (name, self.rt.model.state)
-        self.memory.observe(self.rt.model)
+        take_note(self.memory, self.rt.model)
 
     def deal(self, *codes: str) -> None:
         for code in codes:
             self.fire("card", code=code)
 
     def snapshot(self) -> Snapshot:
-        self.memory.observe(self.rt.model)
+        take_note(self.memory, self.rt.model)
         return capture(self.rt, self.memory, SHOE)
 
     def frame(self, width: int = 200) -> str:
@@ -297,7 +298,7 @@ def frames_until_reveal(rt, seats: int, first: list[str], hole: str,
     policy = BasicStrategyPolicy()
     frames = []
     while rt.model.state != "round_over":
-        memory.observe(rt.model)
+        take_note(memory, rt.model)
         game = rt.model.game
         if game is None or not game.hole_revealed:
             snap = capture(rt, memory, SHOE)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from controller.console.views.common import JsonObject
-from controller.procedure.baccarat.model import BaccaratModel
+from controller.procedure.baccarat import BaccaratModel
 from controller.procedure.families import model_as
 from controller.procedure.shared.table_model import TableModel
 from controller.rules import baccarat as bac

@@ -13,8 +13,7 @@ from typing import Any
 
 from controller.console.settled import settled_round_shown
 from controller.console.views.common import JsonObject, no_dealer, wager_seats
-from controller.procedure.blackjack.model import BlackjackModel
-from controller.procedure.blackjack.states import BJ
+from controller.procedure.blackjack import BJ, BlackjackModel
 from controller.procedure.families import model_as
 from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj

@@ -13,10 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.procedure.community.model import CommunityModel
-from controller.procedure.community.round import Stage, StationPhase
-from controller.procedure.community.states import CC
-from controller.procedure.community.wagers import side_json
+from controller.procedure.community import CC, CommunityModel, Stage, StationPhase, side_json
 from controller.procedure.families import model_as
 from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj

@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.procedure.families import model_as
-from controller.procedure.holdem.model import HoldemModel
-from controller.procedure.holdem.states import HE
+from controller.procedure.holdem import HE, HoldemModel
 from controller.procedure.shared.table_model import TableModel
 
 _PROMPTS: dict[str, str] = {

@@ -15,9 +15,7 @@ from typing import Any
 
 from controller.odds.wheel_bias import bias_report, board_figures
 from controller.procedure.families import is_model, model_as
-from controller.procedure.roulette.croupier import wager_record
-from controller.procedure.roulette.model import RouletteModel
-from controller.procedure.roulette.states import RO
+from controller.procedure.roulette import RO, RouletteModel, wager_record
 from controller.procedure.shared.table_model import TableModel
 from controller.rules.money import format_cents
 from controller.rules.roulette import colour

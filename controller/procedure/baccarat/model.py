@@ -2,69 +2,27 @@
 
 The coup is the rules' `Coup`; which hand is due the next card and whether a third card is
 drawn come from `controller.rules.baccarat` (R19), settlement from `settle_baccarat`. The
-lamps tell the dealer which hand draws (baccarat cards are dealt face up).
+lamps tell the dealer which hand draws (baccarat cards are dealt face up): its parts are the
+wagers (`wagers.py`) and the outputs (`outputs.py`), each handed its host as a protocol.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any
 
 from transitions import EventData
 
+from controller.procedure.baccarat.outputs import BaccaratOutputs
 from controller.procedure.baccarat.rows import ROWS
 from controller.procedure.baccarat.states import BAC, IN_PLAY
-from controller.procedure.core.effects import CameraCheck, Journal, Lamp, LampState, OpLog
+from controller.procedure.baccarat.wagers import BACCARAT_BETS, BaccaratWagers
+from controller.procedure.core.effects import CameraCheck, Journal, OpLog
 from controller.procedure.core.machine import build_machine
 from controller.procedure.shared import meter_books
-from controller.procedure.shared.table_model import Setup, TableModel
-from controller.procedure.shared.table_outputs import SHARED_LAMPS, TableOutputs
-from controller.procedure.shared.wager_book import WagerBook
+from controller.procedure.shared.setup import Setup
+from controller.procedure.shared.table_model import TableModel
 from controller.rules import baccarat as bac
 from controller.rules.cards import Card
-
-BACCARAT_BETS = (bac.BaccaratBet.BANKER, bac.BaccaratBet.PLAYER, bac.BaccaratBet.TIE)
-"""The main wagers: a seat needs one of Banker, Player and Tie."""
-
-
-class BaccaratWagers(WagerBook):
-    """Baccarat wagers: any of the game's own bets on a seat of the table."""
-
-    def wager_allowed(self, event: EventData) -> bool:
-        """Condition: a baccarat wager on a seat of this table."""
-        seat, bet = int(event.kwargs.get("seat", 0)), str(event.kwargs.get("bet", ""))
-        known = bet in [b.value for b in bac.BaccaratBet]
-        in_range = 1 <= seat <= self.model.setup.config.table.seats
-        return known and in_range and int(event.kwargs.get("cents", 0)) > 0
-
-
-LAMPS: Final = (*SHARED_LAMPS, str(Lamp.PLAYER_DRAW), str(Lamp.BANKER_DRAW))
-"""The lamps a baccarat table lights (`BaccaratOutputs.lamps`): which hand draws."""
-
-
-class BaccaratOutputs(TableOutputs):
-    """The shared lamps, and which hand draws; the display names the hand due a card."""
-
-    model: BaccaratModel
-
-    def __init__(self, model: BaccaratModel) -> None:
-        super().__init__(model)
-        self.model = model
-
-    def lamps(self) -> dict[str, LampState]:
-        """The shared lamps, and which hand draws (baccarat cards are dealt face up)."""
-        on, off = LampState.ON, LampState.OFF
-        lamps = super().lamps()
-        due = self.model.card_due_to()
-        lamps[Lamp.PLAYER_DRAW] = on if due is bac.Side.PLAYER else off
-        lamps[Lamp.BANKER_DRAW] = on if due is bac.Side.BANKER else off
-        return lamps
-
-    def round_text(self) -> str:
-        """The hand due a card, else the state and the coup."""
-        due = self.model.card_due_to()
-        if due is not None:
-            return f"DEAL {due.value.upper()}"
-        return f"{self.model.state.upper()} COUP {self.model.round.number}"
 
 
 class BaccaratModel(TableModel):
@@ -83,8 +41,8 @@ class BaccaratModel(TableModel):
         super().__init__(setup, meters)
         self.coup = bac.Coup()
         self.bets: dict[int, dict[str, int]] = {}
-        self.wagers = BaccaratWagers(self, tuple(BACCARAT_BETS))
-        self.outputs = BaccaratOutputs(self)
+        self.wagers = BaccaratWagers(self, self.progressive, tuple(BACCARAT_BETS))
+        self.outputs = BaccaratOutputs(self, self.progressive)
         self.machine = build_machine(self, BAC, ROWS, initial)
 
     def lock_out_bets(self, event: EventData) -> None:

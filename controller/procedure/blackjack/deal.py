@@ -9,17 +9,58 @@ card (not exposed) or is offered to the next hand due one (exposed, RULES.md).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from transitions import EventData
 
+from controller.procedure.blackjack.host import Step
 from controller.procedure.blackjack.states import BJ
-from controller.procedure.core.effects import Journal, OpLog
+from controller.procedure.core.effects import Effect, Journal, OpLog
+from controller.procedure.core.roundstate import Round
 from controller.rules import blackjack as bj
 from controller.rules.hands import DEALER, Position, hand_value, initial_deal_order
 
-if TYPE_CHECKING:
-    from controller.procedure.blackjack.model import BlackjackModel
+
+class DealHost(Protocol):
+    """What the deal reads and calls of the blackjack model."""
+
+    state: str
+    round: Round
+    game: bj.BlackjackRound | None
+    steps: list[Step]
+    error_return: str
+
+    def emit(self, *effects: Effect) -> None:
+        """Queue effects for the runtime."""
+        ...
+
+    def step(self, step: Step) -> None:
+        """Apply one step to the rules' round."""
+        ...
+
+    def rebuild(self, steps: list[Step]) -> None:
+        """Replay steps into a fresh round."""
+        ...
+
+    def start_bets(self) -> list[Any]:
+        """The round's starting bets: [seat, main cents, side wagers] each."""
+        ...
+
+    def card_due_to(self) -> Position | None:
+        """Where the next card from the shoe goes (None: none is due)."""
+        ...
+
+    def camera_check(self, position: Position, card: str) -> None:
+        """Ask the camera to confirm a card dealt face up where it lies (R9)."""
+        ...
+
+
+class CardCounter(Protocol):
+    """What the deal asks the shoe: to count a card leaving it."""
+
+    def count_card(self, code: str) -> str:
+        """Record a card leaving the shoe; return its canonical code."""
+        ...
 
 
 def position_key(position: Position) -> list[Any]:
@@ -30,13 +71,18 @@ def position_key(position: Position) -> list[Any]:
 class DealTracker:
     """The physical dealing order and the cards held until the rules' order reaches them.
 
+    Args:
+        model: The blackjack model, as the deal sees it.
+        shoe: The shoe, which counts each card drawn.
+
     Attributes:
         physical: Positions still due a card of the initial deal, in the dealer's order.
         held: [position, card] dealt physically but not yet fed to the rules.
     """
 
-    def __init__(self, model: BlackjackModel) -> None:
+    def __init__(self, model: DealHost, shoe: CardCounter) -> None:
         self.model = model
+        self.shoe = shoe
         self.physical: list[list[Any]] = []
         self.held: list[list[Any]] = []
 
@@ -73,7 +119,7 @@ class DealTracker:
 
     def deal_card(self, event: EventData) -> None:
         """Callback: the card goes to the position due (its identity: journal only)."""
-        self.place(self.model.shoe.count_card(str(event.kwargs["code"])))
+        self.place(self.shoe.count_card(str(event.kwargs["code"])))
 
     def place(self, card: str) -> None:
         """Give `card` to the physical position due; feed the rules in their own order.
@@ -87,7 +133,7 @@ class DealTracker:
             self.held.append([position, card])
             model.emit(Journal("card:dealt", {"round": model.round.number, "to": position,
                                               "card": card}))
-            model.camera.check(Position(*position), card)
+            model.camera_check(Position(*position), card)
             self.feed_held()
             return
         due = model.card_due_to()
@@ -95,7 +141,7 @@ class DealTracker:
                                           "to": position_key(due) if due else None,
                                           "card": card}))
         if due is not None:
-            model.camera.check(due, card)
+            model.camera_check(due, card)
         model.step(["card", card])
 
     def feed_held(self) -> None:
@@ -168,7 +214,7 @@ class DealTracker:
     def hold_card_in_error(self, event: EventData) -> None:
         """Callback (irregularity): a card no one was due; the dealer says if it was exposed."""
         model = self.model
-        card = model.shoe.count_card(str(event.kwargs["code"]))
+        card = self.shoe.count_card(str(event.kwargs["code"]))
         model.error_return = event.transition.source if event.transition else ""
         model.round.next_card = card
         model.emit(Journal("irregularity:card_drawn_in_error", {"card": card,
@@ -199,7 +245,7 @@ class DealTracker:
     def burn_overdraw(self, event: EventData) -> None:
         """Callback (irregularity): the dealer drew on 17-21; the card is burned."""
         model = self.model
-        card = model.shoe.count_card(str(event.kwargs["code"]))
+        card = self.shoe.count_card(str(event.kwargs["code"]))
         model.round.loose.append(card)
         model.emit(Journal("irregularity:dealer_overdraw", {"card": card}),
                    OpLog("irregularity: dealer drew on 17-21; card burned", "warning"))

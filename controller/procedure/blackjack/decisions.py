@@ -9,24 +9,52 @@ seat gets no more cards this round.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from transitions import EventData
 
-from controller.procedure.core.effects import Journal, OpLog
+from controller.procedure.blackjack.host import Step
+from controller.procedure.core.effects import Effect, Journal, OpLog
+from controller.procedure.core.roundstate import Round
+from controller.procedure.shared.setup import Setup
 from controller.rules import blackjack as bj
-
-if TYPE_CHECKING:
-    from controller.procedure.blackjack.model import BlackjackModel
 
 TAKES_CARDS = frozenset({bj.Action.HIT, bj.Action.DOUBLE, bj.Action.SPLIT})
 """Decisions that give the hand another card (refused to a seat that refused an exposed card)."""
 
 
+class DecisionsHost(Protocol):
+    """What the decisions read and call of the blackjack model."""
+
+    setup: Setup
+    round: Round
+    game: bj.BlackjackRound | None
+
+    def emit(self, *effects: Effect) -> None:
+        """Queue effects for the runtime."""
+        ...
+
+    def step(self, step: Step) -> None:
+        """Apply one step to the rules' round."""
+        ...
+
+    def try_step(self, step: Step) -> bool:
+        """True when the rules would accept `step` now (nothing is applied)."""
+        ...
+
+    def decision_due(self) -> tuple[int, int] | None:
+        """(seat number, hand index) whose decision is awaited."""
+        ...
+
+    def deal_card(self, event: EventData) -> None:
+        """The card drawn goes to the position due (the deal's)."""
+        ...
+
+
 class Decisions:
     """Whether each decision is allowed now, and applying it."""
 
-    def __init__(self, model: BlackjackModel) -> None:
+    def __init__(self, model: DecisionsHost) -> None:
         self.model = model
 
     def start_players(self, event: EventData) -> None:
@@ -91,7 +119,7 @@ class Decisions:
         model.step(["act", bj.Action.HIT.value, None])
         model.emit(Journal("decision:hit", {"turn": list(turn or ()), "cents": None,
                                             "source": "shoe"}))
-        model.deal.deal_card(event)
+        model.deal_card(event)
 
     def decide(self, event: EventData) -> None:
         """Callback: apply the player's decision through the rules.

@@ -8,17 +8,45 @@ card itself goes to the secured journal only once it is turned over.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from transitions import EventData
 
+from controller.procedure.blackjack.host import Step
 from controller.procedure.blackjack.states import BJ
-from controller.procedure.core.effects import CameraCheck, Journal, OpLog
+from controller.procedure.core.effects import CameraCheck, Effect, Journal, OpLog
+from controller.procedure.core.roundstate import Round
 from controller.rules import blackjack as bj
 from controller.rules.hands import DEALER
 
-if TYPE_CHECKING:
-    from controller.procedure.blackjack.model import BlackjackModel, Step
+
+class InsuranceHost(Protocol):
+    """What insurance and the peek read and call of the blackjack model."""
+
+    state: str
+    round: Round
+    game: bj.BlackjackRound | None
+    rules_table: bj.BlackjackTable
+
+    def emit(self, *effects: Effect) -> None:
+        """Queue effects for the runtime."""
+        ...
+
+    def step(self, step: Step) -> None:
+        """Apply one step to the rules' round."""
+        ...
+
+    def try_step(self, step: Step) -> bool:
+        """True when the rules would accept `step` now (nothing is applied)."""
+        ...
+
+    def start_players(self, event: EventData) -> None:
+        """Decisions begin (the decisions' own callback)."""
+        ...
+
+    def camera_zone(self, seat: int) -> str:
+        """The camera's name for a layout position."""
+        ...
 
 
 class InsuranceAndPeek:
@@ -28,7 +56,7 @@ class InsuranceAndPeek:
         answered: Seats that have answered insurance or even money this round.
     """
 
-    def __init__(self, model: BlackjackModel) -> None:
+    def __init__(self, model: InsuranceHost) -> None:
         self.model = model
         self.answered: list[int] = []
 
@@ -126,7 +154,7 @@ class InsuranceAndPeek:
         self.model.step(["peek"])
         self.model.emit(Journal("peek", {"round": self.model.round.number, "blackjack": False}),
                         OpLog("peek: no dealer blackjack"))
-        self.model.decisions.start_players(event)
+        self.model.start_players(event)
 
     def reveal_hole(self, event: EventData) -> None:
         """Callback: the dealer turns the hole card over."""
@@ -139,7 +167,7 @@ class InsuranceAndPeek:
         hole = str(game.dealer[1])
         self.model.emit(Journal("card:hole_revealed", {"round": self.model.round.number,
                                                        "card": hole}),
-                        CameraCheck(self.model.camera.zone(DEALER), hole, "hole card"))
+                        CameraCheck(self.model.camera_zone(DEALER), hole, "hole card"))
 
 
 def _source(event: EventData) -> str:

@@ -18,6 +18,7 @@ from transitions import EventData
 
 from controller.procedure.blackjack.deal import DealTracker
 from controller.procedure.blackjack.decisions import Decisions
+from controller.procedure.blackjack.host import Step
 from controller.procedure.blackjack.insurance import InsuranceAndPeek
 from controller.procedure.blackjack.outputs import BlackjackCamera, BlackjackOutputs
 from controller.procedure.blackjack.rows import ROWS
@@ -26,15 +27,13 @@ from controller.procedure.blackjack.states import BJ, IN_PLAY
 from controller.procedure.core.effects import Journal, OpLog
 from controller.procedure.core.machine import build_machine
 from controller.procedure.shared import meter_books
-from controller.procedure.shared.table_model import Setup, TableModel
+from controller.procedure.shared.setup import Setup
+from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj
 from controller.rules.cards import Card
 from controller.rules.errors import RulesError
 from controller.rules.hands import Position
 from controller.rules.sidebets import SideBet
-
-Step = list[Any]
-"""One step of the rules' round: ["start", bets], ["card", code], ["act", action, cents]..."""
 
 
 class BlackjackModel(TableModel):
@@ -59,12 +58,12 @@ class BlackjackModel(TableModel):
         self.game: bj.BlackjackRound | None = None
         self.steps: list[Step] = []
         self.ratio_seats: list[int] = []
-        self.deal = DealTracker(self)
+        self.deal = DealTracker(self, self.shoe)
         self.insurer = InsuranceAndPeek(self)
         self.decisions = Decisions(self)
-        self.settlement = BlackjackSettlement(self)
-        self.outputs = BlackjackOutputs(self)
-        self.camera = BlackjackCamera(self)
+        self.settlement = BlackjackSettlement(self, self.progressive)
+        self.outputs = BlackjackOutputs(self, self.progressive)
+        self.camera = BlackjackCamera(self, self.shoe)
         self.machine = build_machine(self, BJ, ROWS, initial)
 
     # ------------------------------------------------------------------ the rules' round
@@ -146,6 +145,35 @@ class BlackjackModel(TableModel):
         if self.game is None:
             return []
         return [s.seat for s in self.game.seats if SideBet.BLAZING7S in s.bets.side_bets]
+
+    # ------------------------------------------------------------------ between the parts
+    def deal_card(self, event: EventData) -> None:
+        """The card drawn goes to the position due (the deal's callback, for a hit)."""
+        self.deal.deal_card(event)
+
+    def start_players(self, event: EventData) -> None:
+        """Decisions begin (the decisions' callback, after a peek that found no blackjack)."""
+        self.decisions.start_players(event)
+
+    def exposed_card_offered(self) -> bool:
+        """Public: an exposed card drawn in error is offered to the hand in turn (R8)."""
+        return self.decisions.exposed_card_offered()
+
+    def seat_asked(self) -> int | None:
+        """Public: the next seat to answer insurance (None: none)."""
+        return self.insurer.seat_asked()
+
+    def held_cards(self) -> list[list[Any]]:
+        """[position, card] dealt physically but not yet fed to the rules."""
+        return self.deal.held
+
+    def camera_check(self, position: Position, card: str) -> None:
+        """Ask the camera to confirm a card dealt face up where it lies (R9)."""
+        self.camera.check(position, card)
+
+    def camera_zone(self, seat: int) -> str:
+        """The camera's name for a layout position: "dealer" or "seat<n>"."""
+        return self.camera.zone(seat)
 
     # ------------------------------------------------------------------ betting
     def lock_out_bets(self, event: EventData) -> None:

@@ -12,42 +12,79 @@ hit in `linked_hits`) until the progressive controller's answer settles it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from transitions import EventData
 
-from controller.procedure.core.effects import Journal, OpLog
+from controller.procedure.core.effects import Effect, Journal, OpLog
+from controller.procedure.core.roundstate import Round
 from controller.procedure.shared import meter_books
+from controller.procedure.shared.setup import Setup
 from controller.rules import blackjack as bj
 from controller.rules import settlement
 from controller.rules.errors import RulesError
 from controller.rules.money import MeterShare
 from controller.rules.sidebets import SideBet, blazing7s_line
 
-if TYPE_CHECKING:
-    from controller.procedure.blackjack.model import BlackjackModel
-
-
 HandOutcome = tuple[int, int, str]
 """(seat, hand number from 1, result: win, blackjack, push, lose or surrender)."""
+
+
+class SettlementHost(Protocol):
+    """What the settlement reads and calls of the blackjack model."""
+
+    setup: Setup
+    round: Round
+    game: bj.BlackjackRound | None
+    ratio_seats: list[int]
+    results: list[dict[str, Any]]
+
+    def emit(self, *effects: Effect) -> None:
+        """Queue effects for the runtime."""
+        ...
+
+    def accepted_seats(self) -> list[int]:
+        """Seats whose Blazing 7's wager was accepted at the lock-out."""
+        ...
+
+
+class MeterDesk(Protocol):
+    """What the settlement reads and does of the progressive desk."""
+
+    meters: meter_books.Meters
+    linked: bool
+
+    def pay(self, seat: int, kind: meter_books.HitKind) -> int:
+        """Pay a meter hit (this table's books)."""
+        ...
+
+    def hold_hit(self, seat: int, kind: meter_books.HitKind, stake: int,
+                 cards: list[str]) -> None:
+        """Record a linked hit, whose settlement waits for the controller's answer."""
+        ...
 
 
 class BlackjackSettlement:
     """The settlement of the round in play, its record, and what the dealer announces.
 
+    Args:
+        model: The blackjack model, as the settlement sees it.
+        progressive: The progressive desk (the meter's books, its hits).
+
     Attributes:
         outcomes: Each hand's result in the last round settled (for the dealer's prompt).
     """
 
-    def __init__(self, model: BlackjackModel) -> None:
+    def __init__(self, model: SettlementHost, progressive: MeterDesk) -> None:
         self.model = model
+        self.progressive = progressive
         self.outcomes: list[HandOutcome] = []
 
     def settle_round(self, event: EventData) -> None:
         """Callback: settle every wager through the rules; meter hits counter-clockwise."""
         model = self.model
         assert model.game is not None
-        desk = model.progressive
+        desk = self.progressive
         hits = self.meter_hits()
         before = meter_books.rules_state(desk.meters)
         result = settlement.settle(model.game, before if model.accepted_seats() else None)
@@ -78,7 +115,7 @@ class BlackjackSettlement:
         seats = {s.seat: s for s in game.seats if SideBet.BLAZING7S in s.bets.side_bets}
         for seat, kind in hits:
             first, second = seats[seat].first_cards
-            self.model.progressive.hold_hit(seat, kind, seats[seat].bets.side_bets[
+            self.progressive.hold_hit(seat, kind, seats[seat].bets.side_bets[
                 SideBet.BLAZING7S], [str(first), str(second), str(game.dealer[0])])
 
     def meter_hits(self) -> list[tuple[int, meter_books.HitKind]]:
@@ -109,7 +146,7 @@ class BlackjackSettlement:
                  for s in result.seats]
         return {"round": model.round.number, "dealer": [str(c) for c in game.dealer],
                 "peeked": game.peeked, "dealer_blackjack": game.dealer_blackjack,
-                "seats": seats, "meter": model.progressive.meters.amount}
+                "seats": seats, "meter": self.progressive.meters.amount}
 
 
 def hand_outcomes(game: bj.BlackjackRound,

@@ -20,14 +20,13 @@ them to the last commit.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from transitions import EventData
 
-from controller.procedure.core.effects import Journal, OpLog
-
-if TYPE_CHECKING:
-    from controller.procedure.community.model import CommunityModel
+from controller.procedure.community.round import CommunityRound
+from controller.procedure.core.effects import Effect, Journal, OpLog
+from controller.procedure.core.roundstate import Round
 
 METER_NAMES: Final = ("credits_in", "credits_out", "wagered", "won", "games_played")
 """The per-station meters, in the order `shoectl meter show --station N` prints them."""
@@ -35,10 +34,26 @@ MAX_CREDITS_IN: Final = 10_000_000
 """The most one `credits_in` may add (cents): larger is a typing error, refused."""
 
 
+class CreditsHost(Protocol):
+    """What the stations' credits read and ask of the community model."""
+
+    round: Round
+    game: CommunityRound | None
+    station_count: int
+
+    def emit(self, *effects: Effect) -> None:
+        """Queue effects for the runtime."""
+        ...
+
+    def chips_on(self, station: int) -> int:
+        """The station's chips on its spots while bets are open (the wagers')."""
+        ...
+
+
 class StationCredits:
     """Each station's balance (`balance`, cents) and meters (`meters`)."""
 
-    def __init__(self, model: CommunityModel) -> None:
+    def __init__(self, model: CreditsHost) -> None:
         self.model = model
         self.balance: dict[int, int] = {}
         self.meters: dict[int, dict[str, int]] = {}
@@ -52,9 +67,7 @@ class StationCredits:
         """Cents the station has on the table now: chips placed, or the round's stakes."""
         game = self.model.game
         if game is None:
-            wagers = self.model.wagers
-            return (sum(wagers.spots.get(station, {}).values())
-                    + sum(sum(b.values()) for b in wagers.sides.get(station, {}).values()))
+            return self.model.chips_on(station)
         if station not in game.wagers:
             return 0  # no wager this round (chips under the minimum were returned)
         total = 0
@@ -166,11 +179,11 @@ STATION_KINDS: Final = ("station:credits_in", "station:credits_out", "station:se
 """The journal records that move a station's credits and meters."""
 
 
-def replay(records: Iterable[tuple[str, dict[str, Any]]]) -> dict[int, dict[str, int]]:
+def replay_credits(records: Iterable[tuple[str, dict[str, Any]]]) -> dict[int, dict[str, int]]:
     """Each station's balance and meters as its journal records add them up.
 
     `records` are (kind, data) of `STATION_KINDS` in journal order. The result (station ->
-    `credits` and every meter) must equal the critical state's: `reconcile` says where not.
+    `credits` and every meter) must equal the critical state's: `reconcile_credits` says where not.
     """
     out: dict[int, dict[str, int]] = {}
     for kind, data in records:
@@ -190,7 +203,7 @@ def replay(records: Iterable[tuple[str, dict[str, Any]]]) -> dict[int, dict[str,
     return out
 
 
-def stored(critical: dict[str, Any] | None) -> dict[int, dict[str, int]]:
+def stored_credits(critical: dict[str, Any] | None) -> dict[int, dict[str, int]]:
     """Each station's balance and meters in a critical state (empty: none kept)."""
     procedure = (critical or {}).get("procedure") or {}
     saved = (procedure.get("community") or {}).get("credits") or {}
@@ -201,8 +214,8 @@ def stored(critical: dict[str, Any] | None) -> dict[int, dict[str, int]]:
                    for k in METER_NAMES}} for s in sorted(stations)}
 
 
-def reconcile(kept: dict[int, dict[str, int]],
-              replayed: dict[int, dict[str, int]]) -> list[str]:
+def reconcile_credits(kept: dict[int, dict[str, int]],
+                      replayed: dict[int, dict[str, int]]) -> list[str]:
     """Where the kept balances and meters differ from the journal's records (empty: none)."""
     problems: list[str] = []
     for station in sorted(set(kept) | set(replayed)):

@@ -5,9 +5,11 @@ players sit at stations, each with up to three spots. The round itself is a
 `CommunityRound` (shared starting cards, one rules round per wagered spot of each station,
 the seed's card routing); the model adds the table around it: the shoe, the stations'
 wagers (`wagers`), the cards and decisions (`play`), the decision timers (`timers`, on the
-loop's clock), settlement and the public view. Per station the round of decisions is
-`deciding` (its timer runs), `waiting` (it asked for a card) or `finished`; each change is
-journalled (`station:phase`).
+loop's clock), settlement and the public view. Each part reads the model through a
+protocol of its own module; one part reaches another only through the model
+(`credit_shortfall`, `chips_on`, `timer_current`, `timer_ran_out`). Per station the round of
+decisions is `deciding` (its timer runs), `waiting` (it asked for a card) or `finished`; each
+change is journalled (`station:phase`).
 
 Public outputs (the dealer display, lamps, `public_view`, the operational log) come from
 public information only: the dealer's up card until the hole card is turned over when every
@@ -16,7 +18,7 @@ station is finished, or the peek's one bit on a dealer blackjack (R5).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from transitions import EventData
 
@@ -30,18 +32,27 @@ from controller.procedure.community.wagers import MAIN, StationWagers, side_json
 from controller.procedure.core.effects import Journal, OpLog
 from controller.procedure.core.machine import build_machine
 from controller.procedure.shared import meter_books
-from controller.procedure.shared.table_model import Setup, TableModel
-from controller.procedure.shared.table_outputs import TableOutputs
+from controller.procedure.shared.setup import Setup
+from controller.procedure.shared.table_model import TableModel
+from controller.procedure.shared.table_outputs import OutputsHost, SignDesk, TableOutputs
 from controller.rules import blackjack as bj
+
+
+class CommunityOutputsHost(OutputsHost, Protocol):
+    """What the community outputs read of the model besides the shared outputs' facts."""
+
+    def stations_deciding(self) -> list[int]:
+        """The stations the dealer waits for."""
+        ...
 
 
 class CommunityOutputs(TableOutputs):
     """The shared lamps; the dealer display says whom the dealer waits for, or to draw."""
 
-    model: CommunityModel
+    model: CommunityOutputsHost
 
-    def __init__(self, model: CommunityModel) -> None:
-        super().__init__(model)
+    def __init__(self, model: CommunityOutputsHost, progressive: SignDesk) -> None:
+        super().__init__(model, progressive)
         self.model = model
 
     def round_text(self) -> str:
@@ -91,11 +102,11 @@ class CommunityModel(TableModel):
             decision_seconds = float(rules.decision_seconds)
         self.game: CommunityRound | None = None
         self.phases: dict[int, str] = {}
-        self.wagers = StationWagers(self)
+        self.wagers = StationWagers(self, self.progressive)
         self.credits = StationCredits(self)
-        self.play = CommunityPlay(self)
+        self.play = CommunityPlay(self, self.shoe)
         self.timers = StationTimers(self, decision_seconds)
-        self.outputs = CommunityOutputs(self)
+        self.outputs = CommunityOutputs(self, self.progressive)
         self.machine = build_machine(self, CC, ROWS, initial)
 
     # ------------------------------------------------------------------ running
@@ -149,6 +160,23 @@ class CommunityModel(TableModel):
                 self.phases[station] = phase
                 self.emit(Journal("station:phase", {"round": self.round.number,
                                                     "station": station, "phase": phase}))
+
+    # ------------------------------------------------------------------ between the parts
+    def credit_shortfall(self, station: int, cents: int) -> str:
+        """Why `cents` more cannot be put up by the station ("" when it can)."""
+        return self.credits.shortfall(station, cents)
+
+    def chips_on(self, station: int) -> int:
+        """The station's chips on its spots while bets are open (cents)."""
+        return self.wagers.chips_on(station)
+
+    def timer_current(self, station: int, number: int) -> bool:
+        """True when timer `number` is the one running for `station` (not a stale expiry)."""
+        return self.timers.is_current(station, number)
+
+    def timer_ran_out(self, station: int) -> None:
+        """The station's timer ran out: it is no longer running (the table acts on it)."""
+        self.timers.expired(station)
 
     # ------------------------------------------------------------------ betting
     def open_betting(self, event: EventData) -> None:

@@ -8,37 +8,78 @@ each insurance answer, each decision and each timer expiry.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from transitions import EventData
 
-from controller.procedure.community.round import CardRoute, RoundStep, Stage
+from controller.procedure.community.round import CardRoute, CommunityRound, RoundStep, Stage
 from controller.procedure.community.states import CC
-from controller.procedure.core.effects import Journal, OpLog
+from controller.procedure.core.effects import Effect, Journal, OpLog
+from controller.procedure.core.roundstate import Round
 from controller.rules.errors import RulesError
-
-if TYPE_CHECKING:
-    from controller.procedure.community.model import CommunityModel
 
 DECISIONS = ("hit", "stand", "double", "split")
 """The station decisions (surrender is not offered at this game)."""
 
 
-class CommunityPlay:
-    """The round's cards and decisions through `CommunityRound`."""
+class CommunityPlayHost(Protocol):
+    """What the community play reads and asks of the model."""
 
-    def __init__(self, model: CommunityModel) -> None:
+    state: str
+    round: Round
+    game: CommunityRound | None
+    error_return: str
+
+    def emit(self, *effects: Effect) -> None:
+        """Queue effects for the runtime."""
+        ...
+
+    def credit_shortfall(self, station: int, cents: int) -> str:
+        """Why `cents` more cannot be put up by the station ("" when it can; the credits')."""
+        ...
+
+    def timer_current(self, station: int, number: int) -> bool:
+        """Timer `number` is the one running for `station` (the timers')."""
+        ...
+
+    def timer_ran_out(self, station: int) -> None:
+        """The station's timer ran out: it no longer runs (the timers')."""
+        ...
+
+
+class CommunityShoe(Protocol):
+    """What the play asks the shoe: whether it can hold a card, and to count one drawn."""
+
+    def card_is_possible(self, event: EventData) -> bool:
+        """The code names a card this shoe can still hold (R9)."""
+        ...
+
+    def count_card(self, code: str) -> str:
+        """Record a card leaving the shoe; return its canonical code."""
+        ...
+
+
+class CommunityPlay:
+    """The round's cards and decisions through `CommunityRound`.
+
+    Args:
+        model: The community model, as the play sees it.
+        shoe: The shoe (what it can hold, and the count of cards drawn).
+    """
+
+    def __init__(self, model: CommunityPlayHost, shoe: CommunityShoe) -> None:
         self.model = model
+        self.shoe = shoe
 
     # ------------------------------------------------------------------ cards
     def card_is_due(self, event: EventData) -> bool:
         """Condition: the round has a place for the next card (and the shoe can hold it)."""
         game = self.model.game
-        return game is not None and game.card_due() and self.model.shoe.card_is_possible(event)
+        return game is not None and game.card_due() and self.shoe.card_is_possible(event)
 
     def deal_card(self, event: EventData) -> None:
         """Callback: the card goes where the round routes it (journalled with its route)."""
-        self.deliver(self.model.shoe.count_card(str(event.kwargs["code"])))
+        self.deliver(self.shoe.count_card(str(event.kwargs["code"])))
 
     def deliver(self, card: str) -> None:
         """Apply one card from the shoe (or a held one) to the round and journal its route."""
@@ -52,7 +93,7 @@ class CommunityPlay:
     def hold_card_in_error(self, event: EventData) -> None:
         """Callback (irregularity): a card drawn while no card is due (a station decides)."""
         model = self.model
-        card = model.shoe.count_card(str(event.kwargs["code"]))
+        card = self.shoe.count_card(str(event.kwargs["code"]))
         model.error_return = event.transition.source if event.transition else ""
         model.round.next_card = card
         model.emit(Journal("irregularity:card_drawn_in_error", {"card": card,
@@ -83,7 +124,7 @@ class CommunityPlay:
         if (station, spot) not in game.insurance_due():
             return f"station {station} spot {spot} is not asked about insurance"
         cents = kwargs.get("cents", 0)
-        short = (self.model.credits.shortfall(station, cents)
+        short = (self.model.credit_shortfall(station, cents)
                  if isinstance(station, int) and isinstance(cents, int) and cents > 0 else "")
         if short:
             return short
@@ -124,7 +165,7 @@ class CommunityPlay:
             return (f"station {station} spot {spot}: {action} is not open "
                     f"(open: {', '.join(legal) or 'nothing'})")
         if action in ("double", "split"):
-            return self.model.credits.shortfall(station, game.wagers[station][spot])
+            return self.model.credit_shortfall(station, game.wagers[station][spot])
         return ""
 
     def decision_allowed(self, event: EventData) -> bool:
@@ -150,14 +191,14 @@ class CommunityPlay:
         """Condition: the expiry is that of the station's running timer (not a stale one)."""
         station, number = event.kwargs.get("station"), event.kwargs.get("timer")
         return (isinstance(station, int) and isinstance(number, int)
-                and self.model.timers.is_current(station, number))
+                and self.model.timer_current(station, number))
 
     def expire(self, event: EventData) -> None:
         """Callback: the station's time ran out: insurance declined, or every hand stands."""
         model = self.model
         assert model.game is not None
         station = int(event.kwargs["station"])
-        model.timers.expired(station)
+        model.timer_ran_out(station)
         if model.game.stage is Stage.INSURANCE:
             for key in [k for k in model.game.spot_keys(station)
                         if model.game.insurance_pending(k)]:

@@ -18,12 +18,10 @@ driven by hand) no timer runs and only the station's own decisions move it on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import Any, Final, Protocol
 
-from controller.procedure.core.effects import Journal
-
-if TYPE_CHECKING:
-    from controller.procedure.community.model import CommunityModel
+from controller.procedure.core.effects import Effect, Journal
+from controller.procedure.core.roundstate import Round
 
 DECISION_SECONDS: Final = 15.0
 """The decision limit of a station's round of decisions (and of its insurance answer)."""
@@ -47,6 +45,25 @@ class TimerScheduler(Protocol):
         ...
 
 
+class TimersHost(Protocol):
+    """What the timers read and call of the community model."""
+
+    state: str
+    round: Round
+
+    def emit(self, *effects: Effect) -> None:
+        """Queue effects for the runtime."""
+        ...
+
+    def fire(self, name: str, **kwargs: Any) -> bool:
+        """Fire a trigger (an expiry, when no runtime fires it)."""
+        ...
+
+    def stations_deciding(self) -> list[int]:
+        """The stations the dealer waits for."""
+        ...
+
+
 class StationTimers:
     """One timer per station that must decide; `sync` starts and stops them after each trigger.
 
@@ -60,7 +77,7 @@ class StationTimers:
         running: Station -> (its timer's number, its deadline on the scheduler's clock).
     """
 
-    def __init__(self, model: CommunityModel, seconds: float = DECISION_SECONDS) -> None:
+    def __init__(self, model: TimersHost, seconds: float = DECISION_SECONDS) -> None:
         self.model = model
         self.seconds = seconds
         self.scheduler: TimerScheduler | None = None

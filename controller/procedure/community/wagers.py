@@ -18,20 +18,27 @@ The dealer's `last_bets` turns the stations' message to LAST BETS PLEASE until n
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from transitions import EventData
 
 from controller.procedure.community.round import SPOTS
 from controller.procedure.community.states import CC
 from controller.procedure.core.effects import Journal
-from controller.procedure.shared.wager_book import WagerBook
+from controller.procedure.shared.wager_book import ProgressiveGate, WagerBook, WagerHost
 
 MAIN: Final = "main"
 """A press's wager name for the spot's main wager (a side wager is named as offered)."""
 
-if TYPE_CHECKING:
-    from controller.procedure.community.model import CommunityModel
+
+class StationWagersHost(WagerHost, Protocol):
+    """What the stations' wagers read and ask of the model besides the shared book's host."""
+
+    station_count: int
+
+    def credit_shortfall(self, station: int, cents: int) -> str:
+        """Why `cents` more cannot be put up by the station ("" when it can; the credits')."""
+        ...
 
 
 class StationWagers(WagerBook):
@@ -41,10 +48,10 @@ class StationWagers(WagerBook):
     (`sides`), and each station's chips in order (`presses`: spot, cents, wager name).
     """
 
-    model: CommunityModel
+    model: StationWagersHost
 
-    def __init__(self, model: CommunityModel) -> None:
-        super().__init__(model, ("main",))
+    def __init__(self, model: StationWagersHost, progressive: ProgressiveGate) -> None:
+        super().__init__(model, progressive, ("main",))
         self.model = model
         self.spots: dict[int, dict[int, int]] = {}
         self.sides: dict[int, dict[int, dict[str, int]]] = {}
@@ -76,7 +83,7 @@ class StationWagers(WagerBook):
         if total > table.max_wager:
             return (f"station {station} spot {spot}: {total} cents is over the table "
                     f"maximum of {table.max_wager} cents")
-        return self.model.credits.shortfall(station, cents)
+        return self.model.credit_shortfall(station, cents)
 
     def _side_refusal(self, station: int, spot: int, bet: str, cents: int) -> str:
         rules = self.model.setup.config.community
@@ -90,7 +97,7 @@ class StationWagers(WagerBook):
         if not rules.side_min_wager <= total <= rules.side_max_wager:
             return (f"{where}: {bet} of {total} cents is outside the side wager limits "
                     f"{rules.side_min_wager}..{rules.side_max_wager} cents")
-        return self.model.credits.shortfall(station, cents)
+        return self.model.credit_shortfall(station, cents)
 
     def wager_allowed(self, event: EventData) -> bool:
         """Condition: chips on a spot of a station, within the table maximum."""
@@ -112,6 +119,11 @@ class StationWagers(WagerBook):
             bets[bet] = bets.get(bet, 0) + cents
         self.presses.setdefault(station, []).append((spot, cents, bet))
 
+    def chips_on(self, station: int) -> int:
+        """The station's chips on its spots, main and side wagers (cents)."""
+        return (sum(self.spots.get(station, {}).values())
+                + sum(sum(b.values()) for b in self.sides.get(station, {}).values()))
+
     def total(self, station: int, spot: int, bet: str) -> int:
         """The station's chips on one wager of a spot (cents)."""
         if bet == MAIN:
@@ -132,7 +144,7 @@ class StationWagers(WagerBook):
         offered = self.model.setup.config.community.side_bets
         sides = sum(c for bets in self.last_sides.get(station, {}).values()
                     for bet, c in bets.items() if bet in offered)
-        return self.model.credits.shortfall(station, sum(last.values()) + sides)
+        return self.model.credit_shortfall(station, sum(last.values()) + sides)
 
     def can_repeat(self, event: EventData) -> bool:
         """Condition: the station's last wagers fit (no chips down, within limits, credits)."""

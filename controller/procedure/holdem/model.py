@@ -3,7 +3,9 @@
 No shoe deals this game: one deck is shuffled by hand every round (`shuffle_done` opens
 betting), and the overhead camera is the card reader (`camera_card` triggers). The round is a
 `HoldemRound`; the model's parts act on it: `wagers` (ante and bonus, `HoldemWagerBook`) and
-`play` (the deal, the decisions, the cards, settlement: `controller.procedure.holdem.play`).
+`play` (the deal, the decisions, the cards, settlement: `controller.procedure.holdem.play`),
+each reading the model through a protocol of its own module; the play asks the wagers
+through the model (`antes`, `fixed_amounts`).
 
 Public outputs (lamps, the dealer display, the console's view) come from the round's
 `public()`, which holds only cards turned up and read: the dealer's cards appear once they
@@ -12,7 +14,7 @@ are exposed, never before (R5).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from transitions import EventData
 
@@ -24,19 +26,26 @@ from controller.procedure.holdem.round import Area, Ask, HoldemRound, HoldemStag
 from controller.procedure.holdem.rows import ROWS
 from controller.procedure.holdem.states import HE, IN_PLAY, INITIAL
 from controller.procedure.shared import meter_books
-from controller.procedure.shared.table_model import Setup, TableModel
-from controller.procedure.shared.table_outputs import TableOutputs
+from controller.procedure.shared.setup import Setup
+from controller.procedure.shared.table_model import TableModel
+from controller.procedure.shared.table_outputs import OutputsHost, SignDesk, TableOutputs
 from controller.rules.cards import Card
 from controller.rules.holdem import HoldemNets, HoldemWagers
+
+
+class HoldemOutputsHost(OutputsHost, Protocol):
+    """What the hold'em outputs read of the model besides the shared outputs' facts."""
+
+    game: HoldemRound | None
 
 
 class HoldemOutputs(TableOutputs):
     """The shared lamps (the fault lamp flashes in `card_hold` too); the round's prompt."""
 
-    model: HoldemModel
+    model: HoldemOutputsHost
 
-    def __init__(self, model: HoldemModel) -> None:
-        super().__init__(model)
+    def __init__(self, model: HoldemOutputsHost, progressive: SignDesk) -> None:
+        super().__init__(model, progressive)
         self.model = model
 
     def lamps(self) -> dict[str, LampState]:
@@ -76,12 +85,20 @@ class HoldemModel(TableModel):
                  initial: str = str(TableState.SHOE_LOADING)) -> None:
         super().__init__(setup, meters)
         self.game: HoldemRound | None = None
-        self.wagers = HoldemWagerBook(self)
+        self.wagers = HoldemWagerBook(self, self.progressive)
         self.play = HoldemPlay(self)
-        self.outputs = HoldemOutputs(self)
+        self.outputs = HoldemOutputs(self, self.progressive)
         # The service starts every new table in the shoe's first state: no shoe here.
         start = str(INITIAL) if initial == TableState.SHOE_LOADING else initial
         self.machine = build_machine(self, HE, ROWS, start)
+
+    def antes(self) -> dict[int, tuple[int, int]]:
+        """Every seat's (ante, bonus) in cents, for the seats whose ante is known."""
+        return self.wagers.antes()
+
+    def fixed_amounts(self) -> list[str]:
+        """The sensors whose wager this round is the table's fixed amount (none entered)."""
+        return self.wagers.fixed_amounts()
 
     def discard_round(self) -> None:
         """Forget the round in play."""

@@ -18,19 +18,18 @@ read), so whatever is public here is public at the table.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from transitions import EventData
 
-from controller.procedure.core.effects import Journal, OpLog
+from controller.procedure.core.effects import Effect, Journal, OpLog
+from controller.procedure.core.roundstate import Round
 from controller.procedure.holdem.round import Area, HoldemRound, HoldemStage
 from controller.procedure.holdem.states import HE
-from controller.procedure.shared.wager_book import WagerBook
+from controller.procedure.shared.setup import Setup
+from controller.procedure.shared.wager_book import ProgressiveGate, WagerBook, WagerHost
 from controller.rules.cards import Card, CardError
 from controller.rules.errors import RulesError
-
-if TYPE_CHECKING:
-    from controller.procedure.holdem.model import HoldemModel
 
 HOLDEM_BETS: Final = ("ante", "bonus")
 """The wagers placed before the deal; the flop, turn and river bets are decisions."""
@@ -67,8 +66,8 @@ class HoldemWagerBook(WagerBook):
     (`unknown_amounts`), as it waits for a bonus with no ante (`lone_bonuses`).
     """
 
-    def __init__(self, model: HoldemModel) -> None:
-        super().__init__(model, ("ante",))
+    def __init__(self, model: WagerHost, progressive: ProgressiveGate) -> None:
+        super().__init__(model, progressive, ("ante",))
         self.fixed = dict(model.setup.config.table.sensor_cents)
         self.present: dict[str, bool] = {}
         """Where chips lie now, by sensor, whatever the state (the next betting starts so)."""
@@ -163,10 +162,35 @@ class HoldemWagerBook(WagerBook):
         return shown
 
 
+class HoldemPlayHost(Protocol):
+    """What the hold'em play reads and changes of the model."""
+
+    setup: Setup
+    state: str
+    round: Round
+    game: HoldemRound | None
+    results: list[dict[str, Any]]
+    resume_state: str
+    hold_reason: str
+    hold_kind: str
+
+    def emit(self, *effects: Effect) -> None:
+        """Queue effects for the runtime."""
+        ...
+
+    def antes(self) -> dict[int, tuple[int, int]]:
+        """Every seat's (ante, bonus) in cents, whose ante is known (the wagers')."""
+        ...
+
+    def fixed_amounts(self) -> list[str]:
+        """The sensors whose wager is the table's fixed amount (the wagers')."""
+        ...
+
+
 class HoldemPlay:
     """The round's steps: start, the hole cards, decisions, the camera's cards, settlement."""
 
-    def __init__(self, model: HoldemModel) -> None:
+    def __init__(self, model: HoldemPlayHost) -> None:
         self.model = model
 
     @property
@@ -184,11 +208,11 @@ class HoldemPlay:
     def start_round(self, event: EventData) -> None:
         """Callback: no more bets; the round starts with the seats' antes and bonuses."""
         model = self.model
-        antes = model.wagers.antes()
+        antes = model.antes()
         model.game = HoldemRound.start(antes, model.setup.config.paytables.holdem_bonus)
         self._note("holdem:antes", {"seats": {str(s): {"ante": a, "bonus": b}
                                               for s, (a, b) in antes.items()},
-                                    "fixed": model.wagers.fixed_amounts(),
+                                    "fixed": model.fixed_amounts(),
                                     "source": event.kwargs.get("source", "")},
                    OpLog(f"no more bets: {len(antes)} seats"))
 

@@ -8,38 +8,55 @@ round's result.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from transitions import EventData
 
-from controller.procedure.core.effects import Journal, OpLog
+from controller.procedure.core.effects import Effect, Journal, OpLog
+from controller.procedure.core.roundstate import Round
+from controller.procedure.roulette.spin import Spin, wager_record
 from controller.procedure.roulette.states import RO
+from controller.procedure.shared.setup import Setup
 from controller.rules import roulette as ro
 
-if TYPE_CHECKING:
-    from controller.procedure.roulette.model import RouletteModel
+
+class SpinHost(Protocol):
+    """What settling a spin reads of the roulette model."""
+
+    setup: Setup
+    spin: Spin
+
+    @property
+    def wheel(self) -> ro.Wheel:
+        """The configured wheel and layout."""
+        ...
+
+    def placed_wagers(self) -> list[ro.RouletteWager]:
+        """The wagers on the layout (the wagers' own list)."""
+        ...
 
 
-def wager_record(wager: ro.RouletteWager) -> dict[str, Any]:
-    """A wager as the journal and the console carry it."""
-    return {"seat": wager.seat, "bet": wager.bet.value, "numbers": list(wager.numbers),
-            "cents": wager.cents, "named": wager.describe()}
+class CroupierHost(SpinHost, Protocol):
+    """What the croupier reads and changes of the roulette model."""
 
+    state: str
+    round: Round
+    settled: ro.SpinSettlement | None
+    results: list[dict[str, Any]]
 
-def wager_from_record(data: dict[str, Any]) -> ro.RouletteWager:
-    """A wager back from `wager_record`."""
-    return ro.RouletteWager(int(data["seat"]), ro.RouletteBet(data["bet"]),
-                            frozenset(data["numbers"]), int(data["cents"]))
+    def emit(self, *effects: Effect) -> None:
+        """Queue effects for the runtime."""
+        ...
 
 
 class Croupier:
     """The marker, the losing wagers cleared, the winners paid.
 
     Args:
-        model: The roulette model (its spin, wagers and settlement).
+        model: The roulette model, as the croupier sees it (its spin, wagers and settlement).
     """
 
-    def __init__(self, model: RouletteModel) -> None:
+    def __init__(self, model: CroupierHost) -> None:
         self.model = model
 
     def marker_refusal(self, number: object) -> str:
@@ -118,8 +135,8 @@ class Croupier:
                 "seats": [{"seat": s, "wagers": w} for s, w in sorted(seats.items())]}
 
 
-def settle(model: RouletteModel) -> ro.SpinSettlement:
+def settle(model: SpinHost) -> ro.SpinSettlement:
     """The rules' settlement of the wagers on the layout on the spin's number."""
     assert model.spin.number is not None
-    return ro.settle_spin(model.wagers.placed, model.spin.number, model.wheel,
+    return ro.settle_spin(model.placed_wagers(), model.spin.number, model.wheel,
                           model.setup.config.paytables.roulette)

@@ -9,29 +9,71 @@ is no spin, announced, the wagers standing for the re-spin.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from transitions import EventData
 
-from controller.procedure.core.effects import Journal, LaunchWheel, OpLog
+from controller.procedure.core.effects import Effect, Journal, LaunchWheel, OpLog
+from controller.procedure.core.roundstate import Round
+from controller.procedure.roulette.spin import Spin
+from controller.procedure.shared.setup import Setup
 from controller.rules import roulette as ro
-
-if TYPE_CHECKING:
-    from controller.procedure.roulette.model import RouletteModel
 
 WHEEL_PHASES = ("before_game", "place_bets", "ball_in_rim", "no_more_bets", "winning_number",
                 "closed", "other")
 """The wheel's phases as its facts name them (`drivers.events.WheelPhase`)."""
 
 
+class FeedHost(Protocol):
+    """What the wheel's facts read and change of the roulette model."""
+
+    setup: Setup
+    state: str
+    round: Round
+    spin: Spin
+    wheel_phase: str
+    wheel_game: int | None
+    launched_game: int | None
+    last_decided: tuple[int, str] | None
+    warnings: dict[int, list[str]]
+    history: list[str]
+    spin_log: list[dict[str, Any]]
+
+    @property
+    def wheel(self) -> ro.Wheel:
+        """The configured wheel and layout."""
+        ...
+
+    def emit(self, *effects: Effect) -> None:
+        """Queue effects for the runtime."""
+        ...
+
+    def lock_out_bets(self, event: EventData) -> None:
+        """No more bets: the wagers on the layout are the spin's."""
+        ...
+
+    def close_round(self, event: EventData) -> None:
+        """The spin is over; the layout is cleared."""
+        ...
+
+    def wagers_in_play(self) -> list[dict[str, Any]]:
+        """The wagers on the layout, as records."""
+        ...
+
+    def wager_count(self) -> int:
+        """How many wagers are on the layout."""
+        ...
+
+
 class WheelFacts:
     """Conditions and callbacks on the wheel's facts.
 
     Args:
-        model: The roulette model, which holds the spin, the history and the wheel's phase.
+        model: The roulette model, as the feed sees it: the spin, the history and the
+            wheel's phase.
     """
 
-    def __init__(self, model: RouletteModel) -> None:
+    def __init__(self, model: FeedHost) -> None:
         self.model = model
 
     # ------------------------------------------------------------------ status and warnings
@@ -101,11 +143,11 @@ class WheelFacts:
         model.launched_game = model.wheel_game
         model.emit(Journal("spin:launch", {"round": model.round.number,
                                            "game": model.wheel_game,
-                                           "wagers": len(model.wagers.placed),
+                                           "wagers": model.wager_count(),
                                            "source": event.kwargs.get("source", "")}),
                    LaunchWheel(),
                    OpLog(f"launch: wheel game {model.wheel_game:03d} "
-                         f"({len(model.wagers.placed)} wagers on the layout)"))
+                         f"({model.wager_count()} wagers on the layout)"))
 
     # ------------------------------------------------------------------ the winning number
     def late_lock_out(self, event: EventData) -> None:
@@ -143,7 +185,7 @@ class WheelFacts:
         spin.sources = list(event.kwargs.get("sources", []))
         spin.warnings = self.model.warnings.pop(game, [])
         self._decided(game, number, spin.warnings, played=True)
-        todo = "place the marker" if self.model.wagers.placed else "no wagers on the layout"
+        todo = "place the marker" if self.model.wager_count() else "no wagers on the layout"
         self.model.emit(OpLog(f"winning number {number} {ro.colour(number)} (wheel game "
                               f"{game:03d}): {todo}"))
 
@@ -185,7 +227,7 @@ class WheelFacts:
                                "warnings": list(warnings)})
         model.emit(Journal("spin:void", {"round": model.round.number, "game": game,
                                          "reason": reason, "warnings": warnings,
-                                         "standing": model.wagers.in_play()}),
+                                         "standing": model.wagers_in_play()}),
                    OpLog(f"NO SPIN: wheel game {game:03d} void ({reason}); the wagers stand",
                          "warning"))
 
@@ -203,6 +245,6 @@ class WheelFacts:
         """Callback: the wheel closed the table; the wagers on the layout are returned."""
         model = self.model
         model.emit(Journal("spin:closed", {"round": model.round.number,
-                                           "returned": model.wagers.in_play()}),
+                                           "returned": model.wagers_in_play()}),
                    OpLog("the wheel closed the table: every wager on the layout returned"))
         model.close_round(event)

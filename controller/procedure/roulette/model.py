@@ -9,8 +9,9 @@ journalled, the console saying what to clear and what to pay. A void game is no 
 journalled and announced, and the wagers stand for the re-spin. Settlement is the rules'
 `settle_spin`, over integer cents.
 
-The model holds the spin, the wagers (`wagers`, a `RouletteWagers`) and the wheel's history;
-its parts act on them: `feed` (`feed.py`) takes the wheel's facts, `croupier`
+The model holds the spin (`spin.py`), the wagers (`wagers`, a `RouletteWagers`,
+`wagers.py`) and the wheel's history; its parts act on them, each through the protocol of
+the model it declares: `feed` (`feed.py`) takes the wheel's facts, `croupier`
 (`croupier.py`) the marker, the clearing and the paying. Every decided number (and
 only those: void games are no results) joins the history, kept in the critical state, from
 which the result board and the wheel-bias monitor are computed
@@ -19,142 +20,30 @@ which the result board and the wheel-bias monitor are computed
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from transitions import EventData
 
 from controller.procedure.core.effects import Journal, OpLog
 from controller.procedure.core.machine import build_machine
 from controller.procedure.core.states import TableState
-from controller.procedure.roulette.croupier import (
-    Croupier,
-    settle,
-    wager_from_record,
-    wager_record,
-)
+from controller.procedure.roulette.croupier import Croupier, settle
 from controller.procedure.roulette.feed import WheelFacts
 from controller.procedure.roulette.rows import ROWS
+from controller.procedure.roulette.spin import Spin, wager_from_record
 from controller.procedure.roulette.states import IN_PLAY, INITIAL, RO
+from controller.procedure.roulette.wagers import RouletteWagers
 from controller.procedure.shared import meter_books
-from controller.procedure.shared.table_model import Setup, TableModel
-from controller.procedure.shared.table_outputs import TableOutputs
-from controller.procedure.shared.wager_book import WagerBook
+from controller.procedure.shared.setup import Setup
+from controller.procedure.shared.table_model import TableModel
+from controller.procedure.shared.table_outputs import OutputsHost, SignDesk, TableOutputs
 from controller.rules import roulette as ro
-from controller.rules.errors import RulesError
 
 
-class RouletteWagers(WagerBook):
-    """The wagers on the layout: any number a seat, each its bet, spot and amount."""
+class RouletteOutputsHost(OutputsHost, Protocol):
+    """What the roulette outputs read of the model besides the shared outputs' facts."""
 
-    model: RouletteModel
-
-    def __init__(self, model: RouletteModel) -> None:
-        super().__init__(model, ())
-        self.model = model
-        self.placed: list[ro.RouletteWager] = []
-
-    def refusal(self, kwargs: dict[str, Any]) -> str:
-        """Why a `wager` cannot be placed ("" when it can)."""
-        try:
-            self._wager(kwargs)
-        except RulesError as exc:
-            return str(exc)
-        return ""
-
-    def _wager(self, kwargs: dict[str, Any]) -> ro.RouletteWager:
-        table = self.model.setup.config.table
-        seat, cents = kwargs.get("seat"), kwargs.get("cents")
-        if not isinstance(seat, int) or not 1 <= seat <= table.seats:
-            raise RulesError(f"seat must be a seat number from 1 to {table.seats}")
-        if not isinstance(cents, int) or not table.min_wager <= cents <= table.max_wager:
-            raise RulesError(f"seat {seat}: {cents} cents is outside the table limits "
-                             f"{table.min_wager}..{table.max_wager} cents")
-        numbers = kwargs.get("numbers") or []
-        if not isinstance(numbers, list) or not all(isinstance(n, str) for n in numbers):
-            raise RulesError("numbers must be a list of pockets such as [\"17\", \"20\"]")
-        which = kwargs.get("which")
-        spot = ro.spot_for(str(kwargs.get("bet", "")), self.model.wheel, numbers,
-                           which if isinstance(which, int) else None)
-        return ro.RouletteWager(seat, ro.RouletteBet(str(kwargs["bet"])), spot, cents)
-
-    def wager_allowed(self, event: EventData) -> bool:
-        """Condition: a wager the layout has, on a seat, within the table limits."""
-        return self.refusal(event.kwargs) == ""
-
-    def place_wager(self, event: EventData) -> None:
-        """Callback: the wager is on the layout (journalled with its spot)."""
-        wager = self._wager(event.kwargs)
-        self.placed.append(wager)
-        self.model.emit(Journal("bet:wager", {"round": self.model.round.number,
-                                              **wager_record(wager),
-                                              "source": event.kwargs.get("source", "")}))
-
-    def cancel_refusal(self, kwargs: dict[str, Any]) -> str:
-        """Why a `cancel_wager` cannot be taken ("" when it can)."""
-        try:
-            wager = self._wager(kwargs)
-        except RulesError as exc:
-            return str(exc)
-        return "" if wager in self.placed else f"seat {wager.seat} has no {wager.describe()} " \
-                                               f"of {wager.cents} cents on the layout"
-
-    def cancel_allowed(self, event: EventData) -> bool:
-        """Condition: that wager is on the layout."""
-        return self.cancel_refusal(event.kwargs) == ""
-
-    def cancel_wager(self, event: EventData) -> None:
-        """Callback: the player takes the wager back before no more bets."""
-        wager = self._wager(event.kwargs)
-        self.placed.remove(wager)
-        self.model.emit(Journal("bet:cancelled", {"round": self.model.round.number,
-                                                  **wager_record(wager),
-                                                  "source": event.kwargs.get("source", "")}))
-
-    def seats_in_play(self) -> dict[int, int | None]:
-        """Each seat with wagers on the layout, and its total wagered."""
-        seats: dict[int, int | None] = {}
-        for wager in self.placed:
-            seats[wager.seat] = (seats.get(wager.seat) or 0) + wager.cents
-        return dict(sorted(seats.items()))
-
-    def has_wagers(self, event: EventData) -> bool:
-        """Condition: some wager is on the layout."""
-        return bool(self.placed)
-
-    def layout_is_empty(self, event: EventData) -> bool:
-        """Condition: no wager is on the layout."""
-        return not self.placed
-
-    def in_play(self) -> list[dict[str, Any]]:
-        """Every wager on the layout (what a void returns)."""
-        return [wager_record(w) for w in self.placed]
-
-    def clear(self) -> None:
-        """A new spin: the layout is empty."""
-        super().clear()
-        self.placed = []
-
-
-@dataclass
-class Spin:
-    """The spin in play: the wheel game it is, its number, the marker and the settlement.
-
-    Attributes:
-        game: The wheel's game number (None until the wheel names one).
-        number: The winning number (None until decided).
-        sources: What said the number (`status`, `number_line`).
-        warnings: What the wheel warned of during the game.
-        marker: The dealer has put the marker on the number.
-        void_games: The wheel games voided while this spin's wagers stood.
-    """
-
-    game: int | None = None
-    number: str | None = None
-    sources: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    marker: bool = False
-    void_games: list[int] = field(default_factory=list)
+    spin: Spin
 
 
 class RouletteOutputs(TableOutputs):
@@ -163,10 +52,10 @@ class RouletteOutputs(TableOutputs):
     The no-more-bets lamp lights from the ball in the track until betting opens again.
     """
 
-    model: RouletteModel
+    model: RouletteOutputsHost
 
-    def __init__(self, model: RouletteModel) -> None:
-        super().__init__(model)
+    def __init__(self, model: RouletteOutputsHost, progressive: SignDesk) -> None:
+        super().__init__(model, progressive)
         self.model = model
 
     def dealer_text(self) -> str:
@@ -217,8 +106,8 @@ class RouletteModel(TableModel):
     def __init__(self, setup: Setup, meters: meter_books.Meters,
                  initial: str = str(TableState.SHOE_LOADING)) -> None:
         super().__init__(setup, meters)
-        self.wagers = RouletteWagers(self)
-        self.outputs = RouletteOutputs(self)
+        self.wagers = RouletteWagers(self, self.progressive)
+        self.outputs = RouletteOutputs(self, self.progressive)
         self.spin = Spin()
         self.wheel_phase = "closed"
         self.wheel_game: int | None = None
@@ -238,6 +127,15 @@ class RouletteModel(TableModel):
     def wheel(self) -> ro.Wheel:
         """The configured wheel and layout."""
         return self.setup.config.roulette.wheel
+
+    # ------------------------------------------------------------------ between the parts
+    def placed_wagers(self) -> list[ro.RouletteWager]:
+        """The wagers on the layout, in the order placed (the wagers' own list)."""
+        return self.wagers.placed
+
+    def wager_count(self) -> int:
+        """How many wagers are on the layout."""
+        return len(self.wagers.placed)
 
     # ------------------------------------------------------------------ no more bets
     def lock_out_bets(self, event: EventData) -> None:

@@ -18,17 +18,15 @@ with `"manual": true`), a house payment outside the linked meter.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from transitions import EventData
 
-from controller.procedure.core.effects import Journal, OpLog
+from controller.procedure.core.effects import Effect, Journal, OpLog
+from controller.procedure.core.roundstate import Round
 from controller.procedure.core.states import TableState
 from controller.procedure.shared import meter_books
 from controller.rules.limits import SIGN_MAX_CENTS
-
-if TYPE_CHECKING:
-    from controller.procedure.shared.table_model import TableModel
 
 LAYOUT = "layout"
 """The layout board's device name: its loss also pauses a card table."""
@@ -42,6 +40,26 @@ MAX_REASON_LENGTH = 200
 
 LinkedState = tuple[list[dict[str, Any]], list[dict[str, Any]], str, tuple[int, int]]
 """The waiting and the rejected linked hits, the sign's message and its win."""
+
+
+class DeskHost(Protocol):
+    """What the desk reads and does of the model it serves (any family's)."""
+
+    state: str
+    round: Round
+    key_on: str
+
+    def emit(self, *effects: Effect) -> None:
+        """Queue effects for the runtime."""
+        ...
+
+    def accepted_progressive_seats(self) -> list[int]:
+        """Seats whose Blazing 7's chips are accepted (the wagers' word)."""
+        ...
+
+    def progressive_chips(self) -> list[int]:
+        """Seats in play with chips on their Blazing 7's spot, accepted or not."""
+        ...
 
 
 class ProgressiveDesk:
@@ -61,7 +79,7 @@ class ProgressiveDesk:
             hand: those of `waiting` plus the controller's `reason`, `boot` and `seq`.
     """
 
-    def __init__(self, model: TableModel, meters: meter_books.Meters) -> None:
+    def __init__(self, model: DeskHost, meters: meter_books.Meters) -> None:
         self.model = model
         self.meters = meters
         self.links_down: set[str] = set()
@@ -132,11 +150,11 @@ class ProgressiveDesk:
     def contribute(self) -> list[int]:
         """At the lock-out: one meter increment per accepted wager; returns the seats."""
         model = self.model
-        seats = model.wagers.accepted_progressive_seats()
+        seats = model.accepted_progressive_seats()
         self.meters, records = meter_books.contribute(self.meters, model.round.number, seats)
         model.round.contributions = [dict(r.data) for r in records]
         lock_out: dict[str, Any] = {"round": model.round.number, "accepted_progressive": seats}
-        refused = [] if self.is_open() else model.wagers.progressive_chips()
+        refused = [] if self.is_open() else model.progressive_chips()
         if refused:
             lock_out |= {"refused_progressive": refused, "closed": self.closed_because()}
         model.emit(*records, Journal("bet:lock_out", lock_out))

@@ -7,22 +7,41 @@ the can-the-shoe-hold-it check (R9) and the card numbers of a restart rest on.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from transitions import EventData
 
-from controller.procedure.core.effects import Journal, OpLog
-from controller.procedure.core.roundstate import ShoeTally
+from controller.procedure.core.effects import Effect, Journal, OpLog
+from controller.procedure.core.roundstate import Round, ShoeTally
+from controller.procedure.shared.setup import Setup
 from controller.rules.cards import Card, CardError, Rank
 
-if TYPE_CHECKING:
-    from controller.procedure.shared.table_model import TableModel
+
+class ShoeHost(Protocol):
+    """What the shoe reads and does of the model it serves (any family's)."""
+
+    setup: Setup
+    state: str
+    round: Round
+    reshuffle_return: str
+
+    def emit(self, *effects: Effect) -> None:
+        """Queue effects for the runtime."""
+        ...
+
+    def open_betting(self, event: EventData) -> None:
+        """A new round opens for wagers (after the shuffle, or its burn card)."""
+        ...
+
+    def card_due_to(self) -> object | None:
+        """Where the next card goes (None: no card is due)."""
+        ...
 
 
 class ShoeTracker:
     """Shoe conditions and callbacks; `tally` is what has left the shoe since its shuffle."""
 
-    def __init__(self, model: TableModel) -> None:
+    def __init__(self, model: ShoeHost) -> None:
         self.model = model
         self.tally = ShoeTally()
 

@@ -6,12 +6,16 @@ names `part.method` (`ProcedureModel.__getattr__` resolves them): the shoe (`sho
 its links (`progressive`, a `ProgressiveDesk`) and the public outputs (`outputs`, the family's
 `TableOutputs`). Conditions are thin predicates and callbacks only append effects; game rules
 come from `controller.rules`.
+
+A part is handed what it uses, never the model's class: its host (the model as a `Protocol`
+of the part's own module, listing what the part reads and calls) and, where it reads them,
+the parts built first and never replaced (the shoe, the progressive desk). Any other part it
+reaches through a method of the host (`accepted_progressive_seats`, a family's `deal_card`),
+so a part imports neither the model nor another part (decision 084).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, ClassVar
 
 from transitions import EventData
@@ -21,38 +25,11 @@ from controller.procedure.core.model import ProcedureModel
 from controller.procedure.core.roundstate import Round, ShoeTally
 from controller.procedure.shared import meter_books
 from controller.procedure.shared.progressive_desk import LAYOUT, ProgressiveDesk
+from controller.procedure.shared.setup import Setup
 from controller.procedure.shared.shoe_tracker import ShoeTracker
 from controller.procedure.shared.table_outputs import TableOutputs
 from controller.procedure.shared.wager_book import WagerBook
-from controller.rules.hands import Game
-from controller.rules.options import GameConfig
 from controller.rules.sidebets import SideBet
-
-
-@dataclass(frozen=True, slots=True)
-class Setup:
-    """What a procedure needs besides the rules configuration.
-
-    Attributes:
-        config: Validated game sections of the table file.
-        burn: Burn one card after each shuffle (False for scripted shoes).
-        wheel_launch: Roulette: `wheel` when the wheel launches each game itself, `host`
-            when it waits for the croupier's SPIN (`[devices.wheel] launch`).
-    """
-
-    config: GameConfig
-    burn: bool = True
-    wheel_launch: str = "wheel"
-
-    @property
-    def game(self) -> StrEnum:
-        """The game this table deals: a `Game`, or a registered family's own game object."""
-        return self.config.table.game
-
-    @property
-    def spanish(self) -> bool:
-        """True for 48-card Spanish decks."""
-        return self.game is Game.SPANISH21
 
 
 class TableModel(ProcedureModel):
@@ -80,9 +57,9 @@ class TableModel(ProcedureModel):
         self.setup = setup
         self.round = Round()
         self.shoe = ShoeTracker(self)
-        self.wagers = WagerBook(self)
         self.progressive = ProgressiveDesk(self, meters)
-        self.outputs = TableOutputs(self)
+        self.wagers = WagerBook(self, self.progressive)
+        self.outputs = TableOutputs(self, self.progressive)
         self.key_on = ""
         self.camera_down = ""
         self.link_alarms: dict[str, str] = {}
@@ -223,6 +200,14 @@ class TableModel(ProcedureModel):
     def offers_progressive(self) -> bool:
         """True when the table offers the Blazing 7's progressive wager."""
         return SideBet.BLAZING7S in self.setup.config.table.side_bets
+
+    def accepted_progressive_seats(self) -> list[int]:
+        """Seats whose Blazing 7's chips are accepted (for the desk, from the wagers)."""
+        return self.wagers.accepted_progressive_seats()
+
+    def progressive_chips(self) -> list[int]:
+        """Seats in play with chips on their Blazing 7's spot (for the desk, from the wagers)."""
+        return self.wagers.progressive_chips()
 
     # ------------------------------------------------------------------ the layout board
     def layout_answers(self, event: EventData | None = None) -> bool:

@@ -13,32 +13,53 @@ locked out: a change is journalled but not counted (R10), and still kept as the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from transitions import EventData
 
-from controller.procedure.core.effects import Journal
+from controller.procedure.core.effects import Effect, Journal
+from controller.procedure.core.roundstate import Round
 from controller.procedure.core.states import TableState
+from controller.procedure.shared.setup import Setup
 from controller.rules.sidebets import SideBet
-
-if TYPE_CHECKING:
-    from controller.procedure.shared.table_model import TableModel
-
 
 SEAT_SPOTS: Final = ("main", str(SideBet.BLAZING7S))
 """The bet spots with a sensor the book reads, each seat's (`seat<n>.main`, ...)."""
+
+
+class WagerHost(Protocol):
+    """What the wager book reads and does of the model it serves (any family's)."""
+
+    setup: Setup
+    state: str
+    round: Round
+
+    def emit(self, *effects: Effect) -> None:
+        """Queue effects for the runtime."""
+        ...
+
+
+class ProgressiveGate(Protocol):
+    """What the book asks the progressive desk: whether its wagers are taken now (R15)."""
+
+    def is_open(self) -> bool:
+        """Progressive wagers are accepted now."""
+        ...
 
 
 class WagerBook:
     """Wagers placed (`pending`, cents by seat and bet) and bet sensors (`sensors`).
 
     Args:
-        model: The procedure model.
+        model: The procedure model, as the book sees it.
+        progressive: The progressive desk (whether Blazing 7's wagers are taken).
         main_bets: The game's main wagers (a seat plays when it has one of them).
     """
 
-    def __init__(self, model: TableModel, main_bets: tuple[str, ...] = ("main",)) -> None:
+    def __init__(self, model: WagerHost, progressive: ProgressiveGate,
+                 main_bets: tuple[str, ...] = ("main",)) -> None:
         self.model = model
+        self.progressive = progressive
         self.main_bets = main_bets
         self.pending: dict[int, dict[str, int]] = {}
         self.sensors: dict[str, bool] = {}
@@ -55,7 +76,7 @@ class WagerBook:
         if not 1 <= seat <= settings.seats or cents <= 0:
             return False
         if bet == SideBet.BLAZING7S:
-            return self.model.progressive.is_open()
+            return self.progressive.is_open()
         return bet in self.main_bets or bet in settings.side_bets
 
     def place_wager(self, event: EventData) -> None:
@@ -131,7 +152,7 @@ class WagerBook:
 
     def accepted_progressive_seats(self) -> list[int]:
         """Seats whose Blazing 7's sensor is occupied and whose main wager stands."""
-        if not self.model.progressive.is_open():
+        if not self.progressive.is_open():
             return []
         return self.progressive_chips()
 

@@ -20,9 +20,6 @@ if TYPE_CHECKING:
     from controller.sim.games.base import Driver
     from controller.sim.options import Options
 
-EXIT_INTERRUPTED = 130
-"""Ctrl-C (SIGINT): 128 + 2, as a shell reports a process its signal stopped."""
-
 DRIVERS: Final[dict[str, str | type[Driver]]] = {
     "blackjack": "controller.sim.games.shoe_table",
     "baccarat": "controller.sim.games.shoe_table",

@@ -25,12 +25,13 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import Any, Final
 
-from controller.sim.games import EXIT_INTERRUPTED
 from controller.sim.options import Options
 from drivers.errors import DriverError
 
 EXIT_NO_DEVICE: Final = 2
 """A device of the simulated table could not be built or started."""
+EXIT_INTERRUPTED: Final = 130
+"""Ctrl-C (SIGINT): 128 + 2, as a shell reports a process its signal stopped."""
 
 
 RoundRecords = Generator[dict[str, Any], None, None]

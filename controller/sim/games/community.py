@@ -30,12 +30,9 @@ from typing import Any, Final
 
 from controller.console import station_commands
 from controller.journal.store import JournalStore
-from controller.procedure.community.credits import MAX_CREDITS_IN
-from controller.procedure.community.model import CommunityModel
-from controller.procedure.community.round import SPOTS
-from controller.procedure.community.states import CC
+from controller.procedure.community import CC, MAX_CREDITS_IN, SPOTS, CommunityModel
 from controller.procedure.families import model_as
-from controller.procedure.shared.table_model import Setup
+from controller.procedure.shared.setup import Setup
 from controller.rules import blackjack as bj
 from controller.rules.cards import shoe
 from controller.rules.money import format_cents

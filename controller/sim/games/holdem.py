@@ -25,9 +25,7 @@ from typing import Any, Final
 from controller.odds.holdem_ante import strategy_bets
 from controller.procedure.core.model import HOLD_STATES
 from controller.procedure.families import model_as
-from controller.procedure.holdem.model import HoldemModel
-from controller.procedure.holdem.round import HoldemStage
-from controller.procedure.holdem.states import HE
+from controller.procedure.holdem import HE, HoldemModel, HoldemStage
 from controller.rules.cards import Card, deck
 from controller.rules.holdem import DEALER_SPOT, deal_order
 from controller.rules.money import format_cents

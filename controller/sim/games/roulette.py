@@ -27,8 +27,7 @@ from typing import Any, Final
 
 from controller.procedure.core.model import HOLD_STATES
 from controller.procedure.families import model_as
-from controller.procedure.roulette.model import RouletteModel
-from controller.procedure.roulette.states import RO
+from controller.procedure.roulette import RO, RouletteModel
 from controller.rules import roulette as ro
 from controller.rules.money import format_cents
 from controller.rules.options import GameConfig

@@ -25,7 +25,7 @@ pacing).
 
 from controller.sim.table_view.baccarat import drawing_rules
 from controller.sim.table_view.blackjack import BONUS_LABELS, DECISION_LABELS
-from controller.sim.table_view.families import LAMPS
+from controller.sim.table_view.families import LAMPS, take_note
 from controller.sim.table_view.frame import frame_lines, render
 from controller.sim.table_view.memory import Memory
 from controller.sim.table_view.public import capture
@@ -63,4 +63,4 @@ __all__ = [
     "ROUND_HOLD_CARDS", "SHORT_NAMES", "SHOW_CURSOR", "STYLES", "WAGER_ORDER", "HandRow",
     "LiveView", "Memory", "Pause", "SeatRow", "Segment", "ShoeLayout", "SideRow", "Snapshot",
     "TextLine", "Totals", "capture", "drawing_rules", "frame_lines", "paint", "players_net",
-    "render", "seat_table", "terminal_size"]
+    "render", "seat_table", "take_note", "terminal_size"]

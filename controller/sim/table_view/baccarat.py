@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from controller.procedure.baccarat.model import BaccaratModel
+from controller.procedure.baccarat import BaccaratModel
 from controller.rules import baccarat as bac
 from controller.rules.cards import Card
 from controller.sim.table_view.snapshot import SeatRow, SideRow

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.blackjack import BlackjackModel
 from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj
 from controller.rules.cards import Card

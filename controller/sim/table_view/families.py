@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
-from controller.procedure.baccarat.model import BaccaratModel
-from controller.procedure.blackjack.model import BlackjackModel
+from controller.procedure.baccarat import BaccaratModel
+from controller.procedure.blackjack import BlackjackModel
 from controller.procedure.families import FAMILY, model_as
 from controller.procedure.shared.table_model import TableModel
 from controller.sim.table_view import baccarat, blackjack
@@ -84,3 +84,12 @@ LAMPS: Final = {family: parts.lamps for family, parts in FAMILY_PARTS.items()}
 def parts_of(game: StrEnum | str) -> FamilyParts:
     """The parts of the family that deals `game`."""
     return FAMILY_PARTS.get(FAMILY[str(game)], NO_PARTS)
+
+
+def take_note(memory: Memory, model: TableModel) -> None:
+    """Remember a table step: the totals (`Memory.observe`), then the family's own notes.
+
+    The blackjack family notes each decision; call this after every step of the table.
+    """
+    memory.observe(model)
+    parts_of(model.setup.config.table.game.value).observe(memory, model)

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 
 from controller.procedure.core.model import HOLD_STATES
 from controller.procedure.shared.table_model import TableModel
-from controller.sim.table_view.families import parts_of
 from controller.sim.table_view.snapshot import Totals, players_net
 
 
@@ -41,7 +40,7 @@ class Memory:
                    held=model.state in HOLD_STATES)
 
     def observe(self, model: TableModel) -> None:
-        """Take note of what changed since the last call (call after every table step)."""
+        """Take note of the totals changed since the last call (`take_note` calls it)."""
         for record in model.results[self.results:]:
             self.rounds += 1
             self.house -= players_net(record)
@@ -50,7 +49,6 @@ class Memory:
         if held and not self.held:
             self.faults += 1  # the table stopped (fault lamp) once more
         self.held = held
-        parts_of(model.setup.config.table.game.value).observe(self, model)
 
     def totals(self, model: TableModel) -> Totals:
         """The running totals now."""

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Final, TextIO
 
 from controller.service.runtime import TableRuntime
+from controller.sim.table_view.families import take_note
 from controller.sim.table_view.frame import frame_lines
 from controller.sim.table_view.memory import Memory
 from controller.sim.table_view.public import capture
@@ -84,7 +85,7 @@ class LiveView:
     def after_step(self) -> None:
         """Note what the step changed, redraw if a frame is due, pace a dealt card."""
         model = self.runtime.model
-        self.memory.observe(model)
+        take_note(self.memory, model)
         dealt = model.shoe.tally.cards_out != self.cards_out
         self.cards_out = model.shoe.tally.cards_out
         if model.round.settled and model.round.number != self.settled_round:
@@ -118,7 +119,7 @@ class LiveView:
             self.stale = True
             return
         self.last_frame, self.stale = now, False
-        self.memory.observe(self.runtime.model)
+        take_note(self.memory, self.runtime.model)
         width, height = self.size()
         lines = paint(frame_lines(self.snapshot(), width), width, color=True)[:max(1, height - 1)]
         start = HIDE_CURSOR + CLEAR_SCREEN if self.frames == 0 else ""

@@ -19,7 +19,8 @@
 5. `--steps`: where a card's time goes, one client, p50/p90/p99 of each step: the shoe
    emulator's frame to the loop (the driver's read thread, its parse and `post`), the
    table's handling (the procedure, the journal's commit, the publication), of it the commit
-   alone, and the publication to the client (the web process and its event stream).
+   alone and the loop thread's CPU time (which a busy machine does not inflate as it does
+   the others), and the publication to the client (the web process and its event stream).
 6. `--process`: card out of the shoe -> console event with `shoectl run` in a process of its
    own and the emulators in theirs (as under `make demo`, and as on a Pi where the boards
    are hardware): no emulator or client thread shares the table's interpreter lock.
@@ -668,8 +669,10 @@ class StepClock:
         def handle(event: object) -> None:
             if isinstance(event, CardDrawn):
                 self.now["loop"] = time.perf_counter()
+                self.now["cpu"] = time.thread_time()
             handler(event)  # type: ignore[arg-type]
             if isinstance(event, CardDrawn):
+                self.now["handled_cpu"] = time.thread_time()
                 self.now["handled"] = time.perf_counter()
 
         def commit(*args: object, **kwargs: object) -> int:
@@ -699,6 +702,7 @@ class StepClock:
         return {"shoe frame -> loop": (self.now["loop"] - start) * 1000,
                 "table handles it": (self.now["handled"] - self.now["loop"]) * 1000,
                 "  of it the commit": sum(self.commits) * 1000,
+                "  its CPU (loop thread)": (self.now["handled_cpu"] - self.now["cpu"]) * 1000,
                 "publication -> client": (at - self.published[shown]) * 1000,
                 "card -> client": (at - start) * 1000}
 

@@ -195,8 +195,12 @@ def vision_read(root: Path, cards: Path) -> str:
         name, rank, suit = line.split(",")[:3]
         labels[Path(name).name] = rank + suit
     right = wrong = unsure = 0
-    for line in out.splitlines():
-        reading = json.loads(line)
+    for line in filter(str.strip, out.splitlines()):
+        try:
+            reading = json.loads(line)
+        except json.JSONDecodeError:
+            raise CheckError(f"shoectl vision read printed a line that is not JSON: "
+                             f"{line[:120]!r}") from None
         found = [card["card"] for card in reading.get("cards", [])]
         want = labels[Path(reading["file"]).name]
         if want in found:

@@ -195,7 +195,12 @@ def vision_read(root: Path, cards: Path) -> str:
         name, rank, suit = line.split(",")[:3]
         labels[Path(name).name] = rank + suit
     right = wrong = unsure = 0
-    for line in filter(str.strip, out.splitlines()):
+    # nspawn hands the command's stderr on with its stdout: warnings are counted, not read.
+    lines = [line for line in out.splitlines() if line.strip()]
+    warnings = [line for line in lines if not line.startswith("{")]
+    for line in lines:
+        if line in warnings:
+            continue
         try:
             reading = json.loads(line)
         except json.JSONDecodeError:
@@ -212,7 +217,9 @@ def vision_read(root: Path, cards: Path) -> str:
     total = right + wrong + unsure
     if total != len(labels):
         raise CheckError(f"shoectl vision read answered {total} of {len(labels)} photos")
-    return f"{total} photos: {right} right, {unsure} unsure or no card, {wrong} wrong"
+    warned = (f"; {len(warnings)} lines of warnings, first: {warnings[0].strip()[:160]}"
+              if warnings else "")
+    return f"{total} photos: {right} right, {unsure} unsure or no card, {wrong} wrong{warned}"
 
 
 def figures(root: Path | None, cards: Path) -> dict[str, float]:

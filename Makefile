@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: all test lint typecheck contracts pytest demo sysdeps bench screens clean
+.PHONY: all test lint typecheck contracts pytest demo sysdeps bench screens pi-check clean
 
 all: test
 
@@ -49,6 +49,13 @@ screens: $(STAMP) sysdeps
 
 bench: $(STAMP)
 	for f in bench/*.py; do $(BIN)/python $$f || exit 1; done
+
+# shoectl installed, booted and dealing on arm64 (Debian's arm64 root under qemu-user and
+# systemd-nspawn), with the figures of docs/pi.md. Root; long (the first run ~30 min); not in
+# `make test`. The root is cached in build/pi/. CARDS_DEV: the dev photos.
+CARDS_DEV ?= ../shared/cards-dev
+pi-check: $(STAMP) sysdeps
+	$(BIN)/python systemd/pi/pi_check.py --cards-dev $(CARDS_DEV)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache .hypothesis

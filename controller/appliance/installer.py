@@ -133,6 +133,15 @@ def _write(path: Path, text: str, mode: int = 0o644) -> None:
     path.chmod(mode)
 
 
+def systemd_booted(run_dir: Path = Path("/run/systemd/system")) -> bool:
+    """True when systemd is the running init (sd_booted(3)'s test).
+
+    False in a chroot or an unbooted container, where an image or a root is being prepared:
+    there is no manager to reload and no udev daemon; both read the new files at boot.
+    """
+    return run_dir.is_dir()
+
+
 def is_pi5(model_file: Path = Path("/proc/device-tree/model")) -> bool:
     """True on a Raspberry Pi 5, whose GPIO (RP1) the RPi.GPIO package cannot drive."""
     try:
@@ -256,7 +265,10 @@ def activate(layout: InstallPaths, *, kiosk: bool = False) -> list[str]:
     if kiosk:
         _run("enable", ["systemctl", *root_args, "enable", "shoectl-kiosk.service"])
         done.append("shoectl-kiosk.service enabled (the console on the touchscreen)")
-    if not layout.staged:
+    if not layout.staged and not systemd_booted():
+        done.append("systemd is not running here (a chroot, an image being built): "
+                    "systemd and udev read the new files at the next boot")
+    elif not layout.staged:
         _run("reload", ["systemctl", "daemon-reload"])
         _run("udev", ["udevadm", "control", "--reload"])
         _run("udev", ["udevadm", "trigger", "--subsystem-match=tty", "--subsystem-match=usb",

@@ -173,6 +173,14 @@ def test_a_pi5_is_recognised_for_the_rpi_lgpio_drop_in(
     assert installer.is_pi5(model_file) is expected
 
 
+def test_systemd_counts_as_running_only_where_its_runtime_folder_is(tmp_path: Path) -> None:
+    # A chroot or an unbooted container (an image being built) has no /run/systemd/system:
+    # the installer must not ask a manager that is not there to reload.
+    assert installer.systemd_booted(tmp_path / "run/systemd/system") is False
+    (tmp_path / "run/systemd/system").mkdir(parents=True)
+    assert installer.systemd_booted(tmp_path / "run/systemd/system") is True
+
+
 def test_the_journal_key_is_made_once_for_the_service_user_alone(root: Path) -> None:
     from controller.journal import keys
 

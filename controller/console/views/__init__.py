@@ -3,7 +3,8 @@
 `VIEWS[family]` says, for the table object of the console API (`controller/console/API.md`),
 who the next card goes to, the seats, the dealer's cards, the seats asked about insurance,
 the hand due to decide, the settled round kept on screen, the family's own object
-(`roulette`, `holdem`, `community`, `baccarat`) and the dealer's next step in words. A family
+(`roulette`, `holdem`, `community`, `baccarat`) and the dealer's next step in words; and
+which console commands only its family takes, each with its check (`commands`). A family
 without an entry here has no console; a test keeps the keys equal to the procedure's families
 (`controller.procedure.families`). A family registered from outside puts its view here under
 its name; a key its `own` names joins the table object (`own_parts`), null at the other
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from controller.console.views import baccarat, blackjack, community, holdem, roulette
-from controller.console.views.common import JsonObject, no_dealer, wager_seats
+from controller.console.views.common import CommandCheck, JsonObject, no_dealer, wager_seats
 from controller.procedure.families import FAMILY
 from controller.procedure.shared.table_model import TableModel
 
@@ -56,6 +57,10 @@ class FamilyView:
         settled: The settled round the console keeps on screen (None: none).
         pay_words: Whom to pay, said before the next step while `settled` is shown.
         own: The family's own object, by its key in the table object.
+        commands: The console commands this family takes that others refuse, or checks its
+            own way: name -> why it cannot be taken now ("" when it can). At a table whose
+            family does not name a command, `controller.console.commands.COMMANDS` says
+            why (its `refusal`).
     """
 
     prompt: Callable[[TableModel], str] = _state_words
@@ -67,18 +72,22 @@ class FamilyView:
     settled: Callable[[TableModel], JsonObject | None] = _nobody
     pay_words: Callable[[TableModel], str] = _no_words
     own: dict[str, Callable[[TableModel], JsonObject]] = field(default_factory=dict)
+    commands: dict[str, CommandCheck] = field(default_factory=dict)
 
 
 VIEWS: Final[dict[str, FamilyView]] = {
     "blackjack": FamilyView(blackjack.blackjack_prompt, blackjack.next_card, blackjack.seats,
                             blackjack.dealer, blackjack.insurance, blackjack.turn,
-                            blackjack.settled_round, blackjack.pay_words),
+                            blackjack.settled_round, blackjack.pay_words,
+                            commands=blackjack.COMMAND_CHECKS),
     "baccarat": FamilyView(baccarat.baccarat_prompt, baccarat.next_card,
                            own={"baccarat": baccarat.coup}),
-    "roulette": FamilyView(roulette.roulette_prompt, own={"roulette": roulette.roulette_table}),
+    "roulette": FamilyView(roulette.roulette_prompt, own={"roulette": roulette.roulette_table},
+                           commands=roulette.COMMAND_CHECKS),
     "community": FamilyView(community.community_prompt,
                             own={"community": community.community_table}),
-    "holdem": FamilyView(holdem.holdem_prompt, own={"holdem": holdem.holdem_table}),
+    "holdem": FamilyView(holdem.holdem_prompt, own={"holdem": holdem.holdem_table},
+                         commands=holdem.COMMAND_CHECKS),
 }
 """Every family's view by the family's key."""
 

@@ -11,8 +11,9 @@ wheel-bias monitor (the pit view's `wheel_bias`) the chi-square over the last `b
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
+from typing import Any, Final
 
+from controller.console.views.common import CommandCheck, JsonObject
 from controller.odds.wheel_bias import bias_report, board_figures
 from controller.procedure.families import is_model, model_as
 from controller.procedure.roulette import RO, RouletteModel, wager_record
@@ -129,3 +130,26 @@ def wheel_bias(model: TableModel) -> dict[str, Any] | None:
     data["extreme"] = ({"number": report.extreme[0], "z": report.extreme[1]}
                        if report.extreme else None)
     return data
+
+
+# -------------------------------------------------------- the commands only roulette takes
+
+
+def _wager_refusal(table: TableModel, command: JsonObject) -> str:
+    model = model_as(table, RouletteModel)
+    return model.wagers.refusal(command) if model.state == RO.BETTING else ""
+
+
+def _cancel_refusal(table: TableModel, command: JsonObject) -> str:
+    model = model_as(table, RouletteModel)
+    return model.wagers.cancel_refusal(command) if model.state == RO.BETTING else ""
+
+
+def _marker_refusal(table: TableModel, command: JsonObject) -> str:
+    return model_as(table, RouletteModel).croupier.marker_refusal(command["number"])
+
+
+COMMAND_CHECKS: Final[dict[str, CommandCheck]] = {
+    "wager": _wager_refusal, "cancel_wager": _cancel_refusal, "marker": _marker_refusal}
+"""The console commands a roulette table takes and the others refuse, or checks its own way
+(`wager`), each with its check here (`controller.console.views.FamilyView.commands`)."""

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from controller.console import commands
-from controller.console.views import VIEWS, view_of
+from controller.console.pit_state import pit_state
+from controller.console.views import VIEWS, board_state, view_of
 from controller.procedure.families import FAMILIES
 from tests.controller.helpers import runtime
 
@@ -86,3 +87,27 @@ def test_the_commands_of_one_family_are_chosen_by_the_tables_family_key(tmp_path
     assert not VIEWS["baccarat"].commands
     assert not VIEWS["community"].commands
     assert set(VIEWS) == set(FAMILIES)
+
+
+def test_the_result_board_has_a_wheel_only_at_a_roulette_table(tmp_path: Path) -> None:
+    blackjack = board_state(runtime(tmp_path / "blackjack", "blackjack"))
+    assert blackjack == {"table": blackjack["table"], "game": "blackjack",
+                         "phase": "shoe_loading", "min_wager": blackjack["min_wager"],
+                         "max_wager": blackjack["max_wager"], "wheel": None, "last": [],
+                         "spins": 0, "window": 0, "percent": {}, "counts": {}, "hot": [],
+                         "cold": [], "spin": None}
+    wheel = board_state(runtime(tmp_path / "roulette", "roulette"))
+    assert wheel["game"] == "roulette"
+    assert wheel["wheel"] is not None
+    assert list(wheel)[5:] == ["wheel", "wheel_game", "last", "spins", "window", "percent",
+                               "counts", "hot", "cold", "spin"]
+
+
+def test_the_pit_views_family_parts_are_null_at_the_other_families(tmp_path: Path) -> None:
+    blackjack = pit_state(runtime(tmp_path / "blackjack", "blackjack"))
+    assert (blackjack["wheel_bias"], blackjack["stations"]) == (None, None)
+    wheel = pit_state(runtime(tmp_path / "roulette", "roulette"))
+    assert wheel["wheel_bias"]["spins"] == 0
+    assert wheel["stations"] is None
+    keys = list(wheel)
+    assert keys[keys.index("rounds_void") + 1:] == ["wheel_bias", "stations", "rejected_hits"]

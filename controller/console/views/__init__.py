@@ -4,7 +4,9 @@
 who the next card goes to, the seats, the dealer's cards, the seats asked about insurance,
 the hand due to decide, the settled round kept on screen, the family's own object
 (`roulette`, `holdem`, `community`, `baccarat`) and the dealer's next step in words; and
-which console commands only its family takes, each with its check (`commands`). A family
+which console commands only its family takes, each with its check (`commands`); the
+result board's figures of a wheel (`board`) and the pit view's parts only its family has
+(`pit`: `wheel_bias`, `stations`). A family
 without an entry here has no console; a test keeps the keys equal to the procedure's families
 (`controller.procedure.families`). A family registered from outside puts its view here under
 its name; a key its `own` names joins the table object (`own_parts`), null at the other
@@ -15,12 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from controller.console.views import baccarat, blackjack, community, holdem, roulette
 from controller.console.views.common import CommandCheck, JsonObject, no_dealer, wager_seats
 from controller.procedure.families import FAMILY
 from controller.procedure.shared.table_model import TableModel
+from controller.service.runtime import TableRuntime
 
 OWN_PARTS: Final = ("roulette", "holdem", "community", "baccarat")
 """The table object's keys that belong to one built-in family (null at the others), in their
@@ -37,6 +40,11 @@ def _no_insurance(_model: TableModel) -> list[int]:
 
 def _no_words(_model: TableModel) -> str:
     return ""
+
+
+def _no_wheel(_model: TableModel) -> JsonObject:
+    return {"wheel": None, "last": [], "spins": 0, "window": 0, "percent": {}, "counts": {},
+            "hot": [], "cold": [], "spin": None}
 
 
 def _state_words(model: TableModel) -> str:
@@ -61,6 +69,10 @@ class FamilyView:
             own way: name -> why it cannot be taken now ("" when it can). At a table whose
             family does not name a command, `controller.console.commands.COMMANDS` says
             why (its `refusal`).
+        board: The result board's figures past the table's own (`GET /api/board`): a
+            wheel's, or none.
+        pit: The pit view's parts only this family has, by their key there
+            (`controller.console.pit_state.PIT_PARTS`), null at the other families' tables.
     """
 
     prompt: Callable[[TableModel], str] = _state_words
@@ -73,6 +85,8 @@ class FamilyView:
     pay_words: Callable[[TableModel], str] = _no_words
     own: dict[str, Callable[[TableModel], JsonObject]] = field(default_factory=dict)
     commands: dict[str, CommandCheck] = field(default_factory=dict)
+    board: Callable[[TableModel], JsonObject] = _no_wheel
+    pit: dict[str, Callable[[TableModel], Any]] = field(default_factory=dict)
 
 
 VIEWS: Final[dict[str, FamilyView]] = {
@@ -83,9 +97,11 @@ VIEWS: Final[dict[str, FamilyView]] = {
     "baccarat": FamilyView(baccarat.baccarat_prompt, baccarat.next_card,
                            own={"baccarat": baccarat.coup}),
     "roulette": FamilyView(roulette.roulette_prompt, own={"roulette": roulette.roulette_table},
-                           commands=roulette.COMMAND_CHECKS),
+                           commands=roulette.COMMAND_CHECKS, board=roulette.board,
+                           pit={"wheel_bias": roulette.wheel_bias}),
     "community": FamilyView(community.community_prompt,
-                            own={"community": community.community_table}),
+                            own={"community": community.community_table},
+                            pit={"stations": community.stations}),
     "holdem": FamilyView(holdem.holdem_prompt, own={"holdem": holdem.holdem_table},
                          commands=holdem.COMMAND_CHECKS),
 }
@@ -95,6 +111,15 @@ VIEWS: Final[dict[str, FamilyView]] = {
 def view_of(model: TableModel) -> FamilyView:
     """The view of the family that deals the model's game."""
     return VIEWS[FAMILY[model.setup.config.table.game.value]]
+
+
+def board_state(runtime: TableRuntime) -> JsonObject:
+    """The result board's object (`GET /api/board`; API.md, "The result board")."""
+    model = runtime.model
+    table = model.setup.config.table
+    return {"table": table.name, "game": table.game.value, "phase": model.state,
+            "min_wager": table.min_wager, "max_wager": table.max_wager,
+            **view_of(model).board(model)}
 
 
 def own_parts(taken: Collection[str] = ()) -> tuple[str, ...]:

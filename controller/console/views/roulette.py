@@ -15,12 +15,11 @@ from typing import Any, Final
 
 from controller.console.views.common import CommandCheck, JsonObject
 from controller.odds.wheel_bias import bias_report, board_figures
-from controller.procedure.families import is_model, model_as
+from controller.procedure.families import model_as
 from controller.procedure.roulette import RO, RouletteModel, wager_record
 from controller.procedure.shared.table_model import TableModel
 from controller.rules.money import format_cents
 from controller.rules.roulette import colour
-from controller.service.runtime import TableRuntime
 
 
 def roulette_table(table: TableModel) -> dict[str, Any]:
@@ -98,19 +97,13 @@ def _wagers_words(model: RouletteModel, *, winners: bool) -> str:
                      for r in settled.winners)
 
 
-def board_state(runtime: TableRuntime) -> dict[str, Any]:
-    """The result board's object (`GET /api/board`; API.md, "The result board")."""
-    model = runtime.model
-    table = model.setup.config.table
-    base: dict[str, Any] = {"table": table.name, "game": table.game.value, "phase": model.state,
-                        "min_wager": table.min_wager, "max_wager": table.max_wager}
-    if not is_model(model, RouletteModel):
-        return {**base, "wheel": None, "last": [], "spins": 0, "window": 0, "percent": {},
-                "counts": {}, "hot": [], "cold": [], "spin": None}
+def board(table: TableModel) -> dict[str, Any]:
+    """The result board's figures of the wheel (`GET /api/board`, after the table's own)."""
+    model = model_as(table, RouletteModel)
     rules = model.setup.config.roulette
     figures = board_figures(model.history, model.wheel, rules.board_spins)
     spin = model.spin
-    return {**base, "wheel": model.wheel.value, "wheel_game": model.wheel_game,
+    return {"wheel": model.wheel.value, "wheel_game": model.wheel_game,
             "last": [{"number": n, "colour": c} for n, c in figures.last],
             "spins": figures.spins, "window": figures.window, "percent": figures.percent,
             "counts": figures.counts,
@@ -121,10 +114,9 @@ def board_state(runtime: TableRuntime) -> dict[str, Any]:
                      "void": bool(spin.void_games) and spin.number is None}}
 
 
-def wheel_bias(model: TableModel) -> dict[str, Any] | None:
-    """The pit view's wheel-bias monitor (None at another game)."""
-    if not is_model(model, RouletteModel):
-        return None
+def wheel_bias(table: TableModel) -> dict[str, Any]:
+    """The pit view's wheel-bias monitor."""
+    model = model_as(table, RouletteModel)
     report = bias_report(model.history, model.wheel, model.setup.config.roulette.bias_spins)
     data = asdict(report)
     data["extreme"] = ({"number": report.extreme[0], "z": report.extreme[1]}

@@ -11,10 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from controller.console import commands
+from controller.console import commands, credit_commands, station_commands
 from controller.console.pit_state import pit_state
-from controller.console.views import VIEWS, board_state, view_of
+from controller.console.station_view import station_now
+from controller.console.views import VIEWS, board_state, station_model, view_of
 from controller.procedure.families import FAMILIES
+from tests.controller.community_helpers import table as community_table
 from tests.controller.helpers import runtime
 
 SEATS_WITH_WAGERS = "seats are put in play with wagers at this game (the `wager` command)"
@@ -111,3 +113,19 @@ def test_the_pit_views_family_parts_are_null_at_the_other_families(tmp_path: Pat
     assert wheel["stations"] is None
     keys = list(wheel)
     assert keys[keys.index("rounds_void") + 1:] == ["wheel_bias", "stations", "rejected_hits"]
+
+
+def test_the_stations_answer_only_where_the_family_is_played_at_them(tmp_path: Path) -> None:
+    words = "this table plays no community game"
+    blackjack = runtime(tmp_path / "blackjack", "blackjack")
+    assert station_model(blackjack.model) is None
+    command = station_commands.execute(blackjack, {"command": "stand", "station": 1})
+    assert (command.status, command.body) == (409, {"error": words})
+    credits = credit_commands.execute(blackjack, credit_commands.parse({"action": "out"}, 1),
+                                      "pit:s1")
+    assert (credits.status, credits.body) == (409, {"error": words})
+    assert station_now(blackjack, 2) == {"station": 2, "error": words}
+    community = community_table(tmp_path / "community").rt
+    assert station_model(community.model) is community.model
+    assert station_now(community, 2)["station"] == 2
+    assert "error" not in station_now(community, 2)

@@ -5,8 +5,9 @@ who the next card goes to, the seats, the dealer's cards, the seats asked about 
 the hand due to decide, the settled round kept on screen, the family's own object
 (`roulette`, `holdem`, `community`, `baccarat`) and the dealer's next step in words; and
 which console commands only its family takes, each with its check (`commands`); the
-result board's figures of a wheel (`board`) and the pit view's parts only its family has
-(`pit`: `wheel_bias`, `stations`). A family
+result board's figures of a wheel (`board`), the pit view's parts only its family has
+(`pit`: `wheel_bias`, `stations`) and whether it is played at the player stations
+(`stations`: their screens, commands and credits, `controller/console/STATIONS.md`). A family
 without an entry here has no console; a test keeps the keys equal to the procedure's families
 (`controller.procedure.families`). A family registered from outside puts its view here under
 its name; a key its `own` names joins the table object (`own_parts`), null at the other
@@ -21,7 +22,8 @@ from typing import Any, Final
 
 from controller.console.views import baccarat, blackjack, community, holdem, roulette
 from controller.console.views.common import CommandCheck, JsonObject, no_dealer, wager_seats
-from controller.procedure.families import FAMILY
+from controller.procedure.community import CommunityModel
+from controller.procedure.families import FAMILY, model_as
 from controller.procedure.shared.table_model import TableModel
 from controller.service.runtime import TableRuntime
 
@@ -73,6 +75,8 @@ class FamilyView:
             wheel's, or none.
         pit: The pit view's parts only this family has, by their key there
             (`controller.console.pit_state.PIT_PARTS`), null at the other families' tables.
+        stations: Played at the player stations (the community game's model drives them);
+            at the other families' tables every station says `NO_STATIONS`.
     """
 
     prompt: Callable[[TableModel], str] = _state_words
@@ -87,6 +91,7 @@ class FamilyView:
     commands: dict[str, CommandCheck] = field(default_factory=dict)
     board: Callable[[TableModel], JsonObject] = _no_wheel
     pit: dict[str, Callable[[TableModel], Any]] = field(default_factory=dict)
+    stations: bool = False
 
 
 VIEWS: Final[dict[str, FamilyView]] = {
@@ -101,7 +106,7 @@ VIEWS: Final[dict[str, FamilyView]] = {
                            pit={"wheel_bias": roulette.wheel_bias}),
     "community": FamilyView(community.community_prompt,
                             own={"community": community.community_table},
-                            pit={"stations": community.stations}),
+                            pit={"stations": community.stations}, stations=True),
     "holdem": FamilyView(holdem.holdem_prompt, own={"holdem": holdem.holdem_table},
                          commands=holdem.COMMAND_CHECKS),
 }
@@ -111,6 +116,22 @@ VIEWS: Final[dict[str, FamilyView]] = {
 def view_of(model: TableModel) -> FamilyView:
     """The view of the family that deals the model's game."""
     return VIEWS[FAMILY[model.setup.config.table.game.value]]
+
+
+NO_STATIONS: Final = "this table plays no community game"
+"""What a station's screen, command or credits say at a table not played at the stations."""
+
+
+def station_model(model: TableModel) -> CommunityModel | None:
+    """The model that drives the player stations; None where the table's family has none.
+
+    Chosen by the family key (its view's `stations`), not by asking the model its class.
+
+    Raises:
+        TypeError: a family said to be played at the stations has not the community game's
+            model (a bug in the family's view).
+    """
+    return model_as(model, CommunityModel) if view_of(model).stations else None
 
 
 def board_state(runtime: TableRuntime) -> JsonObject:

@@ -200,7 +200,7 @@ def test_no_dispatch_on_a_models_class_outside_the_registry() -> None:
     assert not found, "dispatch on a model's class (use the family's key): " + "; ".join(found)
 
 
-FAMILY_CHECKS_LEFT = 22
+FAMILY_CHECKS_LEFT = 5
 """`is_model(model, XModel)` calls outside the registry: a command or a part that only one
 family has still asks whether the table is that family's. Lower this as they go."""
 

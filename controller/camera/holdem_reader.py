@@ -36,8 +36,9 @@ from controller.camera.crosscheck import (
     VisionSettings,
 )
 from controller.procedure.core.effects import CameraCheck
-from controller.procedure.families import is_model
+from controller.procedure.families import model_as
 from controller.procedure.holdem import HE, Area, HoldemModel, HoldemRound, due_area
+from controller.procedure.shared.table_model import TableModel
 
 
 def area_cards(game: HoldemRound, area: Area, seat: int | None) -> list[str]:
@@ -63,7 +64,7 @@ class HoldemReader:
         self.settings = settings
         self._frames = frames
         self._schedule = schedule
-        self._model: Callable[[], object] = lambda: None
+        self._model: Callable[[], TableModel | None] = lambda: None
         self._asked = 0
         self._in_flight: int | None = None
         self._timer = False
@@ -82,7 +83,7 @@ class HoldemReader:
         """How many frames the reader has asked the camera for (`bench/holdem_camera.py`)."""
         return self._asked
 
-    def attach(self, model: Callable[[], object]) -> None:
+    def attach(self, model: Callable[[], TableModel | None]) -> None:
         """Read for the round of the table `model()` returns (the runtime's model)."""
         self._model = model
 
@@ -100,8 +101,11 @@ class HoldemReader:
         """The cross-check's entry: a hold'em table places no card for checking."""
 
     def _due(self) -> tuple[HoldemRound, Area, int | None] | None:
-        model = self._model()
-        if not is_model(model, HoldemModel) or model.state != HE.CARDS or model.game is None:
+        table = self._model()
+        if table is None:
+            return None
+        model = model_as(table, HoldemModel)  # a reader is built for a hold'em table only
+        if model.state != HE.CARDS or model.game is None:
             return None
         found = due_area(model.game)
         if found is None:

@@ -18,12 +18,10 @@ from controller.console import settled
 from controller.console.prompts import prompt
 from controller.console.table_state import table_state
 from controller.console.views import view_of
-from controller.console.views.common import JsonObject
-from controller.procedure.blackjack import BJ, BlackjackModel
+from controller.console.views.common import CommandCheck, JsonObject
+from controller.procedure.blackjack import BlackjackModel
 from controller.procedure.core.effects import Journal
-from controller.procedure.families import is_model, model_as
-from controller.procedure.holdem import HE, HoldemModel
-from controller.procedure.roulette import RO, RouletteModel
+from controller.procedure.families import model_as
 from controller.procedure.shared.table_model import TableModel
 from controller.service.runtime import TableRuntime
 
@@ -47,12 +45,15 @@ class CommandSpec:
     Attributes:
         fields: Field name -> (expected type, required).
         trigger: The trigger fired, given the model and the command (after `refusal`).
-        refusal: Why the command cannot be taken now ("" when it can), before firing.
+        refusal: Why the command cannot be taken now ("" when it can), before firing, at
+            a table whose family's console view does not check it its own way
+            (`controller.console.views.FamilyView.commands`): a command only some families
+            take is refused here with the reason the others give.
     """
 
     fields: dict[str, tuple[type, bool]] = field(default_factory=dict)
     trigger: Callable[[TableModel, JsonObject], str] | None = None
-    refusal: Callable[[TableModel, JsonObject], str] | None = None
+    refusal: CommandCheck | None = None
 
 
 def _named(name: str) -> Callable[[TableModel, JsonObject], str]:
@@ -66,54 +67,15 @@ def _insurance_trigger(model: TableModel, command: JsonObject) -> str:
     return "even_money" if blackjack.try_step(["even_money", command["seat"]]) else "insurance"
 
 
-def _insurance_refusal(model: TableModel, command: JsonObject) -> str:
-    if not is_model(model, BlackjackModel) or model.state != BJ.INSURANCE:
-        return "insurance is not open"
-    waiting = model.insurer.seats_to_answer()
-    if command["seat"] not in waiting:
-        return (f"seat {command['seat']} is not asked about insurance (seats to answer: "
-                f"{', '.join(map(str, waiting)) or 'none'})")
-    return ""
+def _refused(why: str) -> CommandCheck:
+    """The check of a command at a table whose family does not take it: always `why`."""
+    return lambda _model, _command: why
 
 
-def _decision_refusal(model: TableModel, command: JsonObject) -> str:
-    if not is_model(model, BlackjackModel):
-        return "this game has no player decisions"
-    turn = model.decision_due()
-    if turn is None:
-        return "no hand is due to act"
-    seat = command.get("seat")
-    if seat is not None and seat != turn[0]:
-        return f"seat {seat} is not due to act: seat {turn[0]} hand {turn[1] + 1} is"
-    return ""
-
-
-def _seat_refusal(model: TableModel, command: JsonObject) -> str:
-    if not is_model(model, BlackjackModel):
-        return "seats are put in play with wagers at this game (the `wager` command)"
-    return model.wagers.seat_refusal(command)
-
-
-def _wager_refusal(model: TableModel, command: JsonObject) -> str:
-    if is_model(model, HoldemModel):
-        return model.wagers.refusal(command) if model.state == HE.BETTING else ""
-    if is_model(model, RouletteModel):
-        return model.wagers.refusal(command) if model.state == RO.BETTING else ""
+def _wager_refusal(_model: TableModel, command: JsonObject) -> str:
     if "numbers" in command or "which" in command:
         return "numbers and which are for roulette wagers"
     return ""
-
-
-def _cancel_refusal(model: TableModel, command: JsonObject) -> str:
-    if not is_model(model, RouletteModel):
-        return "only roulette wagers are taken back at the console"
-    return model.wagers.cancel_refusal(command) if model.state == RO.BETTING else ""
-
-
-def _marker_refusal(model: TableModel, command: JsonObject) -> str:
-    if not is_model(model, RouletteModel):
-        return "this game has no marker"
-    return model.croupier.marker_refusal(command["number"])
 
 
 def _launch_refusal(model: TableModel, command: JsonObject) -> str:
@@ -122,47 +84,41 @@ def _launch_refusal(model: TableModel, command: JsonObject) -> str:
     return ""
 
 
-def _holdem_refusal(model: TableModel, command: JsonObject) -> str:
-    if not is_model(model, HoldemModel):
-        return "bet, fold and check are the hold'em seats' decisions"
-    return model.play.decision_refusal(command["command"], command["seat"])
-
-
-def _key_card_refusal(model: TableModel, command: JsonObject) -> str:
-    if not is_model(model, HoldemModel):
-        return "cards are keyed at the console only where the camera reads them (hold'em)"
-    return model.play.key_refusal(command["card"])
-
-
 _SEAT: Final[dict[str, tuple[type, bool]]] = {"seat": (int, True)}
-_HOLDEM_DECISION: Final = CommandSpec({"seat": (int, True)}, refusal=_holdem_refusal)
+_HOLDEM_DECISION: Final = CommandSpec(
+    {"seat": (int, True)}, refusal=_refused("bet, fold and check are the hold'em seats' decisions"))
 _ROULETTE_WAGER: Final[dict[str, tuple[type, bool]]] = {
     "seat": (int, True), "bet": (str, True), "cents": (int, True), "numbers": (list, False),
     "which": (int, False)}
-_DECISION: Final = CommandSpec({"seat": (int, False)}, refusal=_decision_refusal)
+_NO_DECISIONS: Final = _refused("this game has no player decisions")
+_DECISION: Final = CommandSpec({"seat": (int, False)}, refusal=_NO_DECISIONS)
 
 COMMANDS: Final[dict[str, CommandSpec]] = {
     "shuffle_done": CommandSpec(),
     "seat": CommandSpec({"seat": (int, True), "in_play": (bool, True), "main": (int, False)},
-                        refusal=_seat_refusal),
+                        refusal=_refused("seats are put in play with wagers at this game "
+                                         "(the `wager` command)")),
     "wager": CommandSpec(_ROULETTE_WAGER, refusal=_wager_refusal),
-    "cancel_wager": CommandSpec(_ROULETTE_WAGER, refusal=_cancel_refusal),
-    "marker": CommandSpec({"number": (str, True)}, refusal=_marker_refusal),
+    "cancel_wager": CommandSpec(_ROULETTE_WAGER, refusal=_refused(
+        "only roulette wagers are taken back at the console")),
+    "marker": CommandSpec({"number": (str, True)}, refusal=_refused("this game has no marker")),
     "losers_cleared": CommandSpec(), "winners_paid": CommandSpec(),
     "no_more_bets": CommandSpec(), "last_bets": CommandSpec(),
     "launch": CommandSpec(refusal=_launch_refusal),
     "insurance": CommandSpec({"seat": (int, True), "take": (bool, True)},
-                             trigger=_insurance_trigger, refusal=_insurance_refusal),
+                             trigger=_insurance_trigger,
+                             refusal=_refused("insurance is not open")),
     "stand": _DECISION, "hit": _DECISION, "split": _DECISION, "surrender": _DECISION,
     "rescue": _DECISION,
     "double": CommandSpec({"seat": (int, False), "cents": (int, False)},
-                          refusal=_decision_refusal),
+                          refusal=_NO_DECISIONS),
     "error_exposed": CommandSpec(), "error_unexposed": CommandSpec(),
     "seat_no_card": CommandSpec(_SEAT), "seat_one_card": CommandSpec(_SEAT),
     "dealer_missed_card": CommandSpec(), "new_shoe": CommandSpec(),
     "hole_cards_dealt": CommandSpec(),
     "bet": _HOLDEM_DECISION, "fold": _HOLDEM_DECISION, "check": _HOLDEM_DECISION,
-    "key_card": CommandSpec({"card": (str, True)}, refusal=_key_card_refusal),
+    "key_card": CommandSpec({"card": (str, True)}, refusal=_refused(
+        "cards are keyed at the console only where the camera reads them (hold'em)")),
     "confirm_card": CommandSpec(),
     "next_round": CommandSpec(),
 }
@@ -211,7 +167,7 @@ def _accepted(model: TableModel, name: str, here: frozenset[str]) -> bool:
     if name == "next_round":
         return view_of(model).settled(model) is not None
     if name == "insurance":
-        return is_model(model, BlackjackModel) and bool(model.insurer.seats_to_answer())
+        return bool(view_of(model).insurance(model))
     if name not in here:
         return False
     return name in _NEED_FIELDS or model.trigger_allowed(name)
@@ -242,17 +198,29 @@ def execute(runtime: TableRuntime, command: JsonObject, source: str = "console",
     model = runtime.model
     if command["command"] == "next_round":
         return _next_round(runtime, command, by)
-    spec = COMMANDS[command["command"]]
-    why = spec.refusal(model, command) if spec.refusal else ""
-    trigger = (spec.trigger or _named(command["command"]))(model, command)
-    kwargs = {k: v for k, v in command.items() if k not in ("command", "take")}
-    if not why and not _allowed_now(model, trigger, kwargs):
-        why = f"{command['command']} is not taken now (phase {model.state})"
+    why = refusal(model, command)
     if why:
         return Reply(409, {"error": why, "what_to_do": prompt(model)})
+    spec = COMMANDS[command["command"]]
+    trigger = (spec.trigger or _named(command["command"]))(model, command)
+    kwargs = {k: v for k, v in command.items() if k not in ("command", "take")}
+    if not _allowed_now(model, trigger, kwargs):
+        return Reply(409, {"error": f"{command['command']} is not taken now "
+                                    f"(phase {model.state})", "what_to_do": prompt(model)})
     attribute(runtime, command, by)
     runtime.fire(trigger, **kwargs, source=source)
     return Reply(200, table_now(runtime))
+
+
+def refusal(model: TableModel, command: JsonObject) -> str:
+    """Why the table's family does not take the parsed `command` now ("" when it may).
+
+    The check the family's console view declares for the command (`FamilyView.commands`),
+    chosen by the table's family key; else the command's own `refusal` in `COMMANDS`.
+    """
+    name = command["command"]
+    check = view_of(model).commands.get(name, COMMANDS[name].refusal)
+    return check(model, command) if check is not None else ""
 
 
 def _next_round(runtime: TableRuntime, command: JsonObject, by: str) -> Reply:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from controller.console.commands import CommandError, Reply
+from controller.console.views import NO_STATIONS, station_model
 from controller.procedure.community import CommunityModel
-from controller.procedure.families import is_model
 from controller.service.runtime import TableRuntime
 
 
@@ -50,9 +50,9 @@ def credits_of(model: CommunityModel, station: int) -> dict[str, Any]:
 
 def execute(runtime: TableRuntime, command: dict[str, Any], source: str) -> Reply:
     """Carry out a parsed credits command on the loop thread (`source` names the attendant)."""
-    model = runtime.model
-    if not is_model(model, CommunityModel):
-        return Reply(409, {"error": "this table plays no community game"})
+    model = station_model(runtime.model)
+    if model is None:
+        return Reply(409, {"error": NO_STATIONS})
     out = command["action"] == "out"
     why = model.credits.refusal(command, out=out)
     if why:

@@ -12,16 +12,18 @@ from __future__ import annotations
 
 import logging
 from dataclasses import asdict
+from typing import Final
 
 from controller.analysis.shift import DayFigures
 from controller.console.prompts import faults
+from controller.console.views import view_of
 from controller.console.views.common import JsonObject
-from controller.console.views.roulette import wheel_bias
-from controller.procedure.community import CommunityModel
-from controller.procedure.families import is_model
 from controller.service.runtime import TableRuntime
 
 _LOG = logging.getLogger(__name__)
+
+PIT_PARTS: Final = ("wheel_bias", "stations")
+"""The pit view's keys that belong to one family (its view's `pit`), null at the others."""
 
 
 class PitView:
@@ -61,6 +63,7 @@ def pit_state(runtime: TableRuntime) -> JsonObject:
     model = runtime.model
     table = model.setup.config.table
     meters = model.progressive.meters
+    pit = view_of(model).pit
     return {
         "table": table.name, "game": table.game.value, "phase": model.state,
         "round": model.round.number, "faults": faults(model),
@@ -75,20 +78,10 @@ def pit_state(runtime: TableRuntime) -> JsonObject:
         "hits": [{**asdict(hit), "kind": hit.kind.value} for hit in meters.history],
         "journal": _journal(runtime),
         "rounds_settled": len(model.results), "rounds_void": len(model.voided),
-        "wheel_bias": wheel_bias(model),
-        "stations": _stations(model),
+        **{key: pit[key](model) if key in pit else None for key in PIT_PARTS},
         "rejected_hits": [{key: hit[key] for key in ("round", "seat", "kind", "stake", "reason")}
                           for hit in model.progressive.rejected],
     }
-
-
-def _stations(model: object) -> list[JsonObject] | None:
-    """A community table's stations: each one's credits and meters (None at other games)."""
-    if not is_model(model, CommunityModel):
-        return None
-    return [{"station": n, "credits": model.credits.balance.get(n, 0),
-             "at_stake": model.credits.at_stake(n), "meters": model.credits.meters_of(n)}
-            for n in range(1, model.station_count + 1)]
 
 
 def _journal(runtime: TableRuntime) -> JsonObject:

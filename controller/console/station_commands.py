@@ -26,8 +26,8 @@ from typing import Any, Final
 
 from controller.console.commands import CommandError, Reply, attribute
 from controller.console.station_view import CHIPS, station_view
+from controller.console.views import NO_STATIONS, station_model
 from controller.procedure.community import CC, DECISIONS, CommunityModel
-from controller.procedure.families import is_model
 from controller.service.runtime import TableRuntime
 
 FIELDS: Final[dict[str, tuple[str, ...]]] = {
@@ -102,9 +102,9 @@ def refusal(model: CommunityModel, command: dict[str, Any]) -> str:
 def execute(runtime: TableRuntime, command: dict[str, Any], source: str = "station",
             by: str = "") -> Reply:
     """Carry out a parsed command on the loop thread (`by`: who gave it, `station:N`)."""
-    model = runtime.model
-    if not is_model(model, CommunityModel):
-        return Reply(409, {"error": "this table plays no community game"})
+    model = station_model(runtime.model)
+    if model is None:
+        return Reply(409, {"error": NO_STATIONS})
     why = refusal(model, command)
     if why:
         return Reply(409, {"error": why})

@@ -27,8 +27,8 @@ from controller.console.station_view import (
     message,
     side_offer,
 )
+from controller.console.views import NO_STATIONS, station_model
 from controller.procedure.community import SPOTS, CommunityModel, CommunityRound, side_json
-from controller.procedure.families import is_model
 from controller.service.runtime import TableRuntime
 
 _dumps = compact_json
@@ -49,10 +49,10 @@ class StationFeed:
 
     def watch(self, runtime: TableRuntime) -> None:
         """Runtime watcher: each station's object, published where it changed."""
-        model = runtime.model
-        if not is_model(model, CommunityModel):
+        model = station_model(runtime.model)
+        if model is None:
             for number, hub in enumerate(self.hubs, start=1):
-                hub.publish({"station": number, "error": "this table plays no community game"})
+                hub.publish({"station": number, "error": NO_STATIONS})
             return
         for number, text in enumerate(self.texts(model, len(self.hubs)), start=1):
             self.hubs[number - 1].publish_text(text)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from controller.console.views import NO_STATIONS, station_model
 from controller.procedure.community import (
     CC,
     INITIAL_ORDER,
@@ -19,7 +20,6 @@ from controller.procedure.community import (
     CommunityRound,
     side_json,
 )
-from controller.procedure.families import is_model
 from controller.rules import blackjack as bj
 from controller.rules.cards import Card
 from controller.rules.hands import hand_value
@@ -36,9 +36,9 @@ _MESSAGES: Final[dict[str, str]] = {
 
 def station_now(runtime: TableRuntime, station: int) -> dict[str, Any]:
     """The station's view of the running table (loop thread only)."""
-    model = runtime.model
-    if not is_model(model, CommunityModel):
-        return {"station": station, "error": "this table plays no community game"}
+    model = station_model(runtime.model)
+    if model is None:
+        return {"station": station, "error": NO_STATIONS}
     return station_view(model, station)
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from controller.console.hub import ConsoleHub
 from controller.console.pit_state import PitView
 from controller.console.station_feed import StationFeed
-from controller.console.views.roulette import board_state
+from controller.console.views import board_state
 from controller.service.runtime import TableRuntime
 from controller.web.bridge import WebProcess
 from controller.web.routes import SEQ_FILE

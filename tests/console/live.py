@@ -17,7 +17,7 @@ from typing import Any
 
 from controller.console.hub import ConsoleHub
 from controller.console.pit_state import PitView
-from controller.console.views.roulette import board_state
+from controller.console.views import board_state
 from controller.service.loop import EventLoop
 from controller.service.runtime import RuntimeCall, TableRuntime
 from controller.web.accounts import Accounts, credentials_path, token_digest, write_file

@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from controller.camera.crosscheck import CameraFrame, Sighting, VisionSettings
 from controller.camera.holdem_reader import HoldemReader
+from tests.controller.helpers import runtime
 from tests.controller.holdem_helpers import Table, open_round, table
 
 
@@ -173,3 +176,15 @@ def test_cards_already_read_in_the_area_are_not_read_again(tmp_path: Path) -> No
     assert t.model.state == "decisions"  # the flop is complete, nothing seen twice
     assert t.model.game is not None
     assert sorted(str(c) for c in t.model.game.board) == ["AS", "KD", "QC"]
+
+
+def test_a_reader_looks_at_nothing_before_it_is_attached_and_only_at_holdem(
+        tmp_path: Path) -> None:
+    worker = Frames()
+    reader = HoldemReader(VisionSettings(frames=3), worker, lambda delay, fire: None)
+    reader.look()  # no table yet: nothing is due, nothing is asked
+    assert worker.asked == []
+    blackjack = runtime(tmp_path, "blackjack")
+    reader.attach(lambda: blackjack.model)
+    with pytest.raises(TypeError, match="BlackjackModel reached code of the HoldemModel"):
+        reader.look()  # a reader is built for a hold'em table only: anything else is a bug

@@ -9,10 +9,10 @@ the next round begins (`controller.console.settled`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from controller.console.settled import settled_round_shown
-from controller.console.views.common import JsonObject, no_dealer, wager_seats
+from controller.console.views.common import CommandCheck, JsonObject, no_dealer, wager_seats
 from controller.procedure.blackjack import BJ, BlackjackModel
 from controller.procedure.families import model_as
 from controller.procedure.shared.table_model import TableModel
@@ -238,3 +238,40 @@ def settlement_words(model: BlackjackModel) -> str:
 _RESULT_WORDS = {"win": "pay {name} 1:1", "blackjack": "pay {name} {blackjack}",
                  "push": "push {name}", "lose": "collect {name}",
                  "surrender": "take half from {name}"}
+
+
+# ------------------------------------------------------- the commands only blackjack takes
+
+
+def _insurance_refusal(table: TableModel, command: JsonObject) -> str:
+    model = model_as(table, BlackjackModel)
+    if model.state != BJ.INSURANCE:
+        return "insurance is not open"
+    waiting = model.insurer.seats_to_answer()
+    if command["seat"] not in waiting:
+        return (f"seat {command['seat']} is not asked about insurance (seats to answer: "
+                f"{', '.join(map(str, waiting)) or 'none'})")
+    return ""
+
+
+def _decision_refusal(table: TableModel, command: JsonObject) -> str:
+    model = model_as(table, BlackjackModel)
+    due = model.decision_due()
+    if due is None:
+        return "no hand is due to act"
+    seat = command.get("seat")
+    if seat is not None and seat != due[0]:
+        return f"seat {seat} is not due to act: seat {due[0]} hand {due[1] + 1} is"
+    return ""
+
+
+def _seat_refusal(table: TableModel, command: JsonObject) -> str:
+    return model_as(table, BlackjackModel).wagers.seat_refusal(command)
+
+
+COMMAND_CHECKS: Final[dict[str, CommandCheck]] = {
+    "insurance": _insurance_refusal, "seat": _seat_refusal,
+    **dict.fromkeys(("stand", "hit", "double", "split", "surrender", "rescue"),
+                    _decision_refusal)}
+"""The console commands a blackjack (or Spanish 21) table takes and the others refuse, each
+with its check here (`controller.console.views.FamilyView.commands`)."""

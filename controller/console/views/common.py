@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from controller.procedure.shared.table_model import TableModel
 
 JsonObject = dict[str, Any]
+
+CommandCheck = Callable[[TableModel, JsonObject], str]
+"""Why a console command cannot be taken now at the table ("" when it can), given the model
+and the parsed command."""
 
 def no_dealer(_model: TableModel | None = None) -> JsonObject:
     """The dealer's part of the table object where the dealer shows no cards of a hand."""

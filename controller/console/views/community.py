@@ -19,6 +19,14 @@ from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj
 
 
+def stations(table: TableModel) -> list[dict[str, Any]]:
+    """The pit view's `stations`: each station's credits and meters."""
+    model = model_as(table, CommunityModel)
+    return [{"station": n, "credits": model.credits.balance.get(n, 0),
+             "at_stake": model.credits.at_stake(n), "meters": model.credits.meters_of(n)}
+            for n in range(1, model.station_count + 1)]
+
+
 def community_table(table: TableModel) -> dict[str, Any]:
     """The console's `community` object."""
     model = model_as(table, CommunityModel)

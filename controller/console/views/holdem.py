@@ -8,8 +8,9 @@ contract of the `holdem` object.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
+from controller.console.views.common import CommandCheck, JsonObject
 from controller.procedure.families import model_as
 from controller.procedure.holdem import HE, HoldemModel
 from controller.procedure.shared.table_model import TableModel
@@ -78,3 +79,27 @@ def _betting_prompt(model: HoldemModel) -> str:
         return ("place your bets: antes on seats " + ", ".join(map(str, antes))
                 + "; then NO MORE BETS")
     return "place your bets: an ante on a seat (its sensor, or tap the seat), a bonus beside it"
+
+
+# ---------------------------------------------------------- the commands only hold'em takes
+
+
+def _wager_refusal(table: TableModel, command: JsonObject) -> str:
+    model = model_as(table, HoldemModel)
+    return model.wagers.refusal(command) if model.state == HE.BETTING else ""
+
+
+def _decision_refusal(table: TableModel, command: JsonObject) -> str:
+    return model_as(table, HoldemModel).play.decision_refusal(command["command"],
+                                                              command["seat"])
+
+
+def _key_card_refusal(table: TableModel, command: JsonObject) -> str:
+    return model_as(table, HoldemModel).play.key_refusal(command["card"])
+
+
+COMMAND_CHECKS: Final[dict[str, CommandCheck]] = {
+    "wager": _wager_refusal, "key_card": _key_card_refusal,
+    **dict.fromkeys(("bet", "fold", "check"), _decision_refusal)}
+"""The console commands a hold'em table takes and the others refuse, or checks its own way
+(`wager`), each with its check here (`controller.console.views.FamilyView.commands`)."""

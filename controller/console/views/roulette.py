@@ -11,15 +11,15 @@ wheel-bias monitor (the pit view's `wheel_bias`) the chi-square over the last `b
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
+from typing import Any, Final
 
+from controller.console.views.common import CommandCheck, JsonObject
 from controller.odds.wheel_bias import bias_report, board_figures
-from controller.procedure.families import is_model, model_as
+from controller.procedure.families import model_as
 from controller.procedure.roulette import RO, RouletteModel, wager_record
 from controller.procedure.shared.table_model import TableModel
 from controller.rules.money import format_cents
 from controller.rules.roulette import colour
-from controller.service.runtime import TableRuntime
 
 
 def roulette_table(table: TableModel) -> dict[str, Any]:
@@ -97,19 +97,13 @@ def _wagers_words(model: RouletteModel, *, winners: bool) -> str:
                      for r in settled.winners)
 
 
-def board_state(runtime: TableRuntime) -> dict[str, Any]:
-    """The result board's object (`GET /api/board`; API.md, "The result board")."""
-    model = runtime.model
-    table = model.setup.config.table
-    base: dict[str, Any] = {"table": table.name, "game": table.game.value, "phase": model.state,
-                        "min_wager": table.min_wager, "max_wager": table.max_wager}
-    if not is_model(model, RouletteModel):
-        return {**base, "wheel": None, "last": [], "spins": 0, "window": 0, "percent": {},
-                "counts": {}, "hot": [], "cold": [], "spin": None}
+def board(table: TableModel) -> dict[str, Any]:
+    """The result board's figures of the wheel (`GET /api/board`, after the table's own)."""
+    model = model_as(table, RouletteModel)
     rules = model.setup.config.roulette
     figures = board_figures(model.history, model.wheel, rules.board_spins)
     spin = model.spin
-    return {**base, "wheel": model.wheel.value, "wheel_game": model.wheel_game,
+    return {"wheel": model.wheel.value, "wheel_game": model.wheel_game,
             "last": [{"number": n, "colour": c} for n, c in figures.last],
             "spins": figures.spins, "window": figures.window, "percent": figures.percent,
             "counts": figures.counts,
@@ -120,12 +114,34 @@ def board_state(runtime: TableRuntime) -> dict[str, Any]:
                      "void": bool(spin.void_games) and spin.number is None}}
 
 
-def wheel_bias(model: TableModel) -> dict[str, Any] | None:
-    """The pit view's wheel-bias monitor (None at another game)."""
-    if not is_model(model, RouletteModel):
-        return None
+def wheel_bias(table: TableModel) -> dict[str, Any]:
+    """The pit view's wheel-bias monitor."""
+    model = model_as(table, RouletteModel)
     report = bias_report(model.history, model.wheel, model.setup.config.roulette.bias_spins)
     data = asdict(report)
     data["extreme"] = ({"number": report.extreme[0], "z": report.extreme[1]}
                        if report.extreme else None)
     return data
+
+
+# -------------------------------------------------------- the commands only roulette takes
+
+
+def _wager_refusal(table: TableModel, command: JsonObject) -> str:
+    model = model_as(table, RouletteModel)
+    return model.wagers.refusal(command) if model.state == RO.BETTING else ""
+
+
+def _cancel_refusal(table: TableModel, command: JsonObject) -> str:
+    model = model_as(table, RouletteModel)
+    return model.wagers.cancel_refusal(command) if model.state == RO.BETTING else ""
+
+
+def _marker_refusal(table: TableModel, command: JsonObject) -> str:
+    return model_as(table, RouletteModel).croupier.marker_refusal(command["number"])
+
+
+COMMAND_CHECKS: Final[dict[str, CommandCheck]] = {
+    "wager": _wager_refusal, "cancel_wager": _cancel_refusal, "marker": _marker_refusal}
+"""The console commands a roulette table takes and the others refuse, or checks its own way
+(`wager`), each with its check here (`controller.console.views.FamilyView.commands`)."""

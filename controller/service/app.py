@@ -39,7 +39,6 @@ from controller.camera.holdem_reader import HoldemReader
 from controller.floor.settings import LinkSettings, table_link_from_document
 from controller.floor.shipping import JournalShipper
 from controller.journal.store import JournalError, JournalStore
-from controller.procedure.community import CommunityModel
 from controller.procedure.core.effects import (
     Journal,
     Lamp,
@@ -49,7 +48,7 @@ from controller.procedure.core.effects import (
     ShowDealer,
     ShowSign,
 )
-from controller.procedure.families import family_of, is_model
+from controller.procedure.families import family_of
 from controller.procedure.shared.setup import Setup
 from controller.rules.errors import ConfigError
 from controller.rules.hands import Game
@@ -216,8 +215,7 @@ class TableApp:
         for kind, data in checks:
             self.runtime.record(kind, data)
         model = self.runtime.model
-        if is_model(model, CommunityModel):  # the stations' timers run on the loop's clock
-            model.timers.attach(self.loop, self.runtime.fire, self.runtime.fire_together)
+        if model.run_timers_on(self.loop, self.runtime.fire, self.runtime.fire_together):
             self.runtime.commit_pending()  # a restored round's timers, journalled now
         self.software_unverified = any(kind == KIND_UNVERIFIED for kind, _ in checks)
         if self.camera is not None:

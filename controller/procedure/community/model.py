@@ -31,6 +31,7 @@ from controller.procedure.community.timers import StationTimers
 from controller.procedure.community.wagers import MAIN, StationWagers, side_json
 from controller.procedure.core.effects import Journal, OpLog
 from controller.procedure.core.machine import build_machine
+from controller.procedure.core.timing import Fire, FireTogether, TimerScheduler
 from controller.procedure.shared import meter_books
 from controller.procedure.shared.setup import Setup
 from controller.procedure.shared.table_model import TableModel
@@ -110,6 +111,15 @@ class CommunityModel(TableModel):
         self.machine = build_machine(self, CC, ROWS, initial)
 
     # ------------------------------------------------------------------ running
+    def run_timers_on(self, scheduler: TimerScheduler, fire: Fire,
+                      fire_together: FireTogether) -> bool:
+        """Run the stations' decision timers on the table's loop.
+
+        What runs out is fired and committed by the runtime (`fire`, `fire_together`).
+        """
+        self.timers.attach(scheduler, fire, fire_together)
+        return True
+
     def fire(self, name: str, **kwargs: Any) -> bool:
         """Fire a trigger; then journal each station's new phase and start or stop timers."""
         fired = super().fire(name, **kwargs)

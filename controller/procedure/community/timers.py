@@ -22,27 +22,10 @@ from typing import Any, Final, Protocol
 
 from controller.procedure.core.effects import Effect, Journal
 from controller.procedure.core.roundstate import Round
+from controller.procedure.core.timing import Cancellable, Fire, FireTogether, TimerScheduler
 
 DECISION_SECONDS: Final = 15.0
 """The decision limit of a station's round of decisions (and of its insurance answer)."""
-
-
-class Cancellable(Protocol):
-    """A scheduled callback that can be cancelled."""
-
-    def cancel(self) -> None:
-        """Stop the callback from running."""
-        ...
-
-
-class TimerScheduler(Protocol):
-    """What the timers need of the loop: its clock and `call_at`."""
-
-    clock: Callable[[], float]
-
-    def call_at(self, when: float, callback: Callable[[], None]) -> Cancellable:
-        """Run `callback` on the loop thread once the clock reaches `when`."""
-        ...
 
 
 class TimersHost(Protocol):
@@ -87,9 +70,8 @@ class StationTimers:
         self._handles: dict[int, Cancellable] = {}
         self._numbers = 0
 
-    def attach(self, scheduler: TimerScheduler, fire: Callable[..., bool] | None = None,
-               fire_together: Callable[[list[tuple[str, dict[str, Any]]]], None] | None = None
-               ) -> None:
+    def attach(self, scheduler: TimerScheduler, fire: Fire | None = None,
+               fire_together: FireTogether | None = None) -> None:
         """Run the timers on `scheduler`; expiries go through `fire` (default: the model).
 
         Expiries due at the same moment go through `fire_together` when given. A station

@@ -23,6 +23,7 @@ from transitions import EventData
 from controller.procedure.core.effects import Journal, OpLog
 from controller.procedure.core.model import ProcedureModel
 from controller.procedure.core.roundstate import Round, ShoeTally
+from controller.procedure.core.timing import Fire, FireTogether, TimerScheduler
 from controller.procedure.shared import meter_books
 from controller.procedure.shared.progressive_desk import LAYOUT, ProgressiveDesk
 from controller.procedure.shared.setup import Setup
@@ -76,6 +77,15 @@ class TableModel(ProcedureModel):
         fired = super().fire(name, **kwargs)
         self.advance()
         return fired
+
+    def run_timers_on(self, scheduler: TimerScheduler, fire: Fire,
+                      fire_together: FireTogether) -> bool:
+        """Run the game's own timers on the table's loop; False when it has none.
+
+        The shoe games, roulette and hold'em have none: they wait on the dealer, the wheel
+        or the camera. The community game's stations have decision timers.
+        """
+        return False
 
     def fire_all(self, calls: list[tuple[str, dict[str, Any]]]) -> bool:
         """Fire triggers due at the same moment, in order; True when any took place."""

@@ -9,8 +9,8 @@
   folder of its concern.
 - A public name means one thing: no two product modules define the same class or type alias.
 - No code outside the family registry asks a model its class (`isinstance(model,
-  BlackjackModel)`): the family's key selects a view, a driver, a rows table. The checks
-  still made through the registry's `is_model` may only become fewer.
+  BlackjackModel)`): the family's key selects a view, a driver, a rows table, and code so
+  chosen takes the model as its family's class with the registry's `model_as`.
 - No import cycle among the product's modules: imports under `if TYPE_CHECKING:` and inside
   functions count (the graph is grimp's, import-linter's own). The cycles known today are
   listed, each with why it stays, and the list may only become shorter.
@@ -198,24 +198,6 @@ def test_no_dispatch_on_a_models_class_outside_the_registry() -> None:
     found = [hit for path in product_files() if module_name(path) != FAMILY_REGISTRY
              for hit in model_class_checks(path.read_text(), module_name(path), models)]
     assert not found, "dispatch on a model's class (use the family's key): " + "; ".join(found)
-
-
-FAMILY_CHECKS_LEFT = 5
-"""`is_model(model, XModel)` calls outside the registry: a command or a part that only one
-family has still asks whether the table is that family's. Lower this as they go."""
-
-
-def is_model_calls(source: str) -> int:
-    return sum(isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-               and node.func.id == "is_model" for node in ast.walk(ast.parse(source)))
-
-
-def test_checks_of_a_models_family_only_become_fewer() -> None:
-    calls = sum(is_model_calls(path.read_text()) for path in product_files()
-                if module_name(path) != FAMILY_REGISTRY)
-    assert calls <= FAMILY_CHECKS_LEFT, (
-        f"{calls} is_model() checks, at most {FAMILY_CHECKS_LEFT}: select the family's code "
-        "by its key (controller.console.views, controller.sim.games) instead")
 
 
 @pytest.mark.parametrize("line", [

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final, TypeGuard, TypeVar
+from typing import Final, TypeVar
 
 from controller.procedure import baccarat, blackjack, community, holdem, roulette
 from controller.procedure.core.channels import BUTTONS, LayoutChannels
@@ -139,15 +139,6 @@ def family_of(game: StrEnum | str) -> Family:
 
 
 M = TypeVar("M", bound=TableModel)
-
-
-def is_model(model: object, kind: type[M]) -> TypeGuard[M]:
-    """True when `model` is a `kind` (the one place that asks a model its class).
-
-    For the code of one family that other families' tables also reach (a station
-    command at a blackjack table is refused by asking this).
-    """
-    return isinstance(model, kind)
 
 
 def model_as(model: TableModel, kind: type[M]) -> M:

@@ -13,7 +13,7 @@ from typing import Any
 
 from controller.console.commands import Reply, execute, parse
 from controller.procedure.blackjack import BlackjackModel
-from controller.procedure.families import is_model
+from controller.procedure.families import FAMILY, model_as
 from controller.procedure.shared.table_model import TableModel
 from controller.rules import blackjack as bj
 from controller.rules.hands import Game
@@ -26,7 +26,10 @@ def bot_move(model: TableModel, policy: PlayerPolicy) -> str | None:
 
     None when no player decision is awaited (baccarat, no round, no hand in turn).
     """
-    if not is_model(model, BlackjackModel) or model.game is None:
+    if FAMILY[str(model.setup.config.table.game)] != "blackjack":
+        return None  # baccarat: its players decide nothing
+    model = model_as(model, BlackjackModel)
+    if model.game is None:
         return None
     asked = model.insurer.seat_asked()
     if asked is not None:
@@ -54,9 +57,9 @@ def _insurance(game: bj.BlackjackRound, seat: int, policy: PlayerPolicy) -> str:
 
 def decision_command(model: TableModel, button: str) -> dict[str, Any]:
     """A bot's button as the console command a person would give."""
-    if button in ("insurance", "no_insurance") and is_model(model, BlackjackModel):
-        return {"command": "insurance", "seat": model.insurer.seat_asked(),
-                "take": button == "insurance"}
+    if button in ("insurance", "no_insurance"):  # only a blackjack bot answers insurance
+        return {"command": "insurance", "seat": model_as(model, BlackjackModel).insurer
+                .seat_asked(), "take": button == "insurance"}
     return {"command": button}
 
 

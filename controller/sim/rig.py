@@ -22,7 +22,7 @@ from controller.procedure.blackjack import BlackjackModel
 from controller.procedure.core.channels import BUTTONS
 from controller.procedure.core.model import HOLD_STATES
 from controller.procedure.core.states import TableState
-from controller.procedure.families import is_model
+from controller.procedure.families import model_as
 from controller.procedure.shared.table_model import TableModel
 from controller.rules.cards import SPANISH_DECK_SIZE, STANDARD_DECK_SIZE
 from controller.rules.hands import Game, Position
@@ -270,9 +270,9 @@ class PtySimulation:
 
     def _turn_hole_over(self) -> None:
         """The dealer turns the hole card over once the procedure reveals it."""
-        model = self.model
-        if self.camera is None or not self.hole or not is_model(model, BlackjackModel):
+        if self.camera is None or not self.hole:
             return
+        model = model_as(self.model, BlackjackModel)  # only blackjack deals a hole card
         settled = len(model.results) > self.reported  # the table may be back at betting
         if len(model.dealer_public_cards()) < 2 and not settled:
             return

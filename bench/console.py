@@ -578,17 +578,15 @@ def process_latency(cards: int) -> None:
             time.sleep(0.05)
         found: list[float] = []
 
-        def wait_for_news() -> None:
-            follower.next_event(follower.latest[0], timeout=2)
-
         def burn() -> None:
+            before = follower.latest[0]
             table.shoe_says("draw 1")
-            wait_for_news()
+            follower.next_event(before, timeout=2)
 
         while len(found) < cards:
             seq, shown = follower.latest
             if not answer_the_table(shown, table.port, burn, lambda: table.shoe_says("load")):
-                wait_for_news()
+                follower.next_event(seq, timeout=2)  # what the answer changed, published
                 continue
             before = cards_in(shown)
             while not follower.events.empty():

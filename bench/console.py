@@ -74,20 +74,35 @@ def pct(values: list[float], q: float) -> float:
 
 
 class Client(threading.Thread):
-    """One event-stream client: every event's arrival time and sequence number."""
+    """An event-stream client keeping the latest table and every event's arrival."""
 
     def __init__(self, port: int) -> None:
         super().__init__(daemon=True)
         self.stream = EventStream(port, headers=KIOSK_AUTH)
-        self.events: queue.Queue[tuple[float, int]] = queue.Queue()
+        self.events: queue.Queue[tuple[float, int, dict]] = queue.Queue()
+        self.latest: tuple[int, dict] = (0, {})
 
     def run(self) -> None:
         try:
             while True:
                 event = self.stream.next()
-                self.events.put((time.perf_counter(), event["seq"]))
+                at = time.perf_counter()
+                self.latest = (event["seq"], event["table"])
+                self.events.put((at, event["seq"], event["table"]))
         except (EOFError, OSError, ValueError, AttributeError):  # closed under the reader
             return
+
+    def next_event(self, after: int, timeout: float = 5) -> tuple[float, int, dict] | None:
+        """The first event after sequence number `after` (None: none came in `timeout`)."""
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                event = self.events.get(timeout=left)
+            except queue.Empty:
+                return None
+            if event[1] > after:
+                return event
+        return None
 
 
 def cards_in(table: dict) -> int:
@@ -212,15 +227,8 @@ def shown_seq(rig: ConsoleRig, before: int) -> int | None:
 
 def arrival(client: Client, seq: int) -> float | None:
     """When the client received the event `seq` (or a later one)."""
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            at, got = client.events.get(timeout=1)
-        except queue.Empty:
-            continue
-        if got >= seq:
-            return at
-    return None
+    event = client.next_event(seq - 1, timeout=10)
+    return None if event is None else event[0]
 
 
 def draw_and_wait(rig: ConsoleRig) -> bool:
@@ -531,38 +539,6 @@ def table_process() -> Iterator[TableProcess]:
                 proc.wait()
 
 
-class Follower(threading.Thread):
-    """An event-stream client keeping the latest table and every event's arrival."""
-
-    def __init__(self, port: int) -> None:
-        super().__init__(daemon=True)
-        self.stream = EventStream(port, headers=KIOSK_AUTH)
-        self.events: queue.Queue[tuple[float, int, dict]] = queue.Queue()
-        self.latest: tuple[int, dict] = (0, {})
-
-    def run(self) -> None:
-        try:
-            while True:
-                event = self.stream.next()
-                at = time.perf_counter()
-                self.latest = (event["seq"], event["table"])
-                self.events.put((at, event["seq"], event["table"]))
-        except (EOFError, OSError, ValueError, AttributeError):  # closed under the reader
-            return
-
-    def next_event(self, after: int, timeout: float = 5) -> tuple[float, int, dict] | None:
-        """The first event after sequence number `after` (None: none came in `timeout`)."""
-        deadline = time.monotonic() + timeout
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                event = self.events.get(timeout=left)
-            except queue.Empty:
-                return None
-            if event[1] > after:
-                return event
-        return None
-
-
 def process_latency(cards: int) -> None:
     """Card out of the shoe -> console event, the table in a process of its own (`--process`).
 
@@ -572,7 +548,7 @@ def process_latency(cards: int) -> None:
     the figure, the frame's time on a real wire is not.
     """
     with table_process() as table:
-        follower = Follower(table.port)
+        follower = Client(table.port)
         follower.start()
         while not follower.latest[0]:
             time.sleep(0.05)

@@ -6,7 +6,7 @@ development environment). The steps:
 
 1. a virtual environment at PREFIX/venv with the project installed from the checkout,
    byte-compiled with hash-checked .pyc files (so nothing is rewritten at run time);
-2. the systemd unit (paths filled in), the udev rules, the sysusers.d file, a journald
+2. the systemd units (paths filled in), the udev rules, the sysusers.d file, a journald
    drop-in that keeps logs across power loss and a system drop-in that arms the hardware
    watchdog;
 3. /etc/shoectl/config.toml from the commented template, only if there is none yet (an
@@ -25,6 +25,11 @@ development environment). The steps:
    still holds is kept; a new one is made only when the kiosk has none, or when asked
    (`--renew-kiosk-token`, which ends the old token's sessions). A kiosk.token the
    credentials no longer hold (the token was made again by hand) is left alone and said.
+
+With `--image` (an SD-card image flashed onto many cards) steps 6 and 7 are left to each
+card's first boot (shoectl-firstboot.service runs `shoectl install --first-boot`), and
+shoectl-readonly-root.service is enabled: once booted, the root is read-only but for /var,
+/home and /tmp (docs/pi.md).
 
 With `--root DIR` everything is written under DIR instead (a scratch root for tests, or an
 image being built for the same architecture) and activation is done offline
@@ -53,6 +58,8 @@ DEFAULT_PREFIX: Final = "/opt/shoectl"
 DEFAULT_CONFIG_DIR: Final = "/etc/shoectl"
 UNIT_PATH: Final = "/etc/systemd/system/shoectl.service"
 KIOSK_UNIT_PATH: Final = "/etc/systemd/system/shoectl-kiosk.service"
+FIRSTBOOT_UNIT_PATH: Final = "/etc/systemd/system/shoectl-firstboot.service"
+READONLY_UNIT_PATH: Final = "/etc/systemd/system/shoectl-readonly-root.service"
 UDEV_PATH: Final = "/etc/udev/rules.d/70-shoectl.rules"
 SYSUSERS_PATH: Final = "/etc/sysusers.d/shoectl.conf"
 JOURNALD_PATH: Final = "/etc/systemd/journald.conf.d/shoectl.conf"
@@ -200,6 +207,11 @@ def install_system_files(layout: InstallPaths) -> list[str]:
         KIOSK_UNIT_PATH: render_unit(
             (systemd / "shoectl-kiosk.service").read_text(encoding="utf-8"),
             layout.prefix, layout.config_dir),
+        FIRSTBOOT_UNIT_PATH: render_unit(
+            (systemd / "shoectl-firstboot.service").read_text(encoding="utf-8"),
+            layout.prefix, layout.config_dir),
+        READONLY_UNIT_PATH:
+            (systemd / "shoectl-readonly-root.service").read_text(encoding="utf-8"),
         UDEV_PATH: (systemd / "udev/70-shoectl.rules").read_text(encoding="utf-8"),
         SYSUSERS_PATH: (systemd / "sysusers.d/shoectl.conf").read_text(encoding="utf-8"),
         JOURNALD_PATH: _JOURNALD_DROP_IN,
@@ -247,11 +259,12 @@ def write_manifest(layout: InstallPaths, files: Sequence[str]) -> str:
     return report.signature
 
 
-def activate(layout: InstallPaths, *, kiosk: bool = False) -> list[str]:
+def activate(layout: InstallPaths, *, kiosk: bool = False, image: bool = False) -> list[str]:
     """Create the users and groups, enable the units, reload udev; return what was done.
 
     The console kiosk is enabled only when asked for (`kiosk`): a table without a
-    touchscreen, or without cage and Chromium, has no use for it.
+    touchscreen, or without cage and Chromium, has no use for it. An image (`image`) also
+    gets the first-boot unit (its secrets are made on each card) and the read-only root.
     """
     done: list[str] = []
     root_args = [f"--root={layout.root}"] if layout.staged else []
@@ -265,6 +278,13 @@ def activate(layout: InstallPaths, *, kiosk: bool = False) -> list[str]:
     if kiosk:
         _run("enable", ["systemctl", *root_args, "enable", "shoectl-kiosk.service"])
         done.append("shoectl-kiosk.service enabled (the console on the touchscreen)")
+    if image:
+        _run("enable", ["systemctl", *root_args, "enable", "shoectl-firstboot.service",
+                        "shoectl-readonly-root.service"])
+        done.append("shoectl-firstboot.service enabled (the journal key and the kiosk token "
+                    "are made at the card's first boot)")
+        done.append("shoectl-readonly-root.service enabled (the root is read-only once booted; "
+                    "/var, /home and /tmp stay writable)")
     if not layout.staged and not systemd_booted():
         done.append("systemd is not running here (a chroot, an image being built): "
                     "systemd and udev read the new files at the next boot")
@@ -397,10 +417,13 @@ def _secure_token_file(path: Path) -> None:
 
 def install(layout: InstallPaths, *, python: str, make_venv: bool, activate_units: bool,
             kiosk: bool = False, kiosk_tokens: KioskTokens | None = None,
-            renew_kiosk_token: bool = False) -> str:
+            renew_kiosk_token: bool = False, image: bool = False) -> str:
     """Run every step; return the software signature (the manifest's SHA-256).
 
-    `kiosk_tokens` gives the kiosk its token (step 7; None: that step is left out).
+    `kiosk_tokens` gives the kiosk its token (step 7; None: that step is left out). An
+    image (`image`) carries no secret: steps 6 and 7 are left to the card's first boot
+    (`first_boot`, run by shoectl-firstboot.service), and any key or token already in the
+    root being built is refused, since every card flashed from it would share it.
     """
     if not (layout.source / "pyproject.toml").is_file():
         raise InstallError(f"{layout.source} is not a shoectl source checkout (no pyproject.toml)")
@@ -411,10 +434,38 @@ def install(layout: InstallPaths, *, python: str, make_venv: bool, activate_unit
     files = install_system_files(layout)
     install_config(layout)
     signature = write_manifest(layout, files)
+    if image:
+        _refuse_secrets_in_image(layout)
     if activate_units:
-        for line in activate(layout, kiosk=kiosk):
+        for line in activate(layout, kiosk=kiosk, image=image):
             _log.info("%s", line)
+    if image:
+        return signature
     _log.info("%s", install_journal_key(layout))
     if kiosk_tokens is not None:
         _log.info("%s", install_kiosk_token(layout, kiosk_tokens, renew=renew_kiosk_token))
     return signature
+
+
+def _refuse_secrets_in_image(layout: InstallPaths) -> None:
+    """An image must not carry a journal key or a kiosk token: every card would share it."""
+    for name in (KEY_NAME, KIOSK_TOKEN_NAME, "config.credentials.json"):
+        path = layout.on_disk(f"{layout.config_dir}/{name}")
+        if path.exists() or path.is_symlink():
+            raise InstallError(f"--image: {path} exists; an image carries no secret (each "
+                               "card makes its own at first boot): remove it and install again")
+
+
+def first_boot(layout: InstallPaths, kiosk_tokens: KioskTokens | None) -> list[str]:
+    """Make this card's secrets: the journal key, then the kiosk's token; return what was done.
+
+    Run by shoectl-firstboot.service on a card flashed from an image, while the root is
+    still writable. Either secret already there is kept, so a second run changes nothing.
+
+    Raises:
+        InstallError: A secret cannot be made (the message names the file).
+    """
+    done = [install_journal_key(layout)]
+    if kiosk_tokens is not None:
+        done.append(install_kiosk_token(layout, kiosk_tokens))
+    return done

@@ -16,6 +16,7 @@ from controller.appliance.installer import (
     InstallError,
     InstallPaths,
     KioskTokens,
+    first_boot,
     install,
 )
 from controller.web import accounts
@@ -43,6 +44,14 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--kiosk", action="store_true",
                         help="also enable shoectl-kiosk.service: the dealer console full "
                              "screen on the touchscreen (needs cage and chromium)")
+    parser.add_argument("--image", action="store_true",
+                        help="install into an SD-card image: no journal key or kiosk token "
+                             "(each card makes its own at first boot: "
+                             "shoectl-firstboot.service), and the root read-only once booted "
+                             "(shoectl-readonly-root.service)")
+    parser.add_argument("--first-boot", action="store_true",
+                        help="make this card's journal key and kiosk token if missing, and "
+                             "nothing else (run by shoectl-firstboot.service)")
     parser.add_argument("--renew-kiosk-token", action="store_true",
                         help="make the kiosk a new token even if it has a working one (the "
                              "old one stops working)")
@@ -65,17 +74,37 @@ def main(argv: list[str]) -> int:
         return 2
     layout = InstallPaths(args.root.resolve(), args.prefix.rstrip("/"), args.config_dir.rstrip("/"),
                     args.source.resolve())
+    if args.first_boot:
+        return _first_boot(layout)
     try:
         signature = install(layout, python=args.python, make_venv=not args.no_venv,
                             activate_units=not args.no_activate, kiosk=args.kiosk,
-                            kiosk_tokens=KIOSK_TOKENS, renew_kiosk_token=args.renew_kiosk_token)
+                            kiosk_tokens=KIOSK_TOKENS, renew_kiosk_token=args.renew_kiosk_token,
+                            image=args.image)
     except (InstallError, integrity.IntegrityError, OSError) as exc:
         sys.stderr.write(f"shoectl install: {exc}\n")
         return 1
+    if args.image:
+        sys.stdout.write(
+            f"installed shoectl at {layout.on_disk(layout.prefix)} for an image\n"
+            f"software signature (SHA-256 of {layout.manifest}): {signature}\n"
+            f"each card makes its journal key and kiosk token at its first boot\n")
+        return 0
     sys.stdout.write(
         f"installed shoectl at {layout.on_disk(layout.prefix)}\n"
         f"software signature (SHA-256 of {layout.manifest}): {signature}\n"
         f"next: edit {layout.config_dir}/config.toml, then `systemctl start shoectl` and "
         f"`shoectl selftest --operator NAME`\n"
     )
+    return 0
+
+
+def _first_boot(layout: InstallPaths) -> int:
+    """`--first-boot`: this card's secrets, one line each; 1 with one line when one fails."""
+    try:
+        for line in first_boot(layout, KIOSK_TOKENS):
+            sys.stdout.write(f"{line}\n")
+    except InstallError as exc:
+        sys.stderr.write(f"shoectl install --first-boot: {exc}\n")
+        return 1
     return 0

@@ -1,0 +1,201 @@
+"""`shoectl install --image` and `--first-boot`: no secret in an image; each card makes its own.
+
+The venv is a small stand-in (`--no-venv`): what is checked here is what the image flag
+changes (the secrets, the units enabled, the manifest). The real venv, the first boot and
+the read-only root are exercised booted, on arm64, by `make pi-check` (docs/pi.md).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+
+from controller.appliance import installer, integrity
+from controller.cli import install_command
+from controller.journal import keys
+from controller.web.accounts import Accounts, credentials_path
+
+REPO = Path(__file__).resolve().parents[2]
+MISSING = [tool for tool in ("systemd-sysusers", "systemctl") if shutil.which(tool) is None]
+SECRETS = ("etc/shoectl/journal.key", "etc/shoectl/kiosk.token",
+           "etc/shoectl/config.credentials.json")
+
+
+def _image_root(tmp_path: Path) -> Path:
+    """A root being built: /etc with its users, a stand-in venv."""
+    root = tmp_path / "image"
+    (root / "etc").mkdir(parents=True)
+    (root / "etc/passwd").write_text("root:x:0:0:root:/root:/bin/sh\n")
+    (root / "etc/group").write_text("root:x:0:\ndialout:x:20:\nvideo:x:44:\n")
+    venv = root / "opt/shoectl/venv/bin"
+    venv.mkdir(parents=True)
+    (venv / "python").write_text("#!/bin/sh\n")
+    return root
+
+
+def _install(root: Path, *extra: str) -> int:
+    args = ["--root", str(root), "--source", str(REPO), "--no-venv", "--image", *extra]
+    if MISSING:
+        args.append("--no-activate")
+    return install_command.main(args)
+
+
+def test_an_image_carries_no_secret_and_its_manifest_verifies(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _image_root(tmp_path)
+    assert _install(root) == 0
+    out = capsys.readouterr().out
+    assert "each card makes its journal key and kiosk token at its first boot" in out
+    for secret in SECRETS:
+        assert not (root / secret).exists(), secret
+    assert (root / "etc/shoectl/config.toml").is_file()
+    manifest = root / "opt/shoectl/manifest.sha256"
+    text = manifest.read_text()
+    for unit in (installer.FIRSTBOOT_UNIT_PATH, installer.READONLY_UNIT_PATH):
+        assert f"  {unit}\n" in text, unit  # the units are part of the signed software
+    assert integrity.verify_manifest(manifest, root).ok
+
+
+@pytest.mark.skipif(bool(MISSING), reason=f"not installed: {', '.join(MISSING)}")
+def test_an_image_enables_the_first_boot_and_the_read_only_root(tmp_path: Path) -> None:
+    root = _image_root(tmp_path)
+    assert _install(root) == 0
+    wants = root / "etc/systemd/system/multi-user.target.wants"
+    for unit in ("shoectl.service", "shoectl-firstboot.service",
+                 "shoectl-readonly-root.service"):
+        assert (wants / unit).is_symlink(), unit
+    assert not (wants / "shoectl-kiosk.service").exists()
+    plain = _image_root(tmp_path / "plain")
+    assert install_command.main(["--root", str(plain), "--source", str(REPO),
+                                 "--no-venv"]) == 0
+    plain_wants = plain / "etc/systemd/system/multi-user.target.wants"
+    assert (plain_wants / "shoectl.service").is_symlink()
+    assert not (plain_wants / "shoectl-firstboot.service").exists()  # a Pi installed in place
+    assert not (plain_wants / "shoectl-readonly-root.service").exists()
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+def test_an_image_with_a_secret_in_it_is_refused_naming_the_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], secret: str) -> None:
+    root = _image_root(tmp_path)
+    (root / secret).parent.mkdir(parents=True, exist_ok=True)
+    (root / secret).write_text("x\n")
+    assert _install(root) == 1
+    err = capsys.readouterr().err
+    assert err == (f"shoectl install: --image: {root / secret} exists; an image carries no "
+                   "secret (each card makes its own at first boot): remove it and install "
+                   "again\n")
+
+
+def test_the_first_boot_makes_the_cards_secrets_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _image_root(tmp_path)
+    assert _install(root) == 0
+    first = ["--root", str(root), "--first-boot"]
+    assert install_command.main(first) == 0
+    out = capsys.readouterr().out
+    assert "journal key" in out
+    assert "kiosk token" in out
+    key_file = root / "etc/shoectl/journal.key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o400
+    key = keys.load_key(key_file)
+    token = (root / "etc/shoectl/kiosk.token").read_text().strip()
+    principal = Accounts(credentials_path(root / "etc/shoectl/config.toml")).token(token)
+    assert principal is not None
+    assert principal.role == "kiosk"
+    assert install_command.main(first) == 0  # a second run (a key already there) keeps both
+    assert "keeping the existing journal key" in capsys.readouterr().out
+    assert keys.load_key(key_file).secret == key.secret
+    assert (root / "etc/shoectl/kiosk.token").read_text().strip() == token
+    assert integrity.verify_manifest(root / "opt/shoectl/manifest.sha256", root).ok
+
+
+def test_two_cards_from_one_image_get_different_secrets(tmp_path: Path) -> None:
+    image = _image_root(tmp_path)
+    assert _install(image) == 0
+    secrets = []
+    for card in ("card1", "card2"):
+        root = tmp_path / card
+        shutil.copytree(image, root, symlinks=True)
+        assert install_command.main(["--root", str(root), "--first-boot"]) == 0
+        secrets.append((keys.load_key(root / "etc/shoectl/journal.key").secret,
+                        (root / "etc/shoectl/kiosk.token").read_text()))
+    assert secrets[0][0] != secrets[1][0]
+    assert secrets[0][1] != secrets[1][1]
+
+
+def test_a_first_boot_that_cannot_make_a_secret_says_which_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _image_root(tmp_path)
+    assert _install(root) == 0
+    credentials = root / "etc/shoectl/config.credentials.json"
+    credentials.write_text("{not json\n")  # what a card's bad sector or a hand edit leaves
+    assert install_command.main(["--root", str(root), "--first-boot"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("shoectl install --first-boot: kiosk token: ")
+    assert str(credentials) in err
+    assert err.count("\n") == 1
+
+
+def _unit(name: str) -> dict[str, list[str]]:
+    values: dict[str, list[str]] = {}
+    for line in (REPO / "systemd" / name).read_text().splitlines():
+        match = re.match(r"^(\w+)=(.*)$", line)
+        if match:
+            values.setdefault(match.group(1), []).append(match.group(2))
+    return values
+
+
+def test_the_first_boot_runs_before_the_seal_and_the_service_and_only_without_a_key() -> None:
+    first, seal, service = (_unit(name) for name in (
+        "shoectl-firstboot.service", "shoectl-readonly-root.service", "shoectl.service"))
+    key_path = next(v.split("=", 1)[1] for v in service["Environment"]
+                    if v.startswith("SHOECTL_JOURNAL_KEY="))
+    assert first["ConditionPathExists"] == [f"!{key_path}"]
+    before = " ".join(first["Before"]).split()
+    assert {"shoectl-readonly-root.service", "shoectl.service",
+            "shoectl-kiosk.service"} <= set(before)
+    assert "shoectl-firstboot.service" in " ".join(seal["After"]).split()
+    assert "shoectl.service" in " ".join(seal["Before"]).split()
+    assert first["ExecStart"] == [
+        "/opt/shoectl/venv/bin/shoectl install --first-boot --config-dir /etc/shoectl"]
+
+
+def test_the_seal_keeps_the_journal_writable_and_makes_the_root_read_only_last() -> None:
+    seal = _unit("shoectl-readonly-root.service")["ExecStart"]
+    service = _unit("shoectl.service")
+    assert seal[-1] == "/usr/bin/mount -o remount,bind,ro /"
+    writable = [line.split()[-1] for line in seal[:-1]]
+    assert all(line == f"/usr/bin/mount --bind {path} {path}"
+               for line, path in zip(seal[:-1], writable, strict=True))
+    state = f"/var/lib/{service['StateDirectory'][0]}"
+    assert any(state.startswith(path + "/") for path in writable)
+    assert "/var" in writable  # the system log (/var/log/journal) too
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                    reason="systemd-analyze is not installed (Debian package systemd)")
+@pytest.mark.parametrize("name", ["shoectl-firstboot.service", "shoectl-readonly-root.service"])
+def test_systemd_analyze_verify_is_silent_on_the_image_units(tmp_path: Path, name: str) -> None:
+    import subprocess
+
+    prefix = tmp_path / "opt/shoectl"
+    binary = prefix / "venv/bin/shoectl"
+    binary.parent.mkdir(parents=True)
+    binary.write_text("#!/bin/sh\nexit 0\n")
+    binary.chmod(0o755)
+    unit = tmp_path / name
+    unit.write_text(installer.render_unit((REPO / "systemd" / name).read_text(), str(prefix),
+                                          str(tmp_path / "etc/shoectl")))
+    done = subprocess.run(["systemd-analyze", "verify", "--man=no", str(unit)],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                          check=False)
+    noise = [line for line in done.stderr.splitlines()
+             if "regenerate_ssh_host_keys" not in line and "shoectl-kiosk" not in line]
+    assert done.returncode == 0, done.stderr
+    assert noise == [], done.stderr
+    assert done.stdout == ""

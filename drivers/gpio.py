@@ -1,8 +1,10 @@
 """Layout lamps and inputs wired straight to the Raspberry Pi's GPIO header (RPi.GPIO API).
 
-`RPi.GPIO` is imported only when a `gpio` layout is built (it refuses to import off a Pi);
-on a Pi 5 the `rpi-lgpio` package provides the same module. Tests and the `emulated-gpio`
-kind pass an `drivers.emulated.gpio.EmulatedGpio` instead.
+`RPi.GPIO` is imported only when a `gpio` layout is built (it refuses to import off a Pi).
+The board chooses which library provides it (`load_rpi_gpio`, decision 092): on a Pi 5,
+whose GPIO RPi.GPIO cannot drive, `rpi-lgpio` from the venv's `lib/pi5-gpio` folder; on any
+other board the RPi.GPIO package. Tests and the `emulated-gpio` kind pass an
+`drivers.emulated.gpio.EmulatedGpio` instead.
 
 Hardware: lamps on outputs through a driver transistor (HIGH = lit), or through a relay board
 that switches on a low output (`lamps_active = "low"`); bet sensors, buttons and
@@ -28,10 +30,14 @@ from __future__ import annotations
 
 import importlib
 import logging
+import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from types import ModuleType
 from typing import Any, Protocol
 
+from drivers import raspberry_pi
 from drivers.config import KEY_NORMAL, LayoutConfig
 from drivers.errors import DeviceClosedError, DeviceConfigError, DeviceUnavailableError, DriverError
 from drivers.events import BetSensorChanged, ButtonPressed, EventSink, KeySwitchTurned
@@ -74,19 +80,78 @@ class GpioModule(Protocol):
     def cleanup(self, channel: Any = ...) -> None: ...  # noqa: D102
 
 
-def load_rpi_gpio(device: str) -> GpioModule:
-    """Import `RPi.GPIO` now (never at module import: it raises off a Pi).
+def load_rpi_gpio(device: str, model_file: Path = raspberry_pi.MODEL_FILE) -> GpioModule:
+    """Import `RPi.GPIO` now (never at module import: it raises off a Pi), as the board wants.
+
+    On a Raspberry Pi 5 (by `model_file`) the module is rpi-lgpio's, from the venv's folder
+    `raspberry_pi.pi5_gpio_folder(sys.prefix)`, which goes first on `sys.path`; on any other
+    board it is what a plain import finds (the RPi.GPIO package). One INFO line says which
+    and why.
 
     Raises:
-        DeviceUnavailableError: Naming the device and what to install.
+        DeviceUnavailableError: Naming the device, what is missing and how to get it.
     """
+    model = raspberry_pi.board_model(model_file)
+    if raspberry_pi.is_pi5(model):
+        return _load_pi5_gpio(device, model)
+    board = repr(model) if model else f"no board model in {model_file}"
     try:
-        module: GpioModule = importlib.import_module("RPi.GPIO")
-    except (ImportError, RuntimeError) as exc:
+        module = importlib.import_module("RPi.GPIO")
+    except (ImportError, RuntimeError, OSError) as exc:
         raise DeviceUnavailableError(
             device, f"kind: 'gpio' needs the RPi.GPIO module on a Raspberry Pi "
-            f"(rpi-lgpio on a Pi 5): {exc}") from exc
-    return module
+            f"(board: {board}): {exc}") from exc
+    _LOG.info("%s: GPIO library RPi.GPIO from %s (board: %s, not a Raspberry Pi 5)",
+              device, _origin(module), board)
+    gpio: GpioModule = module
+    return gpio
+
+
+def _load_pi5_gpio(device: str, model: str) -> GpioModule:
+    """Import rpi-lgpio's `RPi.GPIO` from the venv's side folder (a Pi 5's GPIO is on RP1)."""
+    folder = raspberry_pi.pi5_gpio_folder(sys.prefix)
+    need = f"kind: 'gpio' on a {model} needs rpi-lgpio from {folder}"
+    remedy = (f"reinstall shoectl (`sudo systemd/install.sh`, which puts it there on arm64) "
+              f"or run `{sys.prefix}/bin/python -m pip install --target {folder} "
+              f"'{raspberry_pi.PI5_GPIO_REQUIREMENT}'`")
+    if not folder.is_dir():
+        raise DeviceUnavailableError(device, f"{need}, which does not exist: {remedy}")
+    loaded = sys.modules.get("RPi")
+    if loaded is not None and not _inside(loaded, folder):
+        raise DeviceUnavailableError(
+            device, f"{need}, but RPi was already imported from {_origin(loaded)} "
+            "(RPi.GPIO cannot drive a Pi 5's GPIO): nothing may import RPi before the "
+            "layout is built")
+    entry = str(folder)
+    sys.path[:] = [entry, *(path for path in sys.path if path != entry)]
+    try:
+        module = importlib.import_module("RPi.GPIO")
+    except ImportError as exc:  # the folder is incomplete (lgpio missing, say)
+        raise DeviceUnavailableError(device, f"{need}: {exc}: {remedy}") from exc
+    except (RuntimeError, OSError) as exc:  # found, but refuses this machine
+        raise DeviceUnavailableError(device, f"{need}: {exc}") from exc
+    if not _inside(module, folder):
+        raise DeviceUnavailableError(
+            device, f"{need}, which holds no RPi.GPIO (it was imported from "
+            f"{_origin(module)} instead): {remedy}")
+    _LOG.info("%s: GPIO library rpi-lgpio from %s (board: %r, a Raspberry Pi 5)",
+              device, folder, model)
+    gpio: GpioModule = module
+    return gpio
+
+
+def _origin(module: ModuleType) -> Path | None:
+    """The file (or a package's folder) a module was imported from."""
+    file = getattr(module, "__file__", None)
+    if file:
+        return Path(file)
+    paths = list(getattr(module, "__path__", []))
+    return Path(paths[0]) if paths else None
+
+
+def _inside(module: ModuleType, folder: Path) -> bool:
+    origin = _origin(module)
+    return origin is not None and origin.resolve().is_relative_to(folder.resolve())
 
 
 class PinReservations:

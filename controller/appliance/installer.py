@@ -4,8 +4,9 @@ Run as root from a source checkout (`sudo systemd/install.sh`, which calls this 
 the system Python before any virtual environment exists, or `shoectl install` from a
 development environment). The steps:
 
-1. a virtual environment at PREFIX/venv with the project installed from the checkout,
-   byte-compiled with hash-checked .pyc files (so nothing is rewritten at run time);
+1. a virtual environment at PREFIX/venv with the project installed from the checkout (on
+   arm64 also rpi-lgpio and lgpio in PREFIX/venv/lib/pi5-gpio, which the GPIO driver uses
+   on a Pi 5), byte-compiled with hash-checked .pyc files (nothing is rewritten at run time);
 2. the systemd units (paths filled in), the udev rules, the sysusers.d file, a journald
    drop-in that keeps logs across power loss and a system drop-in that arms the hardware
    watchdog;
@@ -51,6 +52,7 @@ from typing import Final
 from controller.appliance import integrity
 from controller.journal import keys
 from controller.journal.errors import JournalKeyError
+from drivers import raspberry_pi
 
 _log = logging.getLogger(__name__)
 
@@ -72,6 +74,7 @@ KIOSK_TOKEN_NAME: Final = "kiosk.token"
 """The kiosk's token, beside the configuration (the kiosk unit's `LoadCredential=`)."""
 _SOURCE_SKIP: Final = (".venv", ".git", "build", "dist", "__pycache__", ".mypy_cache",
                        ".ruff_cache", ".pytest_cache", ".hypothesis", "*.egg-info")
+_ARM64_MACHINES: Final = frozenset({"aarch64", "arm64"})
 _JOURNALD_DROP_IN: Final = """\
 # shoectl: keep the system journal on disk, so operational logs survive a power loss (R14).
 # The secured audit journal is separate (/var/lib/shoectl); this is the service's log.
@@ -149,23 +152,39 @@ def systemd_booted(run_dir: Path = Path("/run/systemd/system")) -> bool:
     return run_dir.is_dir()
 
 
-def is_pi5(model_file: Path = Path("/proc/device-tree/model")) -> bool:
-    """True on a Raspberry Pi 5, whose GPIO (RP1) the RPi.GPIO package cannot drive."""
-    try:
-        return "Raspberry Pi 5" in model_file.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
+def venv_machine(venv: Path) -> str:
+    """The machine the venv's own interpreter runs as (`aarch64`, `x86_64`).
+
+    Asked of the venv's Python, not of this process: an image for a Pi may be built on
+    another machine, its arm64 interpreter run through qemu-user.
+    """
+    python = venv / "bin/python"
+    done = subprocess.run([str(python), "-c", "import platform; print(platform.machine())"],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        detail = (done.stderr or done.stdout).strip().splitlines()[-1:]
+        raise InstallError(f"{python} cannot say its machine: {' | '.join(detail)}")
+    return done.stdout.strip()
 
 
-def use_rpi_lgpio(venv: Path) -> None:
-    """Swap RPi.GPIO for rpi-lgpio, the drop-in that provides the same module on a Pi 5."""
-    pip = [str(venv / "bin/python"), "-m", "pip"]
-    _run("pip uninstall RPi.GPIO", [*pip, "uninstall", "--yes", "RPi.GPIO"])
-    _run("pip install rpi-lgpio", [*pip, "install", "--quiet", "rpi-lgpio>=0.6,<1"])
+def install_pi5_gpio(venv: Path) -> None:
+    """Put rpi-lgpio and lgpio in the venv's side folder, beside RPi.GPIO in site-packages.
+
+    The GPIO driver imports RPi.GPIO from that folder on a Pi 5 and from site-packages on
+    any other board, so the same installation (and manifest) serves both (decision 092).
+    """
+    folder = raspberry_pi.pi5_gpio_folder(venv)
+    _run("pip install rpi-lgpio", [str(venv / "bin/python"), "-m", "pip", "install", "--quiet",
+                                   "--disable-pip-version-check", "--no-warn-script-location",
+                                   "--target", str(folder), raspberry_pi.PI5_GPIO_REQUIREMENT])
 
 
 def build_venv(layout: InstallPaths, python: str) -> None:
-    """Create PREFIX/venv and install the project (a copy of the checkout) into it."""
+    """Create PREFIX/venv and install the project (a copy of the checkout) into it.
+
+    On arm64 the Pi 5's GPIO library goes in too (`install_pi5_gpio`), before everything is
+    byte-compiled and, later, hashed into the manifest.
+    """
     venv = layout.on_disk(layout.venv)
     _run("venv", [python, "-m", "venv", "--clear", str(venv)])
     with tempfile.TemporaryDirectory(prefix="shoectl-src-") as scratch:
@@ -175,10 +194,10 @@ def build_venv(layout: InstallPaths, python: str) -> None:
         _run("pip install", [str(venv / "bin/python"), "-m", "pip", "install", "--quiet",
                              "--disable-pip-version-check", "--no-warn-script-location",
                              str(copy)])
+    if venv_machine(venv) in _ARM64_MACHINES:
+        install_pi5_gpio(venv)
     if layout.staged:
         _relocate_scripts(venv, layout.venv)
-    elif is_pi5():
-        use_rpi_lgpio(venv)
     _run("byte-compile", [str(venv / "bin/python"), "-m", "compileall", "-q", "-f",
                           "--invalidation-mode", "checked-hash", str(venv / "lib")])
 

@@ -1,4 +1,15 @@
-"""The GPIO layout driver on an injected RPi.GPIO module that records every call."""
+"""The GPIO layout driver on an injected RPi.GPIO module that records every call.
+
+And the loader: which `RPi.GPIO` the board gets (a Pi 5: rpi-lgpio from the venv's side
+folder; any other board: the plain import), on fake model files and fake modules.
+"""
+
+import importlib
+import logging
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -8,6 +19,7 @@ from drivers.errors import DeviceClosedError, DeviceConfigError, DeviceUnavailab
 from drivers.events import BetSensorChanged, ButtonPressed, KeySwitchTurned
 from drivers.gpio import GpioLayout, PinReservations, load_rpi_gpio
 from drivers.interfaces import LampMode
+from drivers.raspberry_pi import board_model, is_pi5
 from tests.support.timing import ManualScheduler
 
 LAYOUT = {
@@ -207,8 +219,135 @@ def test_commands_before_start_are_refused(gpio, clock):
     device.close()
 
 
-def test_real_rpi_gpio_off_a_pi_is_a_clear_device_error():
+def test_real_rpi_gpio_off_a_pi_is_a_clear_device_error(tmp_path):
     # RPi.GPIO is not installed on this machine, or refuses to import off a Pi: either way
     # the driver reports which device and which setting, not an ImportError.
     with pytest.raises(DeviceUnavailableError, match=r"^\[devices.layout\] kind: 'gpio' needs"):
-        load_rpi_gpio("layout")
+        load_rpi_gpio("layout", tmp_path / "no-model")
+
+
+# ---------------------------------------------------------------- which library the board gets
+
+PI5 = "Raspberry Pi 5 Model B Rev 1.0"
+PI4 = "Raspberry Pi 4 Model B Rev 1.5"
+
+
+def _fake_rpi_gpio(folder: Path, library: str) -> None:
+    """An `RPi.GPIO` module in `folder` that says which library it stands for."""
+    (folder / "RPi").mkdir(parents=True)
+    (folder / "RPi/__init__.py").write_text("")
+    (folder / "RPi/GPIO.py").write_text(f"LIBRARY = {library!r}\nBCM = 11\n")
+
+
+def _rpi_names() -> list[str]:
+    return [name for name in sys.modules if name == "RPi" or name.startswith("RPi.")]
+
+
+@pytest.fixture
+def board(tmp_path, monkeypatch) -> Iterator[Path]:
+    """A venv at a fake `sys.prefix` and a site folder on `sys.path`, each with an RPi.GPIO.
+
+    Yields the model file to write the board's name in. `sys.path` and the `RPi` modules
+    are put back afterwards, so nothing imported here leaks into other tests.
+    """
+    venv = tmp_path / "venv"
+    pi5_folder = venv / "lib/pi5-gpio"
+    _fake_rpi_gpio(pi5_folder, "rpi-lgpio")
+    site = tmp_path / "site-packages"
+    _fake_rpi_gpio(site, "RPi.GPIO")
+    monkeypatch.setattr(sys, "prefix", str(venv))
+    monkeypatch.setattr(sys, "path", [str(site), *sys.path])
+    saved = {name: sys.modules.pop(name) for name in _rpi_names()}
+    importlib.invalidate_caches()
+    yield tmp_path / "model"
+    for name in _rpi_names():
+        del sys.modules[name]
+    sys.modules.update(saved)
+
+
+def test_a_pi5_gets_rpi_lgpio_from_the_venvs_side_folder(board, caplog):
+    board.write_text(PI5 + "\x00")  # the device tree's string ends in a NUL
+    caplog.set_level(logging.INFO, logger="drivers.gpio")
+    gpio = load_rpi_gpio("layout", board)
+    folder = Path(sys.prefix) / "lib/pi5-gpio"
+    assert gpio.LIBRARY == "rpi-lgpio"
+    assert Path(gpio.__file__) == folder / "RPi/GPIO.py"
+    assert sys.path[0] == str(folder)
+    assert [r.getMessage() for r in caplog.records] == [
+        f"layout: GPIO library rpi-lgpio from {folder} (board: {PI5!r}, a Raspberry Pi 5)"]
+    assert load_rpi_gpio("layout", board) is gpio  # a second layout: same module
+    assert sys.path.count(str(folder)) == 1
+
+
+def test_a_pi4_gets_the_plain_import(board, caplog):
+    board.write_text("Raspberry Pi 4 Model B Rev 1.5\x00")
+    caplog.set_level(logging.INFO, logger="drivers.gpio")
+    gpio = load_rpi_gpio("layout", board)
+    assert gpio.LIBRARY == "RPi.GPIO"
+    assert gpio is importlib.import_module("RPi.GPIO")
+    assert str(Path(sys.prefix) / "lib/pi5-gpio") not in sys.path
+    message = caplog.records[-1].getMessage()
+    assert message.startswith("layout: GPIO library RPi.GPIO from ")
+    assert message.endswith(f"(board: {PI4!r}, not a Raspberry Pi 5)")
+
+
+def test_a_pi5_without_the_side_folder_is_one_line_naming_it_and_the_remedy(board):
+    board.write_text(PI5)
+    folder = Path(sys.prefix) / "lib/pi5-gpio"
+    shutil.rmtree(folder)
+    with pytest.raises(DeviceUnavailableError) as caught:
+        load_rpi_gpio("layout", board)
+    text = str(caught.value)
+    assert text == (
+        f"[devices.layout] kind: 'gpio' on a {PI5} needs rpi-lgpio from {folder}, which does "
+        f"not exist: reinstall shoectl (`sudo systemd/install.sh`, which puts it there on "
+        f"arm64) or run `{sys.prefix}/bin/python -m pip install --target {folder} "
+        f"'rpi-lgpio>=0.6,<1'`")
+    assert "RPi" not in sys.modules  # RPi.GPIO was not imported instead
+
+
+def test_a_pi5_whose_side_folder_holds_no_rpi_gpio_is_refused_not_served_rpi_gpio(board):
+    board.write_text(PI5)
+    shutil.rmtree(Path(sys.prefix) / "lib/pi5-gpio/RPi")
+    with pytest.raises(DeviceUnavailableError, match=(
+            rf"^\[devices.layout\] kind: 'gpio' on a {PI5} needs rpi-lgpio from .*pi5-gpio, "
+            r"which holds no RPi.GPIO \(it was imported from .*site-packages/RPi/GPIO.py "
+            r"instead\): reinstall shoectl")) as caught:
+        load_rpi_gpio("layout", board)
+    assert len(str(caught.value).splitlines()) == 1
+
+
+def test_rpi_lgpio_refusing_the_machine_is_one_line_without_a_reinstall_remedy(board):
+    board.write_text(PI5)
+    (Path(sys.prefix) / "lib/pi5-gpio/RPi/GPIO.py").write_text(
+        "raise RuntimeError('This module can only be run on a Raspberry Pi!')\n")
+    with pytest.raises(DeviceUnavailableError) as caught:
+        load_rpi_gpio("layout", board)
+    assert str(caught.value) == (
+        f"[devices.layout] kind: 'gpio' on a {PI5} needs rpi-lgpio from "
+        f"{Path(sys.prefix) / 'lib/pi5-gpio'}: This module can only be run on a Raspberry Pi!")
+
+
+def test_rpi_already_imported_from_site_packages_on_a_pi5_is_said(board):
+    importlib.import_module("RPi.GPIO")  # as if something imported it before the layout
+    board.write_text(PI5)
+    with pytest.raises(DeviceUnavailableError, match=(
+            r"needs rpi-lgpio from .*pi5-gpio, but RPi was already imported from "
+            r".*site-packages/RPi/__init__.py \(RPi.GPIO cannot drive a Pi 5's GPIO\)")):
+        load_rpi_gpio("layout", board)
+
+
+@pytest.mark.parametrize(("model", "expected"), [
+    ("Raspberry Pi 5 Model B Rev 1.0\x00", True),
+    ("Raspberry Pi 500 Rev 1.0\x00", True),
+    ("Raspberry Pi Compute Module 5 Rev 1.0\x00", True),
+    ("Raspberry Pi 4 Model B Rev 1.5\x00", False),
+    ("Raspberry Pi Compute Module 4 Rev 1.0\x00", False),
+    (None, False),  # no device tree: not a Pi
+])
+def test_the_board_is_read_from_the_device_tree_model(tmp_path, model, expected):
+    model_file = tmp_path / "model"
+    if model is not None:
+        model_file.write_text(model, encoding="utf-8")
+    assert board_model(model_file) == (model or "").rstrip("\x00")
+    assert is_pi5(board_model(model_file)) is expected

@@ -160,17 +160,68 @@ def test_config_template_is_a_valid_real_table() -> None:
     assert devices.sign.port.url == "/dev/jackpot-sign"
 
 
-@pytest.mark.parametrize(("model", "expected"), [
-    ("Raspberry Pi 5 Model B Rev 1.0\x00", True),
-    ("Raspberry Pi 4 Model B Rev 1.5\x00", False),
-    (None, False),
+# A stand-in for the Python that makes the venv (and, by a link, the venv's own): it records
+# each call, makes the venv's folders, says the machine it is asked to be, and leaves what
+# rpi-lgpio's and lgpio's wheels would in a `pip install --target` folder.
+FAKE_PYTHON = """#!/bin/sh
+echo "$0 $*" >> "$FAKE_PYTHON_LOG"
+if [ "$1 $2" = "-m venv" ]; then
+    mkdir -p "$4/bin" "$4/lib/python3.11/site-packages/RPi/GPIO"
+    : > "$4/lib/python3.11/site-packages/RPi/GPIO/__init__.py"
+    ln -s "$FAKE_PYTHON" "$4/bin/python"
+elif [ "$1" = "-c" ]; then
+    echo "$FAKE_MACHINE"
+fi
+target=
+for arg in "$@"; do
+    if [ "$previous" = "--target" ]; then target=$arg; fi
+    previous=$arg
+done
+if [ -n "$target" ]; then
+    mkdir -p "$target/RPi/GPIO"
+    : > "$target/RPi/__init__.py"
+    echo "import lgpio" > "$target/RPi/GPIO/__init__.py"
+    echo "VERSION = '0.2.2.0'" > "$target/lgpio.py"
+fi
+"""
+
+
+@pytest.mark.parametrize(("machine", "side_install"), [
+    ("aarch64", True),
+    ("x86_64", False),
 ])
-def test_a_pi5_is_recognised_for_the_rpi_lgpio_drop_in(
-        tmp_path: Path, model: str | None, expected: bool) -> None:
-    model_file = tmp_path / "model"
-    if model is not None:
-        model_file.write_text(model, encoding="utf-8")
-    assert installer.is_pi5(model_file) is expected
+def test_arm64_venvs_get_rpi_lgpio_beside_rpi_gpio_before_compiling_and_hashing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, machine: str, side_install: bool
+        ) -> None:
+    fake = tmp_path / "python3"
+    fake.write_text(FAKE_PYTHON)
+    fake.chmod(0o755)
+    calls = tmp_path / "calls"
+    monkeypatch.setenv("FAKE_PYTHON", str(fake))
+    monkeypatch.setenv("FAKE_PYTHON_LOG", str(calls))
+    monkeypatch.setenv("FAKE_MACHINE", machine)
+    source = tmp_path / "checkout"
+    source.mkdir()
+    (source / "pyproject.toml").write_text("[project]\nname = 'shoectl'\n")
+    layout = installer.InstallPaths(tmp_path / "root", "/opt/shoectl", "/etc/shoectl", source)
+    installer.build_venv(layout, str(fake))
+
+    venv = tmp_path / "root/opt/shoectl/venv"
+    pip = f"{venv}/bin/python -m pip install --quiet --disable-pip-version-check " \
+          "--no-warn-script-location"
+    steps = calls.read_text().splitlines()
+    assert steps[0] == f"{fake} -m venv --clear {venv}"
+    assert steps[1].startswith(f"{pip} /")  # the project, from a copy of the checkout
+    assert steps[2] == f"{venv}/bin/python -c import platform; print(platform.machine())"
+    side = [f"{pip} --target {venv}/lib/pi5-gpio rpi-lgpio>=0.6,<1"] if side_install else []
+    assert steps[3:] == [*side, f"{venv}/bin/python -m compileall -q -f --invalidation-mode "
+                                f"checked-hash {venv}/lib"]
+
+    installer.write_manifest(layout, [])
+    manifest = (tmp_path / "root/opt/shoectl/manifest.sha256").read_text()
+    assert "  /opt/shoectl/venv/lib/python3.11/site-packages/RPi/GPIO/__init__.py\n" in manifest
+    for target in ("lib/pi5-gpio/RPi/GPIO/__init__.py", "lib/pi5-gpio/lgpio.py"):
+        assert (f"  /opt/shoectl/venv/{target}\n" in manifest) is side_install, target
 
 
 def test_systemd_counts_as_running_only_where_its_runtime_folder_is(tmp_path: Path) -> None:

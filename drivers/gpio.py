@@ -80,6 +80,17 @@ class GpioModule(Protocol):
     def cleanup(self, channel: Any = ...) -> None: ...  # noqa: D102
 
 
+def _library_errors() -> tuple[type[Exception], ...]:
+    """Errors the GPIO library raises of its own (lgpio's, under rpi-lgpio on a Pi 5).
+
+    lgpio's `error` is a plain Exception, raised when the chip cannot be opened or a pin
+    is busy.
+    """
+    lgpio = sys.modules.get("lgpio")
+    error = getattr(lgpio, "error", None)
+    return (error,) if isinstance(error, type) and issubclass(error, Exception) else ()
+
+
 def load_rpi_gpio(device: str, model_file: Path = raspberry_pi.MODEL_FILE) -> GpioModule:
     """Import `RPi.GPIO` now (never at module import: it raises off a Pi), as the board wants.
 
@@ -244,6 +255,8 @@ class GpioLayout:
         self._check_open()
         gpio = self._gpio
         pull = gpio.PUD_UP if self._config.pull == "up" else gpio.PUD_DOWN
+        set_up_errors: tuple[type[Exception], ...] = (RuntimeError, ValueError, OSError,
+                                                      *_library_errors())
         try:
             gpio.setwarnings(False)
             gpio.setmode(gpio.BCM)
@@ -253,7 +266,7 @@ class GpioLayout:
                 gpio.setup(item.pin, gpio.IN, pull_up_down=pull)
                 item.active = self._is_active(gpio.input(item.pin))
                 gpio.add_event_detect(item.pin, gpio.BOTH, callback=self._edge)
-        except (RuntimeError, ValueError, OSError) as exc:
+        except set_up_errors as exc:
             raise DeviceUnavailableError(self.name, f"kind: GPIO set-up failed: {exc}") from exc
         self._started = True
         for item in self._inputs.values():

@@ -351,3 +351,31 @@ def test_the_board_is_read_from_the_device_tree_model(tmp_path, model, expected)
         model_file.write_text(model, encoding="utf-8")
     assert board_model(model_file) == (model or "").rstrip("\x00")
     assert is_pi5(board_model(model_file)) is expected
+
+
+def test_lgpios_own_error_at_set_up_is_one_line_naming_the_device(gpio, clock, monkeypatch):
+    """rpi-lgpio on a Pi 5 lets lgpio's `error` (a plain Exception) through: a busy pin or a
+    chip it may not open must still be the device's one line, not a traceback."""
+    import types
+
+    from drivers.errors import DeviceUnavailableError
+
+    lgpio = types.ModuleType("lgpio")
+
+    class error(Exception):  # noqa: N801, N818 (lgpio's own name)
+        pass
+
+    lgpio.error = error  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "lgpio", lgpio)
+
+    def busy(*args, **kwargs):
+        raise error("GPIO busy")
+
+    monkeypatch.setattr(gpio, "setup", busy)
+    config = parse_device("layout", LAYOUT, allow_emulated=False)
+    device = GpioLayout(config, [].append, gpio=gpio, scheduler=clock)
+    with pytest.raises(DeviceUnavailableError) as caught:
+        device.start()
+    assert str(caught.value).endswith("kind: GPIO set-up failed: GPIO busy")
+    assert "layout" in str(caught.value)
+    device.close()

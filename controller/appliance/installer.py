@@ -73,7 +73,8 @@ KEY_NAME: Final = "journal.key"
 KIOSK_TOKEN_NAME: Final = "kiosk.token"
 """The kiosk's token, beside the configuration (the kiosk unit's `LoadCredential=`)."""
 _SOURCE_SKIP: Final = (".venv", ".git", "build", "dist", "__pycache__", ".mypy_cache",
-                       ".ruff_cache", ".pytest_cache", ".hypothesis", "*.egg-info")
+                       ".ruff_cache", ".pytest_cache", ".hypothesis", "*.egg-info",
+                       ".lgd-nfy*")  # lgpio leaves its notification pipes in the cwd
 _ARM64_MACHINES: Final = frozenset({"aarch64", "arm64"})
 _JOURNALD_DROP_IN: Final = """\
 # shoectl: keep the system journal on disk, so operational logs survive a power loss (R14).

@@ -7,6 +7,7 @@ the read-only root are exercised booted, on arm64, by `make pi-check` (docs/pi.m
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import stat
@@ -199,3 +200,15 @@ def test_systemd_analyze_verify_is_silent_on_the_image_units(tmp_path: Path, nam
     assert done.returncode == 0, done.stderr
     assert noise == [], done.stderr
     assert done.stdout == ""
+
+
+def test_lgpios_notification_pipe_in_a_checkout_is_not_copied(tmp_path: Path) -> None:
+    """Importing lgpio leaves a named pipe (.lgd-nfy0) in the working folder; copying one
+    would fail (or block), so the installer's copy of the checkout leaves it out."""
+    source = tmp_path / "checkout"
+    source.mkdir()
+    (source / "pyproject.toml").write_text("[project]\n")
+    os.mkfifo(source / ".lgd-nfy0")
+    copy = tmp_path / "copy"
+    shutil.copytree(source, copy, ignore=shutil.ignore_patterns(*installer._SOURCE_SKIP))
+    assert sorted(path.name for path in copy.iterdir()) == ["pyproject.toml"]

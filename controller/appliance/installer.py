@@ -72,8 +72,10 @@ SERVICE_USER: Final = "shoectl"
 KEY_NAME: Final = "journal.key"
 KIOSK_TOKEN_NAME: Final = "kiosk.token"
 """The kiosk's token, beside the configuration (the kiosk unit's `LoadCredential=`)."""
-_SOURCE_SKIP: Final = (".venv", ".git", "build", "dist", "__pycache__", ".mypy_cache",
-                       ".ruff_cache", ".pytest_cache", ".hypothesis", "*.egg-info",
+_SOURCE_TOP_SKIP: Final = frozenset({".venv", ".git", "build", "dist"})
+"""Left out of the copied checkout at its top only: `vision/build` is a package."""
+_SOURCE_SKIP: Final = ("__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache",
+                       ".hypothesis", "*.egg-info",
                        ".lgd-nfy*")  # lgpio leaves its notification pipes in the cwd
 _ARM64_MACHINES: Final = frozenset({"aarch64", "arm64"})
 _JOURNALD_DROP_IN: Final = """\
@@ -180,6 +182,23 @@ def install_pi5_gpio(venv: Path) -> None:
                                    "--target", str(folder), raspberry_pi.PI5_GPIO_REQUIREMENT])
 
 
+def source_ignore(source: Path) -> Callable[[str, list[str]], set[str]]:
+    """What `shutil.copytree` leaves out of a copy of the checkout `source`.
+
+    Caches and build debris anywhere; the venv, git, build output at the top alone.
+    """
+    anywhere = shutil.ignore_patterns(*_SOURCE_SKIP)
+    top = source.resolve()
+
+    def ignore(directory: str, names: list[str]) -> set[str]:
+        skipped = set(anywhere(directory, names))
+        if Path(directory).resolve() == top:
+            skipped |= _SOURCE_TOP_SKIP & set(names)
+        return skipped
+
+    return ignore
+
+
 def build_venv(layout: InstallPaths, python: str) -> None:
     """Create PREFIX/venv and install the project (a copy of the checkout) into it.
 
@@ -191,7 +210,7 @@ def build_venv(layout: InstallPaths, python: str) -> None:
     with tempfile.TemporaryDirectory(prefix="shoectl-src-") as scratch:
         # pip builds in the source tree; a copy keeps the checkout untouched.
         copy = Path(scratch) / "src"
-        shutil.copytree(layout.source, copy, ignore=shutil.ignore_patterns(*_SOURCE_SKIP))
+        shutil.copytree(layout.source, copy, ignore=source_ignore(layout.source))
         _run("pip install", [str(venv / "bin/python"), "-m", "pip", "install", "--quiet",
                              "--disable-pip-version-check", "--no-warn-script-location",
                              str(copy)])

@@ -73,7 +73,8 @@ def test_venv_scripts_point_at_the_target_path_and_run(root: Path) -> None:
     assert first == "#!/opt/shoectl/venv/bin/python"
     python = root / "opt/shoectl/venv/bin/python"
     done = subprocess.run([str(python), "-c",
-                           "import controller.cli.shoectl, drivers, firmware_bridge"],
+                           "import controller.cli.shoectl, drivers, firmware_bridge, "
+                           "controller.camera.emulated, vision.build.synth"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
 

@@ -202,13 +202,17 @@ def test_systemd_analyze_verify_is_silent_on_the_image_units(tmp_path: Path, nam
     assert done.stdout == ""
 
 
-def test_lgpios_notification_pipe_in_a_checkout_is_not_copied(tmp_path: Path) -> None:
-    """Importing lgpio leaves a named pipe (.lgd-nfy0) in the working folder; copying one
-    would fail (or block), so the installer's copy of the checkout leaves it out."""
+def test_the_copied_checkout_keeps_vision_build_and_leaves_out_debris(tmp_path: Path) -> None:
+    """`build` at the top is build output; `vision/build` is a package the emulated camera
+    imports (an installed table with an emulated camera crashed without it). Importing
+    lgpio leaves a named pipe (.lgd-nfy0) in the working folder; copying one fails."""
     source = tmp_path / "checkout"
-    source.mkdir()
-    (source / "pyproject.toml").write_text("[project]\n")
+    for name in ("pyproject.toml", "vision/build/synth.py", "build/lib/x.py", ".venv/bin/x",
+                 "vision/__pycache__/a.pyc", "x.egg-info/PKG-INFO"):
+        (source / name).parent.mkdir(parents=True, exist_ok=True)
+        (source / name).write_text("x\n")
     os.mkfifo(source / ".lgd-nfy0")
     copy = tmp_path / "copy"
-    shutil.copytree(source, copy, ignore=shutil.ignore_patterns(*installer._SOURCE_SKIP))
-    assert sorted(path.name for path in copy.iterdir()) == ["pyproject.toml"]
+    shutil.copytree(source, copy, ignore=installer.source_ignore(source))
+    copied = sorted(str(path.relative_to(copy)) for path in copy.rglob("*") if path.is_file())
+    assert copied == ["pyproject.toml", "vision/build/synth.py"]

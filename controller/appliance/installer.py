@@ -62,6 +62,7 @@ UNIT_PATH: Final = "/etc/systemd/system/shoectl.service"
 KIOSK_UNIT_PATH: Final = "/etc/systemd/system/shoectl-kiosk.service"
 FIRSTBOOT_UNIT_PATH: Final = "/etc/systemd/system/shoectl-firstboot.service"
 READONLY_UNIT_PATH: Final = "/etc/systemd/system/shoectl-readonly-root.service"
+WRITABLE_UNIT_PATH: Final = "/etc/systemd/system/shoectl-writable-dirs.service"
 UDEV_PATH: Final = "/etc/udev/rules.d/70-shoectl.rules"
 SYSUSERS_PATH: Final = "/etc/sysusers.d/shoectl.conf"
 JOURNALD_PATH: Final = "/etc/systemd/journald.conf.d/shoectl.conf"
@@ -251,6 +252,8 @@ def install_system_files(layout: InstallPaths) -> list[str]:
             layout.prefix, layout.config_dir),
         READONLY_UNIT_PATH:
             (systemd / "shoectl-readonly-root.service").read_text(encoding="utf-8"),
+        WRITABLE_UNIT_PATH:
+            (systemd / "shoectl-writable-dirs.service").read_text(encoding="utf-8"),
         UDEV_PATH: (systemd / "udev/70-shoectl.rules").read_text(encoding="utf-8"),
         SYSUSERS_PATH: (systemd / "sysusers.d/shoectl.conf").read_text(encoding="utf-8"),
         JOURNALD_PATH: _JOURNALD_DROP_IN,
@@ -319,7 +322,7 @@ def activate(layout: InstallPaths, *, kiosk: bool = False, image: bool = False) 
         done.append("shoectl-kiosk.service enabled (the console on the touchscreen)")
     if image:
         _run("enable", ["systemctl", *root_args, "enable", "shoectl-firstboot.service",
-                        "shoectl-readonly-root.service"])
+                        "shoectl-writable-dirs.service", "shoectl-readonly-root.service"])
         done.append("shoectl-firstboot.service enabled (the journal key and the kiosk token "
                     "are made at the card's first boot)")
         done.append("shoectl-readonly-root.service enabled (the root is read-only once booted; "

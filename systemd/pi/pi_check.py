@@ -13,7 +13,16 @@ systemd-nspawn can start them in the container). Then, as on a Pi:
 4. the root is booted with `systemd-nspawn -b` as `hil_tests/test_systemd_boot.py` boots the
    amd64 one: the service starts on the emulated rig (byte-level emulators on ptys), two
    blackjack rounds are dealt through the console's API and the emulated boards, the
-   self-test runs, and the audit journal is verified here afterwards.
+   self-test runs, and the audit journal is verified here afterwards;
+5. the image: a second copy of the root gets shoectl from the pi-gen stage that builds the
+   SD-card image (systemd/pi/pi-gen/stage-shoectl, put by `build_image.sh --stage-only`;
+   its packages by apt-get and its run script with pi-gen's `on_chroot` done by
+   systemd-nspawn), which installs with `--image`: no secret in it. It is booted as a card
+   flashed from the image boots for the first time: shoectl-firstboot.service makes the
+   journal key and the kiosk token, shoectl-readonly-root.service makes the root read-only
+   (/var writable), and a Texas Hold'em Bonus round is dealt through the console's API
+   (emulated layout and camera; every card keyed), logged in with the token made at that
+   first boot; the journal is verified here with the key made there.
 
 It prints each step and its time, then the figures. The debootstrapped root is cached in
 build/pi/ (keyed by what goes into it); pip's cache is kept there too, so a rerun skips the
@@ -284,6 +293,17 @@ WantedBy=multi-user.target
 """
 
 
+def _probe_files(root: Path, probe: str) -> None:
+    """The probe script and the oneshot unit that runs it once shoectl.service is up."""
+    from hil_tests import test_systemd_boot as rig
+
+    rig._write(root / "usr/local/sbin/shoectl-probe", probe, 0o755)
+    rig._write(root / "etc/systemd/system/shoectl-probe.service", PROBE_UNIT)
+    wants = root / "etc/systemd/system/multi-user.target.wants"
+    wants.mkdir(parents=True, exist_ok=True)
+    (wants / "shoectl-probe.service").symlink_to("/etc/systemd/system/shoectl-probe.service")
+
+
 def prepare_boot(root: Path, results: Path) -> str:
     """The boot test's rig (emulators, console token, drop-in) and this check's probe."""
     from hil_tests import test_systemd_boot as rig
@@ -304,11 +324,7 @@ def prepare_boot(root: Path, results: Path) -> str:
     # Emulation is ~10x slower than a Pi: the watchdog is the unit's own, not the test's 5 s.
     drop_in = rig.DROP_IN.replace(f"WatchdogSec={rig.WATCHDOG_S}\n", "WatchdogSec=120\n")
     rig._write(root / "etc/systemd/system/shoectl.service.d/test-rig.conf", drop_in)
-    rig._write(root / "usr/local/sbin/shoectl-probe", PROBE, 0o755)
-    rig._write(root / "etc/systemd/system/shoectl-probe.service", PROBE_UNIT)
-    wants = root / "etc/systemd/system/multi-user.target.wants"
-    wants.mkdir(parents=True, exist_ok=True)
-    (wants / "shoectl-probe.service").symlink_to("/etc/systemd/system/shoectl-probe.service")
+    _probe_files(root, PROBE)
     (root / "etc/hostname").write_text("shoectl-pi-check\n")
     rig.seed_journal(root)  # five rounds dealt here (x86-64) under the root's journal key
     return "rig, probe and a seeded journal written"
@@ -360,6 +376,87 @@ def verify_boot(root: Path, results: Path) -> str:
             f"shoectl run under qemu: {memory}")
 
 
+# ---------------------------------------------------------------- the image's first boot
+
+STAGE = "stage-shoectl"
+
+
+def _on_chroot(root: Path) -> str:
+    """pi-gen's `on_chroot` (a shell read from stdin, run in the root), by systemd-nspawn."""
+    cache = BUILD / "pip-cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    binds = f"--bind={cache}:/root/.cache/pip"
+    if HOST_CA.is_file():
+        binds += f" --bind-ro={HOST_CA}:/etc/ssl/host-ca.crt --setenv=PIP_CERT=/etc/ssl/host-ca.crt"
+    return (f"on_chroot() {{ systemd-nspawn --quiet --keep-unit --register=no --console=pipe "
+            f"--directory={root} {binds} /bin/bash -e; }}")
+
+
+def image_install(root: Path, run: Path) -> str:
+    """The pi-gen stage, run as pi-gen runs it: its packages, then its run script."""
+    stages = run / "pi-gen"
+    shutil.rmtree(stages, ignore_errors=True)
+    subprocess.run([str(REPO / "systemd/pi/build_image.sh"), "--stage-only", str(stages)],
+                   check=True, capture_output=True)
+    steps = stages / STAGE / "00-shoectl"
+    packages = (steps / "00-packages").read_text().split()
+    nspawn(root, ["apt-get", "install", "-y", "--no-install-recommends", *packages],
+           step="the stage's packages (apt-get)")
+    done = subprocess.run(["/bin/bash", "-e", "-c", f"{_on_chroot(root)}; export -f on_chroot; "
+                           "./01-run.sh"], cwd=steps, env={**os.environ, "ROOTFS_DIR": str(root)},
+                          capture_output=True, text=True, check=False, timeout=3600)
+    if done.returncode != 0:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-4:]
+        raise CheckError(f"the stage's 01-run.sh failed (exit {done.returncode}): "
+                         f"{' | '.join(tail)}")
+    signature = next((line for line in done.stdout.splitlines() if "signature" in line), "")
+    secrets = [name for name in ("journal.key", "kiosk.token", "config.credentials.json")
+               if (root / "etc/shoectl" / name).exists()]
+    if secrets:
+        raise CheckError(f"the image carries secrets: {', '.join(secrets)} in /etc/shoectl")
+    if (root / "usr/src/shoectl-src").exists():
+        raise CheckError("the stage left its source in the image (/usr/src/shoectl-src)")
+    return f"no secret in the image; {signature}"
+
+
+UNITS = ("shoectl.service", "shoectl-kiosk.service", "shoectl-firstboot.service",
+         "shoectl-writable-dirs.service", "shoectl-readonly-root.service")
+
+
+def verify_units(root: Path) -> str:
+    """`systemd-analyze verify` of the installed units by the arm64 root's own systemd."""
+    done = subprocess.run(
+        ["systemd-nspawn", "--quiet", "--keep-unit", "--register=no", f"--directory={root}",
+         "systemd-analyze", "verify", "--man=no", *(f"/etc/systemd/system/{u}" for u in UNITS)],
+        capture_output=True, text=True, check=False, timeout=900, stdin=subprocess.DEVNULL)
+    # Units named in After=/Before= that a Raspberry Pi OS image has and this root has not
+    # (regenerate_ssh_host_keys) are not what is checked.
+    said = [line for line in (done.stdout + done.stderr).splitlines()
+            if line.strip() and "regenerate_ssh_host_keys" not in line]
+    if done.returncode != 0 or said:
+        raise CheckError(f"systemd-analyze verify on arm64 (exit {done.returncode}): "
+                         f"{' | '.join(said[:4])}")
+    version = nspawn(root, ["systemctl", "--version"], step="systemctl --version")
+    return f"{len(UNITS)} units verified silent by {version.splitlines()[0].strip()}"
+
+
+def prepare_image_boot(root: Path, results: Path) -> str:
+    """The first boot's rig (`hil_tests/image_rig.py`): a hold'em table and its probe."""
+    from hil_tests import image_rig
+
+    return image_rig.prepare_image_boot(root, results)
+
+
+def verify_image_boot(root: Path, results: Path) -> str:
+    """What the first boot left (`hil_tests/image_rig.py`)."""
+    from hil_tests import image_rig
+
+    try:
+        return image_rig.verify_image_boot(root, results)
+    except image_rig.ImageBootError as failure:
+        raise CheckError(str(failure)) from None
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -368,7 +465,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description="shoectl installed, booted and dealing on arm64")
     parser.add_argument("--cards-dev", type=Path, default=REPO.parent / "shared" / "cards-dev",
                         help="the dev photos (default: ../shared/cards-dev beside the repo)")
-    parser.add_argument("--no-boot", action="store_true", help="stop before the boot")
+    parser.add_argument("--no-boot", action="store_true", help="stop before the boots")
+    parser.add_argument("--image-only", action="store_true",
+                        help="only the image's install and first boot (not the first root)")
     args = parser.parse_args()
     why = missing()
     if why:
@@ -381,23 +480,39 @@ def main() -> int:
     steps = Steps()
     run = BUILD / "run"
     root, results = run / "root", run / "results"
+    image = BUILD / "image"
+    arm = host = None
     try:
         steps.run("debootstrap arm64 root", cached_root)
-        steps.run("copy the root", fresh_copy, run)
-        steps.run("shoectl install (in the arm64 root)", install, root)
-        steps.run("shoectl --version (cold start)", version, root)
-        steps.run("shoectl vision read, dev photos", vision_read, root, cards)
-        arm = steps.run("figures on arm64 (bench/pi.py)", figures, root, cards)
-        host = steps.run(f"figures on {os.uname().machine} (bench/pi.py)", figures, None, cards)
+        if not args.image_only:
+            steps.run("copy the root", fresh_copy, run)
+            steps.run("shoectl install (in the arm64 root)", install, root)
+            steps.run("shoectl --version (cold start)", version, root)
+            steps.run("shoectl vision read, dev photos", vision_read, root, cards)
+            arm = steps.run("figures on arm64 (bench/pi.py)", figures, root, cards)
+            host = steps.run(f"figures on {os.uname().machine} (bench/pi.py)", figures, None,
+                             cards)
+            if not args.no_boot:
+                steps.run("prepare the boot", prepare_boot, root, results)
+                steps.run("boot, deal, self-test, power off", boot, root, results)
+                steps.run("verify what the boot left", verify_boot, root, results)
+        steps.run("copy the root for the image", fresh_copy, image)
+        steps.run("image: the pi-gen stage (shoectl install --image)", image_install,
+                  image / "root", image)
+        steps.run("image: the units, by the root's systemd", verify_units, image / "root")
         if not args.no_boot:
-            steps.run("prepare the boot", prepare_boot, root, results)
-            steps.run("boot, deal, self-test, power off", boot, root, results)
-            steps.run("verify what the boot left", verify_boot, root, results)
+            steps.run("image: prepare its first boot", prepare_image_boot, image / "root",
+                      image / "results")
+            steps.run("image: first boot, hold'em round, power off", boot, image / "root",
+                      image / "results")
+            steps.run("image: verify what the first boot left", verify_image_boot,
+                      image / "root", image / "results")
     except (CheckError, subprocess.TimeoutExpired) as failure:
         say(f"pi-check FAILED: {failure}")
         return 1
     say("\nstep times (s): " + json.dumps(steps.times))
-    for label, figure in (("arm64 (qemu)", arm), (host["machine"], host)):
+    for label, figure in ((("arm64 (qemu)", arm), (host["machine"], host))
+                          if arm is not None and host is not None else ()):
         say(f"{label:>13}: vision {figure['vision_frame_ms']} ms/frame = "
             f"{figure['vision_per_decode']} x JPEG decode+resize ({figure['jpeg_decode_resize_ms']}"
             f" ms); card->lamp {figure['card_to_lamp_ms']} ms = {figure['lamp_per_commit']} x "

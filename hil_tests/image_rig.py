@@ -32,7 +32,7 @@ def _write(path: Path, text: str, mode: int = 0o644) -> None:
 
 PROBE_UNIT = """\
 [Unit]
-Description=shoectl image first-boot probe
+Description=shoectl boot probe
 Wants=shoectl.service
 After=shoectl.service
 
@@ -122,6 +122,15 @@ systemctl poweroff
 """
 
 
+def install_probe(root: Path, probe: str) -> None:
+    """The probe script and the oneshot unit that runs it once shoectl.service is up."""
+    _write(root / "usr/local/sbin/shoectl-probe", probe, 0o755)
+    _write(root / "etc/systemd/system/shoectl-probe.service", PROBE_UNIT)
+    wants = root / "etc/systemd/system/multi-user.target.wants"
+    wants.mkdir(parents=True, exist_ok=True)
+    (wants / "shoectl-probe.service").symlink_to("/etc/systemd/system/shoectl-probe.service")
+
+
 def prepare_image_boot(root: Path, results: Path, *, watchdog_s: int = 120) -> str:
     """The hold'em table's configuration, the emulated devices' drop-in and the probe."""
     config = root / "etc/shoectl/config.toml"
@@ -130,11 +139,7 @@ def prepare_image_boot(root: Path, results: Path, *, watchdog_s: int = 120) -> s
     _write(root / "etc/systemd/system/shoectl.service.d/image-rig.conf",
            HOLDEM_DROP_IN.replace("WatchdogSec=120", f"WatchdogSec={watchdog_s}"))
     _write(root / "usr/local/sbin/shoectl-holdem-round", HOLDEM_ROUND, 0o755)
-    _write(root / "usr/local/sbin/shoectl-probe", IMAGE_PROBE, 0o755)
-    _write(root / "etc/systemd/system/shoectl-probe.service", PROBE_UNIT)
-    wants = root / "etc/systemd/system/multi-user.target.wants"
-    wants.mkdir(parents=True, exist_ok=True)
-    (wants / "shoectl-probe.service").symlink_to("/etc/systemd/system/shoectl-probe.service")
+    install_probe(root, IMAGE_PROBE)
     (root / "etc/hostname").write_text("shoectl-pi-image\n")
     results.mkdir(parents=True, exist_ok=True)
     return "hold'em configuration (emulated layout and camera) and probe written"

@@ -278,32 +278,6 @@ journalctl --no-pager -o short-monotonic > "$out/journal.txt"
 systemctl poweroff
 """
 
-PROBE_UNIT = """\
-[Unit]
-Description=pi-check probe
-Wants=shoectl.service
-After=shoectl.service
-
-[Service]
-Type=oneshot
-ExecStart=/usr/local/sbin/shoectl-probe
-
-[Install]
-WantedBy=multi-user.target
-"""
-
-
-def _probe_files(root: Path, probe: str) -> None:
-    """The probe script and the oneshot unit that runs it once shoectl.service is up."""
-    from hil_tests import test_systemd_boot as rig
-
-    rig._write(root / "usr/local/sbin/shoectl-probe", probe, 0o755)
-    rig._write(root / "etc/systemd/system/shoectl-probe.service", PROBE_UNIT)
-    wants = root / "etc/systemd/system/multi-user.target.wants"
-    wants.mkdir(parents=True, exist_ok=True)
-    (wants / "shoectl-probe.service").symlink_to("/etc/systemd/system/shoectl-probe.service")
-
-
 def prepare_boot(root: Path, results: Path) -> str:
     """The boot test's rig (emulators, console token, drop-in) and this check's probe."""
     from hil_tests import test_systemd_boot as rig
@@ -324,7 +298,9 @@ def prepare_boot(root: Path, results: Path) -> str:
     # Emulation is ~10x slower than a Pi: the watchdog is the unit's own, not the test's 5 s.
     drop_in = rig.DROP_IN.replace(f"WatchdogSec={rig.WATCHDOG_S}\n", "WatchdogSec=120\n")
     rig._write(root / "etc/systemd/system/shoectl.service.d/test-rig.conf", drop_in)
-    _probe_files(root, PROBE)
+    from hil_tests import image_rig
+
+    image_rig.install_probe(root, PROBE)
     (root / "etc/hostname").write_text("shoectl-pi-check\n")
     rig.seed_journal(root)  # five rounds dealt here (x86-64) under the root's journal key
     return "rig, probe and a seeded journal written"

@@ -91,18 +91,24 @@ def test_the_stage_installs_an_image_and_leaves_no_source(
     assert not (root / "usr/src/shoectl-src").exists()  # no source left in the image
 
 
-def test_a_build_without_pi_gen_or_with_a_bad_key_is_refused_in_one_line(
-        tmp_path: Path) -> None:
+def _pi_gen_and_key(tmp_path: Path) -> tuple[Path, Path]:
+    """A stand-in pi-gen checkout (its build.sh says how it was run) and a public key."""
+    pi_gen = tmp_path / "pi-gen"
+    (pi_gen / "stage2").mkdir(parents=True)
+    (pi_gen / "build.sh").write_text('#!/bin/sh\necho "built with $*"\n')
+    (pi_gen / "build.sh").chmod(0o755)
     key = tmp_path / "id.pub"
     key.write_text("ssh-ed25519 AAAAC3Nza engineer@bench\n")
+    return pi_gen, key
+
+
+def test_a_build_without_pi_gen_or_with_a_bad_key_is_refused_in_one_line(
+        tmp_path: Path) -> None:
+    pi_gen, key = _pi_gen_and_key(tmp_path)
     done = _run("--pi-gen", str(tmp_path), "--ssh-key", str(key))
     assert done.returncode == 2
     assert done.stderr == (f"build_image.sh: {tmp_path} is not a pi-gen checkout (no build.sh, "
                            "no stage2)\n")
-    pi_gen = tmp_path / "pi-gen"
-    (pi_gen / "stage2").mkdir(parents=True)
-    (pi_gen / "build.sh").write_text("#!/bin/sh\necho built\n")
-    (pi_gen / "build.sh").chmod(0o755)
     private = tmp_path / "id"
     private.write_text("-----BEGIN OPENSSH PRIVATE KEY-----\n")
     done = _run("--pi-gen", str(pi_gen), "--ssh-key", str(private))
@@ -119,12 +125,7 @@ def test_a_build_without_pi_gen_or_with_a_bad_key_is_refused_in_one_line(
 
 def test_a_build_writes_pi_gens_config_with_the_stage_and_no_known_password(
         tmp_path: Path) -> None:
-    pi_gen = tmp_path / "pi-gen"
-    (pi_gen / "stage2").mkdir(parents=True)
-    (pi_gen / "build.sh").write_text('#!/bin/sh\necho "built with $*"\n')
-    (pi_gen / "build.sh").chmod(0o755)
-    key = tmp_path / "id.pub"
-    key.write_text("ssh-ed25519 AAAAC3Nza engineer@bench\n")
+    pi_gen, key = _pi_gen_and_key(tmp_path)
     if os.geteuid() != 0:
         done = _run("--pi-gen", str(pi_gen), "--ssh-key", str(key))
         assert (done.returncode, done.stderr) == (

@@ -433,6 +433,79 @@ def verify_image_boot(root: Path, results: Path) -> str:
         raise CheckError(str(failure)) from None
 
 
+# ---------------------------------------------------------------- trixie
+
+TRIXIE = "trixie"
+TRIXIE_PACKAGES = ("systemd", "udev")
+
+
+def trixie_root() -> str:
+    """A minimal Debian trixie arm64 root (systemd and udev), cached beside bookworm's."""
+    key = hashlib.sha256(json.dumps([RECIPE, TRIXIE, ARCH, sorted(TRIXIE_PACKAGES)])
+                         .encode()).hexdigest()[:12]
+    ready = BUILD / f"{TRIXIE}-{ARCH}-{key}"
+    if (ready / "etc/os-release").exists():
+        return str(ready)
+    partial = ready.with_name(ready.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    done = subprocess.run(
+        ["debootstrap", f"--arch={ARCH}", "--variant=minbase",
+         f"--include={','.join(TRIXIE_PACKAGES)}", TRIXIE, str(partial), MIRROR],
+        capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
+        raise CheckError(f"debootstrap {TRIXIE} failed: {' | '.join(tail)}")
+    partial.rename(ready)
+    for stale in BUILD.glob(f"{TRIXIE}-{ARCH}-*"):
+        if stale.is_dir() and stale != ready:
+            shutil.rmtree(stale, ignore_errors=True)
+    return str(ready)
+
+
+def verify_on_trixie(installed: Path) -> str:
+    """The installed units and udev rules, verified by trixie's systemd and udevadm.
+
+    Raspberry Pi OS follows Debian: bookworm's systemd (252) verifies the units in the
+    image root; trixie's (257) verifies them again and has `udevadm verify` for the rules.
+    """
+    root = Path(trixie_root())
+    placed = [root / "etc/systemd/system" / unit for unit in UNITS]
+    rules = root / "etc/udev/rules.d/70-shoectl.rules"
+    stub = root / "opt/shoectl/venv/bin/shoectl"  # ExecStart= must name an executable
+    for unit, there in zip(UNITS, placed, strict=True):
+        shutil.copy(installed / "etc/systemd/system" / unit, there)
+    rules.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(installed / "etc/udev/rules.d/70-shoectl.rules", rules)
+    stub.parent.mkdir(parents=True, exist_ok=True)
+    stub.write_text("#!/bin/sh\nexit 0\n")
+    stub.chmod(0o755)
+    try:
+        done = subprocess.run(
+            ["systemd-nspawn", "--quiet", "--keep-unit", "--register=no",
+             f"--directory={root}", "--setenv=SYSTEMD_COLORS=0", "/bin/sh", "-c",
+             'systemd-analyze verify --man=no "$@" 2>&1; echo "units: $?"; '
+             "udevadm verify --resolve-names=never /etc/udev/rules.d/70-shoectl.rules 2>&1; "
+             'echo "rules: $?"; systemctl --version | head -n 1', "verify",
+             *(f"/etc/systemd/system/{unit}" for unit in UNITS)],
+            capture_output=True, text=True, check=False, timeout=900, stdin=subprocess.DEVNULL)
+    finally:  # the cached root stays as debootstrap made it
+        for path in (*placed, rules):
+            path.unlink(missing_ok=True)
+        shutil.rmtree(root / "opt/shoectl", ignore_errors=True)
+    lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    # What is not a finding: the exit statuses and version echoed, udevadm's tally, units
+    # a Raspberry Pi OS image has and this root has not, nspawn's own notice on leaving.
+    tally = ("units: ", "rules: ", "systemd ", "1 udev rules files have been checked.",
+             "Success: 1", "Fail: 0")
+    said = [line for line in lines if "regenerate_ssh_host_keys" not in line
+            and not " ".join(line.split()).startswith(tally)
+            and "Attempted to remove disk file system under" not in line]
+    if "units: 0" not in lines or "rules: 0" not in lines or said:
+        raise CheckError(f"on {TRIXIE}: {' | '.join(said[:4] or lines[-4:])}")
+    version = next((line for line in lines if line.startswith("systemd ")), "systemd ?")
+    return f"{len(UNITS)} units and the udev rules verified silent by {TRIXIE}'s {version}"
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -476,6 +549,7 @@ def main() -> int:
         steps.run("image: the pi-gen stage (shoectl install --image)", image_install,
                   image / "root", image)
         steps.run("image: the units, by the root's systemd", verify_units, image / "root")
+        steps.run(f"{TRIXIE}: the units and udev rules", verify_on_trixie, image / "root")
         if not args.no_boot:
             steps.run("image: prepare its first boot", prepare_image_boot, image / "root",
                       image / "results")

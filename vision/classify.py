@@ -136,7 +136,14 @@ class NearestSamples:
 
 def _principal_axes(centred: Floats, variance: float, most: int) -> Floats:
     """The leading principal axes (rows) holding `variance` of the variance, at most `most`."""
-    values, vectors = np.linalg.eigh((centred.T @ centred).astype(np.float64))
+    with np.errstate(all="ignore"):
+        # Some arm64 BLAS kernels leave the floating-point flags raised after a finite
+        # product (numpy issue 28687), and numpy then warns "divide by zero encountered in
+        # matmul" with a right result: the product itself is checked instead.
+        scatter = (centred.T @ centred).astype(np.float64)
+    if not np.isfinite(scatter).all():
+        raise ValueError("the glyph samples hold a value that is not finite")
+    values, vectors = np.linalg.eigh(scatter)
     values, vectors = values[::-1], vectors[:, ::-1]
     total = float(values.sum())
     if total <= 0:

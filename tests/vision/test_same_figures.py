@@ -687,3 +687,14 @@ def test_an_enrolled_decks_class_distances_are_the_whole_products() -> None:
     scale = float((queries * queries).sum(axis=1).max() + (samples * samples).sum(axis=1).max())
     np.testing.assert_allclose(model.class_distances(queries) ** 2, plain, rtol=0,
                                atol=2e-6 * scale)
+
+
+def test_samples_that_are_not_finite_are_refused_in_words() -> None:
+    """The scatter product is checked itself (some arm64 BLAS kernels raise the FP flags on
+    a right product, so numpy's own warning is silenced there): a NaN sample is refused."""
+    samples = np.random.default_rng(3).random((6, 8), dtype=np.float32)
+    index = NearestSamples(samples, np.array([0, 3]))
+    assert index.samples.shape == (6, 8)
+    samples[4, 2] = np.nan
+    with pytest.raises(ValueError, match="not finite"):
+        NearestSamples(samples, np.array([0, 3]))

@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import importlib
 import logging
+import os
 import sys
+import tempfile
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -91,6 +93,21 @@ def _library_errors() -> tuple[type[Exception], ...]:
     return (error,) if isinstance(error, type) and issubclass(error, Exception) else ()
 
 
+LGPIO_WORKDIR_ENV = "LG_WD"
+"""Where lgpio makes its notification pipes (`.lgd-nfy*`); unset, in the working folder,
+which on a card sealed read-only (docs/pi.md) may refuse the write."""
+
+
+def lgpio_workdir() -> str:
+    """A folder lgpio may write its pipes to.
+
+    The service's runtime folder (systemd's `RuntimeDirectory=`) when there is one, else
+    the system's temporary folder.
+    """
+    runtime = os.environ.get("RUNTIME_DIRECTORY", "").split(":")[0]
+    return runtime or tempfile.gettempdir()
+
+
 def load_rpi_gpio(device: str, model_file: Path = raspberry_pi.MODEL_FILE) -> GpioModule:
     """Import `RPi.GPIO` now (never at module import: it raises off a Pi), as the board wants.
 
@@ -135,6 +152,7 @@ def _load_pi5_gpio(device: str, model: str) -> GpioModule:
             "layout is built")
     entry = str(folder)
     sys.path[:] = [entry, *(path for path in sys.path if path != entry)]
+    os.environ.setdefault(LGPIO_WORKDIR_ENV, lgpio_workdir())
     try:
         module = importlib.import_module("RPi.GPIO")
     except ImportError as exc:  # the folder is incomplete (lgpio missing, say)

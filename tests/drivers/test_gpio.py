@@ -6,8 +6,10 @@ folder; any other board: the plain import), on fake model files and fake modules
 
 import importlib
 import logging
+import os
 import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +19,7 @@ from drivers.config import parse_device
 from drivers.emulated.gpio import EmulatedGpio
 from drivers.errors import DeviceClosedError, DeviceConfigError, DeviceUnavailableError, DriverError
 from drivers.events import BetSensorChanged, ButtonPressed, KeySwitchTurned
-from drivers.gpio import GpioLayout, PinReservations, load_rpi_gpio
+from drivers.gpio import GpioLayout, PinReservations, lgpio_workdir, load_rpi_gpio
 from drivers.interfaces import LampMode
 from drivers.raspberry_pi import board_model, is_pi5
 from tests.support.timing import ManualScheduler
@@ -379,3 +381,23 @@ def test_lgpios_own_error_at_set_up_is_one_line_naming_the_device(gpio, clock, m
     assert str(caught.value).endswith("kind: GPIO set-up failed: GPIO busy")
     assert "layout" in str(caught.value)
     device.close()
+
+
+def test_lgpio_makes_its_pipes_in_the_runtime_folder_not_the_working_one(board, monkeypatch):
+    """lgpio makes `.lgd-nfy*` pipes where LG_WD says, else in the working folder, which
+    on a card sealed read-only may refuse the write: a Pi 5 points it at a writable one."""
+    monkeypatch.delenv("LG_WD", raising=False)
+    monkeypatch.setenv("RUNTIME_DIRECTORY", "/run/shoectl")
+    board.write_text(PI4)
+    load_rpi_gpio("layout", board)
+    assert "LG_WD" not in os.environ  # RPi.GPIO has no pipes
+    for name in _rpi_names():
+        sys.modules.pop(name)
+    board.write_text(PI5)
+    load_rpi_gpio("layout", board)
+    assert os.environ["LG_WD"] == "/run/shoectl"
+    monkeypatch.setenv("LG_WD", "/srv/lg")  # an engineer's own choice is kept
+    load_rpi_gpio("layout", board)
+    assert os.environ["LG_WD"] == "/srv/lg"
+    monkeypatch.delenv("RUNTIME_DIRECTORY")  # a command run by hand, not the service
+    assert lgpio_workdir() == tempfile.gettempdir()

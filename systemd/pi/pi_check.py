@@ -437,6 +437,58 @@ def verify_image_boot(root: Path, results: Path) -> str:
         raise CheckError(str(failure)) from None
 
 
+GPIO_PROBE = """
+import json, logging, os, sys
+os.chdir("/root")  # lgpio's pipes must go to LG_WD (the loader sets it), not here
+from pathlib import Path
+from drivers import gpio
+from drivers.errors import DriverError
+try:
+    module = gpio.load_rpi_gpio("layout", Path(sys.argv[1]))
+    said = "loaded " + module.__file__
+except DriverError as refused:
+    said = str(refused)
+found = {name: getattr(sys.modules.get(name), "__file__", None) for name in ("RPi", "lgpio")}
+print(json.dumps({"said": said, "modules": found}))
+"""
+
+
+def gpio_libraries(root: Path) -> str:
+    """The GPIO driver's loader in the root, told it is on a Pi 5 and on a Pi 4.
+
+    Off a Pi each library refuses to start ("can only be run on a Raspberry Pi"), but by
+    then the loader has chosen it and its aarch64 extension has loaded: rpi-lgpio and lgpio
+    from `venv/lib/pi5-gpio` for a Pi 5, RPi.GPIO from site-packages for a Pi 4.
+    """
+    seen = {}
+    for board, model in (("pi5", "Raspberry Pi 5 Model B Rev 1.0"),
+                         ("pi4", "Raspberry Pi 4 Model B Rev 1.5")):
+        model_file = root / f"root/{board}-model"  # not /tmp: nspawn mounts a tmpfs there
+        model_file.write_bytes(model.encode() + b"\0")
+        try:
+            out = nspawn(root, ["/opt/shoectl/venv/bin/python", "-c", GPIO_PROBE,
+                                f"/root/{board}-model"], step=f"the GPIO loader ({board})")
+        finally:
+            model_file.unlink(missing_ok=True)
+            left = [pipe.name for pipe in (root / "root").glob(".lgd-nfy*")]
+            for pipe in (root / "root").glob(".lgd-nfy*"):
+                pipe.unlink()
+        if left:
+            raise CheckError(f"lgpio left {', '.join(left)} in the working folder (/root), "
+                             "not in LG_WD")
+        seen[board] = json.loads(out.strip().splitlines()[-1])
+    side = "/opt/shoectl/venv/lib/pi5-gpio/"
+    pi5, pi4 = seen["pi5"], seen["pi4"]
+    if not (str(pi5["modules"]["lgpio"]).startswith(side)
+            and str(pi5["modules"]["RPi"]).startswith(side) and "pi5-gpio" in pi5["said"]):
+        raise CheckError(f"on a Pi 5 the loader did not take rpi-lgpio from {side}: {pi5}")
+    if pi4["modules"]["lgpio"] is not None or str(pi4["modules"]["RPi"]).startswith(side):
+        raise CheckError(f"on a Pi 4 the loader did not take RPi.GPIO from site-packages: {pi4}")
+    return (f"Pi 5: rpi-lgpio and lgpio (aarch64) from {side}, its pipes not in the working "
+            f"folder; Pi 4: RPi.GPIO from site-packages; off a Pi each then says: "
+            f"{pi5['said'].split(': ')[-1]}")
+
+
 # ---------------------------------------------------------------- trixie
 
 TRIXIE = "trixie"
@@ -552,6 +604,8 @@ def main() -> int:
         steps.run("image: the pi-gen stage (shoectl install --image)", image_install,
                   image / "root", image)
         steps.run("image: the units, by the root's systemd", verify_units, image / "root")
+        steps.run("image: the GPIO library for a Pi 5 and a Pi 4", gpio_libraries,
+                  image / "root")
         steps.run(f"{TRIXIE}: the units and udev rules", verify_on_trixie, image / "root")
         if not args.no_boot:
             steps.run("image: prepare its first boot", prepare_image_boot, image / "root",

@@ -29,8 +29,8 @@ development environment). The steps:
 
 With `--image` (an SD-card image flashed onto many cards) steps 6 and 7 are left to each
 card's first boot (shoectl-firstboot.service runs `shoectl install --first-boot`), and
-shoectl-readonly-root.service is enabled: once booted, the root is read-only but for /var,
-/home and /tmp (docs/pi.md).
+shoectl-writable-dirs.service and shoectl-readonly-root.service are enabled: once booted,
+the root is read-only but for /var, /home and /tmp (docs/pi.md).
 
 With `--root DIR` everything is written under DIR instead (a scratch root for tests, or an
 image being built for the same architecture) and activation is done offline
@@ -469,6 +469,8 @@ def install(layout: InstallPaths, *, python: str, make_venv: bool, activate_unit
     """
     if not (layout.source / "pyproject.toml").is_file():
         raise InstallError(f"{layout.source} is not a shoectl source checkout (no pyproject.toml)")
+    if image:  # before the long steps: a refused image is left as it was
+        _refuse_secrets_in_image(layout)
     if make_venv:
         build_venv(layout, python)
     elif not layout.on_disk(layout.venv).is_dir():
@@ -476,8 +478,6 @@ def install(layout: InstallPaths, *, python: str, make_venv: bool, activate_unit
     files = install_system_files(layout)
     install_config(layout)
     signature = write_manifest(layout, files)
-    if image:
-        _refuse_secrets_in_image(layout)
     if activate_units:
         for line in activate(layout, kiosk=kiosk, image=image):
             _log.info("%s", line)

@@ -89,6 +89,7 @@ def test_an_image_with_a_secret_in_it_is_refused_naming_the_file(
     (root / secret).parent.mkdir(parents=True, exist_ok=True)
     (root / secret).write_text("x\n")
     assert _install(root) == 1
+    assert not (root / "opt/shoectl/manifest.sha256").exists()  # refused before it began
     err = capsys.readouterr().err
     assert err == (f"shoectl install: --image: {root / secret} exists; an image carries no "
                    "secret (each card makes its own at first boot): remove it and install "

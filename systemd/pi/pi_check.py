@@ -118,38 +118,48 @@ def missing() -> str | None:
 # ---------------------------------------------------------------- the arm64 root
 
 
-def cache_key() -> str:
-    """The cached root's name: a hash of everything that goes into it."""
-    recipe = json.dumps([RECIPE, SUITE, ARCH, "minbase", sorted(PACKAGES)])
-    return f"{SUITE}-{ARCH}-{hashlib.sha256(recipe.encode()).hexdigest()[:12]}"
+def _debootstrapped(suite: str, packages: tuple[str, ...]) -> tuple[Path, bool]:
+    """A minbase arm64 root of `suite` with `packages`, made unless cached; (root, made now).
 
-
-def cached_root() -> str:
-    """Make the arm64 root with debootstrap unless it is cached."""
-    ready = BUILD / cache_key()
+    Cached in build/pi/ under a name keyed by everything that goes into it; older roots of
+    the same suite are removed when a new one is made (they would only fill the disk).
+    """
+    recipe = json.dumps([RECIPE, suite, ARCH, "minbase", sorted(packages)])
+    ready = BUILD / f"{suite}-{ARCH}-{hashlib.sha256(recipe.encode()).hexdigest()[:12]}"
     if (ready / "etc/os-release").exists():
-        return f"cached {ready.relative_to(REPO)}"
+        return ready, False
     BUILD.mkdir(parents=True, exist_ok=True)
     partial = ready.with_name(ready.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     done = subprocess.run(
-        ["debootstrap", f"--arch={ARCH}", "--variant=minbase", f"--include={','.join(PACKAGES)}",
-         SUITE, str(partial), MIRROR], capture_output=True, text=True, check=False)
+        ["debootstrap", f"--arch={ARCH}", "--variant=minbase", f"--include={','.join(packages)}",
+         suite, str(partial), MIRROR], capture_output=True, text=True, check=False)
     if done.returncode != 0:
         tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
-        raise CheckError(f"debootstrap failed: {' | '.join(tail)}")
+        raise CheckError(f"debootstrap {suite} failed: {' | '.join(tail)}")
     partial.rename(ready)
-    for stale in BUILD.glob(f"{SUITE}-{ARCH}-*"):
+    for stale in BUILD.glob(f"{suite}-{ARCH}-*"):
         if stale.is_dir() and stale != ready:
             shutil.rmtree(stale, ignore_errors=True)
-    return f"made {ready.relative_to(REPO)}"
+    return ready, True
+
+
+def bookworm_root() -> Path:
+    """The arm64 root the checks copy (bookworm, PACKAGES)."""
+    return _debootstrapped(SUITE, PACKAGES)[0]
+
+
+def cached_root() -> str:
+    """Make the arm64 root with debootstrap unless it is cached."""
+    root, made = _debootstrapped(SUITE, PACKAGES)
+    return f"{'made' if made else 'cached'} {root.relative_to(REPO)}"
 
 
 def fresh_copy(run: Path) -> str:
     """A fresh copy of the cached root for this run (the cache stays pristine)."""
     shutil.rmtree(run, ignore_errors=True)
     run.mkdir(parents=True)
-    subprocess.run(["cp", "-a", "--reflink=auto", str(BUILD / cache_key()), str(run / "root")],
+    subprocess.run(["cp", "-a", "--reflink=auto", str(bookworm_root()), str(run / "root")],
                    check=True)
     (run / "results").mkdir()
     return f"{run.relative_to(REPO)}/root"
@@ -495,27 +505,9 @@ TRIXIE = "trixie"
 TRIXIE_PACKAGES = ("systemd", "udev")
 
 
-def trixie_root() -> str:
+def trixie_root() -> Path:
     """A minimal Debian trixie arm64 root (systemd and udev), cached beside bookworm's."""
-    key = hashlib.sha256(json.dumps([RECIPE, TRIXIE, ARCH, sorted(TRIXIE_PACKAGES)])
-                         .encode()).hexdigest()[:12]
-    ready = BUILD / f"{TRIXIE}-{ARCH}-{key}"
-    if (ready / "etc/os-release").exists():
-        return str(ready)
-    partial = ready.with_name(ready.name + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    done = subprocess.run(
-        ["debootstrap", f"--arch={ARCH}", "--variant=minbase",
-         f"--include={','.join(TRIXIE_PACKAGES)}", TRIXIE, str(partial), MIRROR],
-        capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
-        raise CheckError(f"debootstrap {TRIXIE} failed: {' | '.join(tail)}")
-    partial.rename(ready)
-    for stale in BUILD.glob(f"{TRIXIE}-{ARCH}-*"):
-        if stale.is_dir() and stale != ready:
-            shutil.rmtree(stale, ignore_errors=True)
-    return str(ready)
+    return _debootstrapped(TRIXIE, TRIXIE_PACKAGES)[0]
 
 
 def verify_on_trixie(installed: Path) -> str:
@@ -524,7 +516,7 @@ def verify_on_trixie(installed: Path) -> str:
     Raspberry Pi OS follows Debian: bookworm's systemd (252) verifies the units in the
     image root; trixie's (257) verifies them again and has `udevadm verify` for the rules.
     """
-    root = Path(trixie_root())
+    root = trixie_root()
     placed = [root / "etc/systemd/system" / unit for unit in UNITS]
     rules = root / "etc/udev/rules.d/70-shoectl.rules"
     stub = root / "opt/shoectl/venv/bin/shoectl"  # ExecStart= must name an executable

@@ -290,6 +290,7 @@ systemctl poweroff
 
 def prepare_boot(root: Path, results: Path) -> str:
     """The boot test's rig (emulators, console token, drop-in) and this check's probe."""
+    from hil_tests import image_rig
     from hil_tests import test_systemd_boot as rig
 
     rig._write(root / "etc/shoectl/config.toml", rig.RIG_CONFIG, 0o640)
@@ -308,8 +309,6 @@ def prepare_boot(root: Path, results: Path) -> str:
     # Emulation is ~10x slower than a Pi: the watchdog is the unit's own, not the test's 5 s.
     drop_in = rig.DROP_IN.replace(f"WatchdogSec={rig.WATCHDOG_S}\n", "WatchdogSec=120\n")
     rig._write(root / "etc/systemd/system/shoectl.service.d/test-rig.conf", drop_in)
-    from hil_tests import image_rig
-
     image_rig.install_probe(root, PROBE)
     (root / "etc/hostname").write_text("shoectl-pi-check\n")
     rig.seed_journal(root)  # five rounds dealt here (x86-64) under the root's journal key

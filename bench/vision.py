@@ -53,6 +53,11 @@ Sections (all by default):
   laid from each single-card source's cards. No shipped profile learnt from any of them, so
   every source is held out.
 
+* `index-finder`: the cards of `shared/cards-train` found by the outline finder and by the
+  learned index-corner finder (`vision.locate.indices`), source by source and deck by deck,
+  the index boxes found, boxes found on no labelled card, and the index finder's time per
+  image. `--folds DIR` measures each `cardcounter` deck with a finder trained without it.
+
 * `phone`: one card as a phone photographs it (`vision.build.evaluate.phone_scene`: 2000 to
   4000 pixels, portrait or landscape, the card filling 15% to 60% of the frame, hand-held
   perspective, wood grain or nearly black cloth, the hand's shadow, tungsten or daylight white
@@ -93,7 +98,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # runnable without
 DEV = Path(__file__).resolve().parents[1] / ".." / "shared" / "cards-dev"
 SECTIONS = ("latency", "enrolled", "generic", "stress-real", "stress-synthetic",
             "held-out-styles", "held-out-original", "held-out-untuned", "composite", "overlap",
-            "phone", "by-source")
+            "phone", "by-source", "index-finder")
 
 
 @dataclass
@@ -103,6 +108,7 @@ class Options:
     augment: int
     first: int = 0
     reads: int = 2
+    folds: str = ""
 
 
 def main() -> int:
@@ -115,13 +121,17 @@ def main() -> int:
                         help="number of the first synthetic scene (another range, other scenes)")
     parser.add_argument("--reads", type=int, default=2,
                         help="latency: times each frame is read (its least CPU time is kept too)")
+    parser.add_argument("--folds", default="",
+                        help="index-finder: folder of finders each trained without one deck "
+                             "(python -m vision.build.index_finder --folds DIR)")
     args = parser.parse_args()
     for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[variable] = str(args.threads)  # before numpy loads its BLAS
     import cv2
 
     cv2.setNumThreads(args.threads)
-    options = Options(args.threads, args.scenes, args.augment, args.first, max(1, args.reads))
+    options = Options(args.threads, args.scenes, args.augment, args.first, max(1, args.reads),
+                      args.folds)
     bench = Bench(options)
     for name in args.section:
         print(f"\n== {name}")
@@ -604,12 +614,51 @@ def by_source(bench: Bench) -> None:
                   f"{tally.summary()}")
 
 
+def index_finder(bench: Bench) -> None:
+    """Cards found by the outline finder and by the learned index finder, deck by deck.
+
+    The shipped index finder learnt from every deck of `cardcounter`; with `--folds DIR`
+    each `cardcounter` deck is measured with the finder trained without it (DIR holds one
+    file per deck, as `python -m vision.build.index_finder --folds DIR` writes them). The
+    other sources taught it nothing (`vision.build.finder_figures`: what each column counts).
+    """
+    from vision.build import real_sources
+    from vision.build.finder_figures import FinderTally, measure_finders
+    from vision.build.index_finder import SOURCE, fold_path
+    from vision.locate.indices import load_index_finder
+
+    present = list(real_sources.sources_present())
+    if not present:
+        print(f"   cards-train not found at {real_sources.data_root()}; section left out")
+        return
+    shipped = load_index_finder()
+    for source in present:
+        images = real_sources.load_source(source)
+        decks: dict[str, FinderTally] = {}
+        for deck in dict.fromkeys(image.deck for image in images):
+            finder, held = shipped, "trained on it"
+            if source == SOURCE and bench.options.folds:
+                finder = load_index_finder(fold_path(Path(bench.options.folds), deck))
+                held = "held out"
+            elif source != SOURCE:
+                held = "held out"
+            tally = measure_finders(finder, [i for i in images if i.deck == deck])[deck]
+            decks[deck] = tally
+            print(f"   {source:<21} {deck:<38} {held:<14} {tally.line()}")
+        if len(decks) > 1:
+            total = FinderTally()
+            for tally in decks.values():
+                total.add(tally)
+            print(f"   {source:<21} {'all':<38} {'':<14} {total.line()}")
+
+
 SECTION_FUNCTIONS: dict[str, Callable[[Bench], None]] = {
     "latency": latency, "enrolled": enrolled, "generic": generic, "stress-real": stress_real,
     "stress-synthetic": stress_synthetic, "held-out-styles": held_out_styles,
     "held-out-original": held_out_original,
     "held-out-untuned": held_out_untuned,
     "composite": composite, "overlap": overlap, "phone": phone, "by-source": by_source,
+    "index-finder": index_finder,
 }
 
 if __name__ == "__main__":

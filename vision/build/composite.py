@@ -28,8 +28,6 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.errors import SceneError
-from vision.locate import Quad, locate_cards, order_corners
 from vision.build.synth import (
     Effects,
     Image,
@@ -41,6 +39,8 @@ from vision.build.synth import (
     rounded_alpha,
     table_background,
 )
+from vision.errors import SceneError
+from vision.locate import Quad, locate_cards, order_corners
 
 CUT_SCALE: Final = 1.01
 """A cut-out's outline is the finder's, scaled about its centre by this. On the webcam photos
@@ -110,8 +110,10 @@ def cut_out(photo: Image, code: str, source: str) -> CutOut:
 
 
 def cut_outs(photos: Sequence[tuple[str, Image, str]]) -> tuple[list[CutOut], list[str]]:
-    """Cut the card out of each (source, photo, code); returns the cut-outs and one line for
-    each photo that gave none (see `cut_out`)."""
+    """Cut the card out of each (source, photo, code).
+
+    Returns the cut-outs and one line for each photo that gave none (see `cut_out`).
+    """
     cards, problems = [], []
     for source, photo, code in photos:
         try:
@@ -162,8 +164,10 @@ def green_felt(size: tuple[int, int], rng: np.random.Generator) -> Image:
 
 
 def wood_grain(size: tuple[int, int], rng: np.random.Generator) -> Image:
-    """A wooden table top: planks of different tones, wavy grain lines, fine fibres, varnish
-    sheen; from pale oak to dark walnut, the grain in any direction."""
+    """A wooden table top, from pale oak to dark walnut, the grain in any direction.
+
+    Planks of different tones, wavy grain lines, fine fibres, varnish sheen.
+    """
     width, height = size
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     theta = float(rng.uniform(0, np.pi))
@@ -177,7 +181,7 @@ def wood_grain(size: tuple[int, int], rng: np.random.Generator) -> Image:
     lines = np.sign(lines) * np.abs(lines) ** 3  # sharp dark late-wood lines
     fibres = cv2.GaussianBlur(rng.standard_normal((height, width)).astype(np.float32), (0, 0),
                               0.7)
-    gap = np.abs(((across - across.min()) % plank_width)) < 1.5
+    gap = np.abs((across - across.min()) % plank_width) < 1.5
     shade = (tones[plank] * (1.0 + 0.16 * lines + 0.05 * fibres)
              + 0.12 * _smooth_noise(size, rng, 200.0))
     shade[gap] *= 0.45
@@ -261,8 +265,10 @@ def composite(cards: Sequence[CutOut], layout: str, number: int,
 
 def _placements(layout: str, size: tuple[int, int], transform: npt.NDArray[np.float64],
                 rng: np.random.Generator, attempts: int = 100) -> list[Placement]:
-    """The cards' places on the table, drawn again until every card shows whole in the frame
-    and the cards lie apart (by about `MIN_GAP` of a card's width at least).
+    """The cards' places on the table.
+
+    Drawn again until every card shows whole in the frame and the cards lie apart (by about
+    `MIN_GAP` of a card's width at least).
 
     Raises:
         SceneError: No drawing within `attempts` fits the frame.
@@ -307,9 +313,11 @@ def _camera_effects(rng: np.random.Generator, severity: float) -> Effects:
 
 def _camera_transform(size: tuple[int, int], oblique: float, rng: np.random.Generator
                       ) -> npt.NDArray[np.float64]:
-    """The table seen by a camera off the vertical: each frame corner looks at a point of the
-    table drawn inwards by up to `oblique` of the width (so the frame never sees past the
-    drawn table). Returns the perspective transform from table to frame."""
+    """The perspective transform from table to frame of a camera off the vertical.
+
+    Each frame corner looks at a point of the table drawn inwards by up to `oblique` of the
+    width (so the frame never sees past the drawn table).
+    """
     width, height = size
     frame = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
     inwards = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], np.float32)
@@ -336,8 +344,7 @@ def _board(size: tuple[int, int], rng: np.random.Generator) -> list[Placement]:
 
 def _hands(size: tuple[int, int], rng: np.random.Generator, attempts: int = 400
            ) -> list[Placement]:
-    """Two to four hands of two cards side by side, apart from each other, each turned at
-    random."""
+    """Two to four hands of two cards side by side, apart, each turned at random."""
     count = int(rng.integers(2, 5))
     width = min(size) * float(rng.uniform(0.17, 0.2))
     gap = float(rng.uniform(0.05, 0.2))

@@ -14,9 +14,6 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import RANKS, SUITS
-from vision.errors import SceneError
-from vision.recognize import CardReading
 from vision.build.composite import SURFACES
 from vision.build.synth import (
     BACK,
@@ -36,6 +33,9 @@ from vision.build.synth import (
     scatter,
 )
 from vision.build.typefaces import TRAINING_FAMILIES
+from vision.cards import RANKS, SUITS
+from vision.errors import SceneError
+from vision.recognize import CardReading
 
 
 @dataclass(slots=True)
@@ -363,8 +363,11 @@ def _phone_placement(code: str, size: tuple[int, int], aspect: float,
 
 def _hand_shadow(canvas: npt.NDArray[np.float32], quad: npt.NDArray[np.float32],
                  rng: np.random.Generator) -> None:
-    """Darken `canvas` in place under a soft blob reaching over part of the card from a
-    side of the frame (the phone and the hand holding it, lit from behind)."""
+    """Darken `canvas` in place under a soft blob reaching over part of the card.
+
+    The blob comes from a side of the frame: the phone and the hand holding it, lit from
+    behind.
+    """
     height, width = canvas.shape[:2]
     small = (max(8, width // 8), max(8, height // 8))
     blob = np.zeros((small[1], small[0]), np.float32)
@@ -390,9 +393,12 @@ def _phone_effects(light: str, rng: np.random.Generator) -> Effects:
 
 
 def phone_copy(photo: npt.NDArray[np.uint8], number: int) -> tuple[npt.NDArray[np.uint8], str]:
-    """A photo as a phone would have taken it, deterministic in `number`: enlarged (cubic) to
-    3000 to 4000 pixels on its long side, then through a phone's white balance (`PHONE_LIGHTS`),
-    noise, noise reduction, sharpening and JPEG. Returns the frame and its light."""
+    """A photo as a phone would have taken it, deterministic in `number`.
+
+    Enlarged (cubic) to 3000 to 4000 pixels on its long side, then through a phone's white
+    balance (`PHONE_LIGHTS`), noise, noise reduction, sharpening and JPEG. Returns the frame
+    and its light.
+    """
     rng = np.random.default_rng([_PHONE_SEED + 1, number])
     light = PHONE_LIGHTS[int(rng.integers(len(PHONE_LIGHTS)))]
     scale = float(rng.uniform(3000, 4000)) / max(photo.shape[:2])

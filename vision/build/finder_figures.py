@@ -86,8 +86,11 @@ def _card_of(image: SourceImage, point: tuple[float, float], single: bool) -> st
 
 def judge_finders(image: SourceImage, quads: Sequence[np.ndarray], found: Sequence[IndexBox],
                   offset: float, width: int, height: int) -> FinderTally:
-    """One image's tally: `quads` from the outline finder, `found` from the index finder,
-    both in the frame as read (single cards framed by `offset` pixels of cloth)."""
+    """One image's tally.
+
+    `quads` come from the outline finder, `found` from the index finder, both in the frame
+    as read (single cards framed by `offset` pixels of cloth).
+    """
     import cv2
 
     single = all(box.kind == "none" for box in image.boxes)
@@ -100,7 +103,7 @@ def judge_finders(image: SourceImage, quads: Sequence[np.ndarray], found: Sequen
     tally.off_card = sum(card is None for card in on)
     tally.on_card = len(on) - tally.off_card
     tally.index_found = len({card for card in on if card is not None})
-    for card, boxes in image.cards.items():
+    for boxes in image.cards.values():
         points = ([(width / 2, height / 2)] if single
                   else [box.centre for box in boxes])
         if any(cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2),

@@ -45,20 +45,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision.cards import RANKS, SUITS
-from vision.classify import Perceptron, log_softmax
-from vision.enroll import TABLE_CARD_WIDTH, Sample, by_photo, class_arrays, drawn_table
-from vision.errors import VisionError
-from vision.index import CARD_WIDTH_PX, Box, CornerIndex, IndexLayout, read_corners
-from vision.learned import load_learned
-from vision.profile import (
-    ColourModel,
-    DeckProfile,
-    generic_profile_path,
-    load_profile,
-    save_profile,
-)
-from vision.recognize import CornerFeatures, decide
 from vision.build.synth import (
     BACKGROUNDS,
     CardStyle,
@@ -75,6 +61,20 @@ from vision.build.synth import (
 )
 from vision.build.training import TrainOptions, train_perceptron
 from vision.build.typefaces import TRAINING_FAMILIES, missing
+from vision.cards import RANKS, SUITS
+from vision.classify import Perceptron, log_softmax
+from vision.enroll import TABLE_CARD_WIDTH, Sample, by_photo, class_arrays, drawn_table
+from vision.errors import VisionError
+from vision.index import CARD_WIDTH_PX, Box, CornerIndex, IndexLayout, read_corners
+from vision.learned import load_learned
+from vision.profile import (
+    ColourModel,
+    DeckProfile,
+    generic_profile_path,
+    load_profile,
+    save_profile,
+)
+from vision.recognize import CornerFeatures, decide
 
 PREFIX = 24
 """Training samples whose fingerprint the profile records (see `fingerprint`)."""
@@ -152,7 +152,8 @@ class GenericBuildOptions:
 BuildProgress = Callable[[str, int, int], None]
 
 
-def build(options: GenericBuildOptions | None = None, progress: BuildProgress | None = None) -> DeckProfile:
+def build(options: GenericBuildOptions | None = None, progress: BuildProgress | None = None
+          ) -> DeckProfile:
     """Render, train and tune the generic profile."""
     options = options or GenericBuildOptions()
     problems = missing(TRAINING_FAMILIES)
@@ -239,9 +240,11 @@ def fingerprint(samples: Sequence[Sample]) -> list[list[Any]]:
 
 
 def same_fingerprint(recorded: Any, regenerated: Any, tolerance: float = 2e-3) -> bool:
-    """Whether two `fingerprint`s record the same cards: the same cards and photos, their
-    sums and norms equal within `tolerance` (relative or absolute; another machine's float
-    rounding moves the third decimal of a sum)."""
+    """Whether two `fingerprint`s record the same cards.
+
+    The same cards and photos, their sums and norms equal within `tolerance` (relative or
+    absolute; another machine's float rounding moves the third decimal of a sum).
+    """
     if not isinstance(recorded, list) or not isinstance(regenerated, list) \
             or len(recorded) != len(regenerated):
         return False
@@ -433,8 +436,11 @@ def choose_threshold(profile: DeckProfile, validation: Sequence[Sample],
 
 def answers(profile: DeckProfile, samples: Sequence[Sample]
             ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-    """Per synthetic card: the confidence it is answered with at any threshold up to it (-1
-    when a check other than confidence leaves it unsure), and whether the guess is right."""
+    """Per synthetic card, its confidence and whether its guess is right.
+
+    The confidence is the one it is answered with at any threshold up to it (-1 when a check
+    other than confidence leaves it unsure).
+    """
     verdicts = []
     for corners in by_photo(samples):
         verdict = decide(profile, [s.features for s in corners], 0.0)

@@ -67,7 +67,7 @@ class FinderOptions:
         longest: Longer side frames are reduced to before the net reads them.
     """
 
-    steps: int = 3000
+    steps: int = 2000
     batch: int = 24
     rate: float = 4e-3
     decay: float = 1e-4
@@ -163,8 +163,11 @@ def _altered(crop: npt.NDArray[np.uint8], rng: np.random.Generator) -> npt.NDArr
 
 def targets(boxes: npt.NDArray[np.float32], side: int
             ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """The score target (side/4 square, 1 at each centre), the size target (2 x ...) and the
-    mask of cells whose size counts, for boxes in a crop of `side` pixels."""
+    """The training targets of the boxes in a crop of `side` pixels.
+
+    The score target (side/4 square, 1 at each centre), the size target (2 x ...) and the
+    mask of the cells whose size counts.
+    """
     cells = side // STRIDE
     heat = np.zeros((cells, cells), np.float32)
     size = np.zeros((2, cells, cells), np.float32)
@@ -194,8 +197,11 @@ def _torch() -> Any:
 
 
 def finder_net(torch: Any) -> Any:
-    """The net: strides 2, 4, 8 and 16 (depthwise-separable above 4), the coarse stages
-    added back into the stride-4 map, then a score and a size head."""
+    """The finder's net, untrained.
+
+    Strides 2, 4, 8 and 16 (depthwise-separable above 4), the coarse stages added back into
+    the stride-4 map, then a score and a size head.
+    """
     nn = torch.nn
 
     def full(inputs: int, outputs: int, stride: int) -> Any:

@@ -150,8 +150,10 @@ def calibrated_rule(pair: DeckProfile, calibration: GlyphSet, options: GenericBu
 
 
 def wilson_upper(wrong: int, read: int, z: float = 1.6449) -> float:
-    """The one-sided upper bound of the share `wrong` of `read` (Wilson's score interval;
-    `z` 1.6449 for 95% confidence); 1.0 when nothing was read."""
+    """The one-sided upper bound of the share `wrong` of `read`; 1.0 when nothing was read.
+
+    Wilson's score interval; `z` 1.6449 for 95% confidence.
+    """
     if read <= 0:
         return 1.0
     share, spread = wrong / read, z * z / read
@@ -161,9 +163,11 @@ def wilson_upper(wrong: int, read: int, z: float = 1.6449) -> float:
 
 
 def calibration_glyphs(options: GenericBuildOptions) -> GlyphSet | None:
-    """The calibration decks' corners: `options.calibration_cards` cards of seed + 3 in the
-    held-out `CALIBRATION_FAMILIES`, drawn as the validation decks are (None for no cards:
-    each opinion keeps its own threshold)."""
+    """The calibration decks' corners (None for no cards: each opinion keeps its own threshold).
+
+    `options.calibration_cards` cards of seed + 3 in the held-out `CALIBRATION_FAMILIES`,
+    drawn as the validation decks are.
+    """
     if options.calibration_cards <= 0:
         return None
     return synthetic_glyphs(options.calibration_cards, options.seed + 3, CALIBRATION_FAMILIES,

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from vision.build.generic import GENERIC_COLOUR, GENERIC_LAYOUT
+from vision.index import CornerIndex
 from vision.learned import LearnedGlyphs, load_learned
 from vision.profile import DeckProfile
-from vision.index import CornerIndex
 from vision.recognize import CornerFeatures, Recognizer, map_features
 
 

@@ -326,8 +326,10 @@ def cut_outs_of(images: Sequence[SourceImage]) -> list[CutOut]:
 
 def composite_tallies(read: Reader, cards: Sequence[CutOut], scenes: int
                       ) -> dict[str, EvaluateTally]:
-    """`scenes` composites of each layout (a board of five, two to four exposed hands) laid
-    from `cards` on drawn tables and read; the tallies by layout."""
+    """The tallies by layout of `scenes` composites of each layout, laid and read.
+
+    A board of five, two to four exposed hands, laid from `cards` on drawn tables.
+    """
     from vision.build.composite import LAYOUTS, composite
     from vision.build.evaluate import Tally as SceneTally
 

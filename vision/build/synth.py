@@ -19,11 +19,11 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.build.glyphs import GlyphStyle, Mask, random_style, rank_mask, suit_mask
+from vision.build.typefaces import TRAINING_FAMILIES
 from vision.cards import RED_SUITS, is_code
 from vision.edges import Image
 from vision.errors import SceneError
-from vision.build.glyphs import GlyphStyle, Mask, random_style, rank_mask, suit_mask
-from vision.build.typefaces import TRAINING_FAMILIES
 
 Colour = tuple[int, int, int]
 
@@ -456,8 +456,10 @@ def render_width(frame_width: float) -> int:
 
 
 def card_quad(placement: Placement, aspect: float) -> npt.NDArray[np.float32]:
-    """The corners in frame pixels of a card of `aspect` (height over width) at `placement`
-    (top-left, top-right, bottom-right, bottom-left of the upright card)."""
+    """The corners in frame pixels of a card of `aspect` (height over width) at `placement`.
+
+    Top-left, top-right, bottom-right, bottom-left of the upright card.
+    """
     half_w, half_h = placement.width / 2, placement.width * aspect / 2
     corners = np.array([[-half_w, -half_h], [half_w, -half_h], [half_w, half_h],
                         [-half_w, half_h]])
@@ -473,8 +475,11 @@ def card_quad(placement: Placement, aspect: float) -> npt.NDArray[np.float32]:
 
 def lay_card(canvas: npt.NDArray[np.float32], image: Image, alpha: npt.NDArray[np.float32],
              placement: Placement, shadow: float) -> npt.NDArray[np.float32]:
-    """Paste an upright card's pixels (`image`, coverage `alpha`) onto `canvas` in place, at
-    `placement`, with a soft shadow of darkness `shadow`; returns the card's corners."""
+    """Paste an upright card onto `canvas` in place; returns the card's corners.
+
+    The card's pixels are `image`, its coverage `alpha`; it lies at `placement`, with a soft
+    shadow of darkness `shadow`.
+    """
     height, width = alpha.shape
     quad = card_quad(placement, height / width)
     offset = max(1.0, placement.width * 0.02)

@@ -13,7 +13,6 @@ import numpy.typing as npt
 from vision.classify import Floats, Perceptron, log_softmax
 
 
-
 @dataclass(frozen=True, slots=True)
 class TrainOptions:
     """Perceptron training settings.

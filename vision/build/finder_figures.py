@@ -25,6 +25,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision.build.real_sources import MARGIN, LabelledBox, SourceImage, read_image
@@ -91,8 +92,6 @@ def judge_finders(image: SourceImage, quads: Sequence[np.ndarray], found: Sequen
     `quads` come from the outline finder, `found` from the index finder, both in the frame
     as read (single cards framed by `offset` pixels of cloth).
     """
-    import cv2
-
     single = all(box.kind == "none" for box in image.boxes)
     tally = FinderTally(images=1, cards=len(image.cards))
     centres = [(b.centre[0] - offset, b.centre[1] - offset) for b in found]

@@ -81,6 +81,11 @@ def test_a_file_that_is_no_finder_is_refused_naming_it(tmp_path: Path) -> None:
         load_index_finder(wrong)
     with pytest.raises(ProfileError, match=r"missing\.npz: not an index finder"):
         load_index_finder(tmp_path / "missing.npz")
+    cut = tmp_path / "cut.npz"  # a copy cut short, as a full disk leaves it
+    shipped = (Path(__file__).resolve().parents[2] / "vision" / "locate" / "index_finder.npz")
+    cut.write_bytes(shipped.read_bytes()[:50_000])
+    with pytest.raises(ProfileError, match=r"cut\.npz: not an index finder"):
+        load_index_finder(cut)
 
 
 def test_the_shipped_finder_saves_and_loads_unchanged(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import threading
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -153,10 +154,10 @@ def load_index_finder(path: Path | None = None) -> IndexFinder:
     """
     where = path or DEFAULT_PATH
     try:
-        with np.load(where, allow_pickle=False) as arrays:
+        with where.open("rb") as handle, np.load(handle, allow_pickle=False) as arrays:
             meta = json.loads(str(arrays["meta"]))
             onnx = arrays["onnx"].tobytes()
-    except (OSError, KeyError, ValueError) as error:
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile) as error:
         raise ProfileError(f"{where}: not an index finder ({error})") from error
     if meta.get("format") != FORMAT or meta.get("version") != VERSION:
         raise ProfileError(f"{where}: not an index finder of version {VERSION} "

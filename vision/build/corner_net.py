@@ -25,7 +25,6 @@ recogniser.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import time
 from collections import defaultdict
@@ -37,6 +36,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.build.learned import require_torch
 from vision.build.real_sources import MARGIN, SOURCES, load_source, read_image
 from vision.cards import RANKS, SUITS
 from vision.errors import VisionError
@@ -149,14 +149,6 @@ def synthetic_corners(count: int, seed: int) -> Corners:
     return Corners(np.array(crops, np.uint8).reshape(-1, SIDE, SIDE, 3), codes, cards)
 
 
-def _torch() -> Any:
-    try:
-        return importlib.import_module("torch")
-    except ImportError as error:
-        raise VisionError("training the corner net needs PyTorch (pip install torch onnx)"
-                          ) from error
-
-
 def corner_net(torch: Any) -> Any:
     """Four 3x3 stages (32, 48, 64, 96 channels), global pooling, a rank and a suit head."""
     nn = torch.nn
@@ -211,7 +203,7 @@ def _batch(corners: Corners, picks: npt.NDArray[np.int64], rng: np.random.Genera
 
 def train(corners: Corners, steps: int, seed: int) -> Any:
     """The net trained on `corners` (PyTorch module, in evaluation mode)."""
-    torch = _torch()
+    torch = require_torch("training the corner net")
     torch.manual_seed(seed)
     torch.set_num_threads(2)
     rng = np.random.default_rng(seed)
@@ -241,7 +233,7 @@ def train(corners: Corners, steps: int, seed: int) -> Any:
 
 def read(net: Any, corners: Corners) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """Log-probabilities of the ranks and the suits of each corner (upright crops)."""
-    torch = _torch()
+    torch = require_torch("training the corner net")
     blob = corners.crops.transpose(0, 3, 1, 2).astype(np.float32) / 64.0 - 2.0
     with torch.no_grad():
         rank, suit = net(torch.from_numpy(blob))

@@ -21,7 +21,6 @@ and the options; PyTorch and onnx are build tools (the optional extra `nets`).
 from __future__ import annotations
 
 import argparse
-import importlib
 import io
 import sys
 import time
@@ -34,6 +33,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.build.learned import require_torch
 from vision.build.real_sources import load_source
 from vision.errors import VisionError
 from vision.locate.indices import (
@@ -192,14 +192,6 @@ def targets(boxes: npt.NDArray[np.float32], side: int
     return heat, size, mask
 
 
-def _torch() -> Any:
-    try:
-        return importlib.import_module("torch")
-    except ImportError as error:
-        raise VisionError("training the index finder needs PyTorch (pip install torch onnx)"
-                          ) from error
-
-
 def finder_net(torch: Any, stem: str = "strided") -> Any:
     """The finder's net, untrained.
 
@@ -264,7 +256,7 @@ def train_finder(photos: Sequence[Photo], options: FinderOptions, progress: bool
     """Train the net on crops of `photos`; the net as ONNX bytes."""
     if not photos:
         raise VisionError("no training photos")
-    torch = _torch()
+    torch = require_torch("training the index finder")
     torch.manual_seed(options.seed)
     torch.set_num_threads(options.threads)
     rng = np.random.default_rng(options.seed)

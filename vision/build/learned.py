@@ -137,7 +137,7 @@ def _fitted(part: str, train: GlyphSet, validation: GlyphSet, options: NetOption
 def train_net(maps: npt.NDArray[np.float32], labels: npt.NDArray[np.int64], classes: int,
               options: NetOptions, progress: bool = False) -> bytes:
     """Train one net on ink maps (n x height x width) and return it as ONNX bytes."""
-    torch = _torch()
+    torch = require_torch()
     torch.manual_seed(options.seed)
     torch.set_num_threads(options.threads)
     net = _net(torch, maps.shape[1:], classes, options)
@@ -167,12 +167,16 @@ def train_net(maps: npt.NDArray[np.float32], labels: npt.NDArray[np.int64], clas
     return _onnx(torch, net.eval(), maps.shape[1:])
 
 
-def _torch() -> Any:
+def require_torch(purpose: str = "training the learned glyph nets") -> Any:
+    """PyTorch, imported only when a build trains; without it one `VisionError` line.
+
+    Raises:
+        VisionError: PyTorch is not installed ("<purpose> needs PyTorch ...").
+    """
     try:
         return importlib.import_module("torch")
     except ImportError as error:
-        raise VisionError("training the learned glyph nets needs PyTorch "
-                          "(pip install torch onnx)") from error
+        raise VisionError(f"{purpose} needs PyTorch (pip install torch onnx)") from error
 
 
 def _net(torch: Any, shape: Sequence[int], classes: int, options: NetOptions) -> Any:

@@ -40,7 +40,7 @@ from vision.build.learned import require_torch
 from vision.build.real_sources import MARGIN, SOURCES, load_source, read_image
 from vision.cards import RANKS, SUITS
 from vision.errors import VisionError
-from vision.locate.indices import IndexBox, load_index_finder
+from vision.locate.indices import IndexBox, IndexFinder, load_index_finder
 
 SIDE = 48
 """Side of a corner's crop, pixels."""
@@ -72,9 +72,11 @@ def crop_of(frame: npt.NDArray[np.uint8], x0: float, y0: float, x1: float, y1: f
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def corners_of(source: str) -> Corners:
-    """Every labelled corner of `source` as the net reads it."""
-    finder = load_index_finder()
+def corners_of(source: str, finder: IndexFinder) -> Corners:
+    """Every labelled corner of `source` as the net reads it.
+
+    Where the labels box whole cards, `finder` boxes the corners.
+    """
     crops, codes, cards = [], [], []
     for number, image in enumerate(load_source(source)):
         frame = read_image(image)
@@ -277,7 +279,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="synthetic corners learnt beside the real ones")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    sets = {source: corners_of(source) for source in SOURCES}
+    finder = load_index_finder()
+    sets = {source: corners_of(source, finder) for source in SOURCES}
     for source, found in sets.items():
         sys.stderr.write(f"{source}: {len(found.codes)} corners of {len(set(found.cards))} "
                          "cards\n")

@@ -183,8 +183,8 @@ class TableRuntime:
 
     def reassert(self, model: TableModel | None = None) -> None:
         """Send every public output again (after recovery or when a link comes back)."""
-        self.shown = None
-        self._show((model or self.model).outputs.public_view())
+        self.shown = (model or self.model).outputs.public_view()
+        self._show(self.shown, None)
 
     # ------------------------------------------------------------------ events
     def handle(self, event: object) -> None:
@@ -366,18 +366,26 @@ class TableRuntime:
             self.journal_healthy = False
             raise
         for effect in public:
-            self.outputs.apply(effect)
             if isinstance(effect, OpLog):
                 _OPLOG.log(logging.getLevelName(effect.level.upper()), "%s", effect.message)
-        self._show(model.outputs.public_view())
+        before, view = self.shown, model.outputs.public_view()
+        self.shown = view
         checks = camera_checks(effects)
         if checks and self.crosscheck is not None:
             self.crosscheck.request(checks, model.layout_round())
+        # The watchers first (the console's and the pit's hubs among them): what was just
+        # recorded reaches the screens without waiting for the boards' frames below.
         for watcher in self.watchers:
             watcher(self)
+        for effect in public:
+            self.outputs.apply(effect)
+        self._show(view, before)
 
-    def _show(self, view: PublicView) -> None:
-        before = self.shown
+    def _show(self, view: PublicView, before: PublicView | None) -> None:
+        """Drive the boards where `view` differs from `before` (all of it after None).
+
+        The lamps, the dealer's display and the sign.
+        """
         old_lamps = dict(before.lamps) if before else {}
         for lamp, state in view.lamps:
             if old_lamps.get(lamp) != state:
@@ -387,7 +395,6 @@ class TableRuntime:
         if before is None or (before.sign_amount, before.sign_message, before.sign_win) != (
                 view.sign_amount, view.sign_message, view.sign_win):
             self.outputs.apply(ShowSign(view.sign_amount, view.sign_message, *view.sign_win))
-        self.shown = view
 
 
 _SHOE_CONDITIONS = (ev.ShoeFaultKind.JAM, ev.ShoeFaultKind.LID_OPEN)

@@ -1,11 +1,13 @@
 """The table's side of the web process: publications out, commands in, the process kept up.
 
 `WebProcess.start` starts `controller.web.worker` with the listening sockets and one end of
-a Unix socket; two threads of the table's process carry the frames (`controller.web.channel`):
-the writer sends every publication of every hub, in order, and every reply; the reader hands
-each command to its hub (which posts it to the loop thread) and each journal record too.
-The loop thread only queues: it never writes to the socket. A web process that dies is
-started again (after `RESTART_S`), given the current publications, and the table goes on.
+a Unix socket (`controller.web.channel`). Every publication of every hub and every reply
+leaves through one `Outbox`, in order: the thread that makes it (the loop thread) sends it
+itself when nothing waits before it and the socket takes it whole at once; otherwise it waits
+in the outbox for the writer thread. The loop thread never waits for the socket. The reader
+thread hands each command to its hub (which posts it to the loop thread) and each journal
+record too. A web process that dies is started again (after `RESTART_S`), given the current
+publications, and the table goes on.
 """
 
 from __future__ import annotations
@@ -14,17 +16,18 @@ import functools
 import json
 import logging
 import os
-import queue
 import socket
 import subprocess
 import sys
 import threading
+from collections import deque
+from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, Final
 
 from controller.console.commands import Reply
 from controller.console.hub import ConsoleHub, Published
-from controller.web.channel import Channel, ChannelClosedError
+from controller.web.channel import Channel, ChannelClosedError, encode_frame
 
 _LOG = logging.getLogger(__name__)
 
@@ -46,7 +49,7 @@ class WebProcess:
         self.hubs = hubs
         self._spec = spec
         self._listeners = listeners
-        self._out: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self._out = Outbox()
         self._stopping = threading.Event()
         self._channel: Channel | None = None
         self.process: subprocess.Popen[bytes] | None = None
@@ -87,16 +90,13 @@ class WebProcess:
             pass_fds=[theirs.fileno(), *fds.values()], env=quiet)
         theirs.close()
         channel = self._channel = Channel(ours)
-        for index, hub in enumerate(self.hubs):  # what it missed (a restart): now first
-            latest = hub.latest
-            if latest is not None:
-                self._out.put({"pub": index, "seq": latest.seq, "text": latest.text})
-        writer = threading.Thread(target=self._write, args=(channel,), name="web-writer",
+        self._out.attach(channel, self._latest)  # what it missed (a restart): now first
+        writer = threading.Thread(target=self._out.write, args=(channel,), name="web-writer",
                                   daemon=True)
         writer.start()
         self._started.set()
         self._read(channel)
-        self._out.put(None)  # the writer ends too
+        self._out.detach()  # the writer ends too
         writer.join(STOP_S)
         channel.close()
         try:
@@ -105,15 +105,9 @@ class WebProcess:
             self.process.kill()
             self.process.wait(STOP_S)
 
-    def _write(self, channel: Channel) -> None:
-        while True:
-            message = self._out.get()
-            if message is None:
-                return
-            try:
-                channel.send(message)
-            except ChannelClosedError:
-                return
+    def _latest(self) -> list[dict[str, Any]]:
+        return [{"pub": index, "seq": latest.seq, "text": latest.text}
+                for index, hub in enumerate(self.hubs) if (latest := hub.latest) is not None]
 
     def _read(self, channel: Channel) -> None:
         try:
@@ -149,3 +143,71 @@ class WebProcess:
             self._channel.close()
         if self._keeper.is_alive():
             self._keeper.join(2 * STOP_S)
+
+
+class Outbox:
+    """The frames for the web process, in the order they were made.
+
+    `put` sends a frame at once from the caller's thread when nothing waits before it and
+    the socket takes it now; the rest of it, and every frame after, waits here for the
+    writer thread (`write`), which sends them in order. So a publication needs no other
+    thread to wake, and a web process that stops reading fills its socket and then this
+    queue, never the loop thread's time.
+    """
+
+    def __init__(self) -> None:
+        self._ready = threading.Condition()
+        self._waiting: deque[bytes] = deque()
+        self._channel: Channel | None = None
+
+    def attach(self, channel: Channel,
+               first: Callable[[], list[dict[str, Any]]] = lambda: []) -> None:
+        """Send to `channel` from now on, beginning with the messages `first` gives.
+
+        What waited for an earlier channel is dropped (a process that ended gets no more;
+        a frame cut short there must not begin the new stream). `first` is asked under the
+        outbox's lock, so nothing made before it answered can follow its messages.
+        """
+        with self._ready:
+            self._waiting.clear()
+            self._channel = channel
+            self._waiting.extend(encode_frame(message) for message in first())
+            self._ready.notify_all()
+
+    def detach(self) -> None:
+        """Stop sending to the current channel; its writer thread returns."""
+        with self._ready:
+            self._channel = None
+            self._ready.notify_all()
+
+    def put(self, message: dict[str, Any]) -> None:
+        """Send `message` now if it can go without waiting, else queue it (any thread)."""
+        data = encode_frame(message)
+        with self._ready:
+            channel = self._channel
+            if channel is not None and not self._waiting:
+                try:
+                    sent = channel.send_without_waiting(data)
+                except ChannelClosedError:
+                    sent = 0  # the reader sees the channel closed; a new one drops the rest
+                if sent == len(data):
+                    return
+                data = data[sent:]
+            self._waiting.append(data)
+            self._ready.notify_all()
+
+    def write(self, channel: Channel) -> None:
+        """The writer thread: send what waits, in order, until `channel` is detached."""
+        while True:
+            with self._ready:
+                self._ready.wait_for(lambda: self._channel is not channel or bool(self._waiting))
+                if self._channel is not channel:
+                    return
+                data = self._waiting[0]  # left at the head while sent: `put` waits behind it
+            try:
+                channel.send_bytes(data)
+            except ChannelClosedError:
+                return
+            with self._ready:
+                if self._channel is channel and self._waiting and self._waiting[0] is data:
+                    self._waiting.popleft()

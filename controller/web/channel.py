@@ -22,6 +22,12 @@ MAX_FRAME: Final = 64 * 1024 * 1024
 _LENGTH: Final = struct.Struct(">I")
 
 
+def encode_frame(message: dict[str, Any]) -> bytes:
+    """One frame: the length, then the message as compact JSON."""
+    data = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode()
+    return _LENGTH.pack(len(data)) + data
+
+
 class ChannelClosedError(EOFError):
     """The other process closed its end (or sent a frame that is not one)."""
 
@@ -44,12 +50,38 @@ class Channel:
         Raises:
             ChannelClosedError: The other end is gone.
         """
-        data = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode()
+        self.send_bytes(encode_frame(message))
+
+    def send_bytes(self, data: bytes) -> None:
+        """Send bytes of `encode_frame` whole, waiting for room (any thread).
+
+        Raises:
+            ChannelClosedError: The other end is gone.
+        """
         with self._sending:
             try:
-                self.sock.sendall(_LENGTH.pack(len(data)) + data)
+                self.sock.sendall(data)
             except OSError as exc:
                 raise ChannelClosedError(str(exc)) from None
+
+    def send_without_waiting(self, data: bytes) -> int:
+        """Send as much of `data` as the socket takes now; how many bytes went (maybe 0).
+
+        The caller keeps the rest and sends it before anything else (`send_bytes`).
+
+        Raises:
+            ChannelClosedError: The other end is gone.
+        """
+        if not self._sending.acquire(blocking=False):
+            return 0  # another thread is sending: never wait for it
+        try:
+            return self.sock.send(data, socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return 0
+        except OSError as exc:
+            raise ChannelClosedError(str(exc)) from None
+        finally:
+            self._sending.release()
 
     def receive(self) -> dict[str, Any]:
         """The next frame (the reading thread only).

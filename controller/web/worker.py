@@ -57,9 +57,15 @@ class RemoteHub:
             return self._latest
 
     def deliver(self, seq: int, text: str) -> None:
-        """A publication from the table (the reading thread)."""
+        """A publication from the table (the reading thread); one already had is dropped.
+
+        A restart of this process can bring the table's latest publication twice (sent as
+        what was missed, and as it was made): the table's numbers only grow.
+        """
         published = Published(seq, text=text)
         with self._lock:
+            if self._latest is not None and seq <= self._latest.seq:
+                return
             self._latest = published
             subscribers = list(self._subscribers)
         for subscriber in subscribers:

@@ -98,10 +98,7 @@ class Channel:
         data = self._file.read(size)
         if len(data) < size:
             raise ChannelClosedError("the other process closed the channel mid-frame")
-        message = json.loads(data)
-        if not isinstance(message, dict):
-            raise ChannelClosedError("a frame that is not a JSON object")
-        return message
+        return _message(data)
 
     def close(self) -> None:
         """Close this end (idempotent); the reading thread sees the channel closed."""
@@ -110,3 +107,39 @@ class Channel:
         with contextlib.suppress(OSError, ValueError):  # the reader may be in it
             self._file.close()
         self.sock.close()
+
+
+class FrameReader:
+    """Frames out of bytes that arrive in any pieces (a reader on an event loop)."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[dict[str, Any]]:
+        """The frames `data` completes, in order; a frame's first part waits for the rest.
+
+        Raises:
+            ChannelClosedError: A frame over `MAX_FRAME`, or one that is not a JSON object.
+        """
+        self._buffer += data
+        messages = []
+        while len(self._buffer) >= _LENGTH.size:
+            (size,) = _LENGTH.unpack_from(self._buffer)
+            if size > MAX_FRAME:
+                raise ChannelClosedError(f"a frame of {size} bytes (at most {MAX_FRAME})")
+            end = _LENGTH.size + size
+            if len(self._buffer) < end:
+                break
+            messages.append(_message(bytes(self._buffer[_LENGTH.size:end])))
+            del self._buffer[:end]
+        return messages
+
+
+def _message(data: bytes) -> dict[str, Any]:
+    try:
+        message = json.loads(data)
+    except ValueError:
+        raise ChannelClosedError("a frame that is not JSON") from None
+    if not isinstance(message, dict):
+        raise ChannelClosedError("a frame that is not a JSON object")
+    return message

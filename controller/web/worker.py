@@ -23,16 +23,21 @@ from concurrent.futures import Future
 from pathlib import Path
 from typing import Any, Final
 
+from starlette.applications import Starlette
+
 from controller.console.commands import Reply
 from controller.console.hub import Published, Subscriber
 from controller.console.views.common import JsonObject
 from controller.web.accounts import Accounts
-from controller.web.channel import Channel, ChannelClosedError
+from controller.web.channel import Channel, ChannelClosedError, FrameReader
 from controller.web.guard import GuardSettings, Rate
 from controller.web.routes import Stations, StationSeqs, console_app, pit_app
 from controller.web.server import serve
 
 _LOG = logging.getLogger(__name__)
+
+READ_SIZE: Final = 256 * 1024
+"""The most taken from the table's socket in one turn of the loop."""
 
 WORKER_NICE: Final = 10
 """The web process's niceness above the table's: a Raspberry Pi has 4 cores, a flood can
@@ -127,20 +132,46 @@ class WebChannelLink:
         with self._lock:
             self._waiting.pop(number, None)
 
-    def read(self) -> None:
-        """Take frames until the channel closes (the reading thread)."""
+    def take(self, message: dict[str, Any]) -> None:
+        """One frame from the table: a publication for its hub, or a command's reply."""
+        if "pub" in message:
+            self.hubs[message["pub"]].deliver(message["seq"], message["text"])
+        elif "reply" in message:
+            with self._lock:
+                done = self._waiting.get(message["reply"])
+            if done is not None and done.set_running_or_notify_cancel():
+                done.set_result(Reply(message["status"], message["body"]))
+
+    async def follow(self) -> None:
+        """Take frames on the running event loop until the channel closes.
+
+        The loop that serves the event streams reads the socket itself: a publication is
+        written to its streams on the turn of the loop that read it, with no thread to wake
+        in between.
+        """
+        loop = asyncio.get_running_loop()
+        frames = FrameReader()
+        sock = self.channel.sock
+        ended: asyncio.Future[None] = loop.create_future()
+
+        def readable() -> None:
+            try:
+                data = sock.recv(READ_SIZE, socket.MSG_DONTWAIT)
+                if not data:
+                    raise ChannelClosedError("the table closed the channel")
+                for message in frames.feed(data):
+                    self.take(message)
+            except BlockingIOError:
+                return
+            except (ChannelClosedError, OSError, KeyError, IndexError, TypeError) as exc:
+                _LOG.debug("web: the table's channel closed (%s)", exc)
+                loop.remove_reader(sock.fileno())
+                if not ended.done():
+                    ended.set_result(None)
+
+        loop.add_reader(sock.fileno(), readable)
         try:
-            while True:
-                message = self.channel.receive()
-                if "pub" in message:
-                    self.hubs[message["pub"]].deliver(message["seq"], message["text"])
-                elif "reply" in message:
-                    with self._lock:
-                        done = self._waiting.get(message["reply"])
-                    if done is not None and done.set_running_or_notify_cancel():
-                        done.set_result(Reply(message["status"], message["body"]))
-        except (ChannelClosedError, OSError, ValueError) as exc:
-            _LOG.debug("web: the table's channel closed (%s)", exc)
+            await ended
         finally:
             self.closed.set()
 
@@ -175,9 +206,17 @@ def main(argv: list[str]) -> int:
                                legacy=legacy,
                                stations=pit["stations"], guard=guard),
                        socket.socket(fileno=pit["fd"]), "pit view"))
-    threading.Thread(target=link.read, name="web-channel", daemon=True).start()
-    asyncio.run(serve(served, link.closed))
+    asyncio.run(_serve_following(link, served))
     return 0
+
+
+async def _serve_following(link: WebChannelLink,
+                           served: list[tuple[Starlette, socket.socket, str]]) -> None:
+    following = asyncio.ensure_future(link.follow())
+    try:
+        await serve(served, link.closed)
+    finally:
+        following.cancel()
 
 
 if __name__ == "__main__":

@@ -1,17 +1,27 @@
-"""The table's outbox to its web process (controller/web/bridge.py `Outbox`): frames leave in
-the order they were made, the caller's thread sends one at once when it can, never waits for
-a web process that stopped reading, and a new channel begins clean."""
+"""The channel between the table and its web process. The table's side (controller/web/
+bridge.py `Outbox`): frames leave in the order they were made, the caller's thread sends one
+at once when it can, never waits for a web process that stopped reading, and a new channel
+begins clean. The web process's side (worker.py): frames read on its event loop, whole
+however the bytes arrive."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
+import struct
 import threading
 from collections.abc import Iterator
 
 import pytest
 
 from controller.web.bridge import Outbox
-from controller.web.channel import Channel, ChannelClosedError
+from controller.web.channel import (
+    MAX_FRAME,
+    Channel,
+    ChannelClosedError,
+    FrameReader,
+    encode_frame,
+)
 from controller.web.worker import RemoteHub, WebChannelLink
 
 LIMIT_S = 60.0
@@ -113,3 +123,50 @@ def test_the_web_process_drops_a_publication_it_already_had(
     assert seen == [1, 2, 3]
     assert hub.latest is not None
     assert hub.latest.seq == 3
+
+
+def test_frames_come_out_whole_however_the_bytes_arrive() -> None:
+    messages = [{"pub": 0, "seq": n, "text": "é" * n} for n in range(1, 6)]
+    stream = b"".join(encode_frame(message) for message in messages)
+    for piece in (1, 3, 7, len(stream)):
+        frames = FrameReader()
+        out: list[dict[str, object]] = []
+        for start in range(0, len(stream), piece):
+            out += frames.feed(stream[start:start + piece])
+        assert out == messages, piece
+
+
+@pytest.mark.parametrize(("data", "problem"), [
+    (struct.pack(">I", MAX_FRAME + 1), "a frame of"),
+    (struct.pack(">I", 2) + b"[]", "not a JSON object"),
+    (struct.pack(">I", 2) + b"{x", "not JSON"),
+])
+def test_a_frame_that_is_not_one_ends_the_channel_in_one_line(data: bytes, problem: str) -> None:
+    with pytest.raises(ChannelClosedError, match=problem):
+        FrameReader().feed(data)
+
+
+def test_the_web_process_reads_the_table_on_its_event_loop(
+        pair: tuple[Channel, Channel]) -> None:
+    table, web = pair
+    link = WebChannelLink(web, 1)
+    seen: list[tuple[str, int]] = []
+    link.hubs[0].subscribe(lambda published: seen.append(
+        (threading.current_thread().name, published.seq)))
+
+    async def run() -> None:
+        following = asyncio.ensure_future(link.follow())
+        reply = asyncio.wrap_future(link.command(0, "console", {"command": "stand"}, "console",
+                                                 "kiosk"))
+        asked = table.receive()
+        assert asked["cmd"] == 1
+        table.send({"pub": 0, "seq": 1, "text": "{}"})
+        table.send({"reply": asked["cmd"], "status": 200, "body": {"ok": True}})
+        answer = await asyncio.wait_for(reply, LIMIT_S)
+        assert (answer.status, answer.body) == (200, {"ok": True})
+        table.sock.shutdown(socket.SHUT_RDWR)  # the table stops: the reading ends
+        await asyncio.wait_for(following, LIMIT_S)
+
+    asyncio.run(run())
+    assert seen == [(threading.current_thread().name, 1)], "read on the loop's own thread"
+    assert link.closed.is_set()

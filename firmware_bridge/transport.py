@@ -214,7 +214,12 @@ class SerialTransport(ThreadedTransport[serial.Serial]):
                 "time (stop it first)") from None
 
     def _read(self, pipe: serial.Serial) -> bytes:
-        return bytes(pipe.read(max(1, pipe.in_waiting)))
+        data = bytes(pipe.read(max(1, pipe.in_waiting)))
+        if data and pipe.in_waiting:
+            # Woken by a frame's first byte: the rest that came with it goes up together
+            # rather than on a second turn of the reader (a pty, a USB packet).
+            data += pipe.read(pipe.in_waiting)
+        return data
 
     def _write(self, pipe: serial.Serial, data: bytes) -> None:
         pipe.write(data)

@@ -357,3 +357,23 @@ def test_serial_byte_port_refuses_a_bad_url() -> None:
     with pytest.raises(TransportError, match="nope://x: cannot open"):
         SerialBytePort("nope://x")
     assert serial.VERSION  # pyserial is what opens every URL
+
+
+def test_a_frame_that_arrives_whole_is_handed_up_whole() -> None:
+    """Woken by a frame's first byte, the reader takes the rest that came with it: one call
+    of `on_bytes` a frame, not the first byte and then the rest (a turn of the link each)."""
+    pty = open_pty()
+    transport = SerialTransport(pty.slave_path)
+    frames = [encode_frame(Frame(FrameKind.DATA, n, 0, bytes(range(40, 90)))) for n in range(20)]
+    chunks: list[int] = []
+    transport.open(lambda chunk: chunks.append(len(chunk)), lambda: None, lambda error: None)
+    try:
+        written = 0
+        for frame in frames:
+            os.write(pty.master_fd, frame)  # a whole frame at once, as a pty or USB brings it
+            written += len(frame)
+            assert wait_for(lambda: sum(chunks) == written)  # noqa: B023 - read at once
+        assert chunks == [len(frame) for frame in frames]
+    finally:
+        transport.close()
+        pty.close()

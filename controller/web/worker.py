@@ -62,7 +62,7 @@ class RemoteHub:
             return self._latest
 
     def deliver(self, seq: int, text: str) -> None:
-        """A publication from the table (the reading thread); one already had is dropped.
+        """A publication from the table (the event loop); one already had is dropped.
 
         A restart of this process can bring the table's latest publication twice (sent as
         what was missed, and as it was made): the table's numbers only grow.
@@ -173,6 +173,7 @@ class WebChannelLink:
         try:
             await ended
         finally:
+            loop.remove_reader(sock.fileno())  # also when cancelled (the servers ended)
             self.closed.set()
 
 

@@ -7,6 +7,7 @@ however the bytes arrive."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import struct
 import threading
@@ -169,4 +170,22 @@ def test_the_web_process_reads_the_table_on_its_event_loop(
 
     asyncio.run(run())
     assert seen == [(threading.current_thread().name, 1)], "read on the loop's own thread"
+    assert link.closed.is_set()
+
+
+def test_the_web_process_stops_reading_when_its_servers_end(
+        pair: tuple[Channel, Channel]) -> None:
+    _table, web = pair
+    link = WebChannelLink(web, 1)
+
+    async def run() -> bool:
+        following = asyncio.ensure_future(link.follow())
+        await asyncio.sleep(0)  # it is reading now
+        following.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await following
+        return asyncio.get_running_loop().remove_reader(web.sock.fileno())
+
+    still_registered = asyncio.run(run())
+    assert not still_registered, "the socket stays watched after the reading ended"
     assert link.closed.is_set()

@@ -92,7 +92,11 @@ class RuntimeCall:
 
 
 Watcher = Callable[["TableRuntime"], None]
-"""Called on the loop thread after every commit (the console publishes the table from it)."""
+"""Called on the loop thread after every commit (the console publishes the table from it).
+
+Watchers run after the journal and before the boards are driven for that commit, so a
+watcher looks and hands over; it never fires, records or commits through the runtime (that
+commit would drive the boards before the one the watcher was called for)."""
 
 
 ModelFactory = Callable[[Setup, meter_books.Meters, str], TableModel]

@@ -92,9 +92,7 @@ class Channel:
         head = self._file.read(_LENGTH.size)
         if len(head) < _LENGTH.size:
             raise ChannelClosedError("the other process closed the channel")
-        (size,) = _LENGTH.unpack(head)
-        if size > MAX_FRAME:
-            raise ChannelClosedError(f"a frame of {size} bytes (at most {MAX_FRAME})")
+        size = _frame_size(head)
         data = self._file.read(size)
         if len(data) < size:
             raise ChannelClosedError("the other process closed the channel mid-frame")
@@ -124,15 +122,20 @@ class FrameReader:
         self._buffer += data
         messages = []
         while len(self._buffer) >= _LENGTH.size:
-            (size,) = _LENGTH.unpack_from(self._buffer)
-            if size > MAX_FRAME:
-                raise ChannelClosedError(f"a frame of {size} bytes (at most {MAX_FRAME})")
+            size = _frame_size(self._buffer)
             end = _LENGTH.size + size
             if len(self._buffer) < end:
                 break
             messages.append(_message(bytes(self._buffer[_LENGTH.size:end])))
             del self._buffer[:end]
         return messages
+
+
+def _frame_size(head: bytes | bytearray) -> int:
+    (size,) = _LENGTH.unpack_from(head)
+    if size > MAX_FRAME:
+        raise ChannelClosedError(f"a frame of {size} bytes (at most {MAX_FRAME})")
+    return int(size)
 
 
 def _message(data: bytes) -> dict[str, Any]:

@@ -235,7 +235,7 @@ def train(corners: Corners, steps: int, seed: int) -> Any:
 
 def read(net: Any, corners: Corners) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """Log-probabilities of the ranks and the suits of each corner (upright crops)."""
-    torch = require_torch("training the corner net")
+    torch = require_torch("reading corners with the corner net")
     blob = corners.crops.transpose(0, 3, 1, 2).astype(np.float32) / 64.0 - 2.0
     with torch.no_grad():
         rank, suit = net(torch.from_numpy(blob))

@@ -50,8 +50,9 @@ Sections (all by default):
   read with the generic profile source by source and deck by deck: right, wrong and unsure
   of the labelled cards, answers where no labelled card lies, and the time per image; then
   `--scenes` 640x480 composites of each layout (a board of five, two to four exposed hands)
-  laid from each single-card source's cards. No shipped profile learnt from any of them, so
-  every source is held out.
+  laid from each single-card source's cards. The shipped pair learnt glyphs from the
+  licensed sources: `--pair-folds DIR` reads each of them with the pair learnt without it
+  (`python -m vision.build.real_build --folds DIR`), leaving one source out at a time.
 
 * `index-finder`: the cards of `shared/cards-train` found by the outline finder and by the
   learned index-corner finder (`vision.locate.indices`), source by source and deck by deck,
@@ -109,6 +110,7 @@ class Options:
     first: int = 0
     reads: int = 2
     folds: str = ""
+    pair_folds: str = ""
 
 
 def main() -> int:
@@ -124,6 +126,9 @@ def main() -> int:
     parser.add_argument("--folds", default="",
                         help="index-finder: folder of finders each trained without one deck "
                              "(python -m vision.build.index_finder --folds DIR)")
+    parser.add_argument("--pair-folds", default="",
+                        help="by-source: folder of generic pairs each learnt without one "
+                             "source (python -m vision.build.real_build --folds DIR)")
     args = parser.parse_args()
     for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[variable] = str(args.threads)  # before numpy loads its BLAS
@@ -131,7 +136,7 @@ def main() -> int:
 
     cv2.setNumThreads(args.threads)
     options = Options(args.threads, args.scenes, args.augment, args.first, max(1, args.reads),
-                      args.folds)
+                      args.folds, args.pair_folds)
     bench = Bench(options)
     for name in args.section:
         print(f"\n== {name}")
@@ -583,28 +588,41 @@ def _phone_dev(bench: Bench) -> None:
 def by_source(bench: Bench) -> None:
     """The real photos of `shared/cards-train`, source by source and deck by deck.
 
-    Nothing the shipped profiles are built from comes from these sources, so each is held
-    out as it stands (`vision.build.real_sources`: what right, wrong, unsure and elsewhere
-    count). Once a profile learns from the licensed sources, this section trains on every
-    source but one and reads the one left out.
+    The shipped generic pair learnt glyphs from the licensed sources' corners
+    (`vision.build.real_build`); with `--pair-folds DIR` each of those sources is read by the
+    pair learnt without it (`python -m vision.build.real_build --folds DIR`), so every
+    figure is of a source the reading model never saw. Without it, a source the shipped pair
+    learnt from is read by it and marked "trained on it". The measure-only sources taught
+    nothing (`vision.build.real_sources`: what right, wrong, unsure and elsewhere count).
     """
     from vision import Recognizer, load_generic_profile
     from vision.build import real_sources
+    from vision.build.real_build import fold_name
+    from vision.profile import load_profile
 
     present = list(real_sources.sources_present())
     if not present:
         print(f"   cards-train not found at {real_sources.data_root()}; section left out")
         return
-    recognizer = Recognizer(load_generic_profile())
+    shipped = load_generic_profile()
+    learnt = {entry["source"] for entry in shipped.info.get("real", {}).get("sets", [])}
+    folds = Path(bench.options.pair_folds) if bench.options.pair_folds else None
     for source in present:
         licence = "licensed" if source in real_sources.LICENSED else "measure only"
+        profile, held = shipped, "held out" if source not in learnt else "trained on it"
+        if folds is not None and (folds / fold_name(source)).is_file():
+            profile, held = load_profile(folds / fold_name(source)), "held out"
+        recognizer = Recognizer(profile)
         total = real_sources.SourceTally()
         decks = real_sources.evaluate(recognizer.recognize, real_sources.load_source(source))
         for deck, tally in decks.items():
             total.add(tally)
-            print(f"   {source + ' (' + licence + ')':<36} {deck:<38} {tally.line()}")
+            print(f"   {source + ' (' + licence + ')':<36} {deck:<38} {held:<13} "
+                  f"{tally.line()}")
         if len(decks) > 1:
-            print(f"   {source + ' (' + licence + ')':<36} {'all':<38} {total.line()}")
+            print(f"   {source + ' (' + licence + ')':<36} {'all':<38} {held:<13} "
+                  f"{total.line()}")
+    recognizer = Recognizer(shipped)
     for source in (s for s in real_sources.COMPOSITE_SOURCES if s in present):
         cards = real_sources.cut_outs_of(real_sources.load_source(source))
         tallies = real_sources.composite_tallies(recognizer.recognize, cards,

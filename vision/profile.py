@@ -331,5 +331,5 @@ def generic_profile_path() -> Path:
 
 
 def load_generic_profile() -> DeckProfile:
-    """Load the generic profile (built by `vision.build.generic`) shipped with the package."""
+    """Load the generic profile (built by `vision.build.real_build`) shipped with the package."""
     return load_profile(generic_profile_path())

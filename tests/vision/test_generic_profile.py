@@ -1,12 +1,14 @@
-"""The shipped generic profile is what `vision.build.generic` builds.
+"""The shipped generic profile is what its build makes.
 
-The shipped profile is a pair: the perceptrons the build trains, and the committed learned
-nets, read together under the `either-card` rule. A full rebuild takes minutes (`python -m
-vision.build.generic --check` does it and compares both halves); these tests show, in
-seconds, that the script still draws and reads exactly the training cards the shipped
-perceptrons were built from, that the shipped profile still reads fresh synthetic decks as
-its build recorded, that its second half is the committed nets under its rule, and that the
-whole build and its check run end to end.
+The shipped profile is a pair: perceptrons and the committed learned nets, read together
+under the `either-card` rule, both learnt from the generic build's synthetic decks and from
+real corners (`vision.build.real_build`, decision 167; `tests/vision/test_real_build.py`).
+A full rebuild takes minutes (`python -m vision.build.real_build --check` does it); these
+tests show, in seconds, that `vision.build.generic` still draws and reads exactly the
+synthetic training cards the shipped perceptrons were built from, that the shipped profile
+still reads fresh synthetic decks as its build recorded, that its second half is the
+committed nets under its rule, and that the synthetic-only build and its check run end to
+end.
 """
 
 from __future__ import annotations

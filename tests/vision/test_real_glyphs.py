@@ -37,7 +37,7 @@ pytestmark = pytest.mark.usefixtures("typefaces")
 CASES = 40
 NAMED = 26
 """Of `CASES` synthetic corners at random turns, the views of the imagined card name their
-card 30 times with the shipped profile (measured); as mirror images, 8 times."""
+card 33 times with the shipped profile (measured); as mirror images, 8 times."""
 
 
 @pytest.fixture(scope="module")

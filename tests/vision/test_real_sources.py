@@ -4,8 +4,11 @@ The scoring (`vision.build.real_sources.judge`) is checked on readings made up f
 the generic profile reads every 12th image of each source. The shared photos are required:
 a checkout without them fails here, it does not skip (`bench/vision.py --section by-source`
 reads them all). The floors and ceilings are the generic profile's measured figures on this
-sample (it never learnt from a real photo): a change that reads fewer of them right, or more
-of them wrong, fails. The goal stays at none wrong (issue: the camera reads any deck).
+sample: a change that reads fewer of them right, or more of them wrong, fails. The shipped
+pair learnt glyphs from the licensed sources' corners (`vision.build.real_build`), so on
+those these are figures on seen photos; the measure-only ones (`designs`,
+`templates/vedant`) it never saw, and the bench's `--pair-folds` leaves each licensed source
+out in turn. The goal stays at none wrong (issue: the camera reads any deck).
 """
 
 from __future__ import annotations
@@ -19,9 +22,9 @@ from vision.recognize import CardReading
 
 SAMPLE_EVERY = 12
 MEASURED = {  # source: (right at least, wrong at most) of the cards of the sample
-    "cardcounter": (10, 1),
-    "pokercards": (100, 6),
-    "designs": (8, 1),
+    "cardcounter": (17, 0),
+    "pokercards": (142, 3),
+    "designs": (11, 0),
     "templates/vedant": (1, 0),
     "templates/fourcorner": (3, 0),
 }

@@ -70,7 +70,6 @@ from vision.learned import load_learned
 from vision.profile import (
     ColourModel,
     DeckProfile,
-    generic_profile_path,
     load_profile,
     save_profile,
 )
@@ -165,17 +164,31 @@ def build(options: GenericBuildOptions | None = None, progress: BuildProgress | 
                               drawing=drawing)
     validation = synthetic_samples(options.validation_cards, options.seed + 1, progress,
                                    jobs=options.jobs, drawing=drawing)
-    rank = _fit("rank", train, validation, options.train)
-    suit = _fit("suit", train, validation, options.train)
-    profile = DeckProfile("generic (synthetic decks)", "generic", drawing.layout, rank, suit,
-                          GENERIC_COLOUR, 1.0, {})
+    return fitted(train, validation, options, started)
+
+
+def fitted(train: Sequence[Sample], validation: Sequence[Sample],
+           options: GenericBuildOptions, started: float, name: str = "generic (synthetic decks)",
+           extra: Sequence[Sample] = (), info: dict[str, Any] | None = None) -> DeckProfile:
+    """The perceptrons trained on `train` (and `extra`), tuned on `validation`.
+
+    `train` and `validation` are the synthetic decks `options` draws (the first `PREFIX` of
+    `train` are fingerprinted); `extra` are further corners to learn from (real ones,
+    `vision.build.real_build`), which `info` describes.
+    """
+    drawing = options.drawing
+    learnt = [*train, *extra]
+    rank = _fit("rank", learnt, validation, options.train)
+    suit = _fit("suit", learnt, validation, options.train)
+    profile = DeckProfile(name, "generic", drawing.layout, rank, suit, GENERIC_COLOUR, 1.0, {})
     unsure_below, figures = choose_threshold(profile, validation, options)
-    info = {"cards": options.cards, "validation_cards": options.validation_cards,
-            "seed": options.seed, "samples": len(train), "train": asdict(options.train),
-            "drawing": asdict(drawing), "prefix": fingerprint(train[:PREFIX]),
-            "build_seconds": round(time.perf_counter() - started, 1)} | figures
-    return DeckProfile(profile.name, "generic", drawing.layout, rank, suit, GENERIC_COLOUR,
-                       unsure_below, info)
+    recorded = {"cards": options.cards, "validation_cards": options.validation_cards,
+                "seed": options.seed, "samples": len(learnt), "train": asdict(options.train),
+                "drawing": asdict(drawing), "prefix": fingerprint(train[:PREFIX])
+                } | (info or {}) | {
+                "build_seconds": round(time.perf_counter() - started, 1)} | figures
+    return DeckProfile(name, "generic", drawing.layout, rank, suit, GENERIC_COLOUR,
+                       unsure_below, recorded)
 
 
 def synthetic_samples(count: int, seed: int, progress: BuildProgress | None = None,
@@ -531,7 +544,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Build the generic profile and write it (by default into the package's data folder)."""
     parser = argparse.ArgumentParser(prog="python -m vision.build.generic",
                                      description="Build the generic deck profile.")
-    parser.add_argument("--out", default=str(generic_profile_path()), help="output .npz file")
+    parser.add_argument("--out", required=True,
+                        help="output .npz file (the shipped pair, learnt from real corners "
+                             "too, is built by python -m vision.build.real_build)")
     defaults = GenericBuildOptions()
     parser.add_argument("--cards", type=int, default=defaults.cards)
     parser.add_argument("--validation-cards", type=int, default=defaults.validation_cards)

@@ -11,6 +11,7 @@ be measured on the very same corners.
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,8 @@ from vision.build.typefaces import TRAINING_FAMILIES
 from vision.cards import RANKS, SUITS
 from vision.errors import VisionError
 from vision.features import RANK_BOX, SUIT_BOX, feature_length
-from vision.learned import glyph_maps
+from vision.index import CornerIndex
+from vision.learned import RANK_MAP, SUIT_MAP, glyph_maps
 from vision.recognize import CornerFeatures
 
 _BLOCK = 250
@@ -115,6 +117,17 @@ def _glyphs_of(numbers: range, seed: int, families: tuple[str, ...],
             codes.append(code)
             cards.append(number)
             corners.append(corner)
+    return glyph_set(codes, cards, corners)
+
+
+def glyph_set(codes: Sequence[str], cards: Sequence[int], corners: Sequence[CornerIndex]
+              ) -> GlyphSet:
+    """The corners as both classifiers see them, each with its card's code and number."""
+    if not corners:
+        return GlyphSet(np.zeros(0, "<U2"), np.zeros(0, np.int64),
+                        np.zeros((0, RANK_MAP[1], RANK_MAP[0]), np.float32),
+                        np.zeros((0, SUIT_MAP[1], SUIT_MAP[0]), np.float32),
+                        np.zeros(0, np.float32), _rows([], RANK_BOX), _rows([], SUIT_BOX))
     features = CornerFeatures.of_all(corners)
     ranks, suits = glyph_maps(corners)
     return GlyphSet(np.array(codes, dtype="<U2"), np.array(cards, np.int64), ranks, suits,

@@ -43,7 +43,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.build.learned_data import GlyphSet, _rows
+from vision.build.learned_data import GlyphSet, glyph_set
 from vision.build.real_sources import (
     LICENSED,
     SOURCES,
@@ -56,15 +56,12 @@ from vision.build.real_sources import (
 from vision.cards import RANKS, SUITS
 from vision.edges import Vector, min_channel, rolled
 from vision.errors import ProfileError, VisionError
-from vision.features import RANK_BOX, SUIT_BOX
 from vision.index import CornerIndex, read_corner, read_corners
-from vision.learned import RANK_MAP, SUIT_MAP, glyph_maps
 from vision.locate import LocateParams, locate_cards, long_over_short
 from vision.profile import DeckProfile, load_generic_profile, load_profile
 from vision.recognize import (
     AMBIGUOUS_ASPECT,
     CardReading,
-    CornerFeatures,
     _index_box,
     describe_corners,
 )
@@ -182,21 +179,7 @@ def glyphs_of(images: Sequence[SourceImage], profile: DeckProfile) -> GlyphSet:
                 codes.append(where)
                 cards.append(number)
                 corners.append(corner)
-    if not corners:
-        return _empty()
-    features = CornerFeatures.of_all(corners)
-    ranks, suits = glyph_maps(corners)
-    return GlyphSet(np.array(codes, dtype="<U2"), np.array(cards, np.int64), ranks, suits,
-                    np.array([f.redness for f in features], np.float32).reshape(-1),
-                    _rows([f.rank for f in features], RANK_BOX),
-                    _rows([f.suit for f in features], SUIT_BOX))
-
-
-def _empty() -> GlyphSet:
-    return GlyphSet(np.zeros(0, "<U2"), np.zeros(0, np.int64),
-                    np.zeros((0, RANK_MAP[1], RANK_MAP[0]), np.float32),
-                    np.zeros((0, SUIT_MAP[1], SUIT_MAP[0]), np.float32),
-                    np.zeros(0, np.float32), _rows([], RANK_BOX), _rows([], SUIT_BOX))
+    return glyph_set(codes, cards, corners)
 
 
 def file_name(source: str, deck: str) -> str:
@@ -256,7 +239,8 @@ def load_real_glyphs(folder: Path, hold_out: Sequence[str] = ()) -> RealGlyphs:
         parts.append(replace(glyphs, cards=glyphs.cards + offset))
         manifest.append({"file": path.name, "source": source, "corners": len(glyphs),
                          "sha256": hashlib.sha256(path.read_bytes()).hexdigest()})
-    return RealGlyphs(GlyphSet.joined(parts) if parts else _empty(), tuple(manifest))
+    return RealGlyphs(GlyphSet.joined(parts) if parts else glyph_set([], [], []),
+                      tuple(manifest))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

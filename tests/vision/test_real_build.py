@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from vision import load_generic_profile
+from vision.build import real_build
 from vision.build.generic import (
     GenericBuildOptions,
     fingerprint,
@@ -25,11 +26,13 @@ from vision.build.generic import (
     synthetic_samples,
 )
 from vision.build.learned_combined import NETS
-from vision.build.learned_data import GlyphSet, synthetic_glyphs
+from vision.build.learned_data import GlyphSet, glyph_set, synthetic_glyphs
 from vision.build.real_build import fold_name, samples_of
+from vision.build.real_glyphs import RealGlyphs
 from vision.build.real_sources import LICENSED
 from vision.build.training import TrainOptions
 from vision.learned import load_learned
+from vision.profile import generic_profile_path
 
 pytestmark = pytest.mark.usefixtures("typefaces")
 
@@ -99,3 +102,19 @@ def test_an_unknown_folds_folder_is_refused(tmp_path: Path) -> None:
                           capture_output=True, text=True, cwd=REPO, check=False)
     assert done.returncode == 2
     assert f"--folds {tmp_path / 'none'}: no such folder" in done.stderr
+
+
+def test_the_check_compares_whole_pairs_and_their_real_sets(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    shipped = load_generic_profile()
+    monkeypatch.setattr(real_build, "build_pair", lambda *_: (shipped, None))
+    recorded = RealGlyphs(glyph_set([], [], []), tuple(shipped.info["real"]["sets"]))
+    equivalent, figures = real_build.check(generic_profile_path(), recorded,
+                                           GenericBuildOptions(), None, test_cards=12)
+    assert equivalent, figures
+    assert figures["agreement"] == 1.0
+    other = RealGlyphs(recorded.glyphs, recorded.manifest[:-1])
+    equivalent, figures = real_build.check(generic_profile_path(), other,
+                                           GenericBuildOptions(), None, test_cards=12)
+    assert not equivalent
+    assert figures["same_real_sets"] == 0.0

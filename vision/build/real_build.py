@@ -36,10 +36,9 @@ from vision.build.generic import (
     compare,
     fitted,
     same_fingerprint,
-    synthetic_samples,
 )
 from vision.build.learned import NetOptions, _glyphs, build_learned
-from vision.build.learned_data import GlyphSet
+from vision.build.learned_data import GlyphSet, synthetic_glyphs
 from vision.build.real_glyphs import RealGlyphs, load_real_glyphs
 from vision.enroll import Sample
 from vision.errors import VisionError
@@ -98,9 +97,9 @@ def check(path: Path, real: RealGlyphs, options: GenericBuildOptions, cache: Pat
     """
     shipped = load_profile(path)
     rebuilt, _ = build_pair(real, (), options, cache)
-    figures = compare(shipped, rebuilt, synthetic_samples(test_cards, options.seed + 2,
-                                                          jobs=options.jobs,
-                                                          drawing=options.drawing))
+    fresh = synthetic_glyphs(test_cards, options.seed + 2, drawing=options.drawing,
+                             jobs=options.jobs)
+    figures = compare(shipped, rebuilt, learned_combined.combined_samples(fresh))
     same_sets = shipped.info.get("real", {}).get("sets") == list(real.manifest)
     same_cards = same_fingerprint(shipped.info.get("prefix"), rebuilt.info.get("prefix"))
     figures["same_real_sets"] = float(same_sets)

@@ -39,7 +39,7 @@ from vision.build.generic import (
 )
 from vision.build.learned import NetOptions, _glyphs, build_learned
 from vision.build.learned_data import GlyphSet, synthetic_glyphs
-from vision.build.real_glyphs import RealGlyphs, load_real_glyphs
+from vision.build.real_glyphs import RealGlyphs, load_real_glyphs, safe_name
 from vision.enroll import Sample
 from vision.errors import VisionError
 from vision.learned import LearnedGlyphs, save_learned
@@ -84,7 +84,7 @@ def build_pair(real: RealGlyphs, hold_out: Sequence[str], options: GenericBuildO
 
 def fold_name(source: str) -> str:
     """The file of the pair learnt without `source` in a folds folder."""
-    return "without-" + "".join(ch if ch.isalnum() else "-" for ch in source) + ".npz"
+    return f"without-{safe_name(source)}.npz"
 
 
 def check(path: Path, real: RealGlyphs, options: GenericBuildOptions, cache: Path | None,

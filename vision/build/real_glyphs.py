@@ -184,17 +184,18 @@ def glyphs_of(images: Sequence[SourceImage], profile: DeckProfile) -> GlyphSet:
 
 def file_name(source: str, deck: str) -> str:
     """`<source>--<deck>.npz` with the names made safe for a file."""
-    return f"{_safe(source)}--{_safe(deck)}.npz"
+    return f"{safe_name(source)}--{safe_name(deck)}.npz"
 
 
-def _safe(name: str) -> str:
+def safe_name(name: str) -> str:
+    """`name` with every character but letters and digits made a hyphen, for a file name."""
     return "".join(ch if ch.isalnum() else "-" for ch in name)
 
 
 def source_of(path: Path) -> str | None:
     """The source a glyph set's file (`file_name`) was read from; None for no known one."""
     prefix = path.name.split("--", 1)[0]
-    return next((source for source in SOURCES if _safe(source) == prefix), None)
+    return next((source for source in SOURCES if safe_name(source) == prefix), None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -536,7 +536,8 @@ def photograph(canvas: npt.NDArray[np.float32], effects: Effects,
                             ).astype(np.float32)
     if effects.light_gradient > 0:
         gain = gain * _light_ramp(width, height, effects.light_gradient, rng)[..., None]
-    canvas *= gain
+    if effects.light_gradient > 0 or np.any(gain != 1):  # a gain of 1 changes no pixel
+        canvas *= gain
     for _ in range(effects.glare):
         _add_glare(canvas, effects.glare_strength, rng)
     if effects.saturation < 1:

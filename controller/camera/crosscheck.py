@@ -168,8 +168,13 @@ class CameraFrame:
 class FrameRequests(Protocol):
     """The camera worker as the cross-check sees it."""
 
-    def request(self, number: int) -> None:
-        """Read and recognise one frame; post a `CameraFrame` for `number` to the loop."""
+    def request(self, number: int, zones: tuple[str, ...] = ()) -> None:
+        """Read and recognise one frame; post a `CameraFrame` for `number` to the loop.
+
+        With `zones`, only those positions are wanted: where the layout's slots are known,
+        only their part of the frame is recognised (the other positions' cards are not
+        sighted).
+        """
 
 
 Schedule = Callable[[float, Callable[[], None]], object]

@@ -4,6 +4,8 @@
   one) on the top row, the other positions below in rows of up to four, each a small grid of
   card slots far enough apart for the recogniser to find every card. A reading belongs to
   the position of the nearest slot. `[vision.positions]` replaces this for a real camera.
+* `slot_boxes` gives each position's part of the frame (its slots and a card's size around
+  them), so that a request for one position's cards recognises only that part.
 * `CameraWorker` owns the camera: on request it reads a frame and runs
   `vision.Recognizer.recognize` on its own thread (never the loop's), and posts the result to
   the loop as a `controller.camera.crosscheck.CameraFrame`.
@@ -18,6 +20,8 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
+import numpy as np
+
 from controller.camera.crosscheck import CameraFrame, Sighting
 from drivers.camera import CameraSource
 from drivers.errors import DriverError
@@ -27,6 +31,8 @@ from vision.recognize import LOW_CONFIDENCE
 _LOG = logging.getLogger(__name__)
 
 Point = tuple[float, float]
+Box = tuple[int, int, int, int]
+"""A part of a frame: left, top, right, bottom (pixels, right and bottom excluded)."""
 
 SLOT_STEP_X: Final = 1.4
 """Slot spacing across, in card widths (the recogniser needs cards apart)."""
@@ -90,6 +96,25 @@ def _slots(zone: str, centre: Point, card: float, grid: tuple[int, int]) -> dict
     return found
 
 
+def slot_boxes(points: Mapping[str, Point], card_width: float,
+               size: tuple[int, int]) -> dict[str, Box]:
+    """Each position's part of a frame of `size`: its slots' bounding box, widened by a card.
+
+    A card lying on a slot, turned or pushed by a hand, or overlapping the last slot, lies
+    inside: a card's width either side across and its length (1.4 widths) up and down.
+    """
+    width, height = size
+    found: dict[str, Box] = {}
+    for name, (x, y) in points.items():
+        zone = name.partition(".")[0]
+        left, top, right, bottom = found.get(zone, (width, height, 0, 0))
+        found[zone] = (min(left, max(0, math.floor(x - card_width))),
+                       min(top, max(0, math.floor(y - 1.4 * card_width))),
+                       max(right, min(width, math.ceil(x + card_width))),
+                       max(bottom, min(height, math.ceil(y + 1.4 * card_width))))
+    return found
+
+
 def zone_of(points: Mapping[str, Point], where: Point) -> str:
     """The position whose nearest slot (or configured point) is closest to `where`."""
     if not points:
@@ -103,6 +128,7 @@ def zone_of(points: Mapping[str, Point], where: Point) -> str:
 
 Recognize = Callable[[Image], list[CardReading]]
 Points = Callable[[int, int], Mapping[str, Point]]
+Boxes = Callable[[int, int], Mapping[str, Box]]
 
 
 class CameraWorker:
@@ -113,15 +139,19 @@ class CameraWorker:
         recognize: `vision.Recognizer.recognize` (or a stand-in in tests).
         post: The loop's `post`.
         points: Slot or position points for a frame of (width, height).
+        boxes: Each position's part of a frame of (width, height) (`slot_boxes`); empty
+            (the default) where it is not known: every frame is recognised whole.
     """
 
     def __init__(self, camera: CameraSource, recognize: Recognize, post: Callable[[Any], None],
-                 points: Points) -> None:
+                 points: Points, boxes: Boxes = lambda _w, _h: {}) -> None:
         self.camera = camera
         self._recognize = recognize
         self._post = post
         self._points = points
-        self._requests: queue.SimpleQueue[int | None] = queue.SimpleQueue()
+        self._boxes = boxes
+        self._requests: queue.SimpleQueue[tuple[int, tuple[str, ...]] | None] = (
+            queue.SimpleQueue())
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
@@ -130,9 +160,12 @@ class CameraWorker:
             self._thread = threading.Thread(target=self._run, name="camera-check", daemon=True)
             self._thread.start()
 
-    def request(self, number: int) -> None:
-        """Queue a frame for request `number` (safe from any thread)."""
-        self._requests.put(number)
+    def request(self, number: int, zones: tuple[str, ...] = ()) -> None:
+        """Queue a frame for request `number`, of the cards on `zones` (all: empty).
+
+        Safe from any thread.
+        """
+        self._requests.put((number, zones))
 
     def close(self, timeout: float = 10.0) -> None:
         """Finish the frame in hand and stop the thread."""
@@ -142,15 +175,20 @@ class CameraWorker:
             self._thread = None
 
     def _run(self) -> None:
-        while (number := self._requests.get()) is not None:
+        while (asked := self._requests.get()) is not None:
+            number, zones = asked
             try:
-                self._post(self.capture(number))
+                self._post(self.capture(number, zones))
             except Exception as exc:  # noqa: BLE001 - the worker outlives any frame: a failure is a camera failure
                 _LOG.exception("camera worker: request %d failed", number)
                 self._post(CameraFrame(number, 0, (), f"camera worker failed: {exc!r}"))
 
-    def capture(self, number: int) -> CameraFrame:
-        """Read one frame and recognise it (runs on the worker thread)."""
+    def capture(self, number: int, zones: tuple[str, ...] = ()) -> CameraFrame:
+        """Read one frame and recognise it, or only the part showing `zones` (worker thread).
+
+        A part is recognised only when every zone's box is known (`boxes`); its sightings
+        are placed on the whole frame as usual.
+        """
         try:
             if not self.camera.is_open:
                 self.camera.open()
@@ -158,14 +196,19 @@ class CameraWorker:
         except DriverError as exc:
             self.camera.close()  # the next request opens it again
             return CameraFrame(number, 0, (), str(exc))
+        height, width = frame.image.shape[:2]
+        left, top, right, bottom = _part(self._boxes(width, height), zones, (width, height))
         try:
-            readings = self._recognize(frame.image)
+            part = frame.image
+            if (left, top, right, bottom) != (0, 0, width, height):
+                part = np.ascontiguousarray(part[top:bottom, left:right])
+            readings = self._recognize(part)
         except VisionError as exc:
             return CameraFrame(number, frame.number, (), f"vision: {exc}")
-        height, width = frame.image.shape[:2]
         points = self._points(width, height)
         return CameraFrame(number, frame.number, tuple(
-            Sighting(zone_of(points, _centre(r.quad)), r.card, r.confidence, _guess(r))
+            Sighting(zone_of(points, _centre(r.quad, (left, top))), r.card, r.confidence,
+                     _guess(r))
             for r in readings))
 
 
@@ -181,5 +224,16 @@ def _guess(reading: CardReading) -> str | None:
     return reading.guess if reading.reason == LOW_CONFIDENCE else None
 
 
-def _centre(quad: Sequence[Sequence[float]]) -> Point:
-    return (sum(p[0] for p in quad) / len(quad), sum(p[1] for p in quad) / len(quad))
+def _part(boxes: Mapping[str, Box], zones: tuple[str, ...], size: tuple[int, int]) -> Box:
+    """The part of the frame showing `zones`: their boxes' union, or the whole frame."""
+    if not zones or any(zone not in boxes for zone in zones):
+        return (0, 0, *size)
+    chosen = [boxes[zone] for zone in zones]
+    return (min(b[0] for b in chosen), min(b[1] for b in chosen),
+            max(b[2] for b in chosen), max(b[3] for b in chosen))
+
+
+def _centre(quad: Sequence[Sequence[float]], offset: Point = (0.0, 0.0)) -> Point:
+    """The centre of `quad` (a part's pixels) on the whole frame, the part at `offset`."""
+    return (offset[0] + sum(p[0] for p in quad) / len(quad),
+            offset[1] + sum(p[1] for p in quad) / len(quad))

@@ -498,7 +498,12 @@ def _camera_parts(source: CameraSource, vision: VisionSettings, zones: tuple[str
                   renderer: TableRenderer | None, loop: EventLoop, *,
                   holdem: bool = False) -> CameraParts:
     """Recogniser, worker and cross-check for the configured camera (vision loads here)."""
-    from controller.camera.worker import CameraWorker, layout_points
+    from controller.camera.worker import (
+        CameraWorker,
+        layout_points,
+        slot_boxes,
+        slot_card_width,
+    )
     from vision import Recognizer, VisionError, load_generic_profile, load_profile
 
     try:
@@ -514,7 +519,15 @@ def _camera_parts(source: CameraSource, vision: VisionSettings, zones: tuple[str
             return dict(renderer.points)
         return layout_points(zones, (width, height))
 
-    worker = CameraWorker(source, Recognizer(profile).recognize, loop.post, points)
+    def boxes(width: int, height: int) -> dict[str, tuple[int, int, int, int]]:
+        if fixed:  # configured points, no slots: the card's size there is not known
+            return {}
+        if renderer is not None and renderer.size == (width, height):
+            return slot_boxes(renderer.points, renderer.card_width, (width, height))
+        return slot_boxes(layout_points(zones, (width, height)),
+                          slot_card_width(zones, (width, height)), (width, height))
+
+    worker = CameraWorker(source, Recognizer(profile).recognize, loop.post, points, boxes)
     requests: FrameRequests = worker
     if holdem:
         return CameraParts(source, worker, HoldemReader(vision, requests, loop.call_later))

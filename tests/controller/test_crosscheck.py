@@ -25,7 +25,7 @@ from controller.camera.crosscheck import (
     VisionSettings,
 )
 from controller.camera.emulated import TableRenderer
-from controller.camera.worker import CameraWorker
+from controller.camera.worker import CameraWorker, slot_boxes
 from controller.procedure.core.effects import CameraCheck
 from controller.service.loop import EventLoop
 from controller.service.runtime import ControllerEvent, TableRuntime
@@ -336,3 +336,46 @@ def test_the_worker_passes_each_reading_with_its_guess(tmp_path: Path,
     by_zone = {s.zone: s for s in frame.sightings}
     assert (by_zone["seat1"].card, by_zone["seat1"].guess) == ("QH", "QH")
     assert (by_zone["dealer"].card, by_zone["dealer"].guess) == (None, None)  # a back: no index
+
+
+def test_a_frame_asked_for_one_position_reads_only_its_part(tmp_path: Path,
+                                                           recognizer: Recognizer) -> None:
+    render = TableRenderer(ZONES, size=(800, 600), seed=5)
+    camera = EmulatedLayoutCamera("camera", render)
+    parts: list[tuple[int, ...]] = []
+
+    def recognize(image):
+        parts.append(image.shape[:2])
+        return recognizer.recognize(image)
+
+    boxes = slot_boxes(render.points, render.card_width, render.size)
+    worker = CameraWorker(camera, recognize, lambda _event: None, lambda w, h: render.points,
+                          lambda w, h: boxes)
+    camera.show({"seat1": ["QH"], "seat2": ["7C"], "dealer": ["AS"]})
+    try:
+        whole, seat2 = worker.capture(1), worker.capture(2, ("seat2",))
+    finally:
+        camera.close()
+    left, top, right, bottom = boxes["seat2"]
+    assert parts == [(600, 800), (bottom - top, right - left)]
+    assert (right - left) * (bottom - top) < 800 * 600 / 3  # a part, not the frame
+    assert {(s.zone, s.card) for s in whole.sightings} == {
+        ("seat1", "QH"), ("seat2", "7C"), ("dealer", "AS")}
+    assert [(s.zone, s.card) for s in seat2.sightings] == [("seat2", "7C")]  # placed right
+
+
+def test_slot_boxes_hold_each_position_s_cards_and_stay_in_the_frame() -> None:
+    render = TableRenderer(ZONES, size=(800, 600), seed=5)
+    boxes = slot_boxes(render.points, render.card_width, render.size)
+    assert set(boxes) == set(ZONES)
+    width = render.card_width
+    for name, (x, y) in render.points.items():
+        left, top, right, bottom = boxes[name.partition(".")[0]]
+        assert min(left, top) >= 0
+        assert right <= 800
+        assert bottom <= 600
+        # a card on its slot, its corners turned or pushed, lies inside
+        assert left <= max(0, x - width), name
+        assert right >= min(800, x + width), name
+        assert top <= max(0, y - 1.4 * width), name
+        assert bottom >= min(600, y + 1.4 * width), name

@@ -6,17 +6,21 @@ thread, `HoldemReader` asks the camera worker for a frame whenever the round wai
 (and again every `[vision] frame_interval_ms` until it has it); each frame's readings
 (`Sighting`s, already assigned to positions by the worker) become `camera_card` triggers:
 
-* a confident reading in the area the round waits for, of a card that area has not read yet,
-  is a confirmed card (the round itself holds the round if that card was read elsewhere: a
-  card seen twice);
-* an area that shows only unsure readings for `[vision] frames` frames in a row has its card
-  asked for at the console (`camera_card`, not confirmed): the dealer keys it, or confirms
-  the recogniser's guess when one card not read yet was guessed in most of those frames;
+* a card the area the round waits for has not read yet, named confidently there on two of
+  the camera's frames since the area was due (`FRAMES_TO_AGREE`), is a confirmed card (the
+  round itself holds the round if that card was read elsewhere: a card seen twice). A card
+  lying there stays from one frame to the next; a misreading seldom comes back: one frame's
+  answer alone is only a candidate, and the next frame is asked for at once;
+* an area whose card is not confirmed within `[vision] frames` frames in a row has it asked
+  for at the console (`camera_card`, not confirmed): the dealer keys it, or confirms the
+  recogniser's guess when one card not read yet was guessed, or named, in most of those
+  frames;
 * a camera that gives no frame is down (`camera_status`, on the dealer display), and a card
   due meanwhile is asked for at the console at once.
 
 Readings elsewhere (other areas, face-down cards never drawn) are ignored: only the area the
-round waits for is read, and only on frames asked for once that area was due (a frame asked
+round waits for is read (the worker recognises only that area's part of the frame, where the
+layout's slots are known), and only on frames asked for once that area was due (a frame asked
 for earlier may show the layout before the dealer moved on). Card identities go to the
 journal only (`card:read`).
 """
@@ -39,6 +43,9 @@ from controller.procedure.core.effects import CameraCheck
 from controller.procedure.families import model_as
 from controller.procedure.holdem import HE, Area, HoldemModel, HoldemRound, due_area
 from controller.procedure.shared.table_model import TableModel
+
+FRAMES_TO_AGREE = 2
+"""Frames that must name a card in its area before it is read (one frame may misread)."""
 
 
 def area_cards(game: HoldemRound, area: Area, seat: int | None) -> list[str]:
@@ -71,6 +78,12 @@ class HoldemReader:
         self._unsure = 0
         self._guessed: Counter[str] = Counter()
         """In how many frames of the unsure run each card was guessed."""
+        self._named: Counter[str] = Counter()
+        """Each card named in the due area, in how many of the camera's frames."""
+        self._last_number = 0
+        """The camera's number of the last frame read for the due area."""
+        self._candidate = False
+        """The frame just read named a card not read yet: the next frame is asked at once."""
         self._wanted: tuple[object, ...] = ()
         self._since = 1
         """The first request whose frame may show the area due now (earlier ones may not)."""
@@ -123,21 +136,28 @@ class HoldemReader:
 
         Called after every commit (a runtime watcher) and after each frame's interval.
         """
-        if self._due() is not None and self._in_flight is None and not self._timer:
-            self._ask()
+        due = self._due()
+        if due is not None and self._in_flight is None and not self._timer:
+            self._ask(area_zone(*due[1:]))
 
-    def _ask(self) -> None:
+    def _ask(self, zone: str | None = None) -> None:
         self._asked += 1
         self._in_flight = self._asked
-        self._frames.request(self._asked)
+        self._frames.request(self._asked, (zone,) if zone else ())
 
-    def _ask_later(self) -> None:
+    def _ask_later(self, delay_ms: int | None = None) -> None:
+        """Ask for the next frame after `delay_ms` (default: the frame interval).
+
+        Until then `look` asks for nothing: with 0, the readings just posted are taken first
+        (each a commit that calls `look`), so no frame is asked for an area about to change.
+        """
         self._timer = True
 
         def fire() -> None:
             self._timer = False
             self.look()
-        self._schedule(self.settings.frame_interval_ms / 1000, fire)
+        interval = self.settings.frame_interval_ms if delay_ms is None else delay_ms
+        self._schedule(interval / 1000, fire)
 
     # ------------------------------------------------------------ a frame arrives
     def on_frame(self, frame: CameraFrame, layout: CardLayout, loose: Iterable[str],
@@ -146,6 +166,7 @@ class HoldemReader:
         if frame.request == self._in_flight:
             self._in_flight = None
         verdict = FrameVerdict()
+        self._candidate = False
         if frame.error and not self.down:
             self.down = True
             verdict.triggers.append(("camera_status", {"down": True, "reason": frame.error}))
@@ -155,8 +176,13 @@ class HoldemReader:
         due = self._due()
         if due is not None and frame.request >= self._since:
             verdict.triggers.extend(self._readings(frame, *due))
-        if due is not None and not verdict.triggers:
-            self._ask_later()
+        if due is not None and verdict.triggers:
+            self._ask_later(0)
+        elif due is not None:
+            if self._candidate:
+                self._ask(area_zone(*due[1:]))  # the next frame decides it
+            else:
+                self._ask_later()
         return verdict
 
     def _readings(self, frame: CameraFrame, game: HoldemRound, area: Area,
@@ -164,18 +190,27 @@ class HoldemReader:
         where: dict[str, Any] = {"area": area.value, "seat": seat}
         if frame.error:
             return [("camera_card", {**where, "card": None, "confirmed": False})]
-        zone = f"seat{seat}" if area is Area.SEAT else area.value
+        zone = area_zone(area, seat)
         here = [s for s in frame.sightings if s.zone == zone]
         taken = area_cards(game, area, seat)
-        new = sorted({s.card for s in here if s.card is not None and s.card not in taken})
+        named = {s.card for s in here if s.card is not None and s.card not in taken}
+        if frame.number != self._last_number:  # the same frame again agrees with nothing
+            self._last_number = frame.number
+            self._named.update(named)
+            self._candidate = bool(named)
+        new = sorted(code for code, n in self._named.items()
+                     if n >= FRAMES_TO_AGREE and code not in taken)
         if new:
+            candidates = Counter({c: n for c, n in self._named.items()
+                                  if c not in new and c not in taken})
             self._restart_unsure()
+            self._named = candidates  # the area's other cards keep their frames
             self.checked += len(new)
             return [("camera_card", {**where, "card": code, "confirmed": True}) for code in new]
         unsure = [s for s in here if s.card is None]
-        if unsure:
+        if unsure or named:
             self._unsure += 1
-            self._guessed.update({s.guess for s in unsure if s.guess is not None})
+            self._guessed.update({s.guess for s in unsure if s.guess is not None} | named)
             if self._unsure >= self.settings.frames:
                 guess = self._guess(game)
                 self._restart_unsure()
@@ -192,3 +227,9 @@ class HoldemReader:
     def _restart_unsure(self) -> None:
         self._unsure = 0
         self._guessed.clear()
+        self._named = Counter()
+
+
+def area_zone(area: Area, seat: int | None) -> str:
+    """The camera's layout position of a hold'em area (`flop`..., `dealer`, `seat<n>`)."""
+    return f"seat{seat}" if area is Area.SEAT else area.value

@@ -18,9 +18,11 @@ class Frames:
 
     def __init__(self) -> None:
         self.asked: list[int] = []
+        self.zones: list[tuple[str, ...]] = []
 
-    def request(self, number: int) -> None:
+    def request(self, number: int, zones: tuple[str, ...] = ()) -> None:
         self.asked.append(number)
+        self.zones.append(zones)
 
 
 def _reader(t: Table, frames: int = 3) -> tuple[HoldemReader, Frames, list[Any]]:
@@ -35,9 +37,18 @@ def _reader(t: Table, frames: int = 3) -> tuple[HoldemReader, Frames, list[Any]]
 
 def _frame(reader: HoldemReader, t: Table, worker: Frames, *sightings: Sighting,
            error: str = "") -> None:
-    verdict = reader.on_frame(CameraFrame(worker.asked[-1], 1, sightings, error), {}, [], 1)
+    """The frame of the last request (the camera's frame numbered as the request)."""
+    number = 0 if error else worker.asked[-1]
+    verdict = reader.on_frame(CameraFrame(worker.asked[-1], number, sightings, error), {}, [],
+                              1)
     for trigger, kwargs in verdict.triggers:
         t.fire(trigger, **kwargs)
+
+
+def _frames(reader: HoldemReader, t: Table, worker: Frames, *sightings: Sighting) -> None:
+    """The same cards on two frames in a row: what a card lying there gives."""
+    _frame(reader, t, worker, *sightings)
+    _frame(reader, t, worker, *sightings)
 
 
 def _at_flop(tmp_path: Path) -> Table:
@@ -60,9 +71,9 @@ def test_confident_readings_in_the_due_area_are_taken_others_ignored(tmp_path: P
     t = _at_flop(tmp_path)
     reader, worker, _later = _reader(t)
     reader.look()
-    _frame(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.98),
-           Sighting("seat1", "QH", 0.99), Sighting("turn", "2C", 0.99),
-           Sighting("flop", "7C", 0.97))
+    _frames(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.98),
+            Sighting("seat1", "QH", 0.99), Sighting("turn", "2C", 0.99),
+            Sighting("flop", "7C", 0.97))
     assert t.model.game is not None
     assert sorted(str(c) for c in t.model.game.board) == ["7C", "AS", "KD"]
     assert t.model.game.seats[1].cards == []  # a seat's area is read only at the showdown
@@ -144,7 +155,7 @@ def test_a_card_read_on_the_board_again_holds_the_round(tmp_path: Path) -> None:
     assert t.fire("check", seat=1)
     reader, worker, _ = _reader(t)
     reader.look()
-    _frame(reader, t, worker, Sighting("turn", "KD", 0.99))
+    _frames(reader, t, worker, Sighting("turn", "KD", 0.99))
     assert t.model.state == "card_hold"
 
 
@@ -159,7 +170,7 @@ def test_a_frame_asked_for_before_the_area_was_due_is_not_read(tmp_path: Path) -
     assert verdict.triggers == []
     later.pop()()  # the frame interval passes: a frame asked for now
     assert worker.asked[-1] > stale
-    _frame(reader, t, worker, Sighting("turn", "2C", 0.99))
+    _frames(reader, t, worker, Sighting("turn", "2C", 0.99))
     assert t.model.game is not None
     assert str(t.model.game.board[-1]) == "2C"
 
@@ -168,11 +179,11 @@ def test_cards_already_read_in_the_area_are_not_read_again(tmp_path: Path) -> No
     t = _at_flop(tmp_path)
     reader, worker, later = _reader(t)
     reader.look()
-    _frame(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.99),
-           Sighting("flop", None, 0.3))
+    _frames(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.99),
+            Sighting("flop", None, 0.3))
     later.pop()() if later else reader.look()
-    _frame(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.99),
-           Sighting("flop", "QC", 0.99))
+    _frames(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.99),
+            Sighting("flop", "QC", 0.99))
     assert t.model.state == "decisions"  # the flop is complete, nothing seen twice
     assert t.model.game is not None
     assert sorted(str(c) for c in t.model.game.board) == ["AS", "KD", "QC"]
@@ -188,3 +199,108 @@ def test_a_reader_looks_at_nothing_before_it_is_attached_and_only_at_holdem(
     reader.attach(lambda: blackjack.model)
     with pytest.raises(TypeError, match="BlackjackModel reached code of the HoldemModel"):
         reader.look()  # a reader is built for a hold'em table only: anything else is a bug
+
+
+def test_one_frame_names_a_candidate_and_the_next_frame_decides_it(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    reader, worker, later = _reader(t)
+    reader.look()
+    assert worker.zones[-1] == ("flop",)  # only the area due is wanted
+    flop = (Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.99),
+            Sighting("flop", "7C", 0.99))
+    _frame(reader, t, worker, *flop)
+    assert t.model.game is not None
+    assert t.model.game.board == []  # one frame alone reads nothing
+    assert (len(worker.asked), later) == (2, [])  # the next frame at once, no interval
+    _frame(reader, t, worker, *flop)
+    assert sorted(str(c) for c in t.model.game.board) == ["7C", "AS", "KD"]
+
+
+def test_a_misreading_on_one_frame_is_never_read(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    t.read("flop", "AS", "KD", "7C")
+    assert t.fire("check", seat=1)
+    reader, worker, _later = _reader(t)
+    reader.look()
+    _frame(reader, t, worker, Sighting("turn", "KD", 0.99))  # misread as a card on the flop
+    _frames(reader, t, worker, Sighting("turn", "2C", 0.99))
+    assert t.model.state != "card_hold"
+    assert t.model.game is not None
+    assert [str(c) for c in t.model.game.board] == ["AS", "KD", "7C", "2C"]
+    assert [r["card"] for r in t.records("card:read")][-1] == "2C"
+
+
+def test_the_same_camera_frame_twice_does_not_agree_with_itself(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    t.read("flop", "AS", "KD", "7C")
+    assert t.fire("check", seat=1)
+    reader, worker, _later = _reader(t)
+    reader.look()
+    verdicts = [reader.on_frame(CameraFrame(worker.asked[-1], 7, (Sighting("turn", "2C", 0.99),)),
+                                {}, [], 1) for _ in range(2)]
+    assert [v.triggers for v in verdicts] == [[], []]  # frame 7 twice: one frame
+    _frame(reader, t, worker, Sighting("turn", "2C", 0.99))  # the next frame: two in a row
+    assert t.model.game is not None
+    assert [str(c) for c in t.model.game.board] == ["AS", "KD", "7C", "2C"]
+
+
+def test_a_card_named_once_and_guessed_is_offered_to_confirm(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    t.read("flop", "AS", "KD", "7C")
+    assert t.fire("check", seat=1)
+    reader, worker, later = _reader(t, frames=3)
+    reader.look()
+    for seen in ("2C", None, None):
+        _frame(reader, t, worker, Sighting("turn", seen, 0.99 if seen else 0.6, "2C"))
+        if later:
+            later.pop()()
+    assert t.model.game is not None
+    asked = t.model.game.asked
+    assert asked is not None
+    assert str(asked.guess) == "2C"  # named once, guessed twice: the dealer confirms
+    assert len(t.model.game.board) == 3
+
+
+def test_a_card_named_beside_cards_read_keeps_its_frame(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    reader, worker, later = _reader(t)
+    reader.look()
+    two = (Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.99))
+    _frame(reader, t, worker, *two, Sighting("flop", None, 0.3))
+    asked = len(worker.asked)
+    _frame(reader, t, worker, *two, Sighting("flop", "7C", 0.99))  # AS, KD read; 7C once
+    assert t.model.game is not None
+    assert len(t.model.game.board) == 2
+    assert len(worker.asked) == asked  # no frame asked while the readings were taken
+    later.pop()()  # then the next frame
+    assert len(worker.asked) == asked + 1
+    _frame(reader, t, worker, *two, Sighting("flop", "7C", 0.99))  # 7C: two frames
+    assert sorted(str(c) for c in t.model.game.board) == ["7C", "AS", "KD"]
+
+
+def test_two_frames_naming_a_card_need_not_follow_each_other(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    t.read("flop", "AS", "KD", "7C")
+    assert t.fire("check", seat=1)
+    reader, worker, later = _reader(t, frames=6)
+    reader.look()
+    for seen in ("2C", None, "3C", "2C"):
+        assert t.model.game is not None
+        assert len(t.model.game.board) == 3, seen
+        _frame(reader, t, worker, Sighting("turn", seen, 0.99 if seen else 0.3))
+        if later:
+            later.pop()()
+    assert [str(c) for c in t.model.game.board] == ["AS", "KD", "7C", "2C"]
+    assert t.model.game.asked is None
+
+
+def test_a_candidate_that_goes_away_waits_the_frame_interval(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    t.read("flop", "AS", "KD", "7C")
+    assert t.fire("check", seat=1)
+    reader, worker, later = _reader(t)
+    reader.look()
+    _frame(reader, t, worker, Sighting("turn", "2C", 0.99))
+    assert (len(worker.asked), later) == (2, [])  # a candidate: the next frame at once
+    _frame(reader, t, worker)  # the card picked up again: nothing there
+    assert (len(worker.asked), len(later)) == (2, 1)  # no frame until the interval

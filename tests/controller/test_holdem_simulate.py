@@ -61,6 +61,15 @@ def test_every_round_is_read_by_the_camera_and_settled_by_the_rules(capsys) -> N
     assert f"cards read by the camera {exposed}  keyed 0  wrong 0  faults 0" in err
 
 
+def test_six_seats_of_small_cards_deal_on_with_no_card_wrong(capsys) -> None:
+    # Seed 3 holds at round 8 ("a card seen twice") when one frame's reading is taken.
+    assert simulate_command.main(["--game", "holdem", "--seats", "6", "--rounds", "8",
+                                  "--seed", "3", "--json"]) == 0
+    err = capsys.readouterr().err
+    assert "rounds 8 " in err
+    assert "wrong 0  faults 0" in err
+
+
 def test_a_card_taken_that_was_not_dealt_there_is_wrong() -> None:
     dealt = [Card.parse(c) for c in ("AS", "KD", "2C", "9H", "TS")]
     hole = {1: [Card.parse("3D"), Card.parse("4D")], DEALER_SPOT: [Card.parse("5C"),

@@ -11,6 +11,9 @@ thread, `HoldemReader` asks the camera worker for a frame whenever the round wai
   round itself holds the round if that card was read elsewhere: a card seen twice). A card
   lying there stays from one frame to the next; a misreading seldom comes back: one frame's
   answer alone is only a candidate, and the next frame is asked for at once;
+* frames that name more cards in an area than lie there unread disagree: one of them
+  misreads a card, and no frame tells which. The area's card is asked for at the console at
+  once, with no guess; once the dealer keys it, the frames count afresh;
 * an area whose card is not confirmed within `[vision] frames` frames in a row has it asked
   for at the console (`camera_card`, not confirmed): the dealer keys it, or confirms the
   recogniser's guess when one card not read yet was guessed, or named, in most of those
@@ -29,7 +32,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Final
 
 from controller.camera.crosscheck import (
     CameraFrame,
@@ -46,6 +49,8 @@ from controller.procedure.shared.table_model import TableModel
 
 FRAMES_TO_AGREE = 2
 """Frames that must name a card in its area before it is read (one frame may misread)."""
+AREA_CARDS: Final = {Area.FLOP: 3, Area.TURN: 1, Area.RIVER: 1, Area.DEALER: 2, Area.SEAT: 2}
+"""How many cards each area holds once dealt (a seat's and the dealer's hand: two)."""
 
 
 def area_cards(game: HoldemRound, area: Area, seat: int | None) -> list[str]:
@@ -90,6 +95,8 @@ class HoldemReader:
         self.down = False
         self.checked = 0
         """Cards read (each a `camera_card` trigger with a confirmed card)."""
+        self.disagreed = 0
+        """Areas asked at the console because their frames named too many cards."""
 
     @property
     def frames_asked(self) -> int:
@@ -198,6 +205,10 @@ class HoldemReader:
             self._last_number = frame.number
             self._named.update(named)
             self._candidate = bool(named)
+        if len(self._named) > AREA_CARDS[area] - len(taken):
+            self.disagreed += 1
+            self._restart_unsure()  # the dealer's card decides; then the frames count afresh
+            return [("camera_card", {**where, "card": None, "confirmed": False})]
         new = sorted(code for code, n in self._named.items()
                      if n >= FRAMES_TO_AGREE and code not in taken)
         if new:

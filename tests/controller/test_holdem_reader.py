@@ -216,18 +216,53 @@ def test_one_frame_names_a_candidate_and_the_next_frame_decides_it(tmp_path: Pat
     assert sorted(str(c) for c in t.model.game.board) == ["7C", "AS", "KD"]
 
 
-def test_a_misreading_on_one_frame_is_never_read(tmp_path: Path) -> None:
+def test_frames_that_disagree_ask_the_dealer_with_no_guess(tmp_path: Path) -> None:
     t = _at_flop(tmp_path)
     t.read("flop", "AS", "KD", "7C")
     assert t.fire("check", seat=1)
     reader, worker, _later = _reader(t)
     reader.look()
-    _frame(reader, t, worker, Sighting("turn", "KD", 0.99))  # misread as a card on the flop
-    _frames(reader, t, worker, Sighting("turn", "2C", 0.99))
-    assert t.model.state != "card_hold"
+    _frame(reader, t, worker, Sighting("turn", "2C", 0.99))  # the card lying there
+    _frame(reader, t, worker, Sighting("turn", "3C", 0.99))  # a misreading of it
     assert t.model.game is not None
+    asked = t.model.game.asked
+    assert asked is not None  # two cards named where one lies: the dealer decides
+    assert asked.guess is None
+    assert len(t.model.game.board) == 3
+    assert reader.disagreed == 1
+    assert t.fire("key_card", card="2C")
     assert [str(c) for c in t.model.game.board] == ["AS", "KD", "7C", "2C"]
-    assert [r["card"] for r in t.records("card:read")][-1] == "2C"
+
+
+def test_a_misreading_repeated_beside_the_card_is_never_read(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    t.read("flop", "AS", "KD", "7C")
+    assert t.fire("check", seat=1)
+    reader, worker, later = _reader(t, frames=6)
+    reader.look()
+    for seen in ("2C", "KC", None, "KC"):  # KC twice: a misreading that comes back
+        assert t.model.game is not None
+        if t.model.game.asked is None:
+            _frame(reader, t, worker, Sighting("turn", seen, 0.99 if seen else 0.3))
+            if later:
+                later.pop()()
+    assert t.model.game is not None
+    assert len(t.model.game.board) == 3  # neither taken
+    assert t.model.game.asked is not None
+    assert "KC" not in [r["card"] for r in t.records("card:read")]
+
+
+def test_a_card_misread_once_on_the_flop_asks_for_the_flop(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    reader, worker, _later = _reader(t)
+    reader.look()
+    _frame(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.99),
+           Sighting("flop", "7H", 0.99))  # 7C misread
+    _frame(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.99),
+           Sighting("flop", "7C", 0.99))
+    assert t.model.game is not None
+    assert t.model.game.board == []  # four cards named for three: none is taken
+    assert t.model.game.asked is not None
 
 
 def test_the_same_camera_frame_twice_does_not_agree_with_itself(tmp_path: Path) -> None:
@@ -284,7 +319,7 @@ def test_two_frames_naming_a_card_need_not_follow_each_other(tmp_path: Path) -> 
     assert t.fire("check", seat=1)
     reader, worker, later = _reader(t, frames=6)
     reader.look()
-    for seen in ("2C", None, "3C", "2C"):
+    for seen in ("2C", None, None, "2C"):
         assert t.model.game is not None
         assert len(t.model.game.board) == 3, seen
         _frame(reader, t, worker, Sighting("turn", seen, 0.99 if seen else 0.3))

@@ -3,8 +3,9 @@
 Deals `--rounds` rounds for each seed of `--seeds` through the whole table (`shoectl
 simulate --game holdem`: the emulated overhead camera, the real recogniser, the card
 reader), once per profile given, and prints for each: the cards the camera read, the cards
-the dealer keyed, the cards taken wrong (not the card lying there), the holds (a card seen
-twice) and the frames asked for per card. A run that meets a hold stops there (as the
+the dealer keyed (of them, the areas whose frames disagreed: decision 168), the cards taken
+wrong (not the card lying there), the holds (a card seen twice), the frames asked for per
+card and the rounds dealt a second. A run that meets a hold stops there (as the
 simulation does); the next seed goes on.
 
     .venv/bin/python bench/holdem_camera.py --profile "" --profile candidate.npz \\
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 # bench/controller.py would shadow the controller package: import from the repository root.
@@ -32,19 +34,21 @@ def _seeds(text: str) -> list[int]:
 
 
 def _one_run(seed: int, rounds: int, seats: int,
-             vision: dict[str, object]) -> tuple[int, int, int, int, int]:
-    """(read, keyed, wrong, holds, frames) of one seeded run."""
+             vision: dict[str, object]) -> tuple[int, int, int, int, int, int, int, float]:
+    """(read, keyed, disagreed, wrong, holds, frames, rounds, seconds) of one seeded run."""
     options = parse_options(["--game", "holdem", "--seats", str(seats), "--rounds",
                              str(rounds), "--seed", str(seed), "--json"])
     with tempfile.TemporaryDirectory(prefix="holdem-camera-") as tmp:
         app = start_holdem_app(options, Path(tmp) / "state", Path(tmp) / "ports", vision)
         try:
             sim = HoldemSimulation(app, options)
+            started, dealt = time.perf_counter(), 0
             for _record in sim.run():
-                pass
+                dealt += 1
+            seconds = time.perf_counter() - started
             reader = app.camera.crosscheck if app.camera is not None else None
-            return (getattr(reader, "checked", 0), sim.keyed, sim.wrong, sim.holds,
-                    getattr(reader, "frames_asked", 0))
+            return (getattr(reader, "checked", 0), sim.keyed, getattr(reader, "disagreed", 0),
+                    sim.wrong, sim.holds, getattr(reader, "frames_asked", 0), dealt, seconds)
         finally:
             app.close("bench finished")
 
@@ -56,19 +60,20 @@ def main() -> None:
                         help="a profile file, or \"\" for the shipped generic profile")
     parser.add_argument("--seeds", default="1-4", help="a seed or a range, 1-4")
     parser.add_argument("--rounds", type=int, default=10)
-    parser.add_argument("--seats", type=int, default=2)
+    parser.add_argument("--seats", type=int, default=6)
     args = parser.parse_args()
     print(f"seeds {args.seeds}, {args.rounds} rounds each, {args.seats} seats")
     for profile in args.profile or [""]:
-        totals = [0, 0, 0, 0, 0]
+        totals: list[float] = [0] * 8
         for seed in _seeds(args.seeds):
             run = _one_run(seed, args.rounds, args.seats, {"profile": profile})
             totals = [a + b for a, b in zip(totals, run, strict=True)]
-        read, keyed, wrong, holds, frames = totals
+        read, keyed, disagreed, wrong, holds, frames, dealt, seconds = totals
         cards = max(read + keyed, 1)
-        print(f"profile {profile or 'generic':<28}: read {read} ({100 * read / cards:.1f}%)  "
-              f"keyed {keyed}  wrong {wrong}  holds {holds}  frames/card {frames / cards:.2f}",
-              flush=True)
+        print(f"profile {profile or 'generic':<28}: read {read:.0f} ({100 * read / cards:.1f}%)  "
+              f"keyed {keyed:.0f} (disagreed {disagreed:.0f})  wrong {wrong:.0f}  "
+              f"holds {holds:.0f}  frames/card {frames / cards:.2f}  "
+              f"rounds/s {dealt / max(seconds, 1e-9):.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -58,6 +58,25 @@ def _at_flop(tmp_path: Path) -> Table:
     return t
 
 
+def _at_turn(tmp_path: Path) -> Table:
+    """A round whose flop AS KD 7C is read, seat 1 checked: the turn is due."""
+    t = _at_flop(tmp_path)
+    t.read("flop", "AS", "KD", "7C")
+    assert t.fire("check", seat=1)
+    return t
+
+
+def _turn_frames(reader: HoldemReader, t: Table, worker: Frames, later: list[Any],
+                 *seen: str | None) -> None:
+    """One frame of the turn's area for each name (None: unsure), until the console asks."""
+    for code in seen:
+        assert t.model.game is not None
+        if t.model.game.asked is None:
+            _frame(reader, t, worker, Sighting("turn", code, 0.99 if code else 0.3))
+            if later:
+                later.pop()()
+
+
 def test_a_frame_is_asked_for_once_a_card_is_due(tmp_path: Path) -> None:
     t = table(tmp_path)
     _, worker, _ = _reader(t)
@@ -150,9 +169,7 @@ def test_a_camera_down_asks_for_the_card_at_once_and_is_shown(tmp_path: Path) ->
 
 
 def test_a_card_read_on_the_board_again_holds_the_round(tmp_path: Path) -> None:
-    t = _at_flop(tmp_path)
-    t.read("flop", "AS", "KD", "7C")
-    assert t.fire("check", seat=1)
+    t = _at_turn(tmp_path)
     reader, worker, _ = _reader(t)
     reader.look()
     _frames(reader, t, worker, Sighting("turn", "KD", 0.99))
@@ -217,9 +234,7 @@ def test_one_frame_names_a_candidate_and_the_next_frame_decides_it(tmp_path: Pat
 
 
 def test_frames_that_disagree_ask_the_dealer_with_no_guess(tmp_path: Path) -> None:
-    t = _at_flop(tmp_path)
-    t.read("flop", "AS", "KD", "7C")
-    assert t.fire("check", seat=1)
+    t = _at_turn(tmp_path)
     reader, worker, _later = _reader(t)
     reader.look()
     _frame(reader, t, worker, Sighting("turn", "2C", 0.99))  # the card lying there
@@ -235,17 +250,10 @@ def test_frames_that_disagree_ask_the_dealer_with_no_guess(tmp_path: Path) -> No
 
 
 def test_a_misreading_repeated_beside_the_card_is_never_read(tmp_path: Path) -> None:
-    t = _at_flop(tmp_path)
-    t.read("flop", "AS", "KD", "7C")
-    assert t.fire("check", seat=1)
+    t = _at_turn(tmp_path)
     reader, worker, later = _reader(t, frames=6)
     reader.look()
-    for seen in ("2C", "KC", None, "KC"):  # KC twice: a misreading that comes back
-        assert t.model.game is not None
-        if t.model.game.asked is None:
-            _frame(reader, t, worker, Sighting("turn", seen, 0.99 if seen else 0.3))
-            if later:
-                later.pop()()
+    _turn_frames(reader, t, worker, later, "2C", "KC", None, "KC")  # KC: it comes back
     assert t.model.game is not None
     assert len(t.model.game.board) == 3  # neither taken
     assert t.model.game.asked is not None
@@ -266,9 +274,7 @@ def test_a_card_misread_once_on_the_flop_asks_for_the_flop(tmp_path: Path) -> No
 
 
 def test_the_same_camera_frame_twice_does_not_agree_with_itself(tmp_path: Path) -> None:
-    t = _at_flop(tmp_path)
-    t.read("flop", "AS", "KD", "7C")
-    assert t.fire("check", seat=1)
+    t = _at_turn(tmp_path)
     reader, worker, _later = _reader(t)
     reader.look()
     verdicts = [reader.on_frame(CameraFrame(worker.asked[-1], 7, (Sighting("turn", "2C", 0.99),)),
@@ -280,9 +286,7 @@ def test_the_same_camera_frame_twice_does_not_agree_with_itself(tmp_path: Path) 
 
 
 def test_a_card_named_once_and_guessed_is_offered_to_confirm(tmp_path: Path) -> None:
-    t = _at_flop(tmp_path)
-    t.read("flop", "AS", "KD", "7C")
-    assert t.fire("check", seat=1)
+    t = _at_turn(tmp_path)
     reader, worker, later = _reader(t, frames=3)
     reader.look()
     for seen in ("2C", None, None):
@@ -314,25 +318,19 @@ def test_a_card_named_beside_cards_read_keeps_its_frame(tmp_path: Path) -> None:
 
 
 def test_two_frames_naming_a_card_need_not_follow_each_other(tmp_path: Path) -> None:
-    t = _at_flop(tmp_path)
-    t.read("flop", "AS", "KD", "7C")
-    assert t.fire("check", seat=1)
+    t = _at_turn(tmp_path)
     reader, worker, later = _reader(t, frames=6)
     reader.look()
-    for seen in ("2C", None, None, "2C"):
-        assert t.model.game is not None
-        assert len(t.model.game.board) == 3, seen
-        _frame(reader, t, worker, Sighting("turn", seen, 0.99 if seen else 0.3))
-        if later:
-            later.pop()()
+    _turn_frames(reader, t, worker, later, "2C", None, None)
+    assert t.model.game is not None
+    assert len(t.model.game.board) == 3
+    _turn_frames(reader, t, worker, later, "2C")
     assert [str(c) for c in t.model.game.board] == ["AS", "KD", "7C", "2C"]
     assert t.model.game.asked is None
 
 
 def test_a_candidate_that_goes_away_waits_the_frame_interval(tmp_path: Path) -> None:
-    t = _at_flop(tmp_path)
-    t.read("flop", "AS", "KD", "7C")
-    assert t.fire("check", seat=1)
+    t = _at_turn(tmp_path)
     reader, worker, later = _reader(t)
     reader.look()
     _frame(reader, t, worker, Sighting("turn", "2C", 0.99))

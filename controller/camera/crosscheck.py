@@ -140,12 +140,16 @@ class Sighting:
         guess: The card itself when answered; for an unsure card, the recogniser's guess
             when the reading failed no check but the confidence threshold (else None). Never
             an answer: a hand-dealt table offers it to the dealer to confirm by eye.
+        likeness: The recogniser's best card whatever check the reading failed (None when
+            it has none). Never offered, never an answer: only a sign that frames disagree
+            (the hold'em reader, decision 168).
     """
 
     zone: str
     card: str | None
     confidence: float
     guess: str | None = None
+    likeness: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

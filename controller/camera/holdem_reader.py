@@ -12,7 +12,9 @@ thread, `HoldemReader` asks the camera worker for a frame whenever the round wai
   lying there stays from one frame to the next; a misreading seldom comes back: one frame's
   answer alone is only a candidate, and the next frame is asked for at once;
 * frames that name more cards in an area than lie there unread disagree: one of them
-  misreads a card, and no frame tells which. The area's card is asked for at the console at
+  misreads a card, and no frame tells which. An unsure reading's likeness (the card it
+  looks most like) counts as a name once two frames show it: a card unsure twice as a ten
+  and then read twice as a seven is not read; The area's card is asked for at the console at
   once, with no guess; once the dealer keys it, the frames count afresh;
 * an area whose card is not confirmed within `[vision] frames` frames in a row has it asked
   for at the console (`camera_card`, not confirmed): the dealer keys it, or confirms the
@@ -85,6 +87,8 @@ class HoldemReader:
         """In how many frames of the unsure run each card was guessed."""
         self._named: Counter[str] = Counter()
         """Each card named in the due area, in how many of the camera's frames."""
+        self._likened: Counter[str] = Counter()
+        """Each card an unsure reading in the due area looked like, in how many frames."""
         self._last_number = 0
         """The camera's number of the last frame read for the due area."""
         self._candidate = False
@@ -201,11 +205,15 @@ class HoldemReader:
         here = [s for s in frame.sightings if s.zone == zone]
         taken = area_cards(game, area, seat)
         named = {s.card for s in here if s.card is not None and s.card not in taken}
+        likened = {s.likeness for s in here
+                   if s.card is None and s.likeness is not None and s.likeness not in taken}
         if frame.number != self._last_number:  # the same frame again agrees with nothing
             self._last_number = frame.number
             self._named.update(named)
+            self._likened.update(likened)
             self._candidate = bool(named)
-        if len(self._named) > AREA_CARDS[area] - len(taken):
+        echoed = {code for code, n in self._likened.items() if n >= FRAMES_TO_AGREE}
+        if len(set(self._named) | echoed) > AREA_CARDS[area] - len(taken):
             self.disagreed += 1
             self._restart_unsure()  # the dealer's card decides; then the frames count afresh
             return [("camera_card", {**where, "card": None, "confirmed": False})]
@@ -214,8 +222,10 @@ class HoldemReader:
         if new:
             candidates = Counter({c: n for c, n in self._named.items()
                                   if c not in new and c not in taken})
+            alike = Counter({c: n for c, n in self._likened.items()
+                             if c not in new and c not in taken})
             self._restart_unsure()
-            self._named = candidates  # the area's other cards keep their frames
+            self._named, self._likened = candidates, alike  # the other cards keep theirs
             self.checked += len(new)
             return [("camera_card", {**where, "card": code, "confirmed": True}) for code in new]
         unsure = [s for s in here if s.card is None]
@@ -239,6 +249,7 @@ class HoldemReader:
         self._unsure = 0
         self._guessed.clear()
         self._named = Counter()
+        self._likened = Counter()
 
 
 def area_zone(area: Area, seat: int | None) -> str:

@@ -208,7 +208,7 @@ class CameraWorker:
         points = self._points(width, height)
         return CameraFrame(number, frame.number, tuple(
             Sighting(zone_of(points, _centre(r.quad, (left, top))), r.card, r.confidence,
-                     _guess(r))
+                     _guess(r), r.card or r.guess)
             for r in readings))
 
 

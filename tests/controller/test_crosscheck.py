@@ -335,6 +335,7 @@ def test_the_worker_passes_each_reading_with_its_guess(tmp_path: Path,
         camera.close()
     by_zone = {s.zone: s for s in frame.sightings}
     assert (by_zone["seat1"].card, by_zone["seat1"].guess) == ("QH", "QH")
+    assert by_zone["seat1"].likeness == "QH"
     assert (by_zone["dealer"].card, by_zone["dealer"].guess) == (None, None)  # a back: no index
 
 

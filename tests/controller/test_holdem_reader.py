@@ -337,3 +337,34 @@ def test_a_candidate_that_goes_away_waits_the_frame_interval(tmp_path: Path) -> 
     assert (len(worker.asked), later) == (2, [])  # a candidate: the next frame at once
     _frame(reader, t, worker)  # the card picked up again: nothing there
     assert (len(worker.asked), len(later)) == (2, 1)  # no frame until the interval
+
+
+def test_a_card_unsure_twice_as_one_card_and_read_twice_as_another_is_not_read(
+        tmp_path: Path) -> None:
+    # Seed 3, round 388, on six seats: the river's ten of diamonds was unsure on two frames,
+    # each looking most like TD (its corners disagreed), then read 7D on two frames.
+    t = _at_turn(tmp_path)
+    reader, worker, later = _reader(t, frames=6)
+    reader.look()
+    for _ in range(2):
+        _frame(reader, t, worker, Sighting("turn", None, 0.9, None, "TD"))
+        if later:
+            later.pop()()
+    _turn_frames(reader, t, worker, later, "7D", "7D")
+    assert t.model.game is not None
+    assert len(t.model.game.board) == 3  # 7D not taken
+    assert t.model.game.asked is not None
+    assert t.model.game.asked.guess is None
+    assert reader.disagreed == 1
+
+
+def test_one_frame_s_likeness_alone_stops_nothing(tmp_path: Path) -> None:
+    t = _at_turn(tmp_path)
+    reader, worker, later = _reader(t, frames=6)
+    reader.look()
+    _frame(reader, t, worker, Sighting("turn", None, 0.3, None, "8D"))  # noise, once
+    if later:
+        later.pop()()
+    _turn_frames(reader, t, worker, later, "2C", "2C")
+    assert t.model.game is not None
+    assert [str(c) for c in t.model.game.board] == ["AS", "KD", "7C", "2C"]

@@ -31,7 +31,7 @@ from vision.recognize import LOW_CONFIDENCE
 _LOG = logging.getLogger(__name__)
 
 Point = tuple[float, float]
-Box = tuple[int, int, int, int]
+FramePart = tuple[int, int, int, int]
 """A part of a frame: left, top, right, bottom (pixels, right and bottom excluded)."""
 
 SLOT_STEP_X: Final = 1.4
@@ -97,14 +97,14 @@ def _slots(zone: str, centre: Point, card: float, grid: tuple[int, int]) -> dict
 
 
 def slot_boxes(points: Mapping[str, Point], card_width: float,
-               size: tuple[int, int]) -> dict[str, Box]:
+               size: tuple[int, int]) -> dict[str, FramePart]:
     """Each position's part of a frame of `size`: its slots' bounding box, widened by a card.
 
     A card lying on a slot, turned or pushed by a hand, or overlapping the last slot, lies
     inside: a card's width either side across and its length (1.4 widths) up and down.
     """
     width, height = size
-    found: dict[str, Box] = {}
+    found: dict[str, FramePart] = {}
     for name, (x, y) in points.items():
         zone = name.partition(".")[0]
         left, top, right, bottom = found.get(zone, (width, height, 0, 0))
@@ -128,7 +128,7 @@ def zone_of(points: Mapping[str, Point], where: Point) -> str:
 
 Recognize = Callable[[Image], list[CardReading]]
 Points = Callable[[int, int], Mapping[str, Point]]
-Boxes = Callable[[int, int], Mapping[str, Box]]
+FrameParts = Callable[[int, int], Mapping[str, FramePart]]
 
 
 class CameraWorker:
@@ -144,7 +144,7 @@ class CameraWorker:
     """
 
     def __init__(self, camera: CameraSource, recognize: Recognize, post: Callable[[Any], None],
-                 points: Points, boxes: Boxes = lambda _w, _h: {}) -> None:
+                 points: Points, boxes: FrameParts = lambda _w, _h: {}) -> None:
         self.camera = camera
         self._recognize = recognize
         self._post = post
@@ -224,7 +224,8 @@ def _guess(reading: CardReading) -> str | None:
     return reading.guess if reading.reason == LOW_CONFIDENCE else None
 
 
-def _part(boxes: Mapping[str, Box], zones: tuple[str, ...], size: tuple[int, int]) -> Box:
+def _part(boxes: Mapping[str, FramePart], zones: tuple[str, ...],
+          size: tuple[int, int]) -> FramePart:
     """The part of the frame showing `zones`: their boxes' union, or the whole frame."""
     if not zones or any(zone not in boxes for zone in zones):
         return (0, 0, *size)

@@ -212,8 +212,9 @@ class HoldemReader:
             self._named.update(named)
             self._likened.update(likened)
             self._candidate = bool(named)
+        # A card keyed since it was counted lies there taken: it names nothing unread.
         echoed = {code for code, n in self._likened.items() if n >= FRAMES_TO_AGREE}
-        if len(set(self._named) | echoed) > AREA_CARDS[area] - len(taken):
+        if len((set(self._named) | echoed) - set(taken)) > AREA_CARDS[area] - len(taken):
             self.disagreed += 1
             self._restart_unsure()  # the dealer's card decides; then the frames count afresh
             return [("camera_card", {**where, "card": None, "confirmed": False})]

@@ -368,3 +368,25 @@ def test_one_frame_s_likeness_alone_stops_nothing(tmp_path: Path) -> None:
     _turn_frames(reader, t, worker, later, "2C", "2C")
     assert t.model.game is not None
     assert [str(c) for c in t.model.game.board] == ["AS", "KD", "7C", "2C"]
+
+
+def test_a_card_keyed_while_counted_is_no_name_that_disagrees(tmp_path: Path) -> None:
+    # The flop's cards unsure, each looking like itself: the dealer keys two of them while
+    # the frames go on; the third is then offered, not asked for as a disagreement.
+    t = _at_flop(tmp_path)
+    reader, worker, later = _reader(t, frames=6)
+    reader.look()
+    flop = [Sighting("flop", None, 0.6, code, code) for code in ("AS", "KD", "7C")]
+    for frame in range(5):
+        if frame == 4:
+            assert t.fire("key_card", card="AS")
+            assert t.fire("key_card", card="KD")
+        _frame(reader, t, worker, *flop)
+        if later:
+            later.pop()()
+    _frame(reader, t, worker, *flop)
+    assert t.model.game is not None
+    assert reader.disagreed == 0
+    asked = t.model.game.asked
+    assert asked is not None
+    assert str(asked.guess) == "7C"

@@ -58,6 +58,14 @@ def _at_flop(tmp_path: Path) -> Table:
     return t
 
 
+def _frame_then_wait(reader: HoldemReader, t: Table, worker: Frames, later: list[Any],
+                     *sightings: Sighting) -> None:
+    """One frame of `sightings`, then the frame interval passes (a timer the reader set)."""
+    _frame(reader, t, worker, *sightings)
+    if later:
+        later.pop()()
+
+
 def _at_turn(tmp_path: Path) -> Table:
     """A round whose flop AS KD 7C is read, seat 1 checked: the turn is due."""
     t = _at_flop(tmp_path)
@@ -72,9 +80,8 @@ def _turn_frames(reader: HoldemReader, t: Table, worker: Frames, later: list[Any
     for code in seen:
         assert t.model.game is not None
         if t.model.game.asked is None:
-            _frame(reader, t, worker, Sighting("turn", code, 0.99 if code else 0.3))
-            if later:
-                later.pop()()
+            _frame_then_wait(reader, t, worker, later,
+                             Sighting("turn", code, 0.99 if code else 0.3))
 
 
 def test_a_frame_is_asked_for_once_a_card_is_due(tmp_path: Path) -> None:
@@ -119,9 +126,7 @@ def _unsure_run(t: Table, *guesses: str | None) -> None:
     reader, worker, later = _reader(t, frames=len(guesses))
     reader.look()
     for guess in guesses:
-        _frame(reader, t, worker, Sighting("flop", None, 0.6, guess))
-        if later:
-            later.pop()()
+        _frame_then_wait(reader, t, worker, later, Sighting("flop", None, 0.6, guess))
 
 
 def test_a_card_guessed_in_most_unsure_frames_is_offered_to_confirm(tmp_path: Path) -> None:
@@ -290,9 +295,8 @@ def test_a_card_named_once_and_guessed_is_offered_to_confirm(tmp_path: Path) -> 
     reader, worker, later = _reader(t, frames=3)
     reader.look()
     for seen in ("2C", None, None):
-        _frame(reader, t, worker, Sighting("turn", seen, 0.99 if seen else 0.6, "2C"))
-        if later:
-            later.pop()()
+        _frame_then_wait(reader, t, worker, later,
+                         Sighting("turn", seen, 0.99 if seen else 0.6, "2C"))
     assert t.model.game is not None
     asked = t.model.game.asked
     assert asked is not None
@@ -347,9 +351,7 @@ def test_a_card_unsure_twice_as_one_card_and_read_twice_as_another_is_not_read(
     reader, worker, later = _reader(t, frames=6)
     reader.look()
     for _ in range(2):
-        _frame(reader, t, worker, Sighting("turn", None, 0.9, None, "TD"))
-        if later:
-            later.pop()()
+        _frame_then_wait(reader, t, worker, later, Sighting("turn", None, 0.9, None, "TD"))
     _turn_frames(reader, t, worker, later, "7D", "7D")
     assert t.model.game is not None
     assert len(t.model.game.board) == 3  # 7D not taken
@@ -362,9 +364,8 @@ def test_one_frame_s_likeness_alone_stops_nothing(tmp_path: Path) -> None:
     t = _at_turn(tmp_path)
     reader, worker, later = _reader(t, frames=6)
     reader.look()
-    _frame(reader, t, worker, Sighting("turn", None, 0.3, None, "8D"))  # noise, once
-    if later:
-        later.pop()()
+    noise = Sighting("turn", None, 0.3, None, "8D")
+    _frame_then_wait(reader, t, worker, later, noise)  # once
     _turn_frames(reader, t, worker, later, "2C", "2C")
     assert t.model.game is not None
     assert [str(c) for c in t.model.game.board] == ["AS", "KD", "7C", "2C"]
@@ -381,9 +382,7 @@ def test_a_card_keyed_while_counted_is_no_name_that_disagrees(tmp_path: Path) ->
         if frame == 4:
             assert t.fire("key_card", card="AS")
             assert t.fire("key_card", card="KD")
-        _frame(reader, t, worker, *flop)
-        if later:
-            later.pop()()
+        _frame_then_wait(reader, t, worker, later, *flop)
     _frame(reader, t, worker, *flop)
     assert t.model.game is not None
     assert reader.disagreed == 0

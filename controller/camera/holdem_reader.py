@@ -12,10 +12,10 @@ thread, `HoldemReader` asks the camera worker for a frame whenever the round wai
   lying there stays from one frame to the next; a misreading seldom comes back: one frame's
   answer alone is only a candidate, and the next frame is asked for at once;
 * frames that name more cards in an area than lie there unread disagree: one of them
-  misreads a card, and no frame tells which. An unsure reading's likeness (the card it
-  looks most like) counts as a name once two frames show it: a card unsure twice as a ten
-  and then read twice as a seven is not read; The area's card is asked for at the console at
-  once, with no guess; once the dealer keys it, the frames count afresh;
+  misreads a card, and no frame tells which, so the area's card is asked for at the console
+  at once, with no guess; once the dealer keys it, the frames count afresh. An unsure
+  reading's likeness (the card it looks most like) counts as a name once two frames show
+  it: a card unsure twice as a ten, then read twice as a seven, is not read;
 * an area whose card is not confirmed within `[vision] frames` frames in a row has it asked
   for at the console (`camera_card`, not confirmed): the dealer keys it, or confirms the
   recogniser's guess when one card not read yet was guessed, or named, in most of those
@@ -49,7 +49,7 @@ from controller.procedure.families import model_as
 from controller.procedure.holdem import HE, Area, HoldemModel, HoldemRound, due_area
 from controller.procedure.shared.table_model import TableModel
 
-FRAMES_TO_AGREE = 2
+FRAMES_TO_AGREE: Final = 2
 """Frames that must name a card in its area before it is read (one frame may misread)."""
 AREA_CARDS: Final = {Area.FLOP: 3, Area.TURN: 1, Area.RIVER: 1, Area.DEALER: 2, Area.SEAT: 2}
 """How many cards each area holds once dealt (a seat's and the dealer's hand: two)."""

@@ -224,14 +224,22 @@ def _guess(reading: CardReading) -> str | None:
     return reading.guess if reading.reason == LOW_CONFIDENCE else None
 
 
+SMALLEST_PART: Final = 64
+"""A part narrower or lower than this (pixels) is not recognised alone: the whole frame is."""
+
+
 def _part(boxes: Mapping[str, FramePart], zones: tuple[str, ...],
           size: tuple[int, int]) -> FramePart:
     """The part of the frame showing `zones`: their boxes' union, or the whole frame."""
+    whole = (0, 0, *size)
     if not zones or any(zone not in boxes for zone in zones):
-        return (0, 0, *size)
+        return whole
     chosen = [boxes[zone] for zone in zones]
-    return (min(b[0] for b in chosen), min(b[1] for b in chosen),
-            max(b[2] for b in chosen), max(b[3] for b in chosen))
+    left, top = min(b[0] for b in chosen), min(b[1] for b in chosen)
+    right, bottom = max(b[2] for b in chosen), max(b[3] for b in chosen)
+    if min(right - left, bottom - top) < SMALLEST_PART:  # the recogniser needs room
+        return whole
+    return (left, top, right, bottom)
 
 
 def _centre(quad: Sequence[Sequence[float]], offset: Point = (0.0, 0.0)) -> Point:

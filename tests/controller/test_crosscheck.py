@@ -380,3 +380,24 @@ def test_slot_boxes_hold_each_position_s_cards_and_stay_in_the_frame() -> None:
         assert right >= min(800, x + width), name
         assert top <= max(0, y - 1.4 * width), name
         assert bottom >= min(600, y + 1.4 * width), name
+
+
+def test_a_part_too_small_to_recognise_alone_gives_the_whole_frame(
+        tmp_path: Path, recognizer: Recognizer) -> None:
+    render = TableRenderer(ZONES, size=(800, 600), seed=5)
+    camera = EmulatedLayoutCamera("camera", render)
+    parts: list[tuple[int, ...]] = []
+
+    def recognize(image):
+        parts.append(image.shape[:2])
+        return recognizer.recognize(image)
+
+    worker = CameraWorker(camera, recognize, lambda _event: None, lambda w, h: render.points,
+                          lambda w, h: {"seat1": (10, 10, 40, 300)})
+    camera.show({"seat1": ["QH"]})
+    try:
+        frame = worker.capture(1, ("seat1",))
+    finally:
+        camera.close()
+    assert parts == [(600, 800)]
+    assert frame.error == ""

@@ -339,8 +339,9 @@ def test_the_worker_passes_each_reading_with_its_guess(tmp_path: Path,
     assert (by_zone["dealer"].card, by_zone["dealer"].guess) == (None, None)  # a back: no index
 
 
-def test_a_frame_asked_for_one_position_reads_only_its_part(tmp_path: Path,
-                                                           recognizer: Recognizer) -> None:
+def _recording_worker(recognizer: Recognizer, boxes: Mapping[str, tuple[int, int, int, int]]
+                      ) -> tuple[EmulatedLayoutCamera, CameraWorker, list[tuple[int, ...]]]:
+    """A worker on an 800x600 emulated layout with `boxes`; the list gets each shape read."""
     render = TableRenderer(ZONES, size=(800, 600), seed=5)
     camera = EmulatedLayoutCamera("camera", render)
     parts: list[tuple[int, ...]] = []
@@ -349,9 +350,16 @@ def test_a_frame_asked_for_one_position_reads_only_its_part(tmp_path: Path,
         parts.append(image.shape[:2])
         return recognizer.recognize(image)
 
-    boxes = slot_boxes(render.points, render.card_width, render.size)
     worker = CameraWorker(camera, recognize, lambda _event: None, lambda w, h: render.points,
                           lambda w, h: boxes)
+    return camera, worker, parts
+
+
+def test_a_frame_asked_for_one_position_reads_only_its_part(tmp_path: Path,
+                                                           recognizer: Recognizer) -> None:
+    render = TableRenderer(ZONES, size=(800, 600), seed=5)
+    boxes = slot_boxes(render.points, render.card_width, render.size)
+    camera, worker, parts = _recording_worker(recognizer, boxes)
     camera.show({"seat1": ["QH"], "seat2": ["7C"], "dealer": ["AS"]})
     try:
         whole, seat2 = worker.capture(1), worker.capture(2, ("seat2",))
@@ -384,16 +392,7 @@ def test_slot_boxes_hold_each_position_s_cards_and_stay_in_the_frame() -> None:
 
 def test_a_part_too_small_to_recognise_alone_gives_the_whole_frame(
         tmp_path: Path, recognizer: Recognizer) -> None:
-    render = TableRenderer(ZONES, size=(800, 600), seed=5)
-    camera = EmulatedLayoutCamera("camera", render)
-    parts: list[tuple[int, ...]] = []
-
-    def recognize(image):
-        parts.append(image.shape[:2])
-        return recognizer.recognize(image)
-
-    worker = CameraWorker(camera, recognize, lambda _event: None, lambda w, h: render.points,
-                          lambda w, h: {"seat1": (10, 10, 40, 300)})
+    camera, worker, parts = _recording_worker(recognizer, {"seat1": (10, 10, 40, 300)})
     camera.show({"seat1": ["QH"]})
     try:
         frame = worker.capture(1, ("seat1",))

@@ -500,6 +500,7 @@ def _camera_parts(source: CameraSource, vision: VisionSettings, zones: tuple[str
     """Recogniser, worker and cross-check for the configured camera (vision loads here)."""
     from controller.camera.worker import (
         CameraWorker,
+        FramePart,
         layout_points,
         slot_boxes,
         slot_card_width,
@@ -519,7 +520,7 @@ def _camera_parts(source: CameraSource, vision: VisionSettings, zones: tuple[str
             return dict(renderer.points)
         return layout_points(zones, (width, height))
 
-    def boxes(width: int, height: int) -> dict[str, tuple[int, int, int, int]]:
+    def boxes(width: int, height: int) -> dict[str, FramePart]:
         if fixed:  # configured points, no slots: the card's size there is not known
             return {}
         if renderer is not None and renderer.size == (width, height):

@@ -5,7 +5,8 @@ injected renderer) with `vision.build.synth`: the i-th card of a position on its
 (`controller.camera.worker.layout_points`), each frame placed a little differently, as a
 dealer's hand and a real sensor would, so that another frame is another chance for an unsure
 reading. The table's surface is drawn once and each card once per place (the same table, the
-same printed card, frame after frame), so a frame costs its laying, not its drawing. Only an
+same printed card, frame after frame), so a frame costs its laying, not its drawing, and only
+the cards' parts of it are developed into pixels. Only an
 emulated `[devices.camera]` uses it (`--allow-emulated`, the simulation).
 """
 
@@ -27,13 +28,16 @@ from vision.build.synth import (
     Effects,
     Placement,
     RenderedCard,
+    develop,
+    laid_extent,
     lay_card,
-    photograph,
     render_card,
     render_width,
     table_background,
 )
 
+SENSOR = Effects()
+"""The emulated camera's imperfections: none but the cards' shadows (a pixel develops alone)."""
 CARDS_KEPT = 256
 """Drawn cards kept for the next frames (a few rounds' cards; then drawn afresh)."""
 
@@ -60,7 +64,8 @@ class TableRenderer:
         self.seed = seed
         self.frames = 0
         self._style = CardStyle()
-        self._table: npt.NDArray[np.float32] | None = None
+        self._surfaces: tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], Image] | None = (
+            None)
         self._cards: dict[tuple[str, int, int], RenderedCard] = {}
 
     def __call__(self, codes_by_position: Mapping[str, Sequence[str]]) -> Image:
@@ -70,7 +75,30 @@ class TableRenderer:
             ValueError: A position that is not on this layout.
         """
         self.frames += 1
-        rng = np.random.default_rng([self.seed, self.frames])
+        placements = self.placements(codes_by_position, self.frames)
+        table, scene, frame = self._surface()
+        frame = frame.copy()
+        laid: list[tuple[int, int, int, int]] = []
+        try:
+            for placement in placements:
+                card = self._card(placement)
+                quad = lay_card(scene, card.image, card.alpha, placement, SENSOR.shadow)
+                laid.append(laid_extent(quad, placement.width, scene.shape[:2]))
+            for left, top, right, bottom in laid:
+                frame[top:bottom, left:right] = develop(scene[top:bottom, left:right])
+        finally:
+            for left, top, right, bottom in laid:  # the scene is the bare table again
+                scene[top:bottom, left:right] = table[top:bottom, left:right]
+        return frame
+
+    def placements(self, codes_by_position: Mapping[str, Sequence[str]],
+                   frame: int) -> list[Placement]:
+        """Where the `frame`-th frame shows each position's cards, in the order laid.
+
+        Raises:
+            ValueError: A position that is not on this layout.
+        """
+        rng = np.random.default_rng([self.seed, frame])
         placements = []
         for zone, codes in codes_by_position.items():
             if zone not in self.zones:
@@ -78,19 +106,23 @@ class TableRenderer:
                                  f"(positions: {', '.join(self.zones)})")
             for number, code in enumerate(codes):
                 placements.append(self._placement(zone, number, code, rng))
-        canvas = self._surface().copy()
-        effects = Effects()
-        for placement in placements:
-            card = self._card(placement)
-            lay_card(canvas, card.image, card.alpha, placement, effects.shadow)
-        return photograph(canvas, effects, rng)
+        return placements
 
-    def _surface(self) -> npt.NDArray[np.float32]:
-        """The table under the cards: drawn once, the same table in every frame."""
-        if self._table is None:
-            self._table = table_background(self.background, self.size,
-                                           np.random.default_rng(self.seed)).astype(np.float32)
-        return self._table
+    def _surface(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], Image]:
+        """The bare table, the scene the cards are laid on, and the bare table's frame.
+
+        Drawn once: the same table in every frame. Only the cards' parts of the scene are
+        laid and developed each frame (`vision.build.synth.develop`), then laid bare again.
+        """
+        if self._surfaces is None:
+            table = table_background(self.background, self.size,
+                                     np.random.default_rng(self.seed)).astype(np.float32)
+            self._surfaces = (table, table.copy(), develop(table))
+        return self._surfaces
+
+    def table(self) -> npt.NDArray[np.float32]:
+        """The bare table's light (float BGR, the scene before any card is laid): a copy."""
+        return self._surface()[0].copy()
 
     def _card(self, placement: Placement) -> RenderedCard:
         """A card as drawn for its place (drawn once per card, size and place: kept)."""

@@ -473,6 +473,20 @@ def card_quad(placement: Placement, aspect: float) -> npt.NDArray[np.float32]:
     return (corners @ rotation.T + np.array(placement.centre)).astype(np.float32)
 
 
+def laid_extent(quad: npt.NDArray[np.float32], card_width: float,
+                shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The pixels `lay_card` may change for a card `card_width` wide at `quad`.
+
+    (left, top, right, bottom), right and bottom excluded, within a canvas of `shape`
+    (height, width): the card and its shadow's reach; empty when off the canvas.
+    """
+    margin = int(4 * max(1.0, card_width * 0.02)) + 2
+    x0, y0 = (int(v) for v in np.maximum(np.floor(quad.min(axis=0)).astype(int) - margin, 0))
+    x1 = min(int(np.ceil(quad[:, 0].max())) + margin, shape[1])
+    y1 = min(int(np.ceil(quad[:, 1].max())) + margin, shape[0])
+    return x0, y0, x1, y1
+
+
 def lay_card(canvas: npt.NDArray[np.float32], image: Image, alpha: npt.NDArray[np.float32],
              placement: Placement, shadow: float) -> npt.NDArray[np.float32]:
     """Paste an upright card onto `canvas` in place; returns the card's corners.
@@ -483,10 +497,7 @@ def lay_card(canvas: npt.NDArray[np.float32], image: Image, alpha: npt.NDArray[n
     height, width = alpha.shape
     quad = card_quad(placement, height / width)
     offset = max(1.0, placement.width * 0.02)
-    margin = int(4 * offset) + 2
-    x0, y0 = np.maximum(np.floor(quad.min(axis=0)).astype(int) - margin, 0)
-    x1 = min(int(np.ceil(quad[:, 0].max())) + margin, canvas.shape[1])
-    y1 = min(int(np.ceil(quad[:, 1].max())) + margin, canvas.shape[0])
+    x0, y0, x1, y1 = laid_extent(quad, placement.width, canvas.shape[:2])
     if x1 <= x0 or y1 <= y0:
         return quad
     source = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
@@ -564,13 +575,23 @@ def photograph(canvas: npt.NDArray[np.float32], effects: Effects,
         noise = rng.standard_normal(canvas.shape[:2], np.float32)
         canvas += (np.float32(effects.noise) * noise)[..., None]
     canvas = _phone_processing(canvas, effects)
-    frame = np.clip(canvas + 0.5, 0, 255).astype(np.uint8)
+    frame = develop(canvas)
     if effects.jpeg_quality:
         ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, effects.jpeg_quality])
-        frame = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else frame
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+        frame = frame if decoded is None else decoded
     if frame.shape[:2] != (height, width):
         frame = cv2.resize(frame, (width, height), interpolation=cv2.INTER_LINEAR)
     return frame
+
+
+def develop(canvas: npt.NDArray[np.float32]) -> Image:
+    """The 8-bit pixels of a scene's light (float BGR): each rounded and clipped, alone.
+
+    All `photograph` does with `Effects()`: a pixel depends on its own light only, so a part
+    of a scene develops as the same part of the whole scene's frame.
+    """
+    return np.clip(canvas + 0.5, 0, 255).astype(np.uint8)
 
 
 def _phone_processing(canvas: npt.NDArray[np.float32],

@@ -39,7 +39,9 @@ from drivers.registry import BuildOptions
 STEP_TIMEOUT_S: Final = 120.0
 """How long a step (a command carried out, a card read by the camera) may take."""
 RIG_CAMERA: Final = {"kind": "emulated", "width": 1280, "height": 960}
-RIG_VISION: Final = {"frames": 6, "frame_interval_ms": 50}
+RIG_VISION: Final = {"frames": 6, "frame_interval_ms": 10}
+"""The rig's `[vision]`: its camera draws a new frame at each read, with nothing to wait for,
+so a card not read yet is looked at again after the least interval `[vision]` allows."""
 RIG_LAMPS: Final = {"fault": 0, "no_more_bets": 1, "shuffle": 2}
 _AREA: Final = {HoldemStage.FLOP: ("flop", slice(0, 3)), HoldemStage.TURN: ("turn", slice(3, 4)),
                 HoldemStage.RIVER: ("river", slice(4, 5))}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Final
 
 import cv2
@@ -189,10 +190,31 @@ def render_card(code: str, style: CardStyle, width: int = 300, seed: int = 0) ->
     image = np.empty((height, width, 3), np.uint8)
     image[:] = style.paper
     ink = style.red if code[1] in RED_SUITS else style.black
-    suit = suit_mask(code[1], style.glyphs)
+    suit = _suit_mask(code[1], style.glyphs)
     _draw_face(image, code, style, suit, ink, seed)
-    rank_box, suit_box = _draw_indices(image, rank_mask(code[0], style.glyphs), style, suit, ink)
+    rank_box, suit_box = _draw_indices(image, _rank_mask(code[0], style.glyphs), style, suit,
+                                       ink)
     return RenderedCard(image, rounded_alpha(width, height), rank_box, suit_box)
+
+
+GLYPHS_KEPT: Final = 64
+"""Rank and suit masks kept for the next cards (a deck's 13 ranks and 4 suits, several decks)."""
+
+
+@lru_cache(maxsize=GLYPHS_KEPT)
+def _rank_mask(rank: str, glyphs: GlyphStyle) -> Mask:
+    """`rank_mask`, drawn once per rank and style: read-only, shared by the cards drawn."""
+    mask = rank_mask(rank, glyphs)
+    mask.setflags(write=False)
+    return mask
+
+
+@lru_cache(maxsize=GLYPHS_KEPT)
+def _suit_mask(suit: str, glyphs: GlyphStyle) -> Mask:
+    """`suit_mask`, drawn once per suit and style: read-only, shared by the cards drawn."""
+    mask = suit_mask(suit, glyphs)
+    mask.setflags(write=False)
+    return mask
 
 
 def _render_back(style: CardStyle, width: int, seed: int) -> RenderedCard:
@@ -225,9 +247,10 @@ def _draw_face(image: Image, code: str, style: CardStyle, suit: Mask, ink: Colou
         size = round(style.pip_size * width)
         left, right = style.pip_inset * width, (1 - style.pip_inset) * width
         top, bottom = 0.2 * height, 0.8 * height
+        upright, turned = _sized(suit, size), _sized(suit[::-1, ::-1], size)
         for fx, fy in _PIPS[rank]:
             centre = (left + fx * (right - left), top + fy * (bottom - top))
-            _stamp(image, suit if fy <= 0.5 else suit[::-1, ::-1], centre, size, ink)
+            _place(image, upright if fy <= 0.5 else turned, centre, size, ink)
     else:
         _draw_court(image, style, suit, ink, seed)
 
@@ -295,9 +318,20 @@ def _stamp_box(image: Image, mask: Mask, centre_x: float, top: float, width: flo
 
 def _stamp(image: Image, mask: Mask, centre: tuple[float, float], height: int,
            ink: Colour) -> None:
+    _place(image, _sized(mask, height), centre, height, ink)
+
+
+def _sized(mask: Mask, height: int) -> Mask:
+    """`mask` resized to `height` pixels tall (at least one), its proportions kept."""
     width = max(1, round(height * mask.shape[1] / max(mask.shape[0], 1)))
-    resized = cv2.resize(mask, (width, max(1, height)), interpolation=cv2.INTER_AREA)
-    _paint(image, resized, round(centre[0] - width / 2), round(centre[1] - height / 2), ink)
+    return cv2.resize(mask, (width, max(1, height)), interpolation=cv2.INTER_AREA)
+
+
+def _place(image: Image, sized: Mask, centre: tuple[float, float], height: int,
+           ink: Colour) -> None:
+    """Paint a `_sized` mask `height` tall centred on `centre`."""
+    width = sized.shape[1]
+    _paint(image, sized, round(centre[0] - width / 2), round(centre[1] - height / 2), ink)
 
 
 def _paint(image: Image, coverage: Mask, x0: int, y0: int, ink: Colour) -> None:

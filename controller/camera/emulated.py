@@ -6,8 +6,8 @@ injected renderer) with `vision.build.synth`: the i-th card of a position on its
 dealer's hand and a real sensor would, so that another frame is another chance for an unsure
 reading. The table's surface is drawn once and each card once per place (the same table, the
 same printed card, frame after frame), so a frame costs its laying, not its drawing, and only
-the cards' parts of it are developed into pixels. Only an
-emulated `[devices.camera]` uses it (`--allow-emulated`, the simulation).
+the cards' parts of it are developed into pixels. Only an emulated `[devices.camera]` uses it
+(`--allow-emulated`, the simulation).
 """
 
 from __future__ import annotations

@@ -7,10 +7,11 @@ thread, `HoldemReader` asks the camera worker for a frame whenever the round wai
 (`Sighting`s, already assigned to positions by the worker) become `camera_card` triggers:
 
 * a card the area the round waits for has not read yet, named confidently there on two of
-  the camera's frames since the area was due (`FRAMES_TO_AGREE`), is a confirmed card (the
-  round itself holds the round if that card was read elsewhere: a card seen twice). A card
-  lying there stays from one frame to the next; a misreading seldom comes back: one frame's
-  answer alone is only a candidate, and the next frame is asked for at once;
+  the camera's frames since the area was due (`FRAMES_TO_AGREE`), one of them surely (a
+  confidence of `SURE` or more), is a confirmed card (the round itself holds the round if
+  that card was read elsewhere: a card seen twice). A card lying there stays from one frame
+  to the next; a misreading seldom comes back, and seldom surely: one frame's answer alone
+  is only a candidate, and the next frame is asked for at once;
 * frames that name more cards in an area than lie there unread disagree: one of them
   misreads a card, and no frame tells which, so the area's card is asked for at the console
   at once, with no guess; once the dealer keys it, the frames count afresh. An unsure
@@ -51,6 +52,8 @@ from controller.procedure.shared.table_model import TableModel
 
 FRAMES_TO_AGREE: Final = 2
 """Frames that must name a card in its area before it is read (one frame may misread)."""
+SURE: Final = 0.99
+"""Confidence one of the frames naming a card must reach before it is read (decision 170)."""
 AREA_CARDS: Final = {Area.FLOP: 3, Area.TURN: 1, Area.RIVER: 1, Area.DEALER: 2, Area.SEAT: 2}
 """How many cards each area holds once dealt (a seat's and the dealer's hand: two)."""
 
@@ -89,6 +92,8 @@ class HoldemReader:
         """Each card named in the due area, in how many of the camera's frames."""
         self._likened: Counter[str] = Counter()
         """Each card an unsure reading in the due area looked like, in how many frames."""
+        self._sure: set[str] = set()
+        """The cards named in the due area with a confidence of `SURE` or more on some frame."""
         self._last_number = 0
         """The camera's number of the last frame read for the due area."""
         self._candidate = False
@@ -211,6 +216,8 @@ class HoldemReader:
             self._last_number = frame.number
             self._named.update(named)
             self._likened.update(likened)
+            self._sure.update(s.card for s in here
+                              if s.card in named and s.confidence >= SURE)
             self._candidate = bool(named)
         # A card keyed since it was counted lies there taken: it names nothing unread.
         echoed = {code for code, n in self._likened.items() if n >= FRAMES_TO_AGREE}
@@ -219,14 +226,16 @@ class HoldemReader:
             self._restart_unsure()  # the dealer's card decides; then the frames count afresh
             return [("camera_card", {**where, "card": None, "confirmed": False})]
         new = sorted(code for code, n in self._named.items()
-                     if n >= FRAMES_TO_AGREE and code not in taken)
+                     if n >= FRAMES_TO_AGREE and code in self._sure and code not in taken)
         if new:
             candidates = Counter({c: n for c, n in self._named.items()
                                   if c not in new and c not in taken})
             alike = Counter({c: n for c, n in self._likened.items()
                              if c not in new and c not in taken})
+            sure = self._sure & set(candidates)
             self._restart_unsure()
-            self._named, self._likened = candidates, alike  # the other cards keep theirs
+            # the other cards keep theirs
+            self._named, self._likened, self._sure = candidates, alike, sure
             self.checked += len(new)
             return [("camera_card", {**where, "card": code, "confirmed": True}) for code in new]
         unsure = [s for s in here if s.card is None]
@@ -251,6 +260,7 @@ class HoldemReader:
         self._guessed.clear()
         self._named = Counter()
         self._likened = Counter()
+        self._sure = set()
 
 
 def area_zone(area: Area, seat: int | None) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from controller.camera.crosscheck import CameraFrame, Sighting, VisionSettings
-from controller.camera.holdem_reader import HoldemReader
+from controller.camera.holdem_reader import SURE, HoldemReader
 from tests.controller.helpers import runtime
 from tests.controller.holdem_helpers import Table, open_round, table
 
@@ -97,9 +97,9 @@ def test_confident_readings_in_the_due_area_are_taken_others_ignored(tmp_path: P
     t = _at_flop(tmp_path)
     reader, worker, _later = _reader(t)
     reader.look()
-    _frames(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.98),
+    _frames(reader, t, worker, Sighting("flop", "AS", 0.99), Sighting("flop", "KD", 0.995),
             Sighting("seat1", "QH", 0.99), Sighting("turn", "2C", 0.99),
-            Sighting("flop", "7C", 0.97))
+            Sighting("flop", "7C", 0.999))
     assert t.model.game is not None
     assert sorted(str(c) for c in t.model.game.board) == ["7C", "AS", "KD"]
     assert t.model.game.seats[1].cards == []  # a seat's area is read only at the showdown
@@ -235,6 +235,36 @@ def test_one_frame_names_a_candidate_and_the_next_frame_decides_it(tmp_path: Pat
     assert t.model.game.board == []  # one frame alone reads nothing
     assert (len(worker.asked), later) == (2, [])  # the next frame at once, no interval
     _frame(reader, t, worker, *flop)
+    assert sorted(str(c) for c in t.model.game.board) == ["7C", "AS", "KD"]
+
+
+def test_a_card_is_read_only_once_one_of_its_frames_names_it_surely(tmp_path: Path) -> None:
+    t = _at_turn(tmp_path)
+    reader, worker, later = _reader(t, frames=6)
+    reader.look()
+    # On the rig a ten misread as a seven is named at 0.95 to 0.99 (decision 170)
+    _frame(reader, t, worker, Sighting("turn", "7D", 0.97))
+    _frame(reader, t, worker, Sighting("turn", "7D", 0.989))
+    _frame(reader, t, worker, Sighting("turn", "7D", 0.98))
+    assert t.model.game is not None
+    assert len(t.model.game.board) == 3  # named three times, never surely: not read
+    assert (len(worker.asked), later) == (4, [])  # each frame a candidate: the next at once
+    _frame(reader, t, worker, Sighting("turn", "7D", SURE))
+    assert [str(c) for c in t.model.game.board] == ["AS", "KD", "7C", "7D"]
+    assert reader.checked == 1
+
+
+def test_a_sure_name_counts_for_the_card_until_it_is_read(tmp_path: Path) -> None:
+    t = _at_flop(tmp_path)
+    reader, worker, later = _reader(t)
+    reader.look()
+    _frame(reader, t, worker, Sighting("flop", "AS", 0.999), Sighting("flop", "KD", 0.999),
+           Sighting("flop", "7C", 0.999))
+    _frame(reader, t, worker, Sighting("flop", "AS", 0.98), Sighting("flop", "KD", 0.98))
+    assert t.model.game is not None
+    assert sorted(str(c) for c in t.model.game.board) == ["AS", "KD"]
+    later.pop()()  # the readings taken, the next frame is asked for
+    _frame(reader, t, worker, Sighting("flop", "7C", 0.97))  # its sure frame was the first
     assert sorted(str(c) for c in t.model.game.board) == ["7C", "AS", "KD"]
 
 

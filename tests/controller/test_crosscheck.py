@@ -25,7 +25,7 @@ from controller.camera.crosscheck import (
     VisionSettings,
 )
 from controller.camera.emulated import TableRenderer
-from controller.camera.worker import CameraWorker, slot_boxes
+from controller.camera.worker import CameraWorker, FramePart, slot_boxes
 from controller.procedure.core.effects import CameraCheck
 from controller.service.loop import EventLoop
 from controller.service.runtime import ControllerEvent, TableRuntime
@@ -339,7 +339,7 @@ def test_the_worker_passes_each_reading_with_its_guess(tmp_path: Path,
     assert (by_zone["dealer"].card, by_zone["dealer"].guess) == (None, None)  # a back: no index
 
 
-def _recording_worker(recognizer: Recognizer, boxes: Mapping[str, tuple[int, int, int, int]]
+def _recording_worker(recognizer: Recognizer, boxes: Mapping[str, FramePart]
                       ) -> tuple[EmulatedLayoutCamera, CameraWorker, list[tuple[int, ...]]]:
     """A worker on an 800x600 emulated layout with `boxes`; the list gets each shape read."""
     render = TableRenderer(ZONES, size=(800, 600), seed=5)
